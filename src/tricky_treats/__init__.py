@@ -1,0 +1,151 @@
+"""tricky-treats: the reference rules engine for the board game Tricky Treats.
+
+>>> import tricky_treats as tt
+>>> game = tt.new_game(players=3, seed=42)
+>>> action = game.legal_actions()[0]
+>>> game = game.apply(action)
+>>> tt.parse_action(str(action)) == action
+True
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from tricky_treats.actions import (
+    Action,
+    ActionSpace,
+    Pass,
+    RefreshMarket,
+    TakeCard,
+    TrickHouse,
+    VisitHouse,
+    parse_action,
+)
+from tricky_treats.agents import Agent, RandomAgent, play_game
+from tricky_treats.components import (
+    FEATURES,
+    Colour,
+    ComponentData,
+    CostumeCard,
+    CostumeType,
+    Feature,
+    MeanNeighbour,
+    NiceNeighbour,
+    Provenance,
+    RulesData,
+    StreetBonusToken,
+    Theme,
+    Tier,
+    Treat,
+    TrickIcon,
+    TrickTile,
+    base_components,
+    load_components,
+)
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import (
+    ComponentDataError,
+    ConfigurationError,
+    IllegalActionError,
+    InvalidActionError,
+    TrickyTreatsError,
+    UnknownPlayerError,
+)
+from tricky_treats.events import (
+    CardPlaced,
+    CardRevealed,
+    EndTriggered,
+    Event,
+    GameOver,
+    HouseTricked,
+    HouseVisited,
+    MarketRefreshed,
+    Passed,
+    PumpkinTaken,
+    StreetBonusTaken,
+)
+from tricky_treats.model import (
+    STREETS,
+    EndTrigger,
+    GameConfig,
+    GameState,
+    GridHouse,
+    MeanHouse,
+    PlayerState,
+    Setup,
+    Termination,
+)
+from tricky_treats.scoring import Outcome, ScoreSheet, TileScore, costume_points
+from tricky_treats.views import PlayerView, PublicPlayer
+
+try:
+    __version__ = version("tricky-treats")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree, not installed
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "FEATURES",
+    "STREETS",
+    "Action",
+    "ActionSpace",
+    "Agent",
+    "CardPlaced",
+    "CardRevealed",
+    "Colour",
+    "ComponentData",
+    "ComponentDataError",
+    "ConfigurationError",
+    "CostumeCard",
+    "CostumeType",
+    "EndTrigger",
+    "EndTriggered",
+    "Event",
+    "Feature",
+    "GameConfig",
+    "GameOver",
+    "GameState",
+    "GridHouse",
+    "HouseTricked",
+    "HouseVisited",
+    "IllegalActionError",
+    "InvalidActionError",
+    "MarketRefreshed",
+    "MeanHouse",
+    "MeanNeighbour",
+    "NiceNeighbour",
+    "Outcome",
+    "Pass",
+    "Passed",
+    "PlayerState",
+    "PlayerView",
+    "Provenance",
+    "PublicPlayer",
+    "PumpkinTaken",
+    "RandomAgent",
+    "RefreshMarket",
+    "RulesData",
+    "ScoreSheet",
+    "Setup",
+    "StreetBonusTaken",
+    "StreetBonusToken",
+    "TakeCard",
+    "Termination",
+    "Theme",
+    "Tier",
+    "TileScore",
+    "Treat",
+    "TrickHouse",
+    "TrickIcon",
+    "TrickTile",
+    "TrickyTreatsError",
+    "UnknownPlayerError",
+    "VisitHouse",
+    "__version__",
+    "base_components",
+    "costume_points",
+    "load_components",
+    "new_game",
+    "parse_action",
+    "play_game",
+]

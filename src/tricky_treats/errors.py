@@ -1,0 +1,46 @@
+"""The library's exceptions: one hierarchy rooted in :class:`TrickyTreatsError`.
+
+Every error the engine raises on bad input is one of these, so a frontend can catch
+:class:`TrickyTreatsError` and show the message, which always names the problem. They also
+derive from the matching built-in (``ValueError``, ``IndexError``) so ordinary code that
+catches those keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ComponentDataError",
+    "ConfigurationError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "TrickyTreatsError",
+    "UnknownPlayerError",
+]
+
+
+class TrickyTreatsError(Exception):
+    """Base class of every error raised by tricky-treats."""
+
+
+class ConfigurationError(TrickyTreatsError, ValueError):
+    """A game cannot be created as asked (for example 1 or 5 players)."""
+
+
+class InvalidActionError(TrickyTreatsError, ValueError):
+    """An action or its text notation is malformed: it is no action of this game at all."""
+
+
+class IllegalActionError(TrickyTreatsError, ValueError):
+    """A well-formed action that the rules forbid in this state.
+
+    The message names the rule (``R2``, ``R6``, ...) that forbids it. The state the action
+    was applied to is unchanged, as every state is immutable.
+    """
+
+
+class UnknownPlayerError(TrickyTreatsError, IndexError):
+    """A player index that does not name a seat of this game."""
+
+
+class ComponentDataError(TrickyTreatsError, ValueError):
+    """A component data file is malformed; the message names the file, entry and problem."""

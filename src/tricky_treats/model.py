@@ -1,0 +1,437 @@
+"""The game state: frozen, slotted attrs classes that share structure between moves.
+
+A game is two layers. :class:`Setup` is the fixed part, dealt once from the seed: the grid of
+nice houses with their treat tokens, the street bonus tokens, the mean houses with their trick
+tiles, every player's secret tile and the deck order. :class:`GameState` is the moving part:
+players, market, how far the deck is drawn, pumpkins, flipped tokens and turn bookkeeping.
+Every state of one game points at the same :class:`Setup`, and a move rebuilds only the
+fields it changes, so keeping every earlier state (undo) costs little.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from tricky_treats.actions import (
+    Action,
+    ActionSpace,
+    Pass,
+    RefreshMarket,
+    TakeCard,
+    TrickHouse,
+    VisitHouse,
+)
+from tricky_treats.components import (
+    FEATURES,
+    ComponentData,
+    CostumeCard,
+    CostumeType,
+    Feature,
+    MeanNeighbour,
+    NiceNeighbour,
+    StreetBonusToken,
+    Treat,
+    TrickIcon,
+    TrickTile,
+)
+from tricky_treats.errors import UnknownPlayerError
+
+if TYPE_CHECKING:
+    from tricky_treats.events import Event
+    from tricky_treats.scoring import Outcome, ScoreSheet
+    from tricky_treats.views import PlayerView
+
+__all__ = [
+    "STREETS",
+    "EndTrigger",
+    "GameConfig",
+    "GameState",
+    "GridHouse",
+    "MeanHouse",
+    "PlayerState",
+    "Setup",
+    "Termination",
+]
+
+STREETS: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+)
+"""The houses of each street: rows 0 to 2, then columns 0 to 2 (streets 3 to 5) (R7)."""
+
+
+class Termination(enum.Enum):
+    """Why the end of the game was triggered (R10, R17)."""
+
+    LAST_FOOTPRINT = "last-footprint"
+    """A player placed their last footprint."""
+    COMPLETE_COSTUMES = "complete-costumes"
+    """A player's kids all wear a complete costume."""
+    DECK_EMPTY = "deck-empty"
+    """A draw emptied the deck (R19: a refresh too)."""
+    DEADLOCK = "deadlock"
+    """Every player passed in turn for a whole round (R17)."""
+
+
+@attrs.frozen
+class EndTrigger:
+    """The moment the end was triggered: by whom, why, and in which turn (0-based)."""
+
+    player: int
+    reason: Termination
+    turn: int
+
+
+@attrs.frozen
+class GameConfig:
+    """What a game was created with: the players, the seed and the rule options.
+
+    ``any_mean_house`` is the R4 option (any 3 matching visible icons trick any mean house);
+    ``refresh_ends_turn`` is the R8 option (a refresh is the turn's action).
+    """
+
+    players: tuple[str, ...]
+    seed: int
+    first_player: int = 0
+    any_mean_house: bool = False
+    refresh_ends_turn: bool = False
+
+    @property
+    def player_count(self) -> int:
+        """How many players there are."""
+        return len(self.players)
+
+    @property
+    def last_player(self) -> int:
+        """The seat to the right of the first player, who ends each round (R10, R20)."""
+        return (self.first_player - 1) % len(self.players)
+
+
+@attrs.frozen
+class GridHouse:
+    """A nice neighbour's house in the grid, with its house treat token."""
+
+    neighbour: NiceNeighbour
+    treat: Treat
+
+
+@attrs.frozen
+class MeanHouse:
+    """A mean neighbour's house with the trick tile placed on it at setup."""
+
+    neighbour: MeanNeighbour
+    tile: TrickTile
+
+    @property
+    def icon(self) -> TrickIcon:
+        """The trick icon this house shows."""
+        return self.neighbour.icon
+
+
+class _Lookup:
+    """Index tables derived from a setup, so the hot path does arithmetic, not searching.
+
+    Cards are looked up by id; features, icons, types and treats by their index in
+    ``FEATURES``, ``TrickIcon``, ``CostumeType`` and ``Treat``.
+    """
+
+    __slots__ = (
+        "all_kids",
+        "card_features",
+        "card_icon",
+        "card_mask",
+        "card_type",
+        "deck_size",
+        "house_feature",
+        "house_minimum",
+        "house_treat",
+        "mean_icon",
+        "pass_",
+        "refresh",
+        "street_treat",
+        "streets_of_house",
+        "takes",
+        "tricks",
+        "visits",
+    )
+
+    def __init__(self, setup: Setup) -> None:
+        feature_index = {f: i for i, f in enumerate(FEATURES)}
+        icon_index = {icon: i for i, icon in enumerate(TrickIcon)}
+        type_index = {t: i for i, t in enumerate(CostumeType)}
+        treat_index = {t: i for i, t in enumerate(Treat)}
+        cards = setup.components.cards
+        self.card_type = tuple(type_index[c.type] for c in cards)
+        self.card_icon = tuple(icon_index[c.icon] for c in cards)
+        self.card_features = tuple(
+            (feature_index[c.colour], feature_index[c.theme], feature_index[c.type]) for c in cards
+        )
+        self.card_mask = tuple(sum(1 << f for f in fs) for fs in self.card_features)
+        self.house_feature = tuple(feature_index[h.neighbour.wants] for h in setup.grid)
+        self.house_minimum = tuple(h.neighbour.minimum for h in setup.grid)
+        self.house_treat = tuple(treat_index[h.treat] for h in setup.grid)
+        self.mean_icon = tuple(icon_index[m.icon] for m in setup.mean_houses)
+        self.street_treat = tuple(treat_index[t.treat] for t in setup.street_tokens)
+        self.streets_of_house = tuple(
+            tuple(s for s, street in enumerate(STREETS) if h in street) for h in range(9)
+        )
+        self.deck_size = len(setup.deck)
+        space = setup.action_space
+        kids = space.kids
+        self.all_kids = (1 << kids) - 1
+        # takes[slot][mask]: the take actions from that slot onto the kids in bit mask `mask`.
+        self.takes = tuple(
+            tuple(
+                tuple(space.actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
+                for mask in range(1 << kids)
+            )
+            for slot in range(space.market_size)
+        )
+        first_visit = space.market_size * kids
+        self.visits = space.actions[first_visit : first_visit + space.nice_houses]
+        first_trick = first_visit + space.nice_houses
+        self.tricks = space.actions[first_trick : first_trick + space.mean_houses]
+        self.refresh = space.actions[-2]
+        self.pass_ = space.actions[-1]
+
+
+@attrs.frozen
+class Setup:
+    """The fixed part of a game, dealt once from the seed and shared by all its states.
+
+    It holds hidden information (the deck order, every secret tile): show players
+    :meth:`GameState.view`, never the setup.
+    """
+
+    config: GameConfig
+    components: ComponentData = attrs.field(repr=False)
+    grid: tuple[GridHouse, ...] = attrs.field(repr=False)
+    street_tokens: tuple[StreetBonusToken, ...] = attrs.field(repr=False)
+    mean_houses: tuple[MeanHouse, ...] = attrs.field(repr=False)
+    secret_tiles: tuple[TrickTile, ...] = attrs.field(repr=False)
+    deck: tuple[CostumeCard, ...] = attrs.field(repr=False)
+    """Every card in draw order; the first ``market_size`` form the opening market."""
+    action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
+    lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        rules = self.components.rules
+        object.__setattr__(
+            self,
+            "action_space",
+            ActionSpace(
+                market_size=rules.market_size,
+                kids=rules.kids_per_player,
+                nice_houses=len(self.grid),
+                mean_houses=len(self.mean_houses),
+            ),
+        )
+        object.__setattr__(self, "lookup", _Lookup(self))
+
+
+@attrs.frozen
+class PlayerState:
+    """One player's board: kids, treat tracks, pumpkins, footprints and secret tile.
+
+    ``kids[k]`` is kid k's stack of cards, bottom first; the last card is on top and shows
+    its trick icon (R3). ``treats[t]`` is the track of the t-th :class:`Treat`.
+    The fields after ``secret_tile`` are counts kept up to date by every move (they are
+    derived from the others and take no part in equality).
+    """
+
+    name: str
+    kids: tuple[tuple[CostumeCard, ...], ...]
+    treats: tuple[int, ...]
+    pumpkins: int
+    visited: frozenset[int]
+    """Nice houses (grid positions) this player visited."""
+    tricked: frozenset[int]
+    """Mean houses this player tricked."""
+    footprints: int
+    """Footprints left to place."""
+    secret_tile: TrickTile
+    feature_counts: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    """Cards worn per feature, in the order of ``FEATURES`` (R1)."""
+    visible_icons: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    """Kids showing each trick icon on top, in the order of ``TrickIcon`` (R3)."""
+    free_kids: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    """Per costume type, a bit mask of the kids that do not wear that type yet (R2)."""
+
+    def treat_count(self, treat: Treat) -> int:
+        """The position of this player's marker on the track of ``treat``."""
+        return self.treats[list(Treat).index(treat)]
+
+    @property
+    def treat_counts(self) -> dict[Treat, int]:
+        """All treat tracks by treat type."""
+        return dict(zip(Treat, self.treats, strict=True))
+
+    def count(self, feature: Feature) -> int:
+        """Cards of ``feature`` worn by all kids together, covered ones included (R1)."""
+        return self.feature_counts[FEATURES.index(feature)]
+
+    def shown_icons(self) -> tuple[TrickIcon | None, ...]:
+        """The trick icon on top of each kid, or None for a kid without cards (R3)."""
+        return tuple(kid[-1].icon if kid else None for kid in self.kids)
+
+
+_Log = tuple[Action, "_Log"] | None
+
+
+@attrs.frozen
+class GameState:
+    """A game at one moment. Immutable: :meth:`apply` returns a new state.
+
+    Create one with :func:`tricky_treats.new_game`. The attributes are public and read-only;
+    the methods are the rules (see :mod:`tricky_treats.rules`).
+    """
+
+    setup: Setup = attrs.field(repr=False)
+    players: tuple[PlayerState, ...] = attrs.field(repr=False)
+    market: tuple[CostumeCard | None, ...] = attrs.field(repr=False)
+    """The market by slot; a slot is None once the deck cannot refill it (R9, R23)."""
+    deck_position: int = attrs.field(repr=False)
+    """How many cards of ``setup.deck`` have been revealed."""
+    discarded: tuple[CostumeCard, ...] = attrs.field(repr=False)
+    """Cards discarded by refreshing the market, in order (public, R23)."""
+    pumpkin_on_house: tuple[bool, ...] = attrs.field(repr=False)
+    """Per nice house of the grid, whether its pumpkin is still there."""
+    pumpkin_on_mean_house: tuple[bool, ...] = attrs.field(repr=False)
+    """Per mean house, whether its pumpkin is still there."""
+    street_flipped: tuple[bool, ...] = attrs.field(repr=False)
+    """Per street, whether its bonus token shows its back (R7)."""
+    current_player: int | None
+    """The seat to act, or None once the game is over."""
+    turn: int
+    """Turns finished so far (a refresh under R8 is not a turn)."""
+    passes_in_a_row: int = attrs.field(repr=False)
+    """Consecutive turns that ended in a pass (R17)."""
+    end_trigger: EndTrigger | None
+    log: _Log = attrs.field(repr=False)
+    """The actions so far, newest first, as nested pairs; read :attr:`history` instead."""
+    _legal: tuple[Action, ...] | None = attrs.field(
+        init=False, default=None, repr=False, eq=False
+    )
+
+    # -- reading the state -------------------------------------------------------------------
+
+    @property
+    def config(self) -> GameConfig:
+        """The players, seed and options this game was created with."""
+        return self.setup.config
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (R10)."""
+        return self.current_player is None
+
+    @property
+    def round(self) -> int:
+        """The round being played, from 1; after the game, the last round played."""
+        n = len(self.players)
+        return (self.turn - 1) // n + 1 if self.is_over else self.turn // n + 1
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the deck (their order is hidden, R16)."""
+        return len(self.setup.deck) - self.deck_position
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied since the start, oldest first."""
+        actions: list[Action] = []
+        node = self.log
+        while node is not None:
+            actions.append(node[0])
+            node = node[1]
+        actions.reverse()
+        return tuple(actions)
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """All actions of this game's configuration, with their integer encoding."""
+        return self.setup.action_space
+
+    def check_player(self, player: int) -> int:
+        """Return ``player`` if it is a seat of this game, else raise UnknownPlayerError."""
+        if isinstance(player, int) and not isinstance(player, bool):
+            if 0 <= player < len(self.players):
+                return player
+        raise UnknownPlayerError(
+            f"no player {player!r} in this game: seats are 0 to {len(self.players) - 1}"
+        )
+
+    # -- the rules ----------------------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The current player's legal actions in canonical order; empty once the game is over.
+
+        The order is that of :class:`ActionSpace`. ``action in game.legal_actions()`` tells
+        whether :meth:`apply` accepts ``action``.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = _rules.legal_actions(self)
+            object.__setattr__(self, "_legal", legal)
+        return legal
+
+    def apply(self, action: Action) -> GameState:
+        """The state after the current player plays ``action``.
+
+        Raises :class:`~tricky_treats.IllegalActionError` (naming the rule) if the rules
+        forbid it and :class:`~tricky_treats.InvalidActionError` if it is no action of this
+        game; this state is unchanged either way.
+        """
+        return _rules.apply(self, action, None)
+
+    def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+        """Like :meth:`apply`, and also return the events the action caused, in order."""
+        events: list[Event] = []
+        state = _rules.apply(self, action, events)
+        return state, tuple(events)
+
+    def scores(self) -> tuple[ScoreSheet, ...]:
+        """One score sheet per player, with the points so far (R24; full information)."""
+        return _scoring.score_sheets(self)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats that share the win (R15); empty while the game is not over (R24)."""
+        if not self.is_over:
+            return ()
+        return _scoring.winners(self.scores())
+
+    def outcome(self) -> Outcome | None:
+        """Why the game ended, who won and the final sheets; None while it goes on."""
+        return _scoring.outcome(self)
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see (R16): no deck order, no other player's secret tile."""
+        return _views.player_view(self, self.check_player(player))
+
+    def __str__(self) -> str:
+        status = "over" if self.is_over else f"player {self.current_player} to act"
+        return (
+            f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
+            f"turn {self.turn}, {status}"
+        )
+
+
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """Names for a player count (``Player 1`` ...) or the names given."""
+    if isinstance(players, int) and not isinstance(players, bool):
+        return tuple(f"Player {i + 1}" for i in range(players))
+    return tuple(players)
+
+
+# Imported last: these modules build GameState values and so import this one.
+from tricky_treats import rules as _rules  # noqa: E402
+from tricky_treats import scoring as _scoring  # noqa: E402
+from tricky_treats import views as _views  # noqa: E402

@@ -1,0 +1,132 @@
+"""Scoring: score sheets (R12 to R14, R24), winners (R15) and the outcome of a game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickTile
+from tricky_treats.model import EndTrigger, Termination
+
+if TYPE_CHECKING:
+    from tricky_treats.model import GameState
+
+__all__ = [
+    "Outcome",
+    "ScoreSheet",
+    "TileScore",
+    "costume_points",
+    "score_sheet",
+    "winners",
+]
+
+_COMPLETE = len(CostumeType)
+
+
+def costume_points(kid: Sequence[CostumeCard]) -> int:
+    """Points for one kid's costume (R12).
+
+    A complete costume (one card of each type) scores 8 if all its cards share colour and
+    theme, 6 if they share only the theme, 4 if they share only the colour, else 2. An
+    incomplete one scores 0.
+    """
+    if len(kid) < _COMPLETE:
+        return 0
+    same_colour = all(card.colour is kid[0].colour for card in kid)
+    same_theme = all(card.theme is kid[0].theme for card in kid)
+    if same_theme:
+        return 8 if same_colour else 6
+    return 4 if same_colour else 2
+
+
+@attrs.frozen
+class TileScore:
+    """What one trick tile gives a player: ``points`` for ``sets`` complete sets (R14).
+
+    ``mean_house`` is the mean house the tile lies on, or None for the player's secret tile.
+    """
+
+    tile: TrickTile
+    mean_house: int | None
+    sets: int
+    points: int
+
+
+@attrs.frozen
+class ScoreSheet:
+    """One player's points by category; ``total`` is their sum."""
+
+    player: int
+    pumpkins: int
+    """Points for pumpkins (2 each, R13)."""
+    costumes: tuple[int, ...]
+    """Points per kid, in kid order (R12)."""
+    trick_tiles: tuple[TileScore, ...]
+    """Points per trick tile the player has access to (R14): secret tile first."""
+
+    @property
+    def treats(self) -> int:
+        """Points from trick tiles, the first tie-breaker (R15)."""
+        return sum(tile.points for tile in self.trick_tiles)
+
+    @property
+    def total(self) -> int:
+        """All points: pumpkins, costumes and trick tiles."""
+        return self.pumpkins + sum(self.costumes) + self.treats
+
+
+def _tile_score(tile: TrickTile, mean_house: int | None, treats: dict[Treat, int]) -> TileScore:
+    sets = tile.sets(treats)
+    return TileScore(tile, mean_house, sets, sets * tile.points)
+
+
+def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> ScoreSheet:
+    """``player``'s points so far (R24). With ``secret_tile=False`` their secret tile is left
+    out, as other players see the sheet before the game ends (R16)."""
+    setup = state.setup
+    board = state.players[player]
+    treats = board.treat_counts
+    tiles = [_tile_score(board.secret_tile, None, treats)] if secret_tile else []
+    tiles += [
+        _tile_score(setup.mean_houses[house].tile, house, treats)
+        for house in sorted(board.tricked)
+    ]
+    return ScoreSheet(
+        player=player,
+        pumpkins=board.pumpkins * setup.components.rules.pumpkin_points,
+        costumes=tuple(costume_points(kid) for kid in board.kids),
+        trick_tiles=tuple(tiles),
+    )
+
+
+def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
+    """Every player's score sheet with full information."""
+    return tuple(score_sheet(state, p) for p in range(len(state.players)))
+
+
+def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
+    """The players who win on these sheets (R15): highest total, then most trick-tile points;
+    players still tied share the win."""
+    best = max((sheet.total, sheet.treats) for sheet in sheets)
+    return tuple(sheet.player for sheet in sheets if (sheet.total, sheet.treats) == best)
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished game ended: what triggered the end, the winners and the final sheets."""
+
+    termination: Termination
+    trigger: EndTrigger
+    winners: tuple[int, ...]
+    scores: tuple[ScoreSheet, ...]
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The outcome of ``state``'s game, or None while it is not over."""
+    if not state.is_over or state.end_trigger is None:
+        return None
+    sheets = score_sheets(state)
+    trigger = state.end_trigger
+    return Outcome(trigger.reason, trigger, winners(sheets), sheets)

@@ -1,0 +1,111 @@
+"""Per-player views: everything one player may see, and nothing else (R16).
+
+A view leaves out the deck order (only its size shows) and every other player's secret trick
+tile until the game is over. Score sheets in a view show the points so far (R24), with the
+other players' secret tiles left out while the game goes on. Send a client its view, never
+the :class:`~tricky_treats.GameState`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from tricky_treats.actions import Action
+from tricky_treats.components import CostumeCard, StreetBonusToken, TrickTile
+from tricky_treats.model import EndTrigger, GridHouse, MeanHouse
+from tricky_treats.scoring import ScoreSheet, score_sheet
+
+if TYPE_CHECKING:
+    from tricky_treats.model import GameState
+
+__all__ = ["PlayerView", "PublicPlayer", "player_view"]
+
+
+@attrs.frozen
+class PublicPlayer:
+    """What everyone sees of a player's board; their secret tile is not part of it."""
+
+    name: str
+    kids: tuple[tuple[CostumeCard, ...], ...]
+    treats: tuple[int, ...]
+    pumpkins: int
+    visited: frozenset[int]
+    tricked: frozenset[int]
+    footprints: int
+
+
+@attrs.frozen
+class PlayerView:
+    """The game as ``player`` sees it.
+
+    ``secret_tiles[p]`` is player p's secret tile where ``player`` may see it (their own, and
+    everyone's once the game is over) and None elsewhere.
+    """
+
+    player: int
+    players: tuple[PublicPlayer, ...]
+    secret_tiles: tuple[TrickTile | None, ...]
+    grid: tuple[GridHouse, ...]
+    street_tokens: tuple[StreetBonusToken, ...]
+    street_flipped: tuple[bool, ...]
+    mean_houses: tuple[MeanHouse, ...]
+    pumpkin_on_house: tuple[bool, ...]
+    pumpkin_on_mean_house: tuple[bool, ...]
+    market: tuple[CostumeCard | None, ...]
+    deck_size: int
+    discarded: tuple[CostumeCard, ...]
+    current_player: int | None
+    turn: int
+    end_trigger: EndTrigger | None
+    scores: tuple[ScoreSheet, ...]
+    history: tuple[Action, ...]
+    legal_actions: tuple[Action, ...]
+    """The viewer's legal actions; empty when it is not their turn."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.current_player is None
+
+    @property
+    def secret_tile(self) -> TrickTile | None:
+        """The viewer's own secret tile."""
+        return self.secret_tiles[self.player]
+
+
+def player_view(state: GameState, player: int) -> PlayerView:
+    """Build ``player``'s view of ``state`` (the player index is not checked here)."""
+    setup = state.setup
+    over = state.is_over
+    return PlayerView(
+        player=player,
+        players=tuple(
+            PublicPlayer(
+                p.name, p.kids, p.treats, p.pumpkins, p.visited, p.tricked, p.footprints
+            )
+            for p in state.players
+        ),
+        secret_tiles=tuple(
+            p.secret_tile if over or i == player else None for i, p in enumerate(state.players)
+        ),
+        grid=setup.grid,
+        street_tokens=setup.street_tokens,
+        street_flipped=state.street_flipped,
+        mean_houses=setup.mean_houses,
+        pumpkin_on_house=state.pumpkin_on_house,
+        pumpkin_on_mean_house=state.pumpkin_on_mean_house,
+        market=state.market,
+        deck_size=state.deck_size,
+        discarded=state.discarded,
+        current_player=state.current_player,
+        turn=state.turn,
+        end_trigger=state.end_trigger,
+        scores=tuple(
+            score_sheet(state, p, secret_tile=over or p == player)
+            for p in range(len(state.players))
+        ),
+        history=state.history,
+        legal_actions=state.legal_actions() if state.current_player == player else (),
+    )
