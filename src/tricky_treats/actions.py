@@ -37,8 +37,7 @@ __all__ = [
 def _index(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidActionError(
-            f"{type(instance).__name__}.{attribute.name} must be a whole number >= 0, "
-            f"got {value!r}"
+            f"{type(instance).__name__}.{attribute.name} must be a whole number >= 0, got {value!r}"
         )
 
 

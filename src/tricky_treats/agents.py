@@ -48,7 +48,9 @@ def play_game(game: GameState, agents: Sequence[Agent], seed: int = 0) -> list[G
     always play the same way.
     """
     if len(agents) != len(game.players):
-        raise ConfigurationError(f"need {len(game.players)} agents, one per seat, got {len(agents)}")
+        raise ConfigurationError(
+            f"need {len(game.players)} agents, one per seat, got {len(agents)}"
+        )
     rng = random.Random(seed)
     states = [game]
     while not game.is_over:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import functools
 import importlib.resources
+import itertools
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -238,13 +239,14 @@ class ComponentData:
 
 def _check_counts(data: ComponentData) -> None:
     """Check that the components can deal a game; raise ComponentDataError if not."""
-    problems = []
     rules = data.rules
+    problems = [
+        f"rules.{name} must be at least 1"
+        for name in ("kids_per_player", "footprints_per_player", "market_size")
+        if getattr(rules, name) < 1
+    ]
     if not 2 <= rules.min_players <= rules.max_players:
         problems.append("rules: need 2 <= min_players <= max_players")
-    for name in ("kids_per_player", "footprints_per_player", "market_size"):
-        if getattr(rules, name) < 1:
-            problems.append(f"rules.{name} must be at least 1")
     if rules.pumpkin_points < 0:
         problems.append("rules.pumpkin_points must not be negative")
     for i, card in enumerate(data.cards):
@@ -350,7 +352,9 @@ def _feature(reader: _Reader, value: object, where: str) -> Feature:
         "type": CostumeType,
     }
     if not isinstance(value, str) or value.count(":") != 1:
-        raise reader.fail(where, f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {value!r}")
+        raise reader.fail(
+            where, f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {value!r}"
+        )
     kind, name = value.split(":")
     if kind not in kinds:
         raise reader.fail(where, f"unknown feature kind {kind!r} (one of colour, theme, type)")
@@ -404,10 +408,12 @@ def parse_components(document: Mapping[str, Any], source: str = "<components>") 
 
     def nice(item: object, where: str) -> NiceNeighbour:
         e = r.entry(item, where)
-        tiers = tuple(tier(t, f"{where}.tiers[{i}]") for i, t in enumerate(r.array(e, "tiers", where)))
+        tiers = tuple(
+            tier(t, f"{where}.tiers[{i}]") for i, t in enumerate(r.array(e, "tiers", where))
+        )
         if not tiers:
             raise r.fail(f"{where}.tiers", "needs at least one tier")
-        if any(a.cards >= b.cards or a.treats > b.treats for a, b in zip(tiers, tiers[1:], strict=False)):
+        if any(a.cards >= b.cards or a.treats > b.treats for a, b in itertools.pairwise(tiers)):
             raise r.fail(f"{where}.tiers", "tiers must need more cards and give no fewer treats")
         return NiceNeighbour(
             id=r.text(e, "id", where),

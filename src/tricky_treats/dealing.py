@@ -6,7 +6,13 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from tricky_treats.components import FEATURES, ComponentData, CostumeType, TrickIcon, base_components
+from tricky_treats.components import (
+    FEATURES,
+    ComponentData,
+    CostumeType,
+    TrickIcon,
+    base_components,
+)
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.model import (
     GameConfig,
@@ -73,9 +79,7 @@ def _player_names(players: int | Sequence[str], data: ComponentData) -> tuple[st
         names = tuple(f"Player {i + 1}" for i in range(max(players, 0)))
         count = players
     elif isinstance(players, str) or not isinstance(players, Sequence):
-        raise ConfigurationError(
-            f"players must be a count or a list of names, got {players!r}"
-        )
+        raise ConfigurationError(f"players must be a count or a list of names, got {players!r}")
     else:
         names = tuple(players)
         count = len(names)
@@ -132,6 +136,8 @@ def deal(config: GameConfig, components: ComponentData) -> GameState:
             feature_counts=(0,) * len(FEATURES),
             visible_icons=(0,) * len(TrickIcon),
             free_kids=(all_kids,) * len(CostumeType),
+            qualified=0,
+            visitable=0,
         )
         for seat, name in enumerate(config.players)
     )

@@ -11,19 +11,15 @@ fields it changes, so keeping every earlier state (undo) costs little.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
 from tricky_treats.actions import (
     Action,
     ActionSpace,
-    Pass,
-    RefreshMarket,
-    TakeCard,
-    TrickHouse,
-    VisitHouse,
 )
 from tricky_treats.components import (
     FEATURES,
@@ -66,6 +62,14 @@ STREETS: tuple[tuple[int, int, int], ...] = (
     (2, 5, 8),
 )
 """The houses of each street: rows 0 to 2, then columns 0 to 2 (streets 3 to 5) (R7)."""
+
+
+_FEATURE_INDEX = {feature: i for i, feature in enumerate(FEATURES)}
+_ICON_INDEX = {icon: i for i, icon in enumerate(TrickIcon)}
+_TREAT_INDEX = {treat: i for i, treat in enumerate(Treat)}
+_STREETS_OF_HOUSE = tuple(
+    tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
+)
 
 
 class Termination(enum.Enum):
@@ -140,7 +144,9 @@ class _Lookup:
     """Index tables derived from a setup, so the hot path does arithmetic, not searching.
 
     Cards are looked up by id; features, icons, types and treats by their index in
-    ``FEATURES``, ``TrickIcon``, ``CostumeType`` and ``Treat``.
+    ``FEATURES``, ``TrickIcon``, ``CostumeType`` and ``Treat``; sets of kids and houses are
+    bit masks. The tables that depend only on the components or on the size of the game are
+    built once per process and shared.
     """
 
     __slots__ = (
@@ -155,6 +161,7 @@ class _Lookup:
         "house_treat",
         "mean_icon",
         "pass_",
+        "qualify",
         "refresh",
         "street_treat",
         "streets_of_house",
@@ -164,43 +171,81 @@ class _Lookup:
     )
 
     def __init__(self, setup: Setup) -> None:
-        feature_index = {f: i for i, f in enumerate(FEATURES)}
-        icon_index = {icon: i for i, icon in enumerate(TrickIcon)}
-        type_index = {t: i for i, t in enumerate(CostumeType)}
-        treat_index = {t: i for i, t in enumerate(Treat)}
-        cards = setup.components.cards
-        self.card_type = tuple(type_index[c.type] for c in cards)
-        self.card_icon = tuple(icon_index[c.icon] for c in cards)
-        self.card_features = tuple(
-            (feature_index[c.colour], feature_index[c.theme], feature_index[c.type]) for c in cards
-        )
-        self.card_mask = tuple(sum(1 << f for f in fs) for fs in self.card_features)
-        self.house_feature = tuple(feature_index[h.neighbour.wants] for h in setup.grid)
-        self.house_minimum = tuple(h.neighbour.minimum for h in setup.grid)
-        self.house_treat = tuple(treat_index[h.treat] for h in setup.grid)
-        self.mean_icon = tuple(icon_index[m.icon] for m in setup.mean_houses)
-        self.street_treat = tuple(treat_index[t.treat] for t in setup.street_tokens)
-        self.streets_of_house = tuple(
-            tuple(s for s, street in enumerate(STREETS) if h in street) for h in range(9)
-        )
+        tables = _card_tables(setup.components)
+        self.card_type, self.card_icon, self.card_features, self.card_mask = tables
+        self.house_feature = tuple(_FEATURE_INDEX[h.neighbour.wants] for h in setup.grid)
+        self.house_minimum = tuple(h.neighbour.tiers[0].cards for h in setup.grid)
+        self.house_treat = tuple(_TREAT_INDEX[h.treat] for h in setup.grid)
+        self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
+        self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
+        self.streets_of_house = _STREETS_OF_HOUSE
         self.deck_size = len(setup.deck)
         space = setup.action_space
-        kids = space.kids
-        self.all_kids = (1 << kids) - 1
-        # takes[slot][mask]: the take actions from that slot onto the kids in bit mask `mask`.
-        self.takes = tuple(
-            tuple(
-                tuple(space.actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
-                for mask in range(1 << kids)
-            )
-            for slot in range(space.market_size)
-        )
-        first_visit = space.market_size * kids
-        self.visits = space.actions[first_visit : first_visit + space.nice_houses]
-        first_trick = first_visit + space.nice_houses
+        self.all_kids = (1 << space.kids) - 1
+        self.takes, self.visits = _action_tables(space)
+        first_trick = space.market_size * space.kids + space.nice_houses
         self.tricks = space.actions[first_trick : first_trick + space.mean_houses]
         self.refresh = space.actions[-2]
         self.pass_ = space.actions[-1]
+        # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
+        most = space.kids * len(CostumeType)
+        qualify = [[0] * (most + 1) for _ in FEATURES]
+        for house, feature in enumerate(self.house_feature):
+            for n in range(self.house_minimum[house], most + 1):
+                qualify[feature][n] |= 1 << house
+        self.qualify = tuple(map(tuple, qualify))
+
+
+_CardTables = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[int, ...]
+]
+_CARD_TABLES: dict[int, tuple[ComponentData, _CardTables]] = {}
+
+
+def _card_tables(components: ComponentData) -> _CardTables:
+    """Per card id: type index, icon index, feature indices and feature bit mask."""
+    cached = _CARD_TABLES.get(id(components))
+    if cached is not None and cached[0] is components:
+        return cached[1]
+    type_index = {t: i for i, t in enumerate(CostumeType)}
+    cards = components.cards
+    features = tuple(
+        (_FEATURE_INDEX[c.colour], _FEATURE_INDEX[c.theme], _FEATURE_INDEX[c.type]) for c in cards
+    )
+    tables = (
+        tuple(type_index[c.type] for c in cards),
+        tuple(_ICON_INDEX[c.icon] for c in cards),
+        features,
+        tuple(sum(1 << f for f in fs) for fs in features),
+    )
+    _CARD_TABLES[id(components)] = (components, tables)
+    return tables
+
+
+@functools.cache
+def _action_tables(
+    space: ActionSpace,
+) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[Action, ...], ...]]:
+    """``takes[slot][kids]`` and ``visits[houses]``: the actions for each bit mask."""
+    kids = space.kids
+    takes = tuple(
+        tuple(
+            tuple(space.actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
+            for mask in range(1 << kids)
+        )
+        for slot in range(space.market_size)
+    )
+    first = space.market_size * kids
+    visits = tuple(
+        tuple(space.actions[first + h] for h in range(space.nice_houses) if mask >> h & 1)
+        for mask in range(1 << space.nice_houses)
+    )
+    return takes, visits
+
+
+@functools.cache
+def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: int) -> ActionSpace:
+    return ActionSpace(market_size, kids, nice_houses, mean_houses)
 
 
 @attrs.frozen
@@ -224,20 +269,14 @@ class Setup:
 
     def __attrs_post_init__(self) -> None:
         rules = self.components.rules
-        object.__setattr__(
-            self,
-            "action_space",
-            ActionSpace(
-                market_size=rules.market_size,
-                kids=rules.kids_per_player,
-                nice_houses=len(self.grid),
-                mean_houses=len(self.mean_houses),
-            ),
+        space = _action_space(
+            rules.market_size, rules.kids_per_player, len(self.grid), len(self.mean_houses)
         )
+        object.__setattr__(self, "action_space", space)
         object.__setattr__(self, "lookup", _Lookup(self))
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class PlayerState:
     """One player's board: kids, treat tracks, pumpkins, footprints and secret tile.
 
@@ -264,6 +303,10 @@ class PlayerState:
     """Kids showing each trick icon on top, in the order of ``TrickIcon`` (R3)."""
     free_kids: tuple[int, ...] = attrs.field(eq=False, repr=False)
     """Per costume type, a bit mask of the kids that do not wear that type yet (R2)."""
+    qualified: int = attrs.field(eq=False, repr=False)
+    """Bit mask of the nice houses whose lowest tier this player reaches (R5)."""
+    visitable: int = attrs.field(eq=False, repr=False)
+    """Bit mask of the nice houses this player reaches and has not visited (R5, R6)."""
 
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
@@ -285,8 +328,50 @@ class PlayerState:
 
 _Log = tuple[Action, "_Log"] | None
 
+_C = TypeVar("_C")
 
-@attrs.frozen
+
+def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
+    """A constructor for the frozen slotted attrs class ``cls`` that skips its frozen guard.
+
+    attrs builds a frozen instance with one ``object.__setattr__`` call per field, which
+    dominates the cost of a move. The hot path instead fills a mutable twin class with the
+    same slots (plain attribute stores) and then gives the object its real class; CPython
+    allows that ``__class__`` assignment between layout-identical slotted classes. The result
+    is an ordinary, equal, frozen instance. Arguments are positional, in field order, and
+    fields with ``init=False`` get their default. Where the interpreter refuses the
+    assignment, the attrs constructor is returned instead.
+    """
+    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    params = [f.name.lstrip("_") for f in fields if f.init]
+    body = [f"    self.{f.name} = {f.name.lstrip('_')}" for f in fields if f.init]
+    body += [f"    self.{f.name} = {f.default!r}" for f in fields if not f.init]
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
+    namespace: dict[str, object] = {}
+    exec(source, namespace)
+    twin = type(
+        f"_Mutable{cls.__name__}",
+        (),
+        {
+            "__slots__": cls.__slots__,  # type: ignore[attr-defined]
+            "__init__": namespace["__init__"],
+        },
+    )
+
+    def build(*args: object) -> _C:
+        instance = twin(*args)
+        instance.__class__ = cls
+        result: _C = instance
+        return result
+
+    try:
+        build(*(None for _ in params))
+    except TypeError:  # pragma: no cover - an interpreter without __class__ assignment
+        return cls
+    return build
+
+
+@attrs.frozen(weakref_slot=False)
 class GameState:
     """A game at one moment. Immutable: :meth:`apply` returns a new state.
 
@@ -317,9 +402,7 @@ class GameState:
     end_trigger: EndTrigger | None
     log: _Log = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read :attr:`history` instead."""
-    _legal: tuple[Action, ...] | None = attrs.field(
-        init=False, default=None, repr=False, eq=False
-    )
+    _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -362,9 +445,12 @@ class GameState:
 
     def check_player(self, player: int) -> int:
         """Return ``player`` if it is a seat of this game, else raise UnknownPlayerError."""
-        if isinstance(player, int) and not isinstance(player, bool):
-            if 0 <= player < len(self.players):
-                return player
+        if (
+            isinstance(player, int)
+            and not isinstance(player, bool)
+            and 0 <= player < len(self.players)
+        ):
+            return player
         raise UnknownPlayerError(
             f"no player {player!r} in this game: seats are 0 to {len(self.players) - 1}"
         )
@@ -424,12 +510,8 @@ class GameState:
         )
 
 
-def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    """Names for a player count (``Player 1`` ...) or the names given."""
-    if isinstance(players, int) and not isinstance(players, bool):
-        return tuple(f"Player {i + 1}" for i in range(players))
-    return tuple(players)
-
+new_player_state = _fast_constructor(PlayerState)
+new_game_state = _fast_constructor(GameState)
 
 # Imported last: these modules build GameState values and so import this one.
 from tricky_treats import rules as _rules  # noqa: E402

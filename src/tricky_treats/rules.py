@@ -35,6 +35,8 @@ from tricky_treats.model import (
     GameState,
     PlayerState,
     Termination,
+    new_game_state,
+    new_player_state,
 )
 
 __all__ = ["apply", "can_refresh", "legal_actions"]
@@ -78,13 +80,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             actions += takes[slot][free[card_type[card.id]]]
     if player.footprints:
         # B1: nice houses not yet visited whose lowest tier is reached (R5, R6).
-        counts = player.feature_counts
-        visited = player.visited
-        feature = lookup.house_feature
-        minimum = lookup.house_minimum
-        for house, visit in enumerate(lookup.visits):
-            if counts[feature[house]] >= minimum[house] and house not in visited:
-                actions.append(visit)
+        actions += lookup.visits[player.visitable]
         # B2: mean houses whose icon 3 kids show on top (R3, R4).
         icons = player.visible_icons
         tricked = player.tricked
@@ -152,15 +148,19 @@ def _take(state: GameState, seat: int, action: Action, events: _Events) -> GameS
     kids = list(player.kids)
     kids[kid] = (*stack, card)
     counts = list(player.feature_counts)
+    qualified = player.qualified
+    reached = qualified
+    qualify = lookup.qualify
     for feature in lookup.card_features[card_id]:
         counts[feature] += 1
+        reached |= qualify[feature][counts[feature]]
     icons = list(player.visible_icons)
     if stack:
         icons[lookup.card_icon[stack[-1].id]] -= 1  # now covered (R3)
     icons[lookup.card_icon[card_id]] += 1
     free = list(player.free_kids)
     free[type_index] = free_of_type & ~(1 << kid)
-    new_player = PlayerState(
+    new_player = new_player_state(
         player.name,
         tuple(kids),
         player.treats,
@@ -172,6 +172,8 @@ def _take(state: GameState, seat: int, action: Action, events: _Events) -> GameS
         tuple(counts),
         tuple(icons),
         tuple(free),
+        reached,
+        player.visitable | (reached & ~qualified),  # newly reached houses were never visited
     )
     if events is not None:
         events.append(CardPlaced(seat, slot, kid, card))
@@ -218,10 +220,9 @@ def _visit(state: GameState, seat: int, action: Action, events: _Events) -> Game
     setup = state.setup
     lookup = setup.lookup
     house = action.house
-    if house >= len(lookup.visits):
+    if house >= len(setup.grid):
         raise InvalidActionError(
-            f"{action} is not an action of this game: nice houses are 0 to "
-            f"{len(lookup.visits) - 1}"
+            f"{action} is not an action of this game: nice houses are 0 to {len(setup.grid) - 1}"
         )
     player = state.players[seat]
     if house in player.visited:
@@ -264,7 +265,7 @@ def _visit(state: GameState, seat: int, action: Action, events: _Events) -> Game
             if events is not None:
                 events.append(StreetBonusTaken(seat, street, token.treat, amount, first))
     footprints = player.footprints - 1
-    new_player = PlayerState(
+    new_player = new_player_state(
         player.name,
         player.kids,
         tuple(treats),
@@ -276,6 +277,8 @@ def _visit(state: GameState, seat: int, action: Action, events: _Events) -> Game
         player.feature_counts,
         player.visible_icons,
         player.free_kids,
+        player.qualified,
+        player.visitable & ~(1 << house),
     )
     players = list(state.players)
     players[seat] = new_player
@@ -302,8 +305,7 @@ def _trick(state: GameState, seat: int, action: Action, events: _Events) -> Game
     house = action.house
     if house >= len(lookup.tricks):
         raise InvalidActionError(
-            f"{action} is not an action of this game: mean houses are 0 to "
-            f"{len(lookup.tricks) - 1}"
+            f"{action} is not an action of this game: mean houses are 0 to {len(lookup.tricks) - 1}"
         )
     player = state.players[seat]
     if house in player.tricked:
@@ -339,7 +341,7 @@ def _trick(state: GameState, seat: int, action: Action, events: _Events) -> Game
         if events is not None:
             events.append(PumpkinTaken(seat, house, mean=True))
     footprints = player.footprints - 1
-    new_player = PlayerState(
+    new_player = new_player_state(
         player.name,
         player.kids,
         player.treats,
@@ -351,6 +353,8 @@ def _trick(state: GameState, seat: int, action: Action, events: _Events) -> Game
         player.feature_counts,
         player.visible_icons,
         player.free_kids,
+        player.qualified,
+        player.visitable,
     )
     players = list(state.players)
     players[seat] = new_player
@@ -412,7 +416,7 @@ def _refresh(state: GameState, seat: int, action: Action, events: _Events) -> Ga
         end_trigger = EndTrigger(seat, reason, state.turn)
         if events is not None:
             events.append(EndTriggered(seat, reason))
-    return GameState(
+    return new_game_state(
         setup,
         state.players,
         market,
@@ -484,7 +488,7 @@ def _end_turn(
         current: int | None = None
     else:
         current = (seat + 1) % len(players)
-    new = GameState(
+    new = new_game_state(
         setup,
         players,
         market,

@@ -83,15 +83,17 @@ def _tile_score(tile: TrickTile, mean_house: int | None, treats: dict[Treat, int
 
 
 def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> ScoreSheet:
-    """``player``'s points so far (R24). With ``secret_tile=False`` their secret tile is left
-    out, as other players see the sheet before the game ends (R16)."""
+    """``player``'s points so far (R24).
+
+    With ``secret_tile=False`` their secret tile is left out, as other players see the sheet
+    before the game ends (R16).
+    """
     setup = state.setup
     board = state.players[player]
     treats = board.treat_counts
     tiles = [_tile_score(board.secret_tile, None, treats)] if secret_tile else []
     tiles += [
-        _tile_score(setup.mean_houses[house].tile, house, treats)
-        for house in sorted(board.tricked)
+        _tile_score(setup.mean_houses[house].tile, house, treats) for house in sorted(board.tricked)
     ]
     return ScoreSheet(
         player=player,
@@ -107,8 +109,11 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
 
 
 def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
-    """The players who win on these sheets (R15): highest total, then most trick-tile points;
-    players still tied share the win."""
+    """The players who win on these sheets (R15).
+
+    The highest total wins; on a tie, the most trick-tile points; players still tied share
+    the win.
+    """
     best = max((sheet.total, sheet.treats) for sheet in sheets)
     return tuple(sheet.player for sheet in sheets if (sheet.total, sheet.treats) == best)
 

@@ -82,9 +82,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     return PlayerView(
         player=player,
         players=tuple(
-            PublicPlayer(
-                p.name, p.kids, p.treats, p.pumpkins, p.visited, p.tricked, p.footprints
-            )
+            PublicPlayer(p.name, p.kids, p.treats, p.pumpkins, p.visited, p.tricked, p.footprints)
             for p in state.players
         ),
         secret_tiles=tuple(

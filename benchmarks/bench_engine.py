@@ -1,0 +1,133 @@
+"""Engine throughput: random playouts and the cost of the core calls.
+
+Run with ``python benchmarks/bench_engine.py``; it prints figures and asserts nothing.
+Targets for this machine class (2 cores): 100,000 actions per second in 4-player random
+playouts, listing the legal actions included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import tricky_treats as tt
+
+
+def playout(seed: int, players: int) -> int:
+    """Play one random game; return how many actions it took."""
+    game = tt.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    actions = 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        game = game.apply(legal[rng.randrange(len(legal))])
+        actions += 1
+    return actions
+
+
+def per_call(
+    label: str, function: Callable[[], object], repeat: int = 5, number: int = 20_000
+) -> None:
+    """Print the best mean time of one call to ``function`` over ``repeat`` rounds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            function()
+        best = min(best, (time.perf_counter() - start) / number)
+    print(f"  {label:<44} {best * 1e6:8.2f} us")
+
+
+def sample_states(players: int, seeds: range) -> list[tt.GameState]:
+    """Every state of random games: a realistic mix for per-call timings."""
+    states = []
+    for seed in seeds:
+        game = tt.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            states.append(game)
+            legal = game.legal_actions()
+            game = game.apply(legal[rng.randrange(len(legal))])
+        states.append(game)
+    return states
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000, help="random games per run")
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+
+    print(f"tricky-treats {tt.__version__}: {args.games} random {args.players}-player games")
+    rates = []
+    for run in range(3):
+        start = time.perf_counter()
+        actions = sum(
+            playout(seed, args.players) for seed in range(run * args.games, (run + 1) * args.games)
+        )
+        elapsed = time.perf_counter() - start
+        rates.append((actions / elapsed, args.games / elapsed, actions / args.games))
+    best = max(rates)
+    print(f"  actions per second (listing legal actions included) {best[0]:>12,.0f}")
+    print(f"  time per action                                      {1e6 / best[0]:>9.2f} us")
+    print(f"  games per second (dealing included)                  {best[1]:>12,.0f}")
+    mean_length = statistics.mean(r[2] for r in rates)
+    print(f"  actions per game (mean)                              {mean_length:>12.1f}")
+
+    states = sample_states(args.players, range(20))
+    live = [s for s in states if not s.is_over]
+    chosen = [s.legal_actions()[len(s.legal_actions()) // 2] for s in live]
+    print(f"per call, over {len(live)} states of 20 games:")
+    index = iter(range(10**9))
+
+    def fresh_legal() -> object:
+        state = live[next(index) % len(live)]
+        object.__setattr__(state, "_legal", None)  # time the computation, not the cache
+        return state.legal_actions()
+
+    def apply_one() -> object:
+        i = next(index) % len(live)
+        return live[i].apply(chosen[i])
+
+    def events_one() -> object:
+        i = next(index) % len(live)
+        return live[i].apply_with_events(chosen[i])
+
+    def score_one() -> object:
+        return states[next(index) % len(states)].scores()
+
+    def view_one() -> object:
+        state = states[next(index) % len(states)]
+        return state.view(state.current_player or 0)
+
+    per_call("legal_actions() (uncached)", fresh_legal)
+    per_call("apply()", apply_one)
+    per_call("apply_with_events()", events_one)
+    per_call("scores()", score_one)
+    per_call("view(player)", view_one, number=5_000)
+    per_call("new_game(players=4)", lambda: tt.new_game(4, seed=next(index)), number=2_000)
+
+    tracemalloc.start()
+    game = tt.new_game(players=args.players, seed=1)
+    rng = random.Random(1)
+    kept = [game]
+    before = tracemalloc.take_snapshot()
+    while not game.is_over:
+        legal = game.legal_actions()
+        game = game.apply(legal[rng.randrange(len(legal))])
+        kept.append(game)
+    after = tracemalloc.take_snapshot()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    tracemalloc.stop()
+    per_state = grown / len(kept)
+    print(
+        f"memory: keeping all {len(kept)} states of a game (undo): {per_state:,.0f} bytes a state"
+    )
+
+
+if __name__ == "__main__":
+    main()
