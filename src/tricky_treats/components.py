@@ -456,18 +456,27 @@ def parse_components(document: Mapping[str, Any], source: str = "<components>") 
         )
 
     tokens = r.array(r.table(document, "house_treat_tokens", ""), "tokens", "house_treat_tokens")
-    data = ComponentData(
-        name=r.text(document, "name", "document"),
-        rules=rules,
-        cards=r.entries(document, "costume_cards", "cards", card),
-        nice_neighbours=r.entries(document, "nice_neighbours", "houses", nice),
-        mean_neighbours=r.entries(document, "mean_neighbours", "houses", mean),
-        house_treat_tokens=tuple(
-            treat(t, f"house_treat_tokens.tokens[{i}]") for i, t in enumerate(tokens)
-        ),
-        street_bonus_tokens=r.entries(document, "street_bonus_tokens", "tokens", street),
-        trick_tiles=r.entries(document, "trick_tiles", "tiles", tile),
-    )
+    name = r.text(document, "name", "document")
+    try:
+        data = ComponentData(
+            name=name,
+            rules=rules,
+            cards=r.entries(document, "costume_cards", "cards", card),
+            nice_neighbours=r.entries(document, "nice_neighbours", "houses", nice),
+            mean_neighbours=r.entries(document, "mean_neighbours", "houses", mean),
+            house_treat_tokens=tuple(
+                treat(t, f"house_treat_tokens.tokens[{i}]") for i, t in enumerate(tokens)
+            ),
+            street_bonus_tokens=r.entries(document, "street_bonus_tokens", "tokens", street),
+            trick_tiles=r.entries(document, "trick_tiles", "tiles", tile),
+        )
+    except ComponentDataError as exc:
+        # The counts are checked by ComponentData itself, which knows only its name.
+        message = str(exc)
+        if message.startswith(f"{name}: "):
+            message = message[len(name) + 2 :]
+            raise ComponentDataError(f"{source}: {message}") from None
+        raise
     _check_unique(r, "nice_neighbours.houses", [h.id for h in data.nice_neighbours])
     _check_unique(r, "trick_tiles.tiles", [t.id for t in data.trick_tiles])
     return data

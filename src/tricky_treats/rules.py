@@ -11,11 +11,11 @@ interprets is quoted in ``docs/rules.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import FEATURES, CostumeCard, Treat
-from tricky_treats.errors import IllegalActionError, InvalidActionError
+from tricky_treats.components import FEATURES, CostumeCard, CostumeType, Treat, TrickIcon, TrickTile
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -34,15 +34,90 @@ from tricky_treats.model import (
     EndTrigger,
     GameState,
     PlayerState,
+    Setup,
     Termination,
     new_game_state,
     new_player_state,
 )
 
-__all__ = ["apply", "can_refresh", "legal_actions"]
+__all__ = ["apply", "build_player", "can_refresh", "legal_actions"]
 
 _Events = list[Event] | None
 _TREATS = tuple(Treat)
+
+
+def build_player(
+    setup: Setup,
+    *,
+    name: str,
+    secret_tile: TrickTile,
+    kids: Sequence[Sequence[CostumeCard]] | None = None,
+    treats: Sequence[int] | None = None,
+    pumpkins: int = 0,
+    visited: Iterable[int] = (),
+    tricked: Iterable[int] = (),
+) -> PlayerState:
+    """A player's board for ``setup``, with every derived count worked out from it.
+
+    Footprints left are what the visits leave of the player's supply (R6). For loading saved
+    games, analysis and tests; play itself keeps the counts up to date move by move. Raises
+    :class:`~tricky_treats.ConfigurationError` for a board the rules cannot produce (a kid
+    wearing two cards of one type, too many visits, ...).
+    """
+    rules = setup.components.rules
+    lookup = setup.lookup
+    stacks = ((),) * rules.kids_per_player if kids is None else tuple(tuple(k) for k in kids)
+    if len(stacks) != rules.kids_per_player:
+        raise ConfigurationError(f"a player has {rules.kids_per_player} kids, got {len(stacks)}")
+    counts = [0] * len(FEATURES)
+    icons = [0] * len(TrickIcon)
+    free = [lookup.all_kids] * len(CostumeType)
+    for k, stack in enumerate(stacks):
+        for card in stack:
+            t = lookup.card_type[card.id]
+            if not free[t] >> k & 1:
+                raise ConfigurationError(f"kid {k} wears two {card.type.value} cards (R2)")
+            free[t] &= ~(1 << k)
+            for feature in lookup.card_features[card.id]:
+                counts[feature] += 1
+        if stack:
+            icons[lookup.card_icon[stack[-1].id]] += 1
+    treat_track = tuple(treats) if treats is not None else (0,) * len(Treat)
+    if len(treat_track) != len(Treat) or any(t < 0 for t in treat_track):
+        raise ConfigurationError(f"expected {len(Treat)} treat counts >= 0, got {treat_track}")
+    visited_set = frozenset(visited)
+    tricked_set = frozenset(tricked)
+    if not visited_set <= set(range(len(setup.grid))) or not tricked_set <= set(
+        range(len(setup.mean_houses))
+    ):
+        raise ConfigurationError(
+            f"no such house among {sorted(visited_set)} / {sorted(tricked_set)}"
+        )
+    footprints = rules.footprints_per_player - len(visited_set) - len(tricked_set)
+    if footprints < 0:
+        raise ConfigurationError(
+            f"{len(visited_set) + len(tricked_set)} visits need more than "
+            f"{rules.footprints_per_player} footprints (R6)"
+        )
+    qualified = 0
+    for feature, n in enumerate(counts):
+        qualified |= lookup.qualify[feature][n]
+    visited_mask = sum(1 << h for h in visited_set)
+    return PlayerState(
+        name=name,
+        kids=stacks,
+        treats=treat_track,
+        pumpkins=pumpkins,
+        visited=visited_set,
+        tricked=tricked_set,
+        footprints=footprints,
+        secret_tile=secret_tile,
+        feature_counts=tuple(counts),
+        visible_icons=tuple(icons),
+        free_kids=tuple(free),
+        qualified=qualified,
+        visitable=qualified & ~visited_mask,
+    )
 
 
 def can_refresh(state: GameState) -> bool:

@@ -1,0 +1,129 @@
+"""Refreshing the market: R8, R18, R19, R23."""
+
+from __future__ import annotations
+
+import pytest
+
+import tricky_treats as tt
+from tests.boards import BASE, card, with_deck, with_market, with_player
+
+HEADS = [c for c in BASE.cards if c.type is tt.CostumeType.HEAD][:5]
+MIXED = [
+    card("red", "space", "head"),
+    card("green", "animal", "body"),
+    card("purple", "fable", "legs"),
+    card("red", "horror", "legs"),
+    card("green", "space", "body"),
+]
+
+
+def _stuck_on_heads(game: tt.GameState) -> tt.GameState:
+    """Every kid wears a head, the market holds five heads and no footprint is left."""
+    kids = [[c] for c in [c for c in BASE.cards if c.type is tt.CostumeType.HEAD][5:10]]
+    return with_player(with_market(game, HEADS), 0, kids=kids, visited=range(8))
+
+
+@pytest.fixture
+def game() -> tt.GameState:
+    return tt.new_game(players=2, seed=21)
+
+
+@pytest.mark.parametrize(
+    "market",
+    [
+        HEADS,
+        [c for c in BASE.cards if c.theme is tt.Theme.SPACE][:5],
+        [c for c in BASE.cards if c.colour is tt.Colour.RED][::3][:5],
+    ],
+    ids=["type", "theme", "colour"],
+)
+def test_refresh_when_all_five_share_a_type_theme_or_colour(
+    game: tt.GameState, market: list[tt.CostumeCard]
+) -> None:
+    """R8 / "If the 5 costume cards revealed are all either the same type or theme or color,
+    you can, in your turn, discard all of them and reveal 5 new cards".
+    """
+    game = with_market(game, market)
+    assert tt.RefreshMarket() in game.legal_actions()
+    after, events = game.apply_with_events(tt.RefreshMarket())
+    assert after.discarded == tuple(market)  # "put the discarded cards away"; public (R23)
+    assert after.market == game.setup.deck[game.deck_position : game.deck_position + 5]
+    assert after.deck_size == game.deck_size - 5
+    assert events[0] == tt.MarketRefreshed(0, tuple(market))
+
+
+def test_no_refresh_for_a_mixed_market(game: tt.GameState) -> None:
+    game = with_market(game, MIXED)
+    assert tt.RefreshMarket() not in game.legal_actions()
+    with pytest.raises(tt.IllegalActionError, match=r"do not all share .*\(R8\)"):
+        game.apply(tt.RefreshMarket())
+
+
+def test_refresh_is_not_the_turns_action(game: tt.GameState) -> None:
+    """R8: the refresh "does not use up the turn's action"."""
+    game = with_market(game, HEADS)
+    after = game.apply(tt.RefreshMarket())
+    assert after.current_player == 0
+    assert after.turn == 0
+    after = after.apply(after.legal_actions()[0])
+    assert after.current_player == 1
+
+
+def test_refresh_may_be_repeated(game: tt.GameState) -> None:
+    """R8: "it may be repeated if the new 5 share a feature again"."""
+    legs = [c for c in BASE.cards if c.type is tt.CostumeType.LEGS][:5]
+    game = with_deck(with_market(game, HEADS), [*legs, *MIXED])
+    once = game.apply(tt.RefreshMarket())
+    assert once.market == tuple(legs)
+    twice = once.apply(tt.RefreshMarket())
+    assert twice.market == tuple(MIXED)
+    assert twice.discarded == (*HEADS, *legs)
+    assert twice.current_player == 0
+
+
+def test_refresh_ends_turn_option(game: tt.GameState) -> None:
+    """R8 option: the refresh is the turn's action."""
+    game = tt.new_game(players=2, seed=21, refresh_ends_turn=True)
+    game = with_market(game, HEADS)
+    after = game.apply(tt.RefreshMarket())
+    assert after.current_player == 1
+    assert after.turn == 1
+
+
+def test_a_player_who_could_only_refresh_may_also_pass(game: tt.GameState) -> None:
+    """R18: "a player who could only refresh is offered both the refresh and a pass"."""
+    game = _stuck_on_heads(game)
+    assert game.legal_actions() == (tt.RefreshMarket(), tt.Pass())
+
+
+def test_under_the_option_refresh_only_offers_no_pass() -> None:
+    game = tt.new_game(players=2, seed=21, refresh_ends_turn=True)
+    game = _stuck_on_heads(game)
+    assert game.legal_actions() == (tt.RefreshMarket(),)
+
+
+def test_refresh_near_the_end_of_the_deck_shrinks_the_market(game: tt.GameState) -> None:
+    """R19: "with fewer than 5 cards left, a refresh reveals what is left and the market
+    shrinks ... Any draw that empties the deck, a refresh included, triggers the end".
+    """
+    game = with_deck(with_market(game, HEADS), MIXED[:3])
+    after, events = game.apply_with_events(tt.RefreshMarket())
+    assert after.market == (*MIXED[:3], None, None)
+    assert after.deck_size == 0
+    assert after.end_trigger == tt.EndTrigger(0, tt.Termination.DECK_EMPTY, 0)
+    assert tt.EndTriggered(0, tt.Termination.DECK_EMPTY) in events
+    assert not after.is_over
+    assert after.current_player == 0  # the refresh was not the turn's action
+
+
+def test_no_refresh_with_an_empty_deck(game: tt.GameState) -> None:
+    """R19: "with an empty deck there is no refresh"."""
+    game = with_deck(with_market(game, HEADS), [])
+    assert tt.RefreshMarket() not in game.legal_actions()
+    with pytest.raises(tt.IllegalActionError, match=r"the deck is empty \(R19\)"):
+        game.apply(tt.RefreshMarket())
+
+
+def test_no_refresh_of_a_market_with_a_gap(game: tt.GameState) -> None:
+    game = with_deck(with_market(game, [*HEADS[:4], None]), [])
+    assert tt.RefreshMarket() not in game.legal_actions()
