@@ -64,6 +64,7 @@ from tricky_treats.events import (
     Passed,
     PumpkinTaken,
     StreetBonusTaken,
+    describe_event,
 )
 from tricky_treats.model import (
     STREETS,
@@ -144,6 +145,7 @@ __all__ = [
     "__version__",
     "base_components",
     "costume_points",
+    "describe_event",
     "load_components",
     "new_game",
     "parse_action",

@@ -8,6 +8,8 @@ Streets are numbered 0 to 2 for the rows, 3 to 5 for the columns.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from tricky_treats.components import CostumeCard, Treat, TrickTile
@@ -25,6 +27,7 @@ __all__ = [
     "Passed",
     "PumpkinTaken",
     "StreetBonusTaken",
+    "describe_event",
 ]
 
 
@@ -133,3 +136,49 @@ Event = (
     | GameOver
 )
 """Any event."""
+
+
+_STREET_NAMES = ("row 0", "row 1", "row 2", "column 0", "column 1", "column 2")
+
+
+def describe_event(event: Event, names: Sequence[str]) -> str:
+    """One line of plain English for ``event``; ``names`` are the players' names by seat.
+
+    >>> from tricky_treats import Termination
+    >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
+    'Bo triggers the end of the game (deck-empty); the round is finished'
+    """
+    match event:
+        case CardPlaced(player, slot, kid, card):
+            return f"{names[player]} puts the {card} from slot {slot} on kid {kid}"
+        case CardRevealed(slot, card):
+            return f"the {card} is revealed into slot {slot}"
+        case MarketRefreshed(player, discarded):
+            return f"{names[player]} discards the market ({len(discarded)} cards)"
+        case HouseVisited(player, house, matching, treat, treats):
+            return (
+                f"{names[player]} visits nice house {house} with {matching} matching cards "
+                f"and gets {treats} {treat.value}"
+            )
+        case HouseTricked(player, house, tile):
+            return f"{names[player]} tricks mean house {house} and gains its tile ({tile})"
+        case PumpkinTaken(player, house, mean):
+            kind = "mean" if mean else "nice"
+            return f"{names[player]} takes the pumpkin of {kind} house {house}"
+        case StreetBonusTaken(player, street, treat, treats, first):
+            side = "front" if first else "back"
+            return (
+                f"{names[player]} completes {_STREET_NAMES[street]}: {treats} {treat.value} "
+                f"({side} of the street bonus)"
+            )
+        case Passed(player):
+            return f"{names[player]} passes"
+        case EndTriggered(player, reason):
+            return (
+                f"{names[player]} triggers the end of the game ({reason.value}); "
+                "the round is finished"
+            )
+        case GameOver(winners):
+            verb = "wins" if len(winners) == 1 else "share the win"
+            return f"game over; {' and '.join(names[w] for w in winners)} {verb}"
+    raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above

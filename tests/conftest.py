@@ -1,0 +1,16 @@
+"""Test configuration: Hypothesis settings profiles.
+
+``quick`` (the default) keeps a local run short; ``ci`` is the thorough profile that
+``.ci/run`` selects with ``HYPOTHESIS_PROFILE=ci``. Neither has a deadline: no test depends
+on timing.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("quick", max_examples=60, deadline=None)
+settings.register_profile("ci", max_examples=400, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
