@@ -39,7 +39,10 @@ def per_call(
         for _ in range(number):
             function()
         best = min(best, (time.perf_counter() - start) / number)
-    print(f"  {label:<44} {best * 1e6:8.2f} us")
+    if best >= 1e-3:
+        print(f"  {label:<44} {best * 1e3:8.2f} ms")
+    else:
+        print(f"  {label:<44} {best * 1e6:8.2f} us")
 
 
 def sample_states(players: int, seeds: range) -> list[tt.GameState]:
@@ -110,6 +113,18 @@ def main() -> None:
     per_call("scores()", score_one)
     per_call("view(player)", view_one, number=5_000)
     per_call("new_game(players=4)", lambda: tt.new_game(4, seed=next(index)), number=2_000)
+
+    finished = states[-1]
+    text = tt.dumps(finished)
+    print(f"records of a finished {args.players}-player game ({len(finished.history)} actions):")
+    per_call("dumps(game)", lambda: tt.dumps(finished), number=200)
+    per_call("loads(text) (replays and checks the log)", lambda: tt.loads(text), number=200)
+    per_call("loads(text, verify=False)", lambda: tt.loads(text, verify=False), number=200)
+    per_call("dumps(game, player=0)", lambda: tt.dumps(finished, player=0), number=200)
+    print(f"  {'size of the record':<44} {len(text.encode()):8,} bytes")
+    print(
+        f"  {'size of a player record':<44} {len(tt.dumps(finished, player=0).encode()):8,} bytes"
+    )
 
     tracemalloc.start()
     game = tt.new_game(players=args.players, seed=1)

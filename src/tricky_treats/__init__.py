@@ -78,6 +78,18 @@ from tricky_treats.model import (
     Termination,
 )
 from tricky_treats.scoring import Outcome, ScoreSheet, TileScore, costume_points
+from tricky_treats.serialization import (
+    RECORD_FORMAT,
+    RECORD_FORMAT_VERSION,
+    VIEW_FORMAT,
+    VIEW_FORMAT_VERSION,
+    RecordError,
+    dumps,
+    loads,
+    loads_view,
+    record_schema,
+    view_schema,
+)
 from tricky_treats.views import PlayerView, PublicPlayer
 
 try:
@@ -87,7 +99,11 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
 
 __all__ = [
     "FEATURES",
+    "RECORD_FORMAT",
+    "RECORD_FORMAT_VERSION",
     "STREETS",
+    "VIEW_FORMAT",
+    "VIEW_FORMAT_VERSION",
     "Action",
     "ActionSpace",
     "Agent",
@@ -124,6 +140,7 @@ __all__ = [
     "PublicPlayer",
     "PumpkinTaken",
     "RandomAgent",
+    "RecordError",
     "RefreshMarket",
     "RulesData",
     "ScoreSheet",
@@ -146,8 +163,13 @@ __all__ = [
     "base_components",
     "costume_points",
     "describe_event",
+    "dumps",
     "load_components",
+    "loads",
+    "loads_view",
     "new_game",
     "parse_action",
     "play_game",
+    "record_schema",
+    "view_schema",
 ]

@@ -23,7 +23,7 @@ from tricky_treats.model import (
     Setup,
 )
 
-__all__ = ["deal", "new_game"]
+__all__ = ["check_config", "deal", "new_game"]
 
 _GRID = 9
 
@@ -52,17 +52,10 @@ def new_game(
     (0, True)
     """
     data = base_components() if components is None else components
-    names = _player_names(players, data)
     if seed is None:
         seed = secrets.randbits(63)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ConfigurationError(f"seed must be an integer, got {seed!r}")
-    if not isinstance(first_player, int) or not 0 <= first_player < len(names):
-        raise ConfigurationError(
-            f"first_player must be a seat from 0 to {len(names) - 1}, got {first_player!r}"
-        )
     config = GameConfig(
-        players=names,
+        players=_player_names(players),
         seed=seed,
         first_player=first_player,
         any_mean_house=bool(any_mean_house),
@@ -71,34 +64,44 @@ def new_game(
     return deal(config, data)
 
 
-def _player_names(players: int | Sequence[str], data: ComponentData) -> tuple[str, ...]:
-    low, high = data.rules.min_players, data.rules.max_players
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, bool):
         raise ConfigurationError(f"players must be a count or a list of names, got {players!r}")
     if isinstance(players, int):
-        names = tuple(f"Player {i + 1}" for i in range(max(players, 0)))
-        count = players
-    elif isinstance(players, str) or not isinstance(players, Sequence):
+        return tuple(f"Player {i + 1}" for i in range(max(players, 0)))
+    if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigurationError(f"players must be a count or a list of names, got {players!r}")
-    else:
-        names = tuple(players)
-        count = len(names)
-        bad = [n for n in names if not isinstance(n, str) or not n.strip()]
-        if bad:
-            raise ConfigurationError(f"player names must be non-empty strings, got {bad[0]!r}")
-        if len(set(names)) != len(names):
-            raise ConfigurationError(f"player names must differ, got {list(names)}")
-    if not low <= count <= high:
-        raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {count}")
-    return names
+    return tuple(players)
+
+
+def check_config(config: GameConfig, components: ComponentData) -> None:
+    """Raise ConfigurationError if a game of ``config`` cannot be dealt from ``components``."""
+    low, high = components.rules.min_players, components.rules.max_players
+    names = config.players
+    if not low <= len(names) <= high:
+        raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {len(names)}")
+    bad = [n for n in names if not isinstance(n, str) or not n.strip()]
+    if bad:
+        raise ConfigurationError(f"player names must be non-empty strings, got {bad[0]!r}")
+    if len(set(names)) != len(names):
+        raise ConfigurationError(f"player names must differ, got {list(names)}")
+    if not isinstance(config.seed, int) or isinstance(config.seed, bool):
+        raise ConfigurationError(f"seed must be an integer, got {config.seed!r}")
+    first = config.first_player
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
+        raise ConfigurationError(
+            f"first_player must be a seat from 0 to {len(names) - 1}, got {first!r}"
+        )
 
 
 def deal(config: GameConfig, components: ComponentData) -> GameState:
     """Deal the game ``config`` describes: the rulebook's setup, shuffled by ``config.seed``.
 
     The draws happen in a fixed order (grid, house treat tokens, street tokens, trick tiles,
-    deck) from one ``random.Random(seed)``, so a seed always deals the same game.
+    deck) from one ``random.Random(seed)``, so a seed always deals the same game. Raises
+    ConfigurationError if ``config`` does not fit the components.
     """
+    check_config(config, components)
     rng = random.Random(config.seed)
     neighbours = list(components.nice_neighbours)
     rng.shuffle(neighbours)

@@ -326,7 +326,7 @@ class PlayerState:
         return tuple(kid[-1].icon if kid else None for kid in self.kids)
 
 
-_Log = tuple[Action, "_Log"] | None
+ActionLog = tuple[Action, "ActionLog"] | None
 
 _C = TypeVar("_C")
 
@@ -400,7 +400,7 @@ class GameState:
     passes_in_a_row: int = attrs.field(repr=False)
     """Consecutive turns that ended in a pass (R17)."""
     end_trigger: EndTrigger | None
-    log: _Log = attrs.field(repr=False)
+    log: ActionLog = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read :attr:`history` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
 
