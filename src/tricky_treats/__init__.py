@@ -41,9 +41,10 @@ from tricky_treats.components import (
     TrickIcon,
     TrickTile,
     base_components,
+    components_document,
     load_components,
 )
-from tricky_treats.dealing import new_game
+from tricky_treats.dealing import new_game, start_game
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
@@ -66,8 +67,10 @@ from tricky_treats.events import (
     StreetBonusTaken,
     describe_event,
 )
+from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import (
     STREETS,
+    Board,
     EndTrigger,
     GameConfig,
     GameState,
@@ -76,8 +79,16 @@ from tricky_treats.model import (
     PlayerState,
     Setup,
     Termination,
+    VariantRef,
 )
-from tricky_treats.scoring import Outcome, ScoreSheet, TileScore, costume_points
+from tricky_treats.plugins import (
+    PluginError,
+    Variant,
+    available_variants,
+    get_variant,
+    variant_problems,
+)
+from tricky_treats.scoring import ExtraScore, Outcome, ScoreSheet, TileScore, costume_points
 from tricky_treats.serialization import (
     RECORD_FORMAT,
     RECORD_FORMAT_VERSION,
@@ -107,6 +118,7 @@ __all__ = [
     "Action",
     "ActionSpace",
     "Agent",
+    "Board",
     "CardPlaced",
     "CardRevealed",
     "Colour",
@@ -118,6 +130,7 @@ __all__ = [
     "EndTrigger",
     "EndTriggered",
     "Event",
+    "ExtraScore",
     "Feature",
     "GameConfig",
     "GameOver",
@@ -136,6 +149,7 @@ __all__ = [
     "Passed",
     "PlayerState",
     "PlayerView",
+    "PluginError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",
@@ -158,12 +172,18 @@ __all__ = [
     "TrickTile",
     "TrickyTreatsError",
     "UnknownPlayerError",
+    "Variant",
+    "VariantRef",
     "VisitHouse",
     "__version__",
+    "available_variants",
     "base_components",
+    "components_document",
     "costume_points",
     "describe_event",
     "dumps",
+    "get_variant",
+    "hookimpl",
     "load_components",
     "loads",
     "loads_view",
@@ -171,5 +191,7 @@ __all__ = [
     "parse_action",
     "play_game",
     "record_schema",
+    "start_game",
+    "variant_problems",
     "view_schema",
 ]

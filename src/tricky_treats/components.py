@@ -42,6 +42,7 @@ __all__ = [
     "TrickIcon",
     "TrickTile",
     "base_components",
+    "components_document",
     "load_components",
     "parse_components",
 ]
@@ -207,7 +208,11 @@ class StreetBonusToken:
 
 @attrs.frozen
 class RulesData:
-    """The numbers that size a game: players, kids, footprints and the market."""
+    """The numbers that size a game, and the rule options that variants switch on.
+
+    ``any_mean_house`` is the R4 option, ``refresh_ends_turn`` the R8 option, and
+    ``open_objectives`` deals the secret tiles face up (every view shows them).
+    """
 
     min_players: int = 2
     max_players: int = 4
@@ -215,6 +220,9 @@ class RulesData:
     footprints_per_player: int = 8
     market_size: int = 5
     pumpkin_points: int = 2
+    any_mean_house: bool = False
+    refresh_ends_turn: bool = False
+    open_objectives: bool = False
 
 
 @attrs.frozen
@@ -316,6 +324,12 @@ class _Reader:
             raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
         return value
 
+    def boolean(self, doc: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+        value = doc.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"{where}.{key}", f"expected true or false, got {value!r}")
+        return value
+
     def text(self, doc: Mapping[str, Any], key: str, where: str) -> str:
         value = doc.get(key)
         if not isinstance(value, str) or not value:
@@ -379,12 +393,14 @@ def parse_components(document: Mapping[str, Any], source: str = "<components>") 
         )
     rules_doc = r.table(document, "rules", "")
     defaults = RulesData()
-    rules = RulesData(
-        **{
-            f.name: r.integer(rules_doc, f.name, "rules", getattr(defaults, f.name))
-            for f in attrs.fields(RulesData)
-        }
-    )
+    values: dict[str, int | bool] = {}
+    for field in attrs.fields(RulesData):
+        default = getattr(defaults, field.name)
+        if isinstance(default, bool):
+            values[field.name] = r.boolean(rules_doc, field.name, "rules", default)
+        else:
+            values[field.name] = r.integer(rules_doc, field.name, "rules", default)
+    rules = RulesData(**values)  # type: ignore[arg-type]
 
     def card(item: object, where: str) -> CostumeCard:
         e = r.entry(item, where)
@@ -488,6 +504,73 @@ def _check_unique(reader: _Reader, where: str, ids: Sequence[str]) -> None:
         if key in seen:
             raise reader.fail(f"{where}[{i}].id", f"duplicate id {key!r}")
         seen.add(key)
+
+
+def components_document(data: ComponentData) -> dict[str, Any]:
+    """``data`` as a document in the component data format, as :func:`parse_components` reads.
+
+    Saved games embed it when they were played with other than the base game's data.
+    """
+
+    def status(
+        item: CostumeCard | NiceNeighbour | MeanNeighbour | TrickTile | StreetBonusToken,
+    ) -> str:
+        return item.provenance.value
+
+    return {
+        "format": COMPONENTS_FORMAT,
+        "format_version": COMPONENTS_FORMAT_VERSION,
+        "name": data.name,
+        "rules": attrs.asdict(data.rules),
+        "costume_cards": {
+            "cards": [
+                {
+                    "id": c.id,
+                    "colour": c.colour.value,
+                    "theme": c.theme.value,
+                    "type": c.type.value,
+                    "icon": c.icon.value,
+                    "status": status(c),
+                }
+                for c in data.cards
+            ]
+        },
+        "nice_neighbours": {
+            "houses": [
+                {
+                    "id": n.id,
+                    "wants": f"{_FEATURE_KIND[type(n.wants)]}:{n.wants.value}",
+                    "tiers": [[t.cards, t.treats] for t in n.tiers],
+                    "status": status(n),
+                }
+                for n in data.nice_neighbours
+            ]
+        },
+        "mean_neighbours": {
+            "houses": [{"icon": m.icon.value, "status": status(m)} for m in data.mean_neighbours]
+        },
+        "house_treat_tokens": {"tokens": [t.value for t in data.house_treat_tokens]},
+        "street_bonus_tokens": {
+            "tokens": [
+                {"treat": t.treat.value, "front": t.front, "back": t.back, "status": status(t)}
+                for t in data.street_bonus_tokens
+            ]
+        },
+        "trick_tiles": {
+            "tiles": [
+                {
+                    "id": t.id,
+                    "treats": [treat.value for treat in t.treats],
+                    "points": t.points,
+                    "status": status(t),
+                }
+                for t in data.trick_tiles
+            ]
+        },
+    }
+
+
+_FEATURE_KIND = {Colour: "colour", Theme: "theme", CostumeType: "type"}
 
 
 def load_components(path: str | Path) -> ComponentData:

@@ -1,31 +1,19 @@
-"""Dealing a new game from a seed (the rulebook's "Setup")."""
+"""Creating a game: resolving its variants' hooks once, then dealing from the seed."""
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from tricky_treats.components import (
-    FEATURES,
-    ComponentData,
-    CostumeType,
-    TrickIcon,
-    base_components,
-)
+from tricky_treats.components import FEATURES, ComponentData, CostumeType, RulesData, TrickIcon
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.model import (
-    GameConfig,
-    GameState,
-    GridHouse,
-    MeanHouse,
-    PlayerState,
-    Setup,
-)
+from tricky_treats.model import Board, GameConfig, GameState, PlayerState, Setup, VariantRef
+from tricky_treats.plugins import Variant, resolve, variant_registry
 
-__all__ = ["check_config", "deal", "new_game"]
-
-_GRID = 9
+__all__ = ["check_config", "new_game", "start_game"]
 
 
 def new_game(
@@ -35,6 +23,8 @@ def new_game(
     first_player: int = 0,
     any_mean_house: bool = False,
     refresh_ends_turn: bool = False,
+    variants: Iterable[str | Variant] = (),
+    variant_options: Mapping[str, Mapping[str, Any]] | None = None,
     components: ComponentData | None = None,
 ) -> GameState:
     """Deal a new game and return its first state.
@@ -43,15 +33,27 @@ def new_game(
     ``seed``; without one a fresh seed is drawn from the operating system and recorded in
     ``game.config.seed``, so every game can be dealt again. ``first_player`` is the seat that
     starts (R20). ``any_mean_house`` and ``refresh_ends_turn`` switch on the options of R4 and
-    R8. ``components`` replaces the base game's component data.
+    R8. ``variants`` names variants (see :func:`tricky_treats.available_variants`) to combine,
+    in order; ``variant_options`` gives options per variant name. ``components`` replaces the
+    component data (and skips the variants' component hooks).
 
-    Raises :class:`~tricky_treats.ConfigurationError` if the game cannot be dealt as asked.
+    Raises :class:`~tricky_treats.ConfigurationError` if the game cannot be created as asked,
+    :class:`~tricky_treats.PluginError` if a variant's plugin is broken.
 
     >>> game = new_game(players=["Ann", "Bo", "Cy"], seed=42)
     >>> game.current_player, len(game.legal_actions()) > 0
     (0, True)
     """
-    data = base_components() if components is None else components
+    registry = variant_registry()
+    chosen = [registry.get(v) if isinstance(v, str) else v for v in variants]
+    options = {name: dict(value) for name, value in (variant_options or {}).items()}
+    unknown = sorted(set(options) - {v.name for v in chosen})
+    if unknown:
+        raise ConfigurationError(f"variant_options names variants not in the game: {unknown}")
+    try:
+        json.dumps(options)
+    except (TypeError, ValueError) as exc:
+        raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
     if seed is None:
         seed = secrets.randbits(63)
     config = GameConfig(
@@ -60,8 +62,46 @@ def new_game(
         first_player=first_player,
         any_mean_house=bool(any_mean_house),
         refresh_ends_turn=bool(refresh_ends_turn),
+        variants=tuple(VariantRef(v.name, v.version) for v in chosen),
+        variant_options=options,
     )
-    return deal(config, data)
+    return _start(config, chosen, components)
+
+
+def start_game(config: GameConfig, components: ComponentData | None = None) -> GameState:
+    """The first state of the game ``config`` describes, its variants looked up by name.
+
+    With ``components`` (a saved game's final component data) the variants' component hooks
+    are not called again. Raises ConfigurationError for a variant that is not installed.
+    """
+    registry = variant_registry()
+    variants = [registry.get(ref.name) for ref in config.variants]
+    return _start(config, variants, components)
+
+
+def _start(
+    config: GameConfig, variants: Sequence[Variant], components: ComponentData | None
+) -> GameState:
+    if len({v.name for v in variants}) != len(variants):
+        raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
+    resolution = resolve(config, variants, components)
+    check_config(config, resolution.rules)
+    board = resolution.deal(random.Random(config.seed))
+    if not isinstance(board, Board):
+        raise ConfigurationError(f"tricky_treats_deal returned {board!r}, not a Board")
+    return _first_state(
+        Setup(
+            config=config,
+            components=resolution.components,
+            rules=resolution.rules,
+            grid=board.grid,
+            street_tokens=board.street_tokens,
+            mean_houses=board.mean_houses,
+            secret_tiles=board.secret_tiles,
+            deck=board.deck,
+            scorers=resolution.scorers,
+        )
+    )
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
@@ -74,9 +114,9 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     return tuple(players)
 
 
-def check_config(config: GameConfig, components: ComponentData) -> None:
-    """Raise ConfigurationError if a game of ``config`` cannot be dealt from ``components``."""
-    low, high = components.rules.min_players, components.rules.max_players
+def check_config(config: GameConfig, rules: RulesData) -> None:
+    """Raise ConfigurationError if a game of ``config`` cannot be played under ``rules``."""
+    low, high = rules.min_players, rules.max_players
     names = config.players
     if not low <= len(names) <= high:
         raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {len(names)}")
@@ -94,38 +134,15 @@ def check_config(config: GameConfig, components: ComponentData) -> None:
         )
 
 
-def deal(config: GameConfig, components: ComponentData) -> GameState:
-    """Deal the game ``config`` describes: the rulebook's setup, shuffled by ``config.seed``.
-
-    The draws happen in a fixed order (grid, house treat tokens, street tokens, trick tiles,
-    deck) from one ``random.Random(seed)``, so a seed always deals the same game. Raises
-    ConfigurationError if ``config`` does not fit the components.
-    """
-    check_config(config, components)
-    rng = random.Random(config.seed)
-    neighbours = list(components.nice_neighbours)
-    rng.shuffle(neighbours)
-    treat_tokens = list(components.house_treat_tokens)
-    rng.shuffle(treat_tokens)
-    street_tokens = list(components.street_bonus_tokens)
-    rng.shuffle(street_tokens)
-    tiles = list(components.trick_tiles)
-    rng.shuffle(tiles)
-    deck = list(components.cards)
-    rng.shuffle(deck)
-    mean = components.mean_neighbours
-    setup = Setup(
-        config=config,
-        components=components,
-        grid=tuple(GridHouse(n, t) for n, t in zip(neighbours[:_GRID], treat_tokens, strict=True)),
-        street_tokens=tuple(street_tokens),
-        mean_houses=tuple(MeanHouse(m, tile) for m, tile in zip(mean, tiles, strict=False)),
-        secret_tiles=tuple(tiles[len(mean) : len(mean) + config.player_count]),
-        deck=tuple(deck),
-    )
-    rules = components.rules
+def _first_state(setup: Setup) -> GameState:
+    rules = setup.rules
     kids = rules.kids_per_player
     all_kids = (1 << kids) - 1
+    if len(setup.secret_tiles) != len(setup.config.players):
+        raise ConfigurationError(
+            f"the board was dealt {len(setup.secret_tiles)} secret tiles for "
+            f"{len(setup.config.players)} players"
+        )
     players = tuple(
         PlayerState(
             name=name,
@@ -142,7 +159,7 @@ def deal(config: GameConfig, components: ComponentData) -> GameState:
             qualified=0,
             visitable=0,
         )
-        for seat, name in enumerate(config.players)
+        for seat, name in enumerate(setup.config.players)
     )
     market_size = rules.market_size
     return GameState(
@@ -151,10 +168,10 @@ def deal(config: GameConfig, components: ComponentData) -> GameState:
         market=setup.deck[:market_size],
         deck_position=market_size,
         discarded=(),
-        pumpkin_on_house=(True,) * _GRID,
-        pumpkin_on_mean_house=(True,) * len(mean),
+        pumpkin_on_house=(True,) * len(setup.grid),
+        pumpkin_on_mean_house=(True,) * len(setup.mean_houses),
         street_flipped=(False,) * len(setup.street_tokens),
-        current_player=config.first_player,
+        current_player=setup.config.first_player,
         turn=0,
         passes_in_a_row=0,
         end_trigger=None,

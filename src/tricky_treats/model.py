@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -29,6 +29,7 @@ from tricky_treats.components import (
     Feature,
     MeanNeighbour,
     NiceNeighbour,
+    RulesData,
     StreetBonusToken,
     Treat,
     TrickIcon,
@@ -38,11 +39,13 @@ from tricky_treats.errors import UnknownPlayerError
 
 if TYPE_CHECKING:
     from tricky_treats.events import Event
-    from tricky_treats.scoring import Outcome, ScoreSheet
+    from tricky_treats.scoring import ExtraScore, Outcome, ScoreSheet
     from tricky_treats.views import PlayerView
 
 __all__ = [
     "STREETS",
+    "ActionLog",
+    "Board",
     "EndTrigger",
     "GameConfig",
     "GameState",
@@ -51,6 +54,7 @@ __all__ = [
     "PlayerState",
     "Setup",
     "Termination",
+    "VariantRef",
 ]
 
 STREETS: tuple[tuple[int, int, int], ...] = (
@@ -95,11 +99,21 @@ class EndTrigger:
 
 
 @attrs.frozen
-class GameConfig:
-    """What a game was created with: the players, the seed and the rule options.
+class VariantRef:
+    """The name and version of a variant a game was created with."""
 
-    ``any_mean_house`` is the R4 option (any 3 matching visible icons trick any mean house);
-    ``refresh_ends_turn`` is the R8 option (a refresh is the turn's action).
+    name: str
+    version: str
+
+
+@attrs.frozen
+class GameConfig:
+    """What a game was created with: players, seed, rule options and variants.
+
+    ``any_mean_house`` asks for the R4 option (any 3 matching visible icons trick any mean
+    house); ``refresh_ends_turn`` for the R8 option (a refresh is the turn's action). The
+    rules in force, after the variants, are ``game.setup.rules``. ``variant_options[name]``
+    holds the options given for variant ``name`` (JSON values).
     """
 
     players: tuple[str, ...]
@@ -107,6 +121,10 @@ class GameConfig:
     first_player: int = 0
     any_mean_house: bool = False
     refresh_ends_turn: bool = False
+    variants: tuple[VariantRef, ...] = ()
+    variant_options: Mapping[str, Mapping[str, Any]] = attrs.field(
+        factory=dict, hash=False, repr=False
+    )
 
     @property
     def player_count(self) -> int:
@@ -249,26 +267,42 @@ def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: in
 
 
 @attrs.frozen
+class Board:
+    """A dealt board: what the ``tricky_treats_deal`` hook returns."""
+
+    grid: tuple[GridHouse, ...]
+    street_tokens: tuple[StreetBonusToken, ...]
+    mean_houses: tuple[MeanHouse, ...]
+    secret_tiles: tuple[TrickTile, ...]
+    deck: tuple[CostumeCard, ...]
+
+
+@attrs.frozen
 class Setup:
     """The fixed part of a game, dealt once from the seed and shared by all its states.
 
-    It holds hidden information (the deck order, every secret tile): show players
-    :meth:`GameState.view`, never the setup.
+    ``components`` and ``rules`` are what the game's variants resolved to; ``scorers`` are
+    the extra scoring functions they added. It holds hidden information (the deck order,
+    every secret tile): show players :meth:`GameState.view`, never the setup.
     """
 
     config: GameConfig
     components: ComponentData = attrs.field(repr=False)
+    rules: RulesData = attrs.field(repr=False)
     grid: tuple[GridHouse, ...] = attrs.field(repr=False)
     street_tokens: tuple[StreetBonusToken, ...] = attrs.field(repr=False)
     mean_houses: tuple[MeanHouse, ...] = attrs.field(repr=False)
     secret_tiles: tuple[TrickTile, ...] = attrs.field(repr=False)
     deck: tuple[CostumeCard, ...] = attrs.field(repr=False)
     """Every card in draw order; the first ``market_size`` form the opening market."""
+    scorers: tuple[Callable[[GameState, int], Sequence[ExtraScore]], ...] = attrs.field(
+        default=(), repr=False, eq=False
+    )
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
     lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        rules = self.components.rules
+        rules = self.rules
         space = _action_space(
             rules.market_size, rules.kids_per_player, len(self.grid), len(self.mean_houses)
         )

@@ -64,7 +64,7 @@ def build_player(
     :class:`~tricky_treats.ConfigurationError` for a board the rules cannot produce (a kid
     wearing two cards of one type, too many visits, ...).
     """
-    rules = setup.components.rules
+    rules = setup.rules
     lookup = setup.lookup
     stacks = ((),) * rules.kids_per_player if kids is None else tuple(tuple(k) for k in kids)
     if len(stacks) != rules.kids_per_player:
@@ -159,7 +159,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         # B2: mean houses whose icon 3 kids show on top (R3, R4).
         icons = player.visible_icons
         tricked = player.tricked
-        if state.setup.config.any_mean_house:
+        if state.setup.rules.any_mean_house:
             if max(icons) >= 3:
                 actions += [t for m, t in enumerate(lookup.tricks) if m not in tricked]
         else:
@@ -169,7 +169,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
                     actions.append(trick)
     if can_refresh(state):
         actions.append(lookup.refresh)
-        if len(actions) == 1 and not state.setup.config.refresh_ends_turn:
+        if len(actions) == 1 and not state.setup.rules.refresh_ends_turn:
             actions.append(lookup.pass_)  # R18
     elif not actions:
         actions.append(lookup.pass_)  # R11
@@ -391,7 +391,7 @@ def _trick(state: GameState, seat: int, action: Action, events: _Events) -> Game
     _check_footprints(player, action)
     icons = player.visible_icons
     icon = setup.mean_houses[house].icon
-    if setup.config.any_mean_house:
+    if setup.rules.any_mean_house:
         if max(icons) < 3:
             raise IllegalActionError(
                 f"cannot play {action}: no trick icon shows on top of 3 of your kids "
@@ -469,7 +469,7 @@ def _refresh(state: GameState, seat: int, action: Action, events: _Events) -> Ga
         events.extend(CardRevealed(slot, card) for slot, card in enumerate(drawn))
     reason = Termination.DECK_EMPTY if position == lookup.deck_size else None
     discarded = state.discarded + old
-    if setup.config.refresh_ends_turn:
+    if setup.rules.refresh_ends_turn:
         return _end_turn(
             state,
             seat,

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from tricky_treats.model import GameState
 
 __all__ = [
+    "ExtraScore",
     "Outcome",
     "ScoreSheet",
     "TileScore",
@@ -55,6 +56,14 @@ class TileScore:
 
 
 @attrs.frozen
+class ExtraScore:
+    """A line a variant adds to a score sheet (``tricky_treats_scoring`` hook)."""
+
+    label: str
+    points: int
+
+
+@attrs.frozen
 class ScoreSheet:
     """One player's points by category; ``total`` is their sum."""
 
@@ -65,6 +74,8 @@ class ScoreSheet:
     """Points per kid, in kid order (R12)."""
     trick_tiles: tuple[TileScore, ...]
     """Points per trick tile the player has access to (R14): secret tile first."""
+    extras: tuple[ExtraScore, ...] = ()
+    """Lines added by variants."""
 
     @property
     def treats(self) -> int:
@@ -74,7 +85,12 @@ class ScoreSheet:
     @property
     def total(self) -> int:
         """All points: pumpkins, costumes and trick tiles."""
-        return self.pumpkins + sum(self.costumes) + self.treats
+        return (
+            self.pumpkins
+            + sum(self.costumes)
+            + self.treats
+            + sum(extra.points for extra in self.extras)
+        )
 
 
 def _tile_score(tile: TrickTile, mean_house: int | None, treats: dict[Treat, int]) -> TileScore:
@@ -97,9 +113,10 @@ def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> S
     ]
     return ScoreSheet(
         player=player,
-        pumpkins=board.pumpkins * setup.components.rules.pumpkin_points,
+        pumpkins=board.pumpkins * setup.rules.pumpkin_points,
         costumes=tuple(costume_points(kid) for kid in board.kids),
         trick_tiles=tuple(tiles),
+        extras=tuple(extra for scorer in setup.scorers for extra in scorer(state, player)),
     )
 
 

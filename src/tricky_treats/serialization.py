@@ -44,10 +44,13 @@ from tricky_treats.components import (
     TrickIcon,
     TrickTile,
     base_components,
+    components_document,
+    parse_components,
 )
-from tricky_treats.dealing import deal
+from tricky_treats.dealing import start_game
 from tricky_treats.errors import TrickyTreatsError
-from tricky_treats.model import ActionLog, EndTrigger, GameConfig, GameState
+from tricky_treats.model import ActionLog, EndTrigger, GameConfig, GameState, VariantRef
+from tricky_treats.plugins import variant_registry
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import ScoreSheet
 from tricky_treats.views import PlayerView
@@ -79,18 +82,13 @@ class RecordError(TrickyTreatsError, ValueError):
 
 
 @attrs.frozen
-class _Variant:
-    name: str
-    version: str
-
-
-@attrs.frozen
 class _Config:
     players: list[str]
     seed: int
     first_player: int
     any_mean_house: bool
     refresh_ends_turn: bool
+    variant_options: dict[str, dict[str, Any]]
 
 
 @attrs.frozen
@@ -145,8 +143,8 @@ class _Record:
     format: str
     format_version: int
     written_by: str
-    components: str
-    variants: list[_Variant]
+    components: str | dict[str, Any]
+    variants: list[VariantRef]
     config: _Config
     setup: _Setup
     actions: list[Action]
@@ -160,7 +158,7 @@ class _ViewRecord:
     format_version: int
     written_by: str
     components: str
-    variants: list[_Variant]
+    variants: list[VariantRef]
     players: list[str]
     first_player: int
     any_mean_house: bool
@@ -231,6 +229,18 @@ def _unstructure_feature(feature: Feature) -> str:
     return f"{kind}:{feature.value}"
 
 
+def _components_field(value: object) -> str | dict[str, Any]:
+    if isinstance(value, str):
+        return value
+    return _json_object(value)
+
+
+def _json_object(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object, got {json.dumps(value)}")
+    return value
+
+
 def _structure_house_set(value: object, _: type) -> frozenset[int]:
     items: list[int] = _converter.structure(value, list[int])
     if len(set(items)) != len(items):
@@ -250,6 +260,12 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook_func(lambda t: t == Feature, _structure_feature)
     converter.register_unstructure_hook_func(lambda t: t == Feature, _unstructure_feature)
     converter.register_structure_hook_func(lambda t: t == frozenset[int], _structure_house_set)
+    converter.register_structure_hook_func(
+        lambda t: t == str | dict[str, Any], lambda value, _: _components_field(value)
+    )
+    converter.register_structure_hook_func(
+        lambda t: t == dict[str, Any], lambda value, _: _json_object(value)
+    )
     for enum_type in (Colour, Theme, CostumeType):
         converter.register_unstructure_hook(enum_type, lambda member: member.value)
     # Provenance belongs to the component data, not to a game: records leave it out.
@@ -410,7 +426,7 @@ def _setup_record(state: GameState) -> _Setup:
 
 def _checks(game: GameState) -> list[str]:
     """The digest after every action of ``game``'s history, replayed from its deal."""
-    state = deal(game.config, game.setup.components)
+    state = start_game(game.config, game.setup.components)
     checks = []
     for action in game.history:
         state = state.apply(action)
@@ -424,7 +440,8 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     The game may be new, in progress or over. A player record holds only what ``player`` may
     see (R16) and is what a server sends to that player's client.
     """
-    variants = [_Variant(name, version) for name, version in _variants(game)]
+    variants = list(game.config.variants)
+    name = game.setup.components.name
     if player is not None:
         view = game.view(player)
         config = game.config
@@ -432,7 +449,7 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
             format=VIEW_FORMAT,
             format_version=VIEW_FORMAT_VERSION,
             written_by=_package_version(),
-            components=game.setup.components.name,
+            components=name,
             variants=variants,
             players=list(config.players),
             first_player=config.first_player,
@@ -446,7 +463,7 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
             format=RECORD_FORMAT,
             format_version=RECORD_FORMAT_VERSION,
             written_by=_package_version(),
-            components=game.setup.components.name,
+            components=_components_value(game.setup.components),
             variants=variants,
             config=_Config(
                 players=list(config.players),
@@ -454,6 +471,7 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
                 first_player=config.first_player,
                 any_mean_house=config.any_mean_house,
                 refresh_ends_turn=config.refresh_ends_turn,
+                variant_options={k: dict(v) for k, v in config.variant_options.items()},
             ),
             setup=_setup_record(game),
             actions=list(game.history),
@@ -463,8 +481,9 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     return json.dumps(_converter.unstructure(record), indent=indent, ensure_ascii=False)
 
 
-def _variants(game: GameState) -> list[tuple[str, str]]:
-    return [(v.name, v.version) for v in getattr(game.config, "variants", ())]
+def _components_value(data: ComponentData) -> str | dict[str, Any]:
+    """The base game's data by name; any other data whole, so the record loads anywhere."""
+    return data.name if data == base_components() else components_document(data)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -521,11 +540,16 @@ def _parse(text: str | bytes, expected: str) -> dict[str, Any]:
     return result
 
 
-def _components(name: str) -> ComponentData:
+def _components(value: str | dict[str, Any]) -> ComponentData:
     base = base_components()
-    if name != base.name:
+    if isinstance(value, dict):
+        try:
+            return parse_components(value, "$.components")
+        except TrickyTreatsError as exc:
+            raise RecordError(str(exc)) from None
+    if value != base.name:
         raise RecordError(
-            f"$.components: the record was played with component data {name!r}, which is not "
+            f"$.components: the record was played with component data {value!r}, which is not "
             "available here"
         )
     return base
@@ -534,17 +558,24 @@ def _components(name: str) -> ComponentData:
 def _game_state(record: _Record, components: ComponentData) -> GameState:
     """The record's snapshot as a state (with the setup dealt from its seed and the log)."""
     config = record.config
+    game_config = GameConfig(
+        players=tuple(config.players),
+        seed=config.seed,
+        first_player=config.first_player,
+        any_mean_house=config.any_mean_house,
+        refresh_ends_turn=config.refresh_ends_turn,
+        variants=tuple(record.variants),
+        variant_options=config.variant_options,
+    )
+    registry = variant_registry()
+    for index, ref in enumerate(record.variants):
+        if ref.name not in registry.names:
+            raise RecordError(
+                f"$.variants[{index}]: the game was played with variant {ref.name!r} "
+                f"(version {ref.version}), which is not installed here"
+            )
     try:
-        dealt = deal(
-            GameConfig(
-                players=tuple(config.players),
-                seed=config.seed,
-                first_player=config.first_player,
-                any_mean_house=config.any_mean_house,
-                refresh_ends_turn=config.refresh_ends_turn,
-            ),
-            components,
-        )
+        dealt = start_game(game_config, components)
     except (TrickyTreatsError, ValueError, IndexError) as exc:
         raise RecordError(f"$.config: {exc}") from None
     if _setup_record(dealt) != record.setup:
@@ -670,7 +701,7 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameState:
     snapshot_state = _game_state(record, components)
     if not verify:
         return snapshot_state
-    start = deal(snapshot_state.config, components)
+    start = start_game(snapshot_state.config, components)
     replayed = _replay(record, start)
     if replayed != snapshot_state:
         field = next(

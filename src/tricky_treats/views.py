@@ -78,7 +78,7 @@ class PlayerView:
 def player_view(state: GameState, player: int) -> PlayerView:
     """Build ``player``'s view of ``state`` (the player index is not checked here)."""
     setup = state.setup
-    over = state.is_over
+    shown = state.is_over or setup.rules.open_objectives  # R16, or the open-objectives variant
     return PlayerView(
         player=player,
         players=tuple(
@@ -86,7 +86,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
             for p in state.players
         ),
         secret_tiles=tuple(
-            p.secret_tile if over or i == player else None for i, p in enumerate(state.players)
+            p.secret_tile if shown or i == player else None for i, p in enumerate(state.players)
         ),
         grid=setup.grid,
         street_tokens=setup.street_tokens,
@@ -101,7 +101,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
         turn=state.turn,
         end_trigger=state.end_trigger,
         scores=tuple(
-            score_sheet(state, p, secret_tile=over or p == player)
+            score_sheet(state, p, secret_tile=shown or p == player)
             for p in range(len(state.players))
         ),
         history=state.history,

@@ -1,0 +1,27 @@
+"""The built-in variants. Each is a plugin like any third party's, using the public hooks.
+
+=====================  ============================  =====================================
+variant                hook                          what it changes
+=====================  ============================  =====================================
+``any-mean-house``     ``tricky_treats_rules``       R4 option: 3 matching icons, any house
+``card-data``          ``tricky_treats_components``  component data from a file
+``family``             ``tricky_treats_rules``,      6 footprints; +2 per complete costume
+                       ``tricky_treats_scoring``
+``open-objectives``    ``tricky_treats_rules``       secret tiles face up in every view
+=====================  ============================  =====================================
+
+The base game itself is :mod:`tricky_treats.variants.base`.
+"""
+
+from __future__ import annotations
+
+from tricky_treats.variants import any_mean_house, card_data, family, open_objectives
+
+__all__ = ["BUILTIN_VARIANTS"]
+
+BUILTIN_VARIANTS = (
+    any_mean_house.VARIANT,
+    card_data.VARIANT,
+    family.VARIANT,
+    open_objectives.VARIANT,
+)

@@ -1,0 +1,30 @@
+"""``any-mean-house``: the option of ruling R4.
+
+Any three matching trick icons showing on top of a player's kids let them trick any mean
+house, not only the one with that icon.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import attrs
+
+from tricky_treats.components import RulesData
+from tricky_treats.hookspecs import hookimpl
+from tricky_treats.plugins import Variant
+
+
+@hookimpl
+def tricky_treats_rules(rules: RulesData) -> RulesData:
+    """Switch on ``any_mean_house`` (R4 option)."""
+    return attrs.evolve(rules, any_mean_house=True)
+
+
+VARIANT = Variant(
+    name="any-mean-house",
+    version="1.0",
+    title="Any mean house (R4 option)",
+    description="Any 3 matching visible trick icons let you trick any mean house.",
+    plugin=sys.modules[__name__],
+)

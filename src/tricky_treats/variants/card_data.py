@@ -1,0 +1,45 @@
+"""``card-data``: play with component data from a file, such as the exact cards of a printed box.
+
+The file has the format of the package's own ``data/base.toml`` (copy it and edit it). Give
+its path as the variant's ``file`` option::
+
+    tt.new_game(3, seed=1, variants=["card-data"],
+                variant_options={"card-data": {"file": "my-box.toml"}})
+
+A malformed file raises :class:`~tricky_treats.ComponentDataError` naming the file, the entry
+and the problem. Saved games embed the data, so they load without the file.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tricky_treats.components import ComponentData, load_components
+from tricky_treats.errors import ConfigurationError
+from tricky_treats.hookspecs import hookimpl
+from tricky_treats.model import GameConfig
+from tricky_treats.plugins import Variant
+
+NAME = "card-data"
+
+
+@hookimpl
+def tricky_treats_components(config: GameConfig) -> ComponentData:
+    """The component data of the file named by the ``file`` option."""
+    options = config.variant_options.get(NAME, {})
+    path = options.get("file")
+    if not isinstance(path, str) or not path:
+        raise ConfigurationError(
+            f"variant {NAME!r} needs the path of a component data file: "
+            f"variant_options={{{NAME!r}: {{'file': 'my-box.toml'}}}}"
+        )
+    return load_components(path)
+
+
+VARIANT = Variant(
+    name=NAME,
+    version="1.0",
+    title="Card data from a file",
+    description="Plays with component data read from a file in the package's own format.",
+    plugin=sys.modules[__name__],
+)
