@@ -14,9 +14,11 @@ GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
 
 
-def test_there_are_golden_files_for_every_player_count() -> None:
-    counts = {len(json.loads(f.read_text())["config"]["players"]) for f in FILES}
-    assert counts == {2, 3, 4}
+def test_there_are_golden_files_for_every_player_count_with_and_without_variants() -> None:
+    records = [json.loads(f.read_text()) for f in FILES]
+    assert {len(r["config"]["players"]) for r in records} == {2, 3, 4}
+    assert any(r["variants"] for r in records)
+    assert any(not r["variants"] for r in records)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -34,6 +36,8 @@ def test_golden_record_loads_replays_and_is_over(path: Path) -> None:
         first_player=config["first_player"],
         any_mean_house=config["any_mean_house"],
         refresh_ends_turn=config["refresh_ends_turn"],
+        variants=[v["name"] for v in record["variants"]],
+        variant_options=config["variant_options"],
     )
     for action in game.history:
         replay = replay.apply(action)

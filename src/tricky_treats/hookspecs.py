@@ -5,7 +5,7 @@ that game alone; listing legal actions and applying actions never call pluggy. T
 implements every hook itself (``tricky_treats.variants.base``), registered as the
 lowest-priority implementation, so a variant only implements what it changes.
 
-Two kinds of hook:
+Three kinds of hook:
 
 - **Edit hooks** receive the current value and return a changed value, or None to leave it
   as it is. They are applied in order: the base game first, then the variants in the order
@@ -13,6 +13,7 @@ Two kinds of hook:
 - **Replace hooks** (``firstresult``) return a value or None; the first variant that returns
   a value wins and the base game's is used when none does. Two variants of one game that both
   implement the same replace hook cannot be combined.
+- **Collect hooks** return a value or None; every value returned is kept.
 
 Every hook receives ``config``, the :class:`~tricky_treats.GameConfig` of the game being
 created; ``config.variant_options[name]`` holds the options given for variant ``name``.
@@ -113,8 +114,8 @@ def tricky_treats_scoring(
 ) -> Callable[[GameState, int], Sequence[ExtraScore]] | None:
     """Add to the scoring: return a function that gives a player's extra score lines.
 
-    Called once per game; every returned function is kept and called, without pluggy, each
-    time a score sheet is made (at any time, R24), with the state and the player's seat. Its
-    :class:`~tricky_treats.ExtraScore` lines add to the player's total. Return None to add
-    nothing. The base game adds nothing.
+    Collect hook, called once per game; every returned function is kept and called, without
+    pluggy, each time a score sheet is made (at any time, R24), with the state and the
+    player's seat. Its :class:`~tricky_treats.ExtraScore` lines add to the player's total.
+    Return None to add nothing. The base game adds nothing.
     """

@@ -27,7 +27,7 @@ import functools
 import importlib.metadata
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pluggy
@@ -214,11 +214,38 @@ _REPLACE_HOOKS = {
 }
 
 
+class _GameManager(pluggy.PluginManager):
+    """A plugin manager that remembers how it parsed each plugin's attributes.
+
+    pluggy inspects every attribute of a plugin (with ``inspect.getattr_static``) each time it
+    is registered, which costs more than dealing a game. Plugins are long-lived modules and
+    objects whose hook markers do not change, so the result is kept per plugin and name.
+    """
+
+    _impl_opts: ClassVar[dict[tuple[object, str], Any]] = {}
+    _spec_opts: ClassVar[dict[tuple[object, str], Any]] = {}
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        try:
+            return self._impl_opts[plugin, name]
+        except KeyError:
+            opts = self._impl_opts[plugin, name] = super().parse_hookimpl_opts(plugin, name)
+            return opts
+        except TypeError:  # an unhashable plugin object: parse it every time
+            return super().parse_hookimpl_opts(plugin, name)
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        key = (module_or_class, name)
+        if key not in self._spec_opts:
+            self._spec_opts[key] = super().parse_hookspec_opts(module_or_class, name)
+        return self._spec_opts[key]
+
+
 def plugin_manager(variants: Sequence[Variant]) -> pluggy.PluginManager:
     """A new plugin manager for one game: the base game, then ``variants`` in order."""
     from tricky_treats.variants import base
 
-    manager = pluggy.PluginManager(hookspecs.PROJECT)
+    manager = _GameManager(hookspecs.PROJECT)
     manager.add_hookspecs(hookspecs)
     manager.register(base, name="base")
     for variant in variants:
@@ -358,6 +385,8 @@ def _resolve_components(manager: pluggy.PluginManager, config: Any) -> Component
         manager, "tricky_treats_nice_neighbours", data.nice_neighbours, config=config
     )
     tiles = _edit(manager, "tricky_treats_trick_tiles", data.trick_tiles, config=config)
+    if (cards, neighbours, tiles) == (data.cards, data.nice_neighbours, data.trick_tiles):
+        return data  # unchanged: keep the one object, and the tables built for it
     try:
         return attrs.evolve(
             data, cards=tuple(cards), nice_neighbours=tuple(neighbours), trick_tiles=tuple(tiles)

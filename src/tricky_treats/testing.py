@@ -1,0 +1,188 @@
+"""A conformance check for variant authors: random playouts that verify the core invariants.
+
+Call it from your plugin's tests::
+
+    from tricky_treats.testing import check_variant
+
+    def test_my_variant_conforms():
+        check_variant(["my-variant"])
+
+It plays random games of the variants (combined with nothing else unless you list more) for
+each supported player count and checks, at every step, what the engine's own tests check:
+every listed action applies and an unlisted one is refused without changing the state; a kid
+wears at most one card of each type and placed cards never move; footprints left plus houses
+visited is the supply; every card and pumpkin is accounted for; treats never go down; the
+game ends with every player having had the same number of turns; replaying the log from the
+seed gives the same states; saving and loading gives the same state; a player's view does not
+depend on what that player may not see. A failure raises ``AssertionError`` saying which
+game, step and invariant.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tricky_treats.actions import RefreshMarket
+from tricky_treats.agents import RandomAgent, play_game
+from tricky_treats.components import CostumeType
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.model import GameState
+from tricky_treats.plugins import get_variant
+from tricky_treats.serialization import dumps, loads
+
+__all__ = ["check_game", "check_state", "check_variant"]
+
+
+def check_variant(
+    variants: Sequence[str],
+    *,
+    variant_options: Mapping[str, Mapping[str, Any]] | None = None,
+    players: Iterable[int] | None = None,
+    games: int = 5,
+    seed: int = 0,
+) -> int:
+    """Play ``games`` random games per player count with ``variants``; check every step.
+
+    ``players`` defaults to every count all the variants support. Returns the number of
+    states checked. Raises ``AssertionError`` on the first broken invariant.
+    """
+    if players is None:
+        supported = [set(get_variant(name).players) for name in variants]
+        players = sorted(set.intersection(*supported)) if supported else [2, 3, 4]
+    checked = 0
+    for count, index in itertools.product(players, range(games)):
+        game_seed = seed * 1000 + count * 100 + index
+        game = new_game(
+            players=count,
+            seed=game_seed,
+            variants=variants,
+            variant_options=variant_options,
+        )
+        states = play_game(game, [RandomAgent()] * count, seed=game_seed)
+        checked += check_game(states, label=f"{list(variants)}, {count} players, seed {game_seed}")
+    return checked
+
+
+def check_game(states: Sequence[GameState], label: str = "game") -> int:
+    """Check a played game given as all its states, first to last; return the number checked."""
+    first, final = states[0], states[-1]
+    assert final.is_over, f"{label}: the game did not end"
+    history = final.history
+    assert len(history) == len(states) - 1, f"{label}: history and states disagree"
+    replay = new_game(
+        players=list(first.config.players),
+        seed=first.config.seed,
+        first_player=first.config.first_player,
+        any_mean_house=first.config.any_mean_house,
+        refresh_ends_turn=first.config.refresh_ends_turn,
+        variants=[ref.name for ref in first.config.variants],
+        variant_options=first.config.variant_options,
+    )
+    assert replay == first, f"{label}: the same seed dealt a different game"
+    rng = random.Random(first.config.seed)
+    steps = zip(states[:-1], history, states[1:], strict=True)
+    for step, (before, action, after) in enumerate(steps):
+        where = f"{label}, step {step} ({action})"
+        check_state(before, where, rng)
+        assert action in before.legal_actions(), f"{where}: a played action was not listed"
+        replay = replay.apply(action)
+        assert replay == after, f"{where}: replaying the log gave a different state"
+        _check_step(before, after, where)
+    check_state(final, f"{label}, final state", rng)
+    turns = [0] * len(final.players)
+    for before, action in zip(states, history, strict=False):
+        if not isinstance(action, RefreshMarket) or before.setup.rules.refresh_ends_turn:
+            assert before.current_player is not None
+            turns[before.current_player] += 1
+    assert len(set(turns)) == 1, f"{label}: players had different numbers of turns: {turns}"
+    assert loads(dumps(final)) == final, f"{label}: save and load changed the final state"
+    return len(states)
+
+
+def check_state(state: GameState, where: str = "state", rng: random.Random | None = None) -> None:
+    """Check the invariants of one state (see the module's docstring)."""
+    rng = rng or random.Random(0)
+    setup = state.setup
+    rules = setup.rules
+    card_count = len(setup.components.cards)
+    for seat, player in enumerate(state.players):
+        for kid, stack in enumerate(player.kids):
+            types = [card.type for card in stack]
+            assert len(types) == len(set(types)) <= len(CostumeType), (
+                f"{where}: player {seat} kid {kid} wears {types}"
+            )
+        visits = len(player.visited) + len(player.tricked)
+        assert player.footprints + visits == rules.footprints_per_player, (
+            f"{where}: player {seat} has {player.footprints} footprints after {visits} visits"
+        )
+        assert all(t >= 0 for t in player.treats), f"{where}: negative treats"
+    cards = [c.id for p in state.players for kid in p.kids for c in kid]
+    cards += [c.id for c in state.market if c is not None]
+    cards += [c.id for c in state.discarded] + [c.id for c in setup.deck[state.deck_position :]]
+    assert sorted(cards) == list(range(card_count)), f"{where}: cards are not conserved"
+    houses = len(setup.grid) + len(setup.mean_houses)
+    on_houses = sum(state.pumpkin_on_house) + sum(state.pumpkin_on_mean_house)
+    assert on_houses + sum(p.pumpkins for p in state.players) == houses, (
+        f"{where}: pumpkins are not conserved"
+    )
+    legal = state.legal_actions()
+    assert bool(legal) != state.is_over, f"{where}: legal actions and the end disagree"
+    for action in rng.sample(list(state.action_space.actions), 4):
+        if action in legal:
+            continue
+        before = attrs.asdict(state, recurse=False)
+        try:
+            state.apply(action)
+        except TrickyTreatsError:
+            pass
+        else:
+            raise AssertionError(f"{where}: the unlisted action {action} was accepted")
+        assert attrs.asdict(state, recurse=False) == before, (
+            f"{where}: a refused action changed the state"
+        )
+    for seat in range(len(state.players)):
+        view = state.view(seat)
+        hidden = _with_hidden_changed(state, seat)
+        if hidden is not None:
+            assert hidden.view(seat) == view, (
+                f"{where}: player {seat}'s view shows hidden information"
+            )
+
+
+def _check_step(before: GameState, after: GameState, where: str) -> None:
+    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        for kid, (a, b) in enumerate(zip(old.kids, new.kids, strict=True)):
+            assert b[: len(a)] == a, f"{where}: player {seat} kid {kid}'s cards moved"
+        assert all(n >= o for o, n in zip(old.treats, new.treats, strict=True)), (
+            f"{where}: player {seat}'s treats went down"
+        )
+    flipped = zip(before.street_flipped, after.street_flipped, strict=True)
+    assert all(n >= o for o, n in flipped), f"{where}: a street token flipped back"
+
+
+def _with_hidden_changed(state: GameState, viewer: int) -> GameState | None:
+    """``state`` with what ``viewer`` may not see changed, or None if nothing is hidden.
+
+    The deck order is reversed and two other players' secret tiles are swapped.
+    """
+    setup = state.setup
+    drawn = setup.deck[: state.deck_position]
+    rest = setup.deck[state.deck_position :][::-1]
+    others = [p for p in range(len(state.players)) if p != viewer]
+    if state.is_over or setup.rules.open_objectives or (len(rest) < 2 and len(others) < 2):
+        return None
+    tiles = list(setup.secret_tiles)
+    if len(others) >= 2:
+        tiles[others[0]], tiles[others[1]] = tiles[others[1]], tiles[others[0]]
+    players = tuple(
+        attrs.evolve(p, secret_tile=tiles[i]) if i in others else p
+        for i, p in enumerate(state.players)
+    )
+    new_setup = attrs.evolve(setup, deck=drawn + rest, secret_tiles=tuple(tiles))
+    return attrs.evolve(state, setup=new_setup, players=players)
