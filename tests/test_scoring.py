@@ -181,3 +181,27 @@ def test_sheets_of_played_games_follow_the_rules() -> None:
                 sets = min(player.treat_count(t) // n for t, n in need.items())
                 assert score.points == sets * score.tile.points
             assert sheet.total == sheet.pumpkins + sum(sheet.costumes) + sheet.treats
+
+
+def test_costume_points_for_every_complete_costume_of_the_box() -> None:
+    """R12 for all 24 x 24 x 24 complete costumes: 8, 6, 4 or 2 by colours and themes alike."""
+    by_type = [[c for c in tt.base_components().cards if c.type is kind] for kind in tt.CostumeType]
+    counts = {2: 0, 4: 0, 6: 0, 8: 0}
+    for head in by_type[0]:
+        for body in by_type[1]:
+            for legs in by_type[2]:
+                kid = [head, body, legs]
+                colours = len({c.colour for c in kid})
+                themes = len({c.theme for c in kid})
+                expected = (
+                    8 if colours == themes == 1 else 6 if themes == 1 else 4 if colours == 1 else 2
+                )
+                points = tt.costume_points(kid)
+                assert points == expected
+                counts[points] += 1
+    assert counts == {
+        8: 12 * 8,
+        6: 4 * 8 * (27 - 3),
+        4: 3 * 8 * (64 - 4),
+        2: 13824 - 96 - 768 - 1440,
+    }

@@ -1,0 +1,121 @@
+"""Malformed input from Hypothesis: only the library's own exceptions may come out."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tricky_treats as tt
+from tests.boards import random_playout
+from tricky_treats.components import parse_components
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+RECORD = json.loads(tt.dumps(random_playout(3, 21)[30]))
+VIEW = json.loads(tt.dumps(random_playout(3, 21)[30], player=1))
+BOX = tomllib.loads((Path(tt.__file__).parent / "data" / "base.toml").read_text(encoding="utf-8"))
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside a JSON document."""
+    paths = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            paths += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            paths += _paths(item, (*prefix, index))
+    return paths
+
+
+RECORD_PATHS = [p for p in _paths(RECORD) if p]
+VIEW_PATHS = [p for p in _paths(VIEW) if p]
+BOX_PATHS = [p for p in _paths(BOX) if p]
+
+
+@st.composite
+def mutated(
+    draw: st.DrawFn, document: dict[str, Any], paths: list[tuple[Any, ...]]
+) -> dict[str, Any]:
+    """``document`` with one to three values replaced, removed or given an extra key."""
+    result = copy.deepcopy(document)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(paths))
+        parent = result
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            how = draw(st.sampled_from(["replace", "delete", "add"]))
+            if how == "replace":
+                parent[path[-1]] = draw(JSON)
+            elif how == "delete" and isinstance(parent, dict):
+                del parent[path[-1]]
+            elif isinstance(parent, dict):
+                parent[draw(st.text(min_size=1, max_size=5))] = draw(JSON)
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier mutation removed this path
+    return result
+
+
+@given(st.text())
+def test_action_parser(text: str) -> None:
+    try:
+        action = tt.parse_action(text)
+    except tt.InvalidActionError:
+        return
+    assert tt.parse_action(str(action)) == action
+
+
+@given(st.one_of(st.text(), st.binary()))
+def test_loads_with_arbitrary_text(text: str | bytes) -> None:
+    with pytest.raises(tt.RecordError):
+        tt.loads(text)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(RECORD, RECORD_PATHS))
+def test_loads_with_mutated_records(document: dict[str, Any]) -> None:
+    try:
+        game = tt.loads(json.dumps(document))
+    except tt.RecordError:
+        return
+    assert tt.loads(tt.dumps(game)) == game
+
+
+@given(mutated(VIEW, VIEW_PATHS))
+def test_loads_view_with_mutated_player_records(document: dict[str, Any]) -> None:
+    try:
+        tt.loads_view(json.dumps(document))
+    except tt.RecordError:
+        return
+
+
+@given(mutated(BOX, BOX_PATHS))
+def test_component_parser_with_mutated_documents(document: dict[str, Any]) -> None:
+    try:
+        data = parse_components(document, "fuzz")
+    except tt.ComponentDataError:
+        return
+    assert isinstance(data, tt.ComponentData)
+
+
+@given(st.text())
+def test_component_files_with_arbitrary_text(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
+    path = tmp_path_factory.mktemp("box") / "box.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(tt.ComponentDataError, match=r"box\.toml"):
+        tt.load_components(path)
