@@ -267,9 +267,11 @@ def test_player_record_holds_only_what_the_player_may_see(games: list[list[tt.Ga
                         assert all(s["mean_house"] is not None for s in sheet["trick_tiles"]), (
                             secret
                         )
-                undealt = state.setup.deck[state.deck_position :]
+                undealt = {c.id for c in state.setup.deck[state.deck_position :]}
+                deck = [c["id"] for c in record["view"].pop("deck_cards")]
+                assert deck == sorted(undealt)  # what is in the deck, never its order
                 seen = {c["id"] for c in _cards(record["view"])}
-                assert not seen & {c.id for c in undealt}
+                assert not seen & undealt
 
 
 def _cards(value: Any) -> list[dict[str, Any]]:

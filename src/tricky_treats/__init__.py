@@ -22,7 +22,14 @@ from tricky_treats.actions import (
     VisitHouse,
     parse_action,
 )
-from tricky_treats.agents import Agent, RandomAgent, play_game
+from tricky_treats.agents import (
+    Agent,
+    GreedyAgent,
+    RandomAgent,
+    SearchAgent,
+    determinize,
+    play_game,
+)
 from tricky_treats.components import (
     FEATURES,
     Colour,
@@ -135,6 +142,7 @@ __all__ = [
     "GameConfig",
     "GameOver",
     "GameState",
+    "GreedyAgent",
     "GridHouse",
     "HouseTricked",
     "HouseVisited",
@@ -158,6 +166,7 @@ __all__ = [
     "RefreshMarket",
     "RulesData",
     "ScoreSheet",
+    "SearchAgent",
     "Setup",
     "StreetBonusTaken",
     "StreetBonusToken",
@@ -181,6 +190,7 @@ __all__ = [
     "components_document",
     "costume_points",
     "describe_event",
+    "determinize",
     "dumps",
     "get_variant",
     "hookimpl",

@@ -1,21 +1,44 @@
-"""Agents (bots): pick an action from what a player may see.
+"""Agents (bots): choose an action from what one player may see.
 
-An agent sees only the player's view and the legal actions, and draws any randomness from
-the ``random.Random`` it is given, so a game between agents is as deterministic as the game.
+An agent implements ``choose(view, legal_actions, rng) -> Action``. It sees only the player's
+:class:`~tricky_treats.PlayerView` and the legal actions, and draws any randomness from the
+``random.Random`` it is given, so a game between agents is as deterministic as the game.
+
+- :class:`RandomAgent` chooses uniformly.
+- :class:`GreedyAgent` values the immediate effect of each action.
+- :class:`SearchAgent` runs information-set Monte Carlo tree search: every iteration samples
+  the hidden information (:func:`determinize`) and searches that sampled game.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from tricky_treats.actions import Action
+import attrs
+
+from tricky_treats.actions import Action, TakeCard
+from tricky_treats.components import ComponentData, CostumeType
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.model import GameState
+from tricky_treats.model import ActionLog, GameConfig, GameState, Setup
+from tricky_treats.plugins import resolve, variant_registry
+from tricky_treats.rules import build_player
+from tricky_treats.scoring import score_sheet, winners
 from tricky_treats.views import PlayerView
 
-__all__ = ["Agent", "RandomAgent", "play_game"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "Determinizer",
+    "GreedyAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "determinize",
+    "make_agent",
+    "play_game",
+]
 
 
 class Agent(Protocol):
@@ -39,6 +62,267 @@ class RandomAgent:
 
     def __repr__(self) -> str:
         return "RandomAgent()"
+
+
+def determinize(view: PlayerView, rng: random.Random) -> GameState:
+    """A full game state consistent with ``view``: the hidden information sampled with ``rng``.
+
+    The deck's remaining cards are shuffled and the other players' secret tiles drawn from
+    the tiles the viewer cannot see. Everything the viewer sees is kept as it is, and the
+    result plays and scores by the game's rules and variants.
+    """
+    return Determinizer(view).sample(rng)
+
+
+class Determinizer:
+    """Samples states consistent with one view; the parts that do not vary are built once."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        seen = [c for p in view.players for kid in p.kids for c in kid]
+        seen += [c for c in view.market if c is not None] + list(view.discarded)
+        cards = tuple(sorted((*seen, *view.deck_cards), key=lambda c: c.id))
+        shown = [t for t in view.secret_tiles if t is not None]
+        self.components = ComponentData(
+            name="determinized",
+            rules=view.rules,
+            cards=cards,
+            nice_neighbours=tuple(h.neighbour for h in view.grid),
+            mean_neighbours=tuple(m.neighbour for m in view.mean_houses),
+            house_treat_tokens=tuple(h.treat for h in view.grid),
+            street_bonus_tokens=view.street_tokens,
+            trick_tiles=(*(m.tile for m in view.mean_houses), *shown, *view.unseen_tiles),
+        )
+        in_deck = {c.id for c in view.deck_cards}
+        self.dealt = tuple(c for c in cards if c.id not in in_deck)
+        self.config = GameConfig(
+            players=tuple(p.name for p in view.players),
+            seed=0,
+            first_player=view.first_player,
+            variants=view.variants,
+            variant_options=view.variant_options,
+        )
+        registry = variant_registry()
+        variants = [registry.get(ref.name) for ref in view.variants]
+        self.scorers = resolve(self.config, variants, self.components).scorers
+        log: ActionLog = None
+        for action in view.history:
+            log = (action, log)
+        self.log = log
+
+    def sample(self, rng: random.Random) -> GameState:
+        """One state consistent with the view."""
+        view = self.view
+        unseen = list(view.unseen_tiles)
+        rng.shuffle(unseen)
+        secret_tiles = tuple(t if t is not None else unseen.pop() for t in view.secret_tiles)
+        remaining = list(view.deck_cards)
+        rng.shuffle(remaining)
+        setup = Setup(
+            config=self.config,
+            components=self.components,
+            rules=view.rules,
+            grid=view.grid,
+            street_tokens=view.street_tokens,
+            mean_houses=view.mean_houses,
+            secret_tiles=secret_tiles,
+            deck=(*self.dealt, *remaining),
+            scorers=self.scorers,
+        )
+        players = tuple(
+            build_player(
+                setup,
+                name=p.name,
+                secret_tile=secret_tiles[seat],
+                kids=p.kids,
+                treats=p.treats,
+                pumpkins=p.pumpkins,
+                visited=p.visited,
+                tricked=p.tricked,
+            )
+            for seat, p in enumerate(view.players)
+        )
+        return GameState(
+            setup=setup,
+            players=players,
+            market=view.market,
+            deck_position=len(self.dealt),
+            discarded=view.discarded,
+            pumpkin_on_house=view.pumpkin_on_house,
+            pumpkin_on_mean_house=view.pumpkin_on_mean_house,
+            street_flipped=view.street_flipped,
+            current_player=view.current_player,
+            turn=view.turn,
+            passes_in_a_row=view.passes_in_a_row,
+            end_trigger=view.end_trigger,
+            log=self.log,
+        )
+
+
+def _costume_potential(state: GameState, seat: int) -> float:
+    """How promising the unfinished costumes are (R12).
+
+    Kids whose cards still share a colour or a theme can still score 4, 6 or 8.
+    """
+    value = 0.0
+    for kid in state.players[seat].kids:
+        if 0 < len(kid) < len(CostumeType):
+            colour = all(c.colour is kid[0].colour for c in kid)
+            theme = all(c.theme is kid[0].theme for c in kid)
+            value += len(kid) * (1.0 * theme + 0.6 * colour + 0.3)
+    return value
+
+
+def evaluate(state: GameState, seat: int) -> float:
+    """Points so far for ``seat`` plus a small value for costumes in progress."""
+    return score_sheet(state, seat).total + 0.5 * _costume_potential(state, seat)
+
+
+@attrs.frozen
+class GreedyAgent:
+    """Values the immediate effect of each action and takes the best (ties by ``rng``).
+
+    The effect is measured on one sampled completion of the hidden information: the player's
+    points afterwards (pumpkins, costumes, trick tiles, with their own secret tile) plus a
+    small value for costumes in progress.
+    """
+
+    def choose(
+        self, view: PlayerView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Return the legal action with the best immediate value."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        state = determinize(view, rng)
+        seat = view.player
+        best: list[Action] = []
+        best_value = -math.inf
+        for action in legal_actions:
+            after = state.apply(action)
+            value = evaluate(after, seat)
+            if isinstance(action, TakeCard) and after.current_player == seat:
+                value -= 0.01  # same value: prefer ending the turn
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.randrange(len(best))]
+
+
+class _Node:
+    """A node of the search tree: statistics of each action tried from here."""
+
+    __slots__ = ("available", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+@attrs.frozen
+class SearchAgent:
+    """Information-set Monte Carlo tree search over sampled hidden information.
+
+    Each of ``iterations`` iterations samples the hidden information (:func:`determinize`),
+    descends the tree by UCB1 among the actions legal in that sample, expands one action, and
+    finishes the game with ``rollout`` agents' moves (greedy by default, random if
+    ``greedy_rollouts`` is false). The reward is a share of the win (R15).
+    """
+
+    iterations: int = 200
+    exploration: float = 0.7
+    greedy_rollouts: bool = False
+
+    def choose(
+        self, view: PlayerView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Return the most visited action at the root after the search."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        root = _Node()
+        sampler = Determinizer(view)
+        for _ in range(self.iterations):
+            self._iterate(root, sampler.sample(rng), rng)
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
+        return best[0]
+
+    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while not state.is_over:
+            legal = state.legal_actions()
+            seat = state.current_player
+            assert seat is not None
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = node.children[action] = _Node()
+                for other in legal:
+                    if other in node.children:
+                        node.children[other].available += 1
+                path.append((child, seat))
+                state = state.apply(action)
+                break
+            for action in legal:
+                node.children[action].available += 1
+            action = max(legal, key=lambda a: self._ucb(node.children[a]))
+            node = node.children[action]
+            path.append((node, seat))
+            state = state.apply(action)
+        state = self._rollout(state, rng)
+        shares = _win_shares(state)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += shares[seat]
+
+    def _ucb(self, node: _Node) -> float:
+        return node.reward / node.visits + self.exploration * math.sqrt(
+            math.log(node.available) / node.visits
+        )
+
+    def _rollout(self, state: GameState, rng: random.Random) -> GameState:
+        while not state.is_over:
+            legal = state.legal_actions()
+            if self.greedy_rollouts and len(legal) > 1:
+                seat = state.current_player
+                assert seat is not None
+                values = [evaluate(state.apply(a), seat) for a in legal]
+                top = max(values)
+                action = legal[values.index(top)]
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state = state.apply(action)
+        return state
+
+
+def _win_shares(state: GameState) -> list[float]:
+    sheets = [score_sheet(state, p) for p in range(len(state.players))]
+    won = winners(sheets)
+    return [1.0 / len(won) if p in won else 0.0 for p in range(len(state.players))]
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "search": SearchAgent,
+}
+"""Agent names for the command line and :func:`make_agent`."""
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from its name: ``random``, ``greedy``, ``search`` or ``search:ITERATIONS``."""
+    name, _, budget = spec.partition(":")
+    if name not in AGENTS:
+        raise ConfigurationError(f"no agent {name!r}; choose from {', '.join(AGENTS)}")
+    if budget:
+        if name != "search" or not budget.isdigit() or int(budget) < 1:
+            raise ConfigurationError(
+                f"only the search agent takes a budget, as 'search:ITERATIONS', got {spec!r}"
+            )
+        return SearchAgent(iterations=int(budget))
+    return AGENTS[name]()
 
 
 def play_game(game: GameState, agents: Sequence[Agent], seed: int = 0) -> list[GameState]:

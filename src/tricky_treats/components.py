@@ -237,6 +237,8 @@ class ComponentData:
     house_treat_tokens: tuple[Treat, ...]
     street_bonus_tokens: tuple[StreetBonusToken, ...]
     trick_tiles: tuple[TrickTile, ...]
+    _derived: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    """Index tables the engine derives from these components, built on first use."""
 
     GRID_HOUSES = 9
     STREETS = 6

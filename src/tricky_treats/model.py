@@ -217,14 +217,17 @@ class _Lookup:
 _CardTables = tuple[
     tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[int, ...]
 ]
-_CARD_TABLES: dict[int, tuple[ComponentData, _CardTables]] = {}
 
 
 def _card_tables(components: ComponentData) -> _CardTables:
-    """Per card id: type index, icon index, feature indices and feature bit mask."""
-    cached = _CARD_TABLES.get(id(components))
-    if cached is not None and cached[0] is components:
-        return cached[1]
+    """Per card id: type index, icon index, feature indices and feature bit mask.
+
+    Built once per component data object and kept on it, so every game dealt from the same
+    box shares them.
+    """
+    cached: _CardTables | None = components._derived
+    if cached is not None:
+        return cached
     type_index = {t: i for i, t in enumerate(CostumeType)}
     cards = components.cards
     features = tuple(
@@ -236,7 +239,7 @@ def _card_tables(components: ComponentData) -> _CardTables:
         features,
         tuple(sum(1 << f for f in fs) for fs in features),
     )
-    _CARD_TABLES[id(components)] = (components, tables)
+    object.__setattr__(components, "_derived", tables)
     return tables
 
 

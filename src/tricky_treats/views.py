@@ -8,13 +8,13 @@ the :class:`~tricky_treats.GameState`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tricky_treats.actions import Action
-from tricky_treats.components import CostumeCard, StreetBonusToken, TrickTile
-from tricky_treats.model import EndTrigger, GridHouse, MeanHouse
+from tricky_treats.components import CostumeCard, RulesData, StreetBonusToken, TrickTile
+from tricky_treats.model import EndTrigger, GridHouse, MeanHouse, VariantRef
 from tricky_treats.scoring import ScoreSheet, score_sheet
 
 if TYPE_CHECKING:
@@ -45,8 +45,15 @@ class PlayerView:
     """
 
     player: int
+    first_player: int
+    variants: tuple[VariantRef, ...]
+    variant_options: dict[str, dict[str, Any]]
+    rules: RulesData
+    """The rules in force (after the game's variants)."""
     players: tuple[PublicPlayer, ...]
     secret_tiles: tuple[TrickTile | None, ...]
+    unseen_tiles: tuple[TrickTile, ...]
+    """The tiles the viewer cannot see, by id: other players' secret tiles and the box's."""
     grid: tuple[GridHouse, ...]
     street_tokens: tuple[StreetBonusToken, ...]
     street_flipped: tuple[bool, ...]
@@ -55,9 +62,12 @@ class PlayerView:
     pumpkin_on_mean_house: tuple[bool, ...]
     market: tuple[CostumeCard | None, ...]
     deck_size: int
+    deck_cards: tuple[CostumeCard, ...]
+    """The cards left in the deck, by id: what is in it is public, its order is not (R16)."""
     discarded: tuple[CostumeCard, ...]
     current_player: int | None
     turn: int
+    passes_in_a_row: int
     end_trigger: EndTrigger | None
     scores: tuple[ScoreSheet, ...]
     history: tuple[Action, ...]
@@ -79,14 +89,28 @@ def player_view(state: GameState, player: int) -> PlayerView:
     """Build ``player``'s view of ``state`` (the player index is not checked here)."""
     setup = state.setup
     shown = state.is_over or setup.rules.open_objectives  # R16, or the open-objectives variant
+    secret_tiles = tuple(
+        p.secret_tile if shown or i == player else None for i, p in enumerate(state.players)
+    )
+    in_sight = {t.id for t in secret_tiles if t is not None} | {
+        m.tile.id for m in setup.mean_houses
+    }
     return PlayerView(
         player=player,
+        first_player=setup.config.first_player,
+        variants=setup.config.variants,
+        variant_options={k: dict(v) for k, v in setup.config.variant_options.items()},
+        rules=setup.rules,
         players=tuple(
             PublicPlayer(p.name, p.kids, p.treats, p.pumpkins, p.visited, p.tricked, p.footprints)
             for p in state.players
         ),
-        secret_tiles=tuple(
-            p.secret_tile if shown or i == player else None for i, p in enumerate(state.players)
+        secret_tiles=secret_tiles,
+        unseen_tiles=tuple(
+            sorted(
+                (t for t in setup.components.trick_tiles if t.id not in in_sight),
+                key=lambda t: t.id,
+            )
         ),
         grid=setup.grid,
         street_tokens=setup.street_tokens,
@@ -96,9 +120,11 @@ def player_view(state: GameState, player: int) -> PlayerView:
         pumpkin_on_mean_house=state.pumpkin_on_mean_house,
         market=state.market,
         deck_size=state.deck_size,
+        deck_cards=tuple(sorted(setup.deck[state.deck_position :], key=lambda c: c.id)),
         discarded=state.discarded,
         current_player=state.current_player,
         turn=state.turn,
+        passes_in_a_row=state.passes_in_a_row,
         end_trigger=state.end_trigger,
         scores=tuple(
             score_sheet(state, p, secret_tile=shown or p == player)

@@ -1,0 +1,81 @@
+"""Bots: the agent interface, determinization, and the three built-in agents."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tricky_treats as tt
+from tricky_treats.agents import make_agent
+from tricky_treats.testing.strategies import game_specs, played_games
+
+VARIANTS = ("family", "open-objectives")
+
+
+@given(played_games(game_specs(variants=VARIANTS), max_actions=80), st.data())
+def test_a_determinized_state_shows_the_same_view(
+    states: list[tt.GameState], data: st.DataObject
+) -> None:
+    state = data.draw(st.sampled_from(states))
+    seat = data.draw(st.integers(0, len(state.players) - 1))
+    view = state.view(seat)
+    sample = tt.determinize(view, random.Random(data.draw(st.integers())))
+    assert sample.view(seat) == view
+    assert sample.legal_actions() == state.legal_actions()
+
+
+def test_determinize_samples_the_hidden_information() -> None:
+    state = tt.new_game(4, seed=1).apply(tt.TakeCard(0, 0))
+    view = state.view(1)
+    samples = [tt.determinize(view, random.Random(seed)) for seed in range(10)]
+    assert len({s.setup.deck[s.deck_position :] for s in samples}) == 10
+    assert len({s.players[0].secret_tile.id for s in samples}) > 1
+    assert all(s.players[1].secret_tile == state.players[1].secret_tile for s in samples)
+
+
+@pytest.mark.parametrize(
+    "agent", [tt.RandomAgent(), tt.GreedyAgent(), tt.SearchAgent(iterations=10)], ids=repr
+)
+def test_agents_choose_legal_actions_deterministically(agent: tt.Agent) -> None:
+    game = tt.new_game(3, seed=2)
+    first = tt.play_game(game, [agent] * 3, seed=5)
+    second = tt.play_game(game, [agent] * 3, seed=5)
+    assert first[-1].is_over
+    assert first == second
+
+
+def _wins(first: tt.Agent, second: tt.Agent, games: int) -> float:
+    """Wins of ``first`` in 2-player games against ``second``, swapping seats every game."""
+    wins = 0.0
+    for seed in range(games):
+        agents = [first, second] if seed % 2 == 0 else [second, first]
+        final = tt.play_game(tt.new_game(2, seed=seed), agents, seed=seed)[-1]
+        seat = 0 if seed % 2 == 0 else 1
+        won = final.winners()
+        wins += 1 / len(won) if seat in won else 0
+    return wins
+
+
+def test_greedy_beats_random() -> None:
+    assert _wins(tt.GreedyAgent(), tt.RandomAgent(), 20) >= 16
+
+
+def test_search_beats_random() -> None:
+    assert _wins(tt.SearchAgent(iterations=30), tt.RandomAgent(), 6) >= 5
+
+
+def test_make_agent() -> None:
+    assert isinstance(make_agent("random"), tt.RandomAgent)
+    assert isinstance(make_agent("greedy"), tt.GreedyAgent)
+    assert make_agent("search:50") == tt.SearchAgent(iterations=50)
+    for bad in ("wizard", "search:0", "search:x", "greedy:3"):
+        with pytest.raises(tt.ConfigurationError):
+            make_agent(bad)
+
+
+def test_play_game_needs_one_agent_per_seat() -> None:
+    with pytest.raises(tt.ConfigurationError, match="need 3 agents, one per seat, got 2"):
+        tt.play_game(tt.new_game(3, seed=1), [tt.RandomAgent()] * 2)
