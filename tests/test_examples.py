@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import tricky_treats as tt
+
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
@@ -29,3 +31,44 @@ def test_random_game_prints_the_log_and_the_score_sheets() -> None:
         check=True,
     )
     assert again.stdout == result.stdout
+
+
+def _run(script: str, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args], capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def test_frontend_loop_refuses_mistakes_and_plays_to_the_end() -> None:
+    lines = _run("frontend_loop.py").splitlines()
+    assert lines[0].startswith('{"ok": false, "error": "it is not player 2')
+    assert '"ok": false' in lines[1]
+    assert "nice house 4 wants" in lines[1]
+    assert "no player 9" in lines[2]
+    assert "winners:" in lines[3]
+    assert lines[4].endswith("True")
+
+
+def test_custom_bot_beats_random() -> None:
+    out = _run("custom_bot.py")
+    assert out.startswith("20 games: {'PumpkinHunter': ")
+    hunter = float(out.split("'PumpkinHunter': ")[1].split(",")[0])
+    assert hunter >= 15
+
+
+def test_replay_record_replays_a_saved_game(tmp_path: Path) -> None:
+    out = _run("replay_record.py")
+    assert "2 players, seed 3" in out.splitlines()[0]
+    assert "game over" in out
+    path = tmp_path / "given.json"
+    final = tt.play_game(tt.new_game(3, seed=2), [tt.RandomAgent()] * 3, seed=2)[-1]
+    path.write_text(tt.dumps(final))
+    given = _run("replay_record.py", str(path))
+    assert f"{len(final.history)} actions" in given.splitlines()[0]
+
+
+def test_every_example_script_is_tested() -> None:
+    scripts = {p.name for p in EXAMPLES.glob("*.py")}
+    tested = {"random_game.py", "frontend_loop.py", "custom_bot.py", "replay_record.py"}
+    assert scripts == tested

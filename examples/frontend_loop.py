@@ -1,0 +1,80 @@
+"""A frontend loop: the server keeps the full game, each client gets only its own record.
+
+    python examples/frontend_loop.py
+
+The server below speaks JSON: a client sends ``{"player": 1, "action": "t0k2"}`` and gets
+back its own player record (``tt.dumps(game, player=1)``) or an error. Clients never see the
+``GameState``: not the deck order, not the other players' secret tiles (R16).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import tricky_treats as tt
+
+
+class GameServer:
+    """Holds one game; answers JSON requests from the players' clients."""
+
+    def __init__(self, players: list[str], seed: int) -> None:
+        self.game = tt.new_game(players=players, seed=seed)
+
+    def handle(self, request_text: str) -> str:
+        """Answer one request; the game changes only when the request is a legal move."""
+        try:
+            request = json.loads(request_text)
+            player = self.game.check_player(request["player"])
+            if "action" in request:
+                if player != self.game.current_player:
+                    raise tt.IllegalActionError(f"it is not player {player}'s turn")
+                self.game = self.game.apply(tt.parse_action(request["action"]))
+        except (tt.TrickyTreatsError, KeyError, TypeError, json.JSONDecodeError) as exc:
+            return json.dumps({"ok": False, "error": str(exc)})
+        record = json.loads(tt.dumps(self.game, player=player))
+        return json.dumps({"ok": True, "record": record})
+
+
+def client_move(response_text: str, rng: random.Random) -> dict[str, Any] | None:
+    """What a (random) client sends back after reading its record; None if not its turn."""
+    response = json.loads(response_text)
+    view = tt.loads_view(json.dumps(response["record"]))  # a Python client can do this
+    if not view.legal_actions:
+        return None
+    action = view.legal_actions[rng.randrange(len(view.legal_actions))]
+    return {"player": view.player, "action": str(action)}
+
+
+def main() -> None:
+    server = GameServer(["Ann", "Bo", "Cy"], seed=7)
+    rng = random.Random(7)
+
+    # Mistakes are refused and change nothing.
+    before = tt.dumps(server.game)
+    print(server.handle(json.dumps({"player": 2, "action": "t0k0"})))  # not Cy's turn
+    print(server.handle(json.dumps({"player": 0, "action": "v4"})))  # not allowed yet
+    print(server.handle(json.dumps({"player": 9})))  # no such seat
+    assert tt.dumps(server.game) == before
+
+    moves = 0
+    while not server.game.is_over:
+        for seat in range(3):
+            request = client_move(server.handle(json.dumps({"player": seat})), rng)
+            if request is not None:
+                answer = json.loads(server.handle(json.dumps(request)))
+                assert answer["ok"], answer
+                moves += 1
+    outcome = server.game.outcome()
+    assert outcome is not None
+    print(f"{moves} moves; winners: {[server.game.config.players[w] for w in outcome.winners]}")
+    final = json.loads(server.handle(json.dumps({"player": 0})))["record"]["view"]
+    print(
+        "every secret tile is shown once the game is over:",
+        all(tile is not None for tile in final["secret_tiles"]),
+    )
+
+
+if __name__ == "__main__":
+    main()
