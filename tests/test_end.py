@@ -7,6 +7,7 @@ import pytest
 
 import tricky_treats as tt
 from tests.boards import card, with_deck, with_grid, with_market, with_player, with_turn
+from tricky_treats.testing import turns_taken
 
 COMPLETE = [
     card("red", "space", "head"),
@@ -157,11 +158,6 @@ def test_every_player_has_had_the_same_number_of_turns() -> None:
         for players in (2, 3, 4):
             game = tt.new_game(players=players, seed=seed, first_player=seed % players)
             states = tt.play_game(game, [tt.RandomAgent()] * players, seed=seed)
-            turns = [0] * players
-            for before, action in zip(states, states[-1].history, strict=False):
-                if not (
-                    isinstance(action, tt.RefreshMarket) and not before.config.refresh_ends_turn
-                ):
-                    turns[before.current_player] += 1  # type: ignore[index]
+            turns = turns_taken(states)
             assert len(set(turns)) == 1, (seed, players, turns)
             assert states[-1].turn == sum(turns)

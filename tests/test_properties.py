@@ -18,7 +18,7 @@ from hypothesis.stateful import (
 )
 
 import tricky_treats as tt
-from tricky_treats.testing import check_state
+from tricky_treats.testing import check_state, turns_taken
 from tricky_treats.testing.strategies import GameSpec, game_specs, played_games
 
 VARIANTS = ("family", "open-objectives", "any-mean-house")
@@ -180,12 +180,7 @@ def test_every_played_game_keeps_the_invariants(states: list[tt.GameState]) -> N
         check_state(state)
     final = states[-1]
     if final.is_over:
-        turns = [0] * len(final.players)
-        for before, action in zip(states, final.history, strict=False):
-            if not isinstance(action, tt.RefreshMarket) or before.setup.rules.refresh_ends_turn:
-                assert before.current_player is not None
-                turns[before.current_player] += 1
-        assert len(set(turns)) == 1
+        assert len(set(turns_taken(states))) == 1
 
 
 @given(played_games(max_actions=60), st.data())

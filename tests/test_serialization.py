@@ -181,6 +181,14 @@ def _delete(path: list[Any]) -> Any:
         ),
         (_set(["config", "players"], ["Solo"]), r"\$\.config: Tricky Treats is for 2 to 4 players"),
         (_set(["components"], "deluxe"), r"\$\.components: .* 'deluxe', which is not available"),
+        (
+            _set(["variants"], [{"name": "ghost", "version": "1.0"}]),
+            r"\$\.variants\[0\]: the game was played with variant 'ghost' \(version 1\.0\), which is not installed here",
+        ),
+        (
+            _set(["variants"], [{"name": "family"}]),
+            r"required field missing @ \$\.variants\[0\]\.version",
+        ),
         (_set(["format"], "something-else"), r"\$\.format: expected 'tricky-treats-record'"),
         (_set(["format"], "tricky-treats-view"), r"read it with tt\.loads_view"),
         (
@@ -314,3 +322,11 @@ def test_player_record_totals_are_checked(finished: tt.GameState) -> None:
 def test_dumps_for_an_unknown_player(finished: tt.GameState) -> None:
     with pytest.raises(tt.UnknownPlayerError):
         tt.dumps(finished, player=3)
+
+
+def test_a_state_changed_by_hand_cannot_be_saved() -> None:
+    import attrs
+
+    game = tt.new_game(2, seed=1).apply(tt.TakeCard(0, 0))
+    with pytest.raises(tt.RecordError, match=r"cannot save this game: .*changed by hand"):
+        tt.dumps(attrs.evolve(game, turn=5))

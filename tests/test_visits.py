@@ -234,3 +234,10 @@ def test_visit_ends_the_turn(game: tt.GameState) -> None:
     game = with_player(game, 0, kids=FOUR_GREEN)
     after = play(game, "v0")
     assert after.current_player == 1
+
+
+def test_treat_tracks_have_no_maximum(game: tt.GameState) -> None:
+    """R21: treat tracks have no maximum."""
+    game = with_player(game, 0, kids=FOUR_GREEN, treats=(99, 0, 0))
+    after = game.apply(tt.VisitHouse(GREEN))
+    assert after.players[0].treats == (101, 0, 0)

@@ -43,8 +43,10 @@ __all__ = [
     "TrickTile",
     "base_components",
     "components_document",
+    "feature_text",
     "load_components",
     "parse_components",
+    "parse_feature",
 ]
 
 COMPONENTS_FORMAT = "tricky-treats-components"
@@ -361,20 +363,39 @@ class _Reader:
         return item
 
 
+_FEATURE_KINDS: Mapping[str, type[Colour] | type[Theme] | type[CostumeType]] = {
+    "colour": Colour,
+    "theme": Theme,
+    "type": CostumeType,
+}
+
+
+def feature_text(feature: Feature) -> str:
+    """A feature as data files and records write it: ``colour:green``, ``type:head``."""
+    kind = next(k for k, enum_type in _FEATURE_KINDS.items() if isinstance(feature, enum_type))
+    return f"{kind}:{feature.value}"
+
+
+def parse_feature(text: object) -> Feature:
+    """Read ``colour:NAME``, ``theme:NAME`` or ``type:NAME``; raise ValueError if it is not."""
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise ValueError(f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {text!r}")
+    kind, name = text.split(":")
+    enum_type = _FEATURE_KINDS.get(kind)
+    if enum_type is None:
+        raise ValueError(f"unknown feature kind {kind!r} (one of colour, theme, type)")
+    for member in enum_type:
+        if member.value == name:
+            return member
+    allowed = ", ".join(m.value for m in enum_type)
+    raise ValueError(f"unknown {kind} {name!r} (one of {allowed})")
+
+
 def _feature(reader: _Reader, value: object, where: str) -> Feature:
-    kinds: dict[str, type[Colour] | type[Theme] | type[CostumeType]] = {
-        "colour": Colour,
-        "theme": Theme,
-        "type": CostumeType,
-    }
-    if not isinstance(value, str) or value.count(":") != 1:
-        raise reader.fail(
-            where, f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {value!r}"
-        )
-    kind, name = value.split(":")
-    if kind not in kinds:
-        raise reader.fail(where, f"unknown feature kind {kind!r} (one of colour, theme, type)")
-    return reader.member(kinds[kind], name, where)
+    try:
+        return parse_feature(value)
+    except ValueError as exc:
+        raise reader.fail(where, str(exc)) from None
 
 
 def parse_components(document: Mapping[str, Any], source: str = "<components>") -> ComponentData:
@@ -541,7 +562,7 @@ def components_document(data: ComponentData) -> dict[str, Any]:
             "houses": [
                 {
                     "id": n.id,
-                    "wants": f"{_FEATURE_KIND[type(n.wants)]}:{n.wants.value}",
+                    "wants": feature_text(n.wants),
                     "tiers": [[t.cards, t.treats] for t in n.tiers],
                     "status": status(n),
                 }
@@ -570,9 +591,6 @@ def components_document(data: ComponentData) -> dict[str, Any]:
             ]
         },
     }
-
-
-_FEATURE_KIND = {Colour: "colour", Theme: "theme", CostumeType: "type"}
 
 
 def load_components(path: str | Path) -> ComponentData:

@@ -45,7 +45,9 @@ from tricky_treats.components import (
     TrickTile,
     base_components,
     components_document,
+    feature_text,
     parse_components,
+    parse_feature,
 )
 from tricky_treats.dealing import start_game
 from tricky_treats.errors import TrickyTreatsError
@@ -178,11 +180,6 @@ ACTION_TAGS: Mapping[type, str] = {
 """The stable tag of each action class in records (the ``type`` key)."""
 
 _ACTION_CLASSES = {tag: cls for cls, tag in ACTION_TAGS.items()}
-_FEATURE_KINDS: Mapping[str, type[Colour] | type[Theme] | type[CostumeType]] = {
-    "colour": Colour,
-    "theme": Theme,
-    "type": CostumeType,
-}
 _JSON_TYPES: Mapping[type, str] = {int: "an integer", str: "a string", bool: "true or false"}
 _T = TypeVar("_T")
 
@@ -216,17 +213,7 @@ def _unstructure_action(action: Action) -> dict[str, Any]:
 
 
 def _structure_feature(value: object, _: type) -> Feature:
-    if not isinstance(value, str) or value.count(":") != 1:
-        raise ValueError(f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {value!r}")
-    kind, name = value.split(":")
-    if kind not in _FEATURE_KINDS:
-        raise ValueError(f"unknown feature kind {kind!r}")
-    return _FEATURE_KINDS[kind](name)
-
-
-def _unstructure_feature(feature: Feature) -> str:
-    kind = {Colour: "colour", Theme: "theme", CostumeType: "type"}[type(feature)]
-    return f"{kind}:{feature.value}"
+    return parse_feature(value)
 
 
 def _components_field(value: object) -> str | dict[str, Any]:
@@ -258,7 +245,7 @@ def _make_converter() -> cattrs.Converter:
     for cls in ACTION_TAGS:
         converter.register_unstructure_hook(cls, _unstructure_action)
     converter.register_structure_hook_func(lambda t: t == Feature, _structure_feature)
-    converter.register_unstructure_hook_func(lambda t: t == Feature, _unstructure_feature)
+    converter.register_unstructure_hook_func(lambda t: t == Feature, feature_text)
     converter.register_structure_hook_func(lambda t: t == frozenset[int], _structure_house_set)
     converter.register_structure_hook_func(
         lambda t: t == str | dict[str, Any], lambda value, _: _components_field(value)
@@ -291,7 +278,7 @@ def _make_converter() -> cattrs.Converter:
             NiceNeighbour,
             converter,
             provenance=cattrs.gen.override(omit=True),
-            wants=cattrs.gen.override(unstruct_hook=_unstructure_feature),
+            wants=cattrs.gen.override(unstruct_hook=feature_text),
         ),
     )
     converter.register_unstructure_hook_func(lambda t: t == frozenset[int], sorted)
@@ -428,10 +415,23 @@ def _checks(game: GameState) -> list[str]:
     """The digest after every action of ``game``'s history, replayed from its deal."""
     state = start_game(game.config, game.setup.components)
     checks = []
-    for action in game.history:
-        state = state.apply(action)
+    for index, action in enumerate(game.history):
+        try:
+            state = state.apply(action)
+        except TrickyTreatsError as exc:
+            raise RecordError(_UNREACHABLE.format(index, action, exc)) from None
         checks.append(state_digest(state))
+    if state != game:
+        raise RecordError(
+            _UNREACHABLE.format(len(checks) - 1, "the last action", "a different state")
+        )
     return checks
+
+
+_UNREACHABLE = (
+    "cannot save this game: its history does not lead from its deal to this state (action "
+    "{} ({}): {}); a state changed by hand, not by apply(), cannot be saved"
+)
 
 
 def dumps(game: GameState, player: int | None = None, *, indent: int | None = None) -> str:

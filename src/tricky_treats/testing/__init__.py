@@ -36,7 +36,7 @@ from tricky_treats.model import GameState
 from tricky_treats.plugins import get_variant
 from tricky_treats.serialization import dumps, loads
 
-__all__ = ["check_game", "check_state", "check_variant"]
+__all__ = ["check_game", "check_state", "check_variant", "turns_taken"]
 
 
 def check_variant(
@@ -95,14 +95,23 @@ def check_game(states: Sequence[GameState], label: str = "game") -> int:
         assert replay == after, f"{where}: replaying the log gave a different state"
         _check_step(before, after, where)
     check_state(final, f"{label}, final state", rng)
-    turns = [0] * len(final.players)
-    for before, action in zip(states, history, strict=False):
-        if not isinstance(action, RefreshMarket) or before.setup.rules.refresh_ends_turn:
-            assert before.current_player is not None
-            turns[before.current_player] += 1
+    turns = turns_taken(states)
     assert len(set(turns)) == 1, f"{label}: players had different numbers of turns: {turns}"
     assert loads(dumps(final)) == final, f"{label}: save and load changed the final state"
     return len(states)
+
+
+def turns_taken(states: Sequence[GameState]) -> list[int]:
+    """How many turns each seat took in a game given as its states, first to last.
+
+    Every action is a turn but a refresh that is not the turn's action (R8).
+    """
+    turns = [0] * len(states[0].players)
+    for before, action in zip(states, states[-1].history, strict=False):
+        if not isinstance(action, RefreshMarket) or before.setup.rules.refresh_ends_turn:
+            assert before.current_player is not None, "an action after the end of the game"
+            turns[before.current_player] += 1
+    return turns
 
 
 def check_state(state: GameState, where: str = "state", rng: random.Random | None = None) -> None:
