@@ -31,7 +31,7 @@ BASE_DATA = Path(tt.__file__).parent / "data" / "base.toml"
 
 def test_every_hookspec_is_documented() -> None:
     specs = [f for name, f in vars(hookspecs).items() if name.startswith("tricky_treats_")]
-    assert len(specs) == 7
+    assert len(specs) == 8
     for spec in specs:
         doc = inspect.getdoc(spec) or ""
         assert any(f"{kind} hook" in doc for kind in ("Edit", "Replace", "Collect")), spec.__name__
@@ -98,15 +98,19 @@ def test_builtin_variants_are_listed() -> None:
         assert tt.get_variant(variant.name) is variant
 
 
-def test_each_builtin_variant_uses_a_hook_a_third_party_could() -> None:
+def test_each_builtin_variant_uses_a_different_public_hook() -> None:
     manager = plugins.plugin_manager(BUILTIN_VARIANTS)
-    used = {
-        implementation.plugin_name: hook
-        for hook in vars(hookspecs)
-        if hook.startswith("tricky_treats_")
-        for implementation in getattr(manager.hook, hook).get_hookimpls()
-    }
-    assert set(used) == {"base"} | {v.name for v in BUILTIN_VARIANTS}
+    hooks: dict[str, set[str]] = {}
+    for hook in vars(hookspecs):
+        if hook.startswith("tricky_treats_"):
+            for implementation in getattr(manager.hook, hook).get_hookimpls():
+                hooks.setdefault(implementation.plugin_name, set()).add(hook)
+    assert set(hooks) == {"base"} | {v.name for v in BUILTIN_VARIANTS}
+    for variant in BUILTIN_VARIANTS:
+        others = set().union(
+            *(h for name, h in hooks.items() if name not in ("base", variant.name))
+        )
+        assert hooks[variant.name] - others, f"{variant.name} uses no hook of its own"
 
 
 def test_the_game_records_its_variants() -> None:
@@ -132,15 +136,21 @@ def test_any_mean_house_variant_is_the_r4_option() -> None:
 
 def test_open_objectives_variant_shows_every_secret_tile() -> None:
     game = tt.new_game(3, seed=4, variants=["open-objectives"])
+    assert game.setup.secret_tiles_face_up
+    assert game.setup.deck == tt.new_game(3, seed=4).setup.deck  # the same deal otherwise
     view = game.view(1)
     assert view.secret_tiles == tuple(p.secret_tile for p in game.players)
     assert all(sheet.trick_tiles for sheet in view.scores)
     assert tt.new_game(3, seed=4).view(1).secret_tiles[0] is None
 
 
-def test_family_variant_changes_footprints_and_scoring() -> None:
+def test_family_variant_changes_the_deck_and_scoring() -> None:
     game = tt.new_game(2, seed=6, variants=["family"])
-    assert [p.footprints for p in game.players] == [6, 6]
+    cards = game.setup.components.cards
+    assert len(cards) == 36
+    assert [c.id for c in cards] == list(range(36))
+    assert len({(c.colour, c.theme, c.type) for c in cards}) == 36
+    assert game.deck_size == 31
     final = tt.play_game(game, [tt.RandomAgent()] * 2, seed=6)[-1]
     for player, sheet in zip(final.players, final.scores(), strict=True):
         complete = sum(len(kid) == 3 for kid in player.kids)
@@ -201,8 +211,8 @@ def test_card_data_variant_needs_a_file() -> None:
 def test_games_with_different_variants_live_side_by_side() -> None:
     plain = tt.new_game(2, seed=9)
     family = tt.new_game(2, seed=9, variants=["family"])
-    assert plain.setup.rules.footprints_per_player == 8
-    assert family.setup.rules.footprints_per_player == 6
+    assert len(plain.setup.deck) == 72
+    assert len(family.setup.deck) == 36
     plain_final = tt.play_game(plain, [tt.RandomAgent()] * 2, seed=9)[-1]
     assert all(not sheet.extras for sheet in plain_final.scores())
 

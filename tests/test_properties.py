@@ -199,7 +199,7 @@ def test_views_hide_exactly_the_hidden_information(states: list[tt.GameState], d
         if t not in tiles and t not in [m.tile for m in setup.mean_houses]
     ]
     players = list(state.players)
-    if not state.is_over and not setup.rules.open_objectives:
+    if not state.is_over and not setup.secret_tiles_face_up:
         for seat in others:
             if spare:
                 tiles[seat] = spare.pop()

@@ -212,8 +212,7 @@ class StreetBonusToken:
 class RulesData:
     """The numbers that size a game, and the rule options that variants switch on.
 
-    ``any_mean_house`` is the R4 option, ``refresh_ends_turn`` the R8 option, and
-    ``open_objectives`` deals the secret tiles face up (every view shows them).
+    ``any_mean_house`` is the R4 option, ``refresh_ends_turn`` the R8 option.
     """
 
     min_players: int = 2
@@ -224,7 +223,6 @@ class RulesData:
     pumpkin_points: int = 2
     any_mean_house: bool = False
     refresh_ends_turn: bool = False
-    open_objectives: bool = False
 
 
 @attrs.frozen

@@ -99,6 +99,7 @@ def _start(
             mean_houses=board.mean_houses,
             secret_tiles=board.secret_tiles,
             deck=board.deck,
+            secret_tiles_face_up=board.secret_tiles_face_up,
             scorers=resolution.scorers,
         )
     )

@@ -90,7 +90,7 @@ def tricky_treats_rules(rules: RulesData, config: GameConfig) -> RulesData | Non
     """Edit the game's numbers and switches.
 
     They are the player-count limits, kids, footprints, market size, pumpkin points, and the
-    options ``any_mean_house``, ``refresh_ends_turn`` and ``open_objectives``. Edit hook. The
+    options ``any_mean_house`` and ``refresh_ends_turn``. Edit hook. The
     base game applies the options named in ``config``. Return the new
     :class:`~tricky_treats.RulesData` (``attrs.evolve(rules, ...)``), or None.
     """
@@ -105,6 +105,17 @@ def tricky_treats_deal(
     Replace hook. ``rng`` is the game's own ``random.Random(config.seed)``: draw from it and
     from nothing else, so that the seed deals the same board every time. The base game
     follows the rulebook's setup.
+    """
+
+
+@hookspec
+def tricky_treats_board(board: Board, config: GameConfig) -> Board | None:
+    """Edit the dealt board, for example to deal the secret tiles face up.
+
+    Edit hook, called once after ``tricky_treats_deal``. Return a changed
+    :class:`~tricky_treats.Board` (``attrs.evolve(board, ...)``), or None. Keep every
+    component where the deal put it or somewhere else on the board: cards and tiles must
+    not appear or vanish.
     """
 
 

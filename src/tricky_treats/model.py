@@ -271,13 +271,17 @@ def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: in
 
 @attrs.frozen
 class Board:
-    """A dealt board: what the ``tricky_treats_deal`` hook returns."""
+    """A dealt board: what the ``tricky_treats_deal`` hook returns.
+
+    ``secret_tiles_face_up`` deals the players' secret tiles face up: every view shows them.
+    """
 
     grid: tuple[GridHouse, ...]
     street_tokens: tuple[StreetBonusToken, ...]
     mean_houses: tuple[MeanHouse, ...]
     secret_tiles: tuple[TrickTile, ...]
     deck: tuple[CostumeCard, ...]
+    secret_tiles_face_up: bool = False
 
 
 @attrs.frozen
@@ -298,6 +302,8 @@ class Setup:
     secret_tiles: tuple[TrickTile, ...] = attrs.field(repr=False)
     deck: tuple[CostumeCard, ...] = attrs.field(repr=False)
     """Every card in draw order; the first ``market_size`` form the opening market."""
+    secret_tiles_face_up: bool = attrs.field(default=False, repr=False)
+    """Whether the secret tiles were dealt face up (every view shows them)."""
     scorers: tuple[Callable[[GameState, int], Sequence[ExtraScore]], ...] = attrs.field(
         default=(), repr=False, eq=False
     )

@@ -311,6 +311,7 @@ def _first_arg(hook: str) -> str:
         "tricky_treats_nice_neighbours": "neighbours",
         "tricky_treats_trick_tiles": "tiles",
         "tricky_treats_rules": "rules",
+        "tricky_treats_board": "board",
     }[hook]
 
 
@@ -371,9 +372,10 @@ def resolve(
     final = components
 
     def deal(rng: random.Random) -> Any:
-        return _replace(
+        board = _replace(
             manager, "tricky_treats_deal", config=config, components=final, rules=rules, rng=rng
         )
+        return _edit(manager, "tricky_treats_board", board, config=config)
 
     return Resolution(components=final, rules=rules, deal=deal, scorers=tuple(scorers))
 

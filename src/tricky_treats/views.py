@@ -88,7 +88,7 @@ class PlayerView:
 def player_view(state: GameState, player: int) -> PlayerView:
     """Build ``player``'s view of ``state`` (the player index is not checked here)."""
     setup = state.setup
-    shown = state.is_over or setup.rules.open_objectives  # R16, or the open-objectives variant
+    shown = state.is_over or setup.secret_tiles_face_up  # R16, or dealt face up by a variant
     secret_tiles = tuple(
         p.secret_tile if shown or i == player else None for i, p in enumerate(state.players)
     )

@@ -184,7 +184,7 @@ def _with_hidden_changed(state: GameState, viewer: int) -> GameState | None:
     drawn = setup.deck[: state.deck_position]
     rest = setup.deck[state.deck_position :][::-1]
     others = [p for p in range(len(state.players)) if p != viewer]
-    if state.is_over or setup.rules.open_objectives or (len(rest) < 2 and len(others) < 2):
+    if state.is_over or setup.secret_tiles_face_up or (len(rest) < 2 and len(others) < 2):
         return None
     tiles = list(setup.secret_tiles)
     if len(others) >= 2:

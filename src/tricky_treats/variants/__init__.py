@@ -5,9 +5,9 @@ variant                hook                          what it changes
 =====================  ============================  =====================================
 ``any-mean-house``     ``tricky_treats_rules``       R4 option: 3 matching icons, any house
 ``card-data``          ``tricky_treats_components``  component data from a file
-``family``             ``tricky_treats_rules``,      6 footprints; +2 per complete costume
-                       ``tricky_treats_scoring``
-``open-objectives``    ``tricky_treats_rules``       secret tiles face up in every view
+``family``             ``tricky_treats_costume_``    a 36-card deck; +2 per complete costume
+                       ``cards``, ``_scoring``
+``open-objectives``    ``tricky_treats_board``       secret tiles dealt face up
 =====================  ============================  =====================================
 
 The base game itself is :mod:`tricky_treats.variants.base`.

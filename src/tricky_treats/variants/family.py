@@ -1,7 +1,8 @@
 """``family``: a shorter game for younger players that rewards finished costumes.
 
-Each player has 6 footprints instead of 8, so the game ends sooner, and every kid in a
-complete costume scores 2 extra points, so dressing up pays even without matching colours.
+The deck holds one card of each colour, theme and type (36 cards instead of 72), so it runs
+out and ends the game sooner, and every kid in a complete costume scores 2 extra points, so
+dressing up pays even without matching colours.
 """
 
 from __future__ import annotations
@@ -11,20 +12,26 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from tricky_treats.components import CostumeType, RulesData
+from tricky_treats.components import CostumeCard, CostumeType
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import GameState
 from tricky_treats.plugins import Variant
 from tricky_treats.scoring import ExtraScore
 
-FOOTPRINTS = 6
 BONUS_PER_COSTUME = 2
 
 
 @hookimpl
-def tricky_treats_rules(rules: RulesData) -> RulesData:
-    """Six footprints per player."""
-    return attrs.evolve(rules, footprints_per_player=FOOTPRINTS)
+def tricky_treats_costume_cards(cards: tuple[CostumeCard, ...]) -> tuple[CostumeCard, ...]:
+    """Keep the first card of each colour, theme and type; number them 0 to n - 1 again."""
+    seen: set[tuple[object, object, object]] = set()
+    kept = []
+    for card in cards:
+        combination = (card.colour, card.theme, card.type)
+        if combination not in seen:
+            seen.add(combination)
+            kept.append(card)
+    return tuple(attrs.evolve(card, id=index) for index, card in enumerate(kept))
 
 
 def costume_bonus(state: GameState, player: int) -> Sequence[ExtraScore]:
@@ -43,6 +50,6 @@ VARIANT = Variant(
     name="family",
     version="1.0",
     title="Family game",
-    description="6 footprints each, and 2 extra points for every kid in a complete costume.",
+    description="A 36-card deck for a shorter game, and 2 extra points per complete costume.",
     plugin=sys.modules[__name__],
 )

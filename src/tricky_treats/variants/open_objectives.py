@@ -9,15 +9,15 @@ import sys
 
 import attrs
 
-from tricky_treats.components import RulesData
 from tricky_treats.hookspecs import hookimpl
+from tricky_treats.model import Board
 from tricky_treats.plugins import Variant
 
 
 @hookimpl
-def tricky_treats_rules(rules: RulesData) -> RulesData:
-    """Switch on ``open_objectives``: views and score sheets show every secret tile."""
-    return attrs.evolve(rules, open_objectives=True)
+def tricky_treats_board(board: Board) -> Board:
+    """Turn the dealt secret tiles face up: views and score sheets show every one."""
+    return attrs.evolve(board, secret_tiles_face_up=True)
 
 
 VARIANT = Variant(
