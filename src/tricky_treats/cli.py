@@ -270,7 +270,7 @@ def _render(view: PlayerView) -> RenderableType:
             )
         cells.append(_street(view, row))
         grid.add_row(*cells)
-    grid.add_row(*(_street(view, 3 + number) for number in range(3)), "")
+    grid.add_row(*(_street(view, 3 + number) for number in range(3)), "← column bonus")
     mean = Table(title="Mean neighbours")
     for heading in ("house", "icon", "tile", "pumpkin", "tricked by"):
         mean.add_column(heading)
@@ -373,23 +373,15 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         title=f"{len(results)} games, {len(agents)} players, seeds {base_seed} to "
         f"{base_seed + len(results) - 1}"
     )
-    for column in (
-        "agent",
-        "games",
-        "wins",
-        "win rate",
-        "mean total",
-        "pumpkins",
-        "costumes",
-        "tiles",
-        "extras",
-    ):
-        table.add_column(column, justify="right" if column != "agent" else "left")
+    table.add_column("agent", no_wrap=True)
+    for heading in ("games", "wins", "win rate", "mean total", "pumpkins", "costumes", "tiles",
+                    "extras"):  # fmt: skip
+        table.add_column(heading, justify="right")
     for label, stats in _by_agent(results).items():
         n = stats["games"]
         table.add_row(
             label,
-            str(n),
+            f"{n:.0f}",
             f"{stats['wins']:.1f}",
             f"{stats['wins'] / n:.1%}",
             f"{stats['total'] / n:.1f}",
