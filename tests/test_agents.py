@@ -79,3 +79,8 @@ def test_make_agent() -> None:
 def test_play_game_needs_one_agent_per_seat() -> None:
     with pytest.raises(tt.ConfigurationError, match="need 3 agents, one per seat, got 2"):
         tt.play_game(tt.new_game(3, seed=1), [tt.RandomAgent()] * 2)
+
+
+def test_search_beats_greedy() -> None:
+    """A regression guard on fixed seeds; the measured win rate is in docs/bots.md."""
+    assert _wins(tt.SearchAgent(iterations=100), tt.GreedyAgent(), 8) >= 5
