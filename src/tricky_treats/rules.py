@@ -12,6 +12,7 @@ interprets is quoted in ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import FEATURES, CostumeCard, CostumeType, Treat, TrickIcon, TrickTile
@@ -146,13 +147,20 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     lookup = state.setup.lookup
     player = state.players[seat]
     actions: list[Action] = []
-    # A: any market card onto any kid without that type (R2).
+    # A: any market card onto any kid without that type (R2). The same loop works out
+    # whether all the market's cards share a feature, for R8.
     takes = lookup.takes
     card_type = lookup.card_type
+    card_mask = lookup.card_mask
     free = player.free_kids
+    shared = -1
     for slot, card in enumerate(state.market):
-        if card is not None:
-            actions += takes[slot][free[card_type[card.id]]]
+        if card is None:
+            shared = 0
+        else:
+            card_id = card.id
+            actions += takes[slot][free[card_type[card_id]]]
+            shared &= card_mask[card_id]
     if player.footprints:
         # B1: nice houses not yet visited whose lowest tier is reached (R5, R6).
         actions += lookup.visits[player.visitable]
@@ -167,7 +175,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             for house, trick in enumerate(lookup.tricks):
                 if icons[mean_icon[house]] >= 3 and house not in tricked:
                     actions.append(trick)
-    if can_refresh(state):
+    if shared and state.deck_position < lookup.deck_size:  # can_refresh(state), R8 and R19
         actions.append(lookup.refresh)
         if len(actions) == 1 and not state.setup.rules.refresh_ends_turn:
             actions.append(lookup.pass_)  # R18
@@ -193,8 +201,7 @@ def apply(state: GameState, action: Action, events: _Events) -> GameState:
     return handler(state, seat, action, events)
 
 
-def _take(state: GameState, seat: int, action: Action, events: _Events) -> GameState:
-    assert isinstance(action, TakeCard)
+def _take(state: GameState, seat: int, action: TakeCard, events: _Events) -> GameState:
     setup = state.setup
     lookup = setup.lookup
     slot = action.slot
@@ -290,8 +297,7 @@ def _check_footprints(player: PlayerState, action: Action) -> None:
         raise IllegalActionError(f"cannot play {action}: you have no footprints left (R6)")
 
 
-def _visit(state: GameState, seat: int, action: Action, events: _Events) -> GameState:
-    assert isinstance(action, VisitHouse)
+def _visit(state: GameState, seat: int, action: VisitHouse, events: _Events) -> GameState:
     setup = state.setup
     lookup = setup.lookup
     house = action.house
@@ -373,8 +379,7 @@ def _visit(state: GameState, seat: int, action: Action, events: _Events) -> Game
     )
 
 
-def _trick(state: GameState, seat: int, action: Action, events: _Events) -> GameState:
-    assert isinstance(action, TrickHouse)
+def _trick(state: GameState, seat: int, action: TrickHouse, events: _Events) -> GameState:
     setup = state.setup
     lookup = setup.lookup
     house = action.house
@@ -583,7 +588,8 @@ def _end_turn(
     return new
 
 
-_HANDLERS: dict[type, Callable[[GameState, int, Action, _Events], GameState]] = {
+# Each handler takes the action class it is registered for.
+_HANDLERS: dict[type, Callable[[GameState, int, Any, _Events], GameState]] = {
     TakeCard: _take,
     VisitHouse: _visit,
     TrickHouse: _trick,
