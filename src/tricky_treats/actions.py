@@ -1,14 +1,12 @@
 """Actions: small immutable values with a text notation and a stable integer encoding.
 
-=====================  ==========  ==============================================
-action                 notation    meaning
-=====================  ==========  ==============================================
-``TakeCard(2, 4)``     ``t2k4``    take the market card in slot 2, put it on kid 4
-``VisitHouse(5)``      ``v5``      visit nice house 5 of the grid (row-major)
-``TrickHouse(1)``      ``m1``      trick mean house 1
-``RefreshMarket()``    ``refresh`` discard the market and reveal a new one (R8)
-``Pass()``             ``pass``    pass the turn (R11)
-=====================  ==========  ==============================================
+| action | notation | meaning |
+|---|---|---|
+| ``TakeCard(2, 4)`` | ``t2k4`` | take the market card in slot 2, put it on kid 4 |
+| ``VisitHouse(5)`` | ``v5`` | visit nice house 5 of the grid (row-major) |
+| ``TrickHouse(1)`` | ``m1`` | trick mean house 1 |
+| ``RefreshMarket()`` | ``refresh`` | discard the market and reveal a new one (R8) |
+| ``Pass()`` | ``pass`` | pass the turn (R11) |
 
 All indices count from 0. ``parse_action(str(action)) == action`` for every action.
 """
@@ -98,8 +96,8 @@ def parse_action(text: str) -> Action:
     """Read an action from its text notation (``t2k4``, ``v5``, ``m1``, ``refresh``, ``pass``).
 
     Surrounding white space and letter case are ignored. Raises
-    :class:`~tricky_treats.InvalidActionError` for text that is no action; whether the action
-    is legal in a given state is for :meth:`GameState.apply` to say.
+    ``InvalidActionError`` for text that is no action; whether the action
+    is legal in a given state is for ``GameState.apply()`` to say.
 
     >>> parse_action("t2k4")
     TakeCard(slot=2, kid=4)
@@ -130,8 +128,8 @@ class ActionSpace:
 
     The integers run from 0 to ``size - 1``: first the takes (slot by slot, kid by kid), then
     the nice houses, the mean houses, refresh and pass. The same order is the canonical order
-    of :meth:`GameState.legal_actions`. Search and reinforcement-learning code can use
-    :meth:`encode` and :meth:`decode` as the action index.
+    of ``GameState.legal_actions()``. Search and reinforcement-learning code can use
+    ``encode()`` and ``decode()`` as the action index.
 
     >>> space = ActionSpace(market_size=5, kids=5)
     >>> space.size

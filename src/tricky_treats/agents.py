@@ -1,13 +1,13 @@
 """Agents (bots): choose an action from what one player may see.
 
 An agent implements ``choose(view, legal_actions, rng) -> Action``. It sees only the player's
-:class:`~tricky_treats.PlayerView` and the legal actions, and draws any randomness from the
+``PlayerView`` and the legal actions, and draws any randomness from the
 ``random.Random`` it is given, so a game between agents is as deterministic as the game.
 
-- :class:`RandomAgent` chooses uniformly.
-- :class:`GreedyAgent` values the immediate effect of each action.
-- :class:`SearchAgent` runs information-set Monte Carlo tree search: every iteration samples
-  the hidden information (:func:`determinize`) and searches that sampled game.
+- ``RandomAgent`` chooses uniformly.
+- ``GreedyAgent`` values the immediate effect of each action.
+- ``SearchAgent`` runs information-set Monte Carlo tree search: every iteration samples
+  the hidden information (``determinize()``) and searches that sampled game.
 """
 
 from __future__ import annotations
@@ -227,12 +227,12 @@ class _Node:
 class SearchAgent:
     """Information-set Monte Carlo tree search over sampled hidden information.
 
-    Each of ``iterations`` iterations samples the hidden information (:func:`determinize`),
+    Each of ``iterations`` iterations samples the hidden information (``determinize()``),
     descends the tree by UCB1 among the actions legal in that sample, expands one action, and
     finishes the game with quick rollouts: a house is visited when one can be, with
     probability ``visit_bias``, else the action is uniform. The reward is the share of the
     win (R15) plus ``margin`` times a squashed point margin over the best other player.
-    Measured with ``tricky-treats simulate`` against :class:`GreedyAgent`, these defaults
+    Measured with ``tricky-treats simulate`` against ``GreedyAgent``, these defaults
     won 84 of 100 two-player games; uniform rollouts with a win-only reward won 38 of 80.
     """
 
@@ -321,7 +321,7 @@ AGENTS: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
     "search": SearchAgent,
 }
-"""Agent names for the command line and :func:`make_agent`."""
+"""Agent names for the command line and ``make_agent()``."""
 
 
 def make_agent(spec: str) -> Agent:

@@ -1,9 +1,7 @@
 """The ``tricky-treats`` command: play, simulate, replay and list variants.
 
-Needs the ``cli`` extra (``pip install 'tricky-treats[cli]'``) for `rich`_, which draws the
+Needs the ``cli`` extra (``pip install 'tricky-treats[cli]'``) for rich, which draws the
 tables and progress bars; the library itself never imports this module.
-
-.. _rich: https://rich.readthedocs.io
 """
 
 from __future__ import annotations

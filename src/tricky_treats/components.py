@@ -2,8 +2,8 @@
 
 The rules code holds no card data: the base game's cards, houses, tokens and tiles live in
 ``data/base.toml`` (package data, each entry marked ``confirmed`` or ``assumed`` as in
-``RULINGS.md``) and are loaded once by :func:`base_components`. A file in the same format,
-read by :func:`load_components`, can replace them, for example with the exact cards of a
+``RULINGS.md``) and are loaded once by ``base_components()``. A file in the same format,
+read by ``load_components()``, can replace them, for example with the exact cards of a
 printed copy of the game.
 """
 
@@ -397,10 +397,10 @@ def _feature(reader: _Reader, value: object, where: str) -> Feature:
 
 
 def parse_components(document: Mapping[str, Any], source: str = "<components>") -> ComponentData:
-    """Build :class:`ComponentData` from a parsed component data document.
+    """Build ``ComponentData`` from a parsed component data document.
 
     ``source`` names the document in error messages, which also name the entry at fault.
-    Raises :class:`~tricky_treats.ComponentDataError` for anything malformed.
+    Raises ``ComponentDataError`` for anything malformed.
     """
     r = _Reader(source)
     if document.get("format") != COMPONENTS_FORMAT:
@@ -528,7 +528,7 @@ def _check_unique(reader: _Reader, where: str, ids: Sequence[str]) -> None:
 
 
 def components_document(data: ComponentData) -> dict[str, Any]:
-    """``data`` as a document in the component data format, as :func:`parse_components` reads.
+    """``data`` as a document in the component data format, as ``parse_components()`` reads.
 
     Saved games embed it when they were played with other than the base game's data.
     """
@@ -594,7 +594,7 @@ def components_document(data: ComponentData) -> dict[str, Any]:
 def load_components(path: str | Path) -> ComponentData:
     """Read a component data file (TOML, the format of the package's ``data/base.toml``).
 
-    Raises :class:`~tricky_treats.ComponentDataError` naming the file, the entry and the
+    Raises ``ComponentDataError`` naming the file, the entry and the
     problem when the file is missing, is not TOML or does not describe a playable box.
     """
     path = Path(path)

@@ -33,12 +33,12 @@ def new_game(
     ``seed``; without one a fresh seed is drawn from the operating system and recorded in
     ``game.config.seed``, so every game can be dealt again. ``first_player`` is the seat that
     starts (R20). ``any_mean_house`` and ``refresh_ends_turn`` switch on the options of R4 and
-    R8. ``variants`` names variants (see :func:`tricky_treats.available_variants`) to combine,
+    R8. ``variants`` names variants (see ``tricky_treats.available_variants()``) to combine,
     in order; ``variant_options`` gives options per variant name. ``components`` replaces the
     component data (and skips the variants' component hooks).
 
-    Raises :class:`~tricky_treats.ConfigurationError` if the game cannot be created as asked,
-    :class:`~tricky_treats.PluginError` if a variant's plugin is broken.
+    Raises ``ConfigurationError`` if the game cannot be created as asked,
+    ``PluginError`` if a variant's plugin is broken.
 
     >>> game = new_game(players=["Ann", "Bo", "Cy"], seed=42)
     >>> game.current_player, len(game.legal_actions()) > 0

@@ -1,7 +1,7 @@
-"""The library's exceptions: one hierarchy rooted in :class:`TrickyTreatsError`.
+"""The library's exceptions: one hierarchy rooted in ``TrickyTreatsError``.
 
 Every error the engine raises on bad input is one of these, so a frontend can catch
-:class:`TrickyTreatsError` and show the message, which always names the problem. They also
+``TrickyTreatsError`` and show the message, which always names the problem. They also
 derive from the matching built-in (``ValueError``, ``IndexError``) so ordinary code that
 catches those keeps working.
 """

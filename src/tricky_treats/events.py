@@ -1,6 +1,6 @@
 """Events: what an action caused, in the order it happened.
 
-:meth:`GameState.apply_with_events` returns them with the new state so that a frontend can
+``GameState.apply_with_events()`` returns them with the new state so that a frontend can
 show a turn (a card placed, a card revealed, treats gained, ...) without diffing two states.
 Houses are numbered as in the actions: nice houses 0 to 8 of the grid, mean houses 0 to 2.
 Streets are numbered 0 to 2 for the rows, 3 to 5 for the columns.

@@ -15,7 +15,7 @@ Three kinds of hook:
   implement the same replace hook cannot be combined.
 - **Collect hooks** return a value or None; every value returned is kept.
 
-Every hook receives ``config``, the :class:`~tricky_treats.GameConfig` of the game being
+Every hook receives ``config``, the ``GameConfig`` of the game being
 created; ``config.variant_options[name]`` holds the options given for variant ``name``.
 """
 
@@ -92,7 +92,7 @@ def tricky_treats_rules(rules: RulesData, config: GameConfig) -> RulesData | Non
     They are the player-count limits, kids, footprints, market size, pumpkin points, and the
     options ``any_mean_house`` and ``refresh_ends_turn``. Edit hook. The
     base game applies the options named in ``config``. Return the new
-    :class:`~tricky_treats.RulesData` (``attrs.evolve(rules, ...)``), or None.
+    ``RulesData`` (``attrs.evolve(rules, ...)``), or None.
     """
 
 
@@ -113,7 +113,7 @@ def tricky_treats_board(board: Board, config: GameConfig) -> Board | None:
     """Edit the dealt board, for example to deal the secret tiles face up.
 
     Edit hook, called once after ``tricky_treats_deal``. Return a changed
-    :class:`~tricky_treats.Board` (``attrs.evolve(board, ...)``), or None. Keep every
+    ``Board`` (``attrs.evolve(board, ...)``), or None. Keep every
     component where the deal put it or somewhere else on the board: cards and tiles must
     not appear or vanish.
     """
@@ -127,6 +127,6 @@ def tricky_treats_scoring(
 
     Collect hook, called once per game; every returned function is kept and called, without
     pluggy, each time a score sheet is made (at any time, R24), with the state and the
-    player's seat. Its :class:`~tricky_treats.ExtraScore` lines add to the player's total.
+    player's seat. Its ``ExtraScore`` lines add to the player's total.
     Return None to add nothing. The base game adds nothing.
     """

@@ -1,10 +1,10 @@
 """The game state: frozen, slotted attrs classes that share structure between moves.
 
-A game is two layers. :class:`Setup` is the fixed part, dealt once from the seed: the grid of
+A game is two layers. ``Setup`` is the fixed part, dealt once from the seed: the grid of
 nice houses with their treat tokens, the street bonus tokens, the mean houses with their trick
-tiles, every player's secret tile and the deck order. :class:`GameState` is the moving part:
+tiles, every player's secret tile and the deck order. ``GameState`` is the moving part:
 players, market, how far the deck is drawn, pumpkins, flipped tokens and turn bookkeeping.
-Every state of one game points at the same :class:`Setup`, and a move rebuilds only the
+Every state of one game points at the same ``Setup``, and a move rebuilds only the
 fields it changes, so keeping every earlier state (undo) costs little.
 """
 
@@ -290,7 +290,7 @@ class Setup:
 
     ``components`` and ``rules`` are what the game's variants resolved to; ``scorers`` are
     the extra scoring functions they added. It holds hidden information (the deck order,
-    every secret tile): show players :meth:`GameState.view`, never the setup.
+    every secret tile): show players ``GameState.view()``, never the setup.
     """
 
     config: GameConfig
@@ -324,7 +324,7 @@ class PlayerState:
     """One player's board: kids, treat tracks, pumpkins, footprints and secret tile.
 
     ``kids[k]`` is kid k's stack of cards, bottom first; the last card is on top and shows
-    its trick icon (R3). ``treats[t]`` is the track of the t-th :class:`Treat`.
+    its trick icon (R3). ``treats[t]`` is the track of the t-th ``Treat``.
     The fields after ``secret_tile`` are counts kept up to date by every move (they are
     derived from the others and take no part in equality).
     """
@@ -416,10 +416,10 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
 
 @attrs.frozen(weakref_slot=False)
 class GameState:
-    """A game at one moment. Immutable: :meth:`apply` returns a new state.
+    """A game at one moment. Immutable: ``apply()`` returns a new state.
 
-    Create one with :func:`tricky_treats.new_game`. The attributes are public and read-only;
-    the methods are the rules (see :mod:`tricky_treats.rules`).
+    Create one with ``tricky_treats.new_game()``. The attributes are public and read-only;
+    the methods are the rules (see ``tricky_treats.rules``).
     """
 
     setup: Setup = attrs.field(repr=False)
@@ -444,7 +444,7 @@ class GameState:
     """Consecutive turns that ended in a pass (R17)."""
     end_trigger: EndTrigger | None
     log: ActionLog = attrs.field(repr=False)
-    """The actions so far, newest first, as nested pairs; read :attr:`history` instead."""
+    """The actions so far, newest first, as nested pairs; read ``history`` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
 
     # -- reading the state -------------------------------------------------------------------
@@ -503,8 +503,8 @@ class GameState:
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions in canonical order; empty once the game is over.
 
-        The order is that of :class:`ActionSpace`. ``action in game.legal_actions()`` tells
-        whether :meth:`apply` accepts ``action``.
+        The order is that of ``ActionSpace``. ``action in game.legal_actions()`` tells
+        whether ``apply()`` accepts ``action``.
         """
         legal = self._legal
         if legal is None:
@@ -515,14 +515,14 @@ class GameState:
     def apply(self, action: Action) -> GameState:
         """The state after the current player plays ``action``.
 
-        Raises :class:`~tricky_treats.IllegalActionError` (naming the rule) if the rules
-        forbid it and :class:`~tricky_treats.InvalidActionError` if it is no action of this
+        Raises ``IllegalActionError`` (naming the rule) if the rules
+        forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
         return _rules.apply(self, action, None)
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
-        """Like :meth:`apply`, and also return the events the action caused, in order."""
+        """Like ``apply()``, and also return the events the action caused, in order."""
         events: list[Event] = []
         state = _rules.apply(self, action, events)
         return state, tuple(events)

@@ -1,23 +1,23 @@
 """Variant plugins: the registry of variants, their discovery, and resolving a game's hooks.
 
-A :class:`Variant` is a named, versioned record that points at a *plugin*: an object (a
-module, a class instance) whose functions are marked with :data:`tricky_treats.hookimpl` and
-implement hooks of :mod:`tricky_treats.hookspecs`. Built-in variants live in
-:mod:`tricky_treats.variants`; other distributions register theirs through the entry-point
+A ``Variant`` is a named, versioned record that points at a *plugin*: an object (a
+module, a class instance) whose functions are marked with ``tricky_treats.hookimpl`` and
+implement hooks of ``tricky_treats.hookspecs``. Built-in variants live in
+``tricky_treats.variants``; other distributions register theirs through the entry-point
 group ``tricky_treats``, one entry point per variant, named like the variant and pointing at
-the :class:`Variant` object::
+the ``Variant`` object::
 
     [project.entry-points.tricky_treats]
     sugar-rush = "tricky_treats_sugar_rush:VARIANT"
 
 Discovery is lazy: importing tricky_treats loads no plugin; asking for a variant loads its
-entry point only, and :func:`available_variants` loads them all once. A plugin that fails to
-load does not stop the others; asking for it raises :class:`PluginError` naming the
+entry point only, and ``available_variants()`` loads them all once. A plugin that fails to
+load does not stop the others; asking for it raises ``PluginError`` naming the
 distribution and the cause.
 
 Each game gets its own ``pluggy.PluginManager``, with the base game registered as the
 lowest-priority implementation of every hook and then the game's variants in order. The hooks
-are resolved into plain values and functions once, by :func:`resolve`; play never calls
+are resolved into plain values and functions once, by ``resolve()``; play never calls
 pluggy.
 """
 
@@ -90,7 +90,7 @@ class Variant:
 class VariantRegistry:
     """The variants of this installation: built-in ones and those of installed distributions.
 
-    ``entry_points`` defaults to the installed entry points of :data:`ENTRY_POINT_GROUP`; pass
+    ``entry_points`` defaults to the installed entry points of ``ENTRY_POINT_GROUP``; pass
     a list to test discovery without installing anything.
     """
 
@@ -123,7 +123,7 @@ class VariantRegistry:
         return result
 
     def available(self) -> tuple[Variant, ...]:
-        """Every variant that loads, sorted by name; broken ones are in :meth:`problems`."""
+        """Every variant that loads, sorted by name; broken ones are in ``problems()``."""
         variants = []
         for name in self.names:
             try:

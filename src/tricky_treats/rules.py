@@ -1,6 +1,6 @@
 """The rules: which actions are legal, and what applying one does.
 
-This is the engine's hot path. It reads the index tables of :class:`~tricky_treats.model.Setup`
+This is the engine's hot path. It reads the index tables of ``Setup``
 (``setup.lookup``) instead of searching, keeps the per-player counts up to date move by move
 instead of recounting, and builds each new state with direct constructor calls. Nothing here
 goes through the plugin manager.
@@ -62,7 +62,7 @@ def build_player(
 
     Footprints left are what the visits leave of the player's supply (R6). For loading saved
     games, analysis and tests; play itself keeps the counts up to date move by move. Raises
-    :class:`~tricky_treats.ConfigurationError` for a board the rules cannot produce (a kid
+    ``ConfigurationError`` for a board the rules cannot produce (a kid
     wearing two cards of one type, too many visits, ...).
     """
     rules = setup.rules

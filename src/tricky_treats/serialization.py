@@ -10,11 +10,11 @@ from the snapshot without replaying.
 
 A **player record** (``tt.dumps(game, player=i)``) holds only what player ``i`` may see
 (R16): no seed, no deck order, no other player's secret tile. ``tt.loads_view(text)`` reads it
-back as a :class:`~tricky_treats.PlayerView`.
+back as a ``PlayerView``.
 
 Both formats are versioned independently of the package (``format_version``). A newer version
 is refused; older versions are migrated step by step (see ``_MIGRATIONS``). JSON Schemas for
-both ship in the package: :func:`record_schema` and :func:`view_schema`.
+both ship in the package: ``record_schema()`` and ``view_schema()``.
 """
 
 from __future__ import annotations
@@ -687,12 +687,12 @@ def _replay(record: _Record, start: GameState) -> GameState:
 
 
 def loads(text: str | bytes, *, verify: bool = True) -> GameState:
-    """Load a game saved by :func:`dumps`; the game plays on exactly like the original.
+    """Load a game saved by ``dumps()``; the game plays on exactly like the original.
 
     With ``verify`` (the default) the game is dealt again from its seed and the log replayed,
     checking every action's digest, the setup and the snapshot; a disagreement names the
     first action where they diverge. With ``verify=False`` the state is built from the
-    snapshot alone. Raises :class:`RecordError` for anything malformed, naming the JSON path
+    snapshot alone. Raises ``RecordError`` for anything malformed, naming the JSON path
     or the action at fault.
     """
     document = _parse(text, RECORD_FORMAT)

@@ -3,7 +3,7 @@
 A view leaves out the deck order (only its size shows) and every other player's secret trick
 tile until the game is over. Score sheets in a view show the points so far (R24), with the
 other players' secret tiles left out while the game goes on. Send a client its view, never
-the :class:`~tricky_treats.GameState`.
+the ``GameState``.
 """
 
 from __future__ import annotations

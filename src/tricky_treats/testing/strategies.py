@@ -30,7 +30,7 @@ __all__ = ["GameSpec", "game_specs", "games", "played_games"]
 
 @attrs.frozen
 class GameSpec:
-    """The arguments of :func:`tricky_treats.new_game` for one drawn game."""
+    """The arguments of ``tricky_treats.new_game()`` for one drawn game."""
 
     players: int
     seed: int
@@ -81,7 +81,7 @@ def game_specs(
 
 
 def games(specs: st.SearchStrategy[GameSpec] | None = None) -> st.SearchStrategy[GameState]:
-    """Draw a new game (the first state) from ``specs`` (default: :func:`game_specs`)."""
+    """Draw a new game (the first state) from ``specs`` (default: ``game_specs()``)."""
     return (specs if specs is not None else game_specs()).map(GameSpec.new_game)
 
 

@@ -1,16 +1,13 @@
 """The built-in variants. Each is a plugin like any third party's, using the public hooks.
 
-=====================  ============================  =====================================
-variant                hook                          what it changes
-=====================  ============================  =====================================
-``any-mean-house``     ``tricky_treats_rules``       R4 option: 3 matching icons, any house
-``card-data``          ``tricky_treats_components``  component data from a file
-``family``             ``tricky_treats_costume_``    a 36-card deck; +2 per complete costume
-                       ``cards``, ``_scoring``
-``open-objectives``    ``tricky_treats_board``       secret tiles dealt face up
-=====================  ============================  =====================================
+| variant | hooks | what it changes |
+|---|---|---|
+| ``any-mean-house`` | ``tricky_treats_rules`` | R4 option: 3 matching icons trick any mean house |
+| ``card-data`` | ``tricky_treats_components`` | component data from a file |
+| ``family`` | ``..._costume_cards``, ``..._scoring`` | 36 cards; +2 per complete costume |
+| ``open-objectives`` | ``tricky_treats_board`` | secret tiles dealt face up |
 
-The base game itself is :mod:`tricky_treats.variants.base`.
+The base game itself is ``tricky_treats.variants.base``.
 """
 
 from __future__ import annotations

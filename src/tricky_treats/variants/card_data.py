@@ -6,7 +6,7 @@ its path as the variant's ``file`` option::
     tt.new_game(3, seed=1, variants=["card-data"],
                 variant_options={"card-data": {"file": "my-box.toml"}})
 
-A malformed file raises :class:`~tricky_treats.ComponentDataError` naming the file, the entry
+A malformed file raises ``ComponentDataError`` naming the file, the entry
 and the problem. Saved games embed the data, so they load without the file.
 """
 
