@@ -177,7 +177,3 @@ class ActionSpace:
                 f"action code must be a whole number from 0 to {self.size - 1}, got {code!r}"
             )
         return self.actions[code]
-
-    def canonical(self, action: Action) -> Action:
-        """The space's own instance equal to ``action`` (so identity checks are enough)."""
-        return self.actions[self.encode(action)]

@@ -41,7 +41,7 @@ from tricky_treats.model import (
     new_player_state,
 )
 
-__all__ = ["apply", "build_player", "can_refresh", "legal_actions"]
+__all__ = ["apply", "build_player", "legal_actions"]
 
 _Events = list[Event] | None
 _TREATS = tuple(Treat)
@@ -121,24 +121,6 @@ def build_player(
     )
 
 
-def can_refresh(state: GameState) -> bool:
-    """Whether the market may be refreshed (R8, R19).
-
-    The market must be full and its cards must share a type, a theme or a colour, and the
-    deck must not be empty.
-    """
-    lookup = state.setup.lookup
-    if state.deck_position >= lookup.deck_size:
-        return False
-    shared = -1
-    card_mask = lookup.card_mask
-    for card in state.market:
-        if card is None:
-            return False
-        shared &= card_mask[card.id]
-    return shared != 0
-
-
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """The current player's legal actions in canonical order (see ``GameState``)."""
     seat = state.current_player
@@ -175,7 +157,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             for house, trick in enumerate(lookup.tricks):
                 if icons[mean_icon[house]] >= 3 and house not in tricked:
                     actions.append(trick)
-    if shared and state.deck_position < lookup.deck_size:  # can_refresh(state), R8 and R19
+    # R8: a full market whose cards share a feature; R19: and cards left in the deck.
+    if shared and state.deck_position < lookup.deck_size:
         actions.append(lookup.refresh)
         if len(actions) == 1 and not state.setup.rules.refresh_ends_turn:
             actions.append(lookup.pass_)  # R18
@@ -457,7 +440,7 @@ def _trick(state: GameState, seat: int, action: TrickHouse, events: _Events) -> 
 def _refresh(state: GameState, seat: int, action: Action, events: _Events) -> GameState:
     setup = state.setup
     lookup = setup.lookup
-    if not can_refresh(state):
+    if lookup.refresh not in state.legal_actions():  # one place decides it: legal_actions
         if state.deck_position >= lookup.deck_size:
             why = "the deck is empty (R19)"
         else:
