@@ -525,7 +525,9 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         f"[bold]Tricky Treats[/bold], {len(names)} players ({', '.join(names)}), seed "
         f"{config.seed}, variants: {variants}"
     )
-    state = start_game(config, final.setup.components)
+    state = start_game(
+        config, final.setup.components, custom_components=final.setup.custom_components
+    )
     for number, action in enumerate(final.history, start=1):
         seat = state.current_player
         assert seat is not None

@@ -70,22 +70,32 @@ def new_game(
         variants=tuple(VariantRef(v.name, v.version) for v in chosen),
         variant_options=options,
     )
-    return _start(config, chosen, components)
+    return _start(config, chosen, components, custom_components=components is not None)
 
 
-def start_game(config: GameConfig, components: ComponentData | None = None) -> GameState:
+def start_game(
+    config: GameConfig,
+    components: ComponentData | None = None,
+    *,
+    custom_components: bool = False,
+) -> GameState:
     """The first state of the game ``config`` describes, its variants looked up by name.
 
     With ``components`` (a saved game's final component data) the variants' component hooks
-    are not called again. Raises ConfigurationError for a variant that is not installed.
+    are not called again; ``custom_components`` says whether the game was given its own
+    component data. Raises ConfigurationError for a variant that is not installed.
     """
     registry = variant_registry()
     variants = [registry.get(ref.name) for ref in config.variants]
-    return _start(config, variants, components)
+    return _start(config, variants, components, custom_components=custom_components)
 
 
 def _start(
-    config: GameConfig, variants: Sequence[Variant], components: ComponentData | None
+    config: GameConfig,
+    variants: Sequence[Variant],
+    components: ComponentData | None,
+    *,
+    custom_components: bool,
 ) -> GameState:
     if len({v.name for v in variants}) != len(variants):
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
@@ -105,6 +115,7 @@ def _start(
             secret_tiles=board.secret_tiles,
             deck=board.deck,
             secret_tiles_face_up=board.secret_tiles_face_up,
+            custom_components=custom_components,
             scorers=resolution.scorers,
         )
     )

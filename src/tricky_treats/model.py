@@ -304,6 +304,9 @@ class Setup:
     """Every card in draw order; the first ``market_size`` form the opening market."""
     secret_tiles_face_up: bool = attrs.field(default=False, repr=False)
     """Whether the secret tiles were dealt face up (every view shows them)."""
+    custom_components: bool = attrs.field(default=False, repr=False)
+    """Whether the game was given its own component data (``new_game(components=...)``),
+    rather than the base game's as its variants edit them."""
     scorers: tuple[Callable[[GameState, int], Sequence[ExtraScore]], ...] = attrs.field(
         default=(), repr=False, eq=False
     )
