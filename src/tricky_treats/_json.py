@@ -13,10 +13,8 @@ from typing import Any, Final
 
 from tricky_treats.errors import brief
 
-MAX_DEPTH: Final = 32
-"""The deepest nesting of arrays and objects a record or a variant option may have."""
 MAX_INTEGER_DIGITS: Final = 40
-"""The most digits an integer in a record may have (seeds are at most 128 bits)."""
+"""The most digits an integer in variant options may have."""
 MAX_OPTIONS_BYTES: Final = 64 * 1024
 """The largest ``variant_options`` of one game, written as JSON."""
 MAX_OPTIONS_DEPTH: Final = 8
@@ -28,24 +26,16 @@ class StrictJSONError(ValueError):
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise StrictJSONError(f"duplicate key {brief(key)} in an object")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise StrictJSONError(f"duplicate key {brief(duplicate)} in an object")
     return result
 
 
 def _constant(name: str) -> Any:
     raise StrictJSONError(f"{name} is not JSON (strict JSON has no NaN or Infinity)")
-
-
-def _integer(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
-        raise StrictJSONError(
-            f"an integer of {len(text)} digits; numbers have at most {MAX_INTEGER_DIGITS}"
-        )
-    return int(text)
 
 
 def _float(text: str) -> float:
@@ -55,26 +45,13 @@ def _float(text: str) -> float:
     return value
 
 
-def _depth(value: object) -> int:
-    """The deepest nesting of arrays and objects in parsed JSON, walked without recursion."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            item = item.values()
-        elif not isinstance(item, list):
-            continue
-        depth += 1
-        deepest = max(deepest, depth)
-        stack.extend((inner, depth) for inner in item if isinstance(inner, dict | list))
-    return deepest
+def strict_loads(text: str | bytes, *, max_bytes: int) -> Any:
+    """Parse strict JSON text no longer than ``max_bytes``.
 
-
-def strict_loads(text: str | bytes, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> Any:
-    """Parse strict JSON text no longer than ``max_bytes`` and nested at most ``max_depth``.
-
-    Raises ``StrictJSONError`` with a message that says what is wrong (and where, for syntax).
+    Nesting is bounded by the C parser, which gives up after about a thousand levels, at
+    once; the reader's types then refuse anything deeper than their fixed shape, and free-form
+    parts (variant options) are checked with ``check_json_value``. Raises
+    ``StrictJSONError`` with a message that says what is wrong (and where, for syntax).
     """
     if not isinstance(text, str | bytes | bytearray):
         raise StrictJSONError(f"expected JSON text (str or bytes), got {type(text).__name__}")
@@ -86,23 +63,23 @@ def strict_loads(text: str | bytes, *, max_bytes: int, max_depth: int = MAX_DEPT
         except UnicodeDecodeError as exc:
             raise StrictJSONError(f"not UTF-8 text: {exc}") from None
     try:
-        document = json.loads(
+        return json.loads(
             text,
             object_pairs_hook=_object,
             parse_constant=_constant,
-            parse_int=_integer,
             parse_float=_float,
         )
-    except json.JSONDecodeError as exc:
+    except StrictJSONError:
+        raise
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):  # Python's limit of 4300 digits
+            raise StrictJSONError(f"a number too long to read: {exc}") from None
         raise StrictJSONError(
             f"not valid JSON (truncated or corrupt?): {exc.msg} at line {exc.lineno} "
             f"column {exc.colno}"
         ) from None
-    except RecursionError:  # the C parser gives up after about a thousand levels
-        raise StrictJSONError(f"nested deeper than {max_depth} levels") from None
-    if _depth(document) > max_depth:
-        raise StrictJSONError(f"nested deeper than {max_depth} levels")
-    return document
+    except RecursionError:
+        raise StrictJSONError("nested too deeply (records have a fixed shape)") from None
 
 
 def strict_dumps(value: Any, *, indent: int | None = None) -> str:

@@ -225,8 +225,11 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
         raise ConfigurationError(f"player names must be non-empty strings, got {bad[0]!r}")
     if len(set(names)) != len(names):
         raise ConfigurationError(f"player names must differ, got {list(names)}")
-    if not isinstance(config.seed, int) or isinstance(config.seed, bool):
-        raise ConfigurationError(f"seed must be an integer, got {config.seed!r}")
+    seed = config.seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+        raise ConfigurationError(
+            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
+        )
     first = config.first_player
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
         raise ConfigurationError(

@@ -226,6 +226,9 @@ def _shown(value: object) -> str:
     return text if len(text) <= 60 else f"{text[:40]}...({len(text)} characters)"
 
 
+_ACTION_FIELDS = {cls: ("type", *(f.name for f in attrs.fields(cls))) for cls in ACTION_TAGS}
+
+
 def _structure_action(value: object, _: type) -> Action:
     if not isinstance(value, dict):
         raise TypeError(f"expected an action object, got {_shown(value)}")
@@ -234,13 +237,25 @@ def _structure_action(value: object, _: type) -> Action:
     if cls is None:
         tags = ", ".join(ACTION_TAGS.values())
         raise ValueError(f"unknown action type {_shown(tag)} (one of {tags})")
+    names = _ACTION_FIELDS[cls]
+    if len(value) == len(names) and all(type(value.get(n)) is int for n in names[1:]):
+        # The common case, a well-formed action, without the converter's general machinery.
+        result: Action = cls(*(value[n] for n in names[1:]))
+        return result
     fields = {k: v for k, v in value.items() if k != "type"}
-    result: Action = _converter.structure(fields, cls)
-    return result
+    structured: Action = _converter.structure(fields, cls)
+    return structured
+
+
+@functools.lru_cache(maxsize=256)
+def _action_document(action: Action) -> tuple[tuple[str, Any], ...]:
+    """An action's record form as pairs; built once per distinct action."""
+    values = (ACTION_TAGS[type(action)], *attrs.astuple(action))
+    return tuple(zip(_ACTION_FIELDS[type(action)], values, strict=True))
 
 
 def _unstructure_action(action: Action) -> dict[str, Any]:
-    return {"type": ACTION_TAGS[type(action)], **attrs.asdict(action)}
+    return dict(_action_document(action))
 
 
 def _structure_feature(value: object, _: type) -> Feature:
@@ -303,6 +318,14 @@ def _make_converter() -> cattrs.Converter:
                 provenance=cattrs.gen.override(omit=True),
             ),
         )
+    # Views hold many cards, each written the same way every time: write each card once.
+    card_to_dict = cattrs.gen.make_dict_unstructure_fn(
+        CostumeCard, converter, provenance=cattrs.gen.override(omit=True)
+    )
+    card_document = functools.lru_cache(maxsize=4096)(
+        lambda card: tuple(card_to_dict(card).items())
+    )
+    converter.register_unstructure_hook(CostumeCard, lambda card: dict(card_document(card)))
     converter.register_unstructure_hook(
         NiceNeighbour,
         cattrs.gen.make_dict_unstructure_fn(
