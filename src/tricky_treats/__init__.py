@@ -97,6 +97,8 @@ from tricky_treats.plugins import (
 )
 from tricky_treats.scoring import ExtraScore, Outcome, ScoreSheet, TileScore, costume_points
 from tricky_treats.serialization import (
+    MAX_ACTIONS,
+    MAX_RECORD_BYTES,
     RECORD_FORMAT,
     RECORD_FORMAT_VERSION,
     VIEW_FORMAT,
@@ -117,6 +119,8 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
 
 __all__ = [
     "FEATURES",
+    "MAX_ACTIONS",
+    "MAX_RECORD_BYTES",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
     "STREETS",

@@ -56,7 +56,7 @@ def strict_loads(text: str | bytes, *, max_bytes: int) -> Any:
     if not isinstance(text, str | bytes | bytearray):
         raise StrictJSONError(f"expected JSON text (str or bytes), got {type(text).__name__}")
     if len(text) > max_bytes:
-        raise StrictJSONError(f"{len(text):,} bytes is more than the limit of {max_bytes:,}")
+        raise StrictJSONError(f"{len(text):,} bytes, more than the limit of {max_bytes:,}")
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")

@@ -35,7 +35,7 @@ from tricky_treats.components import (
     TrickIcon,
     TrickTile,
 )
-from tricky_treats.errors import UnknownPlayerError
+from tricky_treats.errors import UnknownPlayerError, brief
 
 if TYPE_CHECKING:
     from tricky_treats.events import Event
@@ -498,7 +498,7 @@ class GameState:
         ):
             return player
         raise UnknownPlayerError(
-            f"no player {player!r} in this game: seats are 0 to {len(self.players) - 1}"
+            f"no player {brief(player)} in this game: seats are 0 to {len(self.players) - 1}"
         )
 
     # -- the rules ----------------------------------------------------------------------------

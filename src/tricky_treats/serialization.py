@@ -654,7 +654,7 @@ def _parse(text: str | bytes, expected: str) -> tuple[dict[str, Any], int]:
     try:
         document = strict_loads(text, max_bytes=MAX_RECORD_BYTES)
     except StrictJSONError as exc:
-        raise RecordError(f"not a record: {exc}") from None
+        raise RecordError(str(exc)) from None
     if not isinstance(document, dict):
         raise RecordError(f"$: expected a JSON object, got {_shown(document)}")
     kind = document.get("format")
@@ -732,21 +732,25 @@ def _deal(record: _Record, verify: bool) -> GameState:
     config = _game_config(record)
     components = _components(record.components)
     # Re-create the component data from the base box and the variants where the game did
-    # so, and check the record's copy against it; a game given its own box uses the copy.
-    rebuild = verify and record.custom_components is False
-    try:
-        dealt = start_game(
-            config,
-            None if rebuild else components,
-            custom_components=bool(record.custom_components),
-        )
-    except TrickyTreatsError as exc:
-        raise RecordError(f"$.config: cannot deal this game here: {exc}") from None
-    if rebuild and dealt.setup.components != components:
-        raise RecordError(
-            "$.components: the component data in the record are not what its variants make of "
-            "the base game's"
-        )
+    # so, and check the record's copy against it. A game given its own data, or whose
+    # variants cannot re-create them here (card-data without its file), uses the copy.
+    custom = bool(record.custom_components)
+    dealt = None
+    if verify and record.custom_components is False:
+        try:
+            dealt = start_game(config)
+        except TrickyTreatsError:
+            dealt = None
+        if dealt is not None and dealt.setup.components != components:
+            raise RecordError(
+                "$.components: the component data in the record are not what its variants make "
+                "of the base game's"
+            )
+    if dealt is None:
+        try:
+            dealt = start_game(config, components, custom_components=custom)
+        except TrickyTreatsError as exc:
+            raise RecordError(f"$.config: cannot deal this game here: {exc}") from None
     if record.rules is not None and record.rules != dealt.setup.rules:
         raise RecordError("$.rules: the rules in the record are not those its variants give")
     expected = _setup_record(dealt)
