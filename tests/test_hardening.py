@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests.boards import random_playout
 from tricky_treats import serialization
+from tricky_treats.rules import build_player
 
 
 @pytest.mark.parametrize(
@@ -245,3 +249,60 @@ def test_a_version_1_player_record_is_migrated(middle: tt.GameState) -> None:
     record["format_version"] = 1
     jsonschema.validate(record, tt.view_schema(1))
     assert tt.loads_view(json.dumps(record)) == middle.view(2)
+
+
+def test_a_record_with_huge_player_names_is_refused(middle: tt.GameState) -> None:
+    record = json.loads(tt.dumps(middle))
+    record["config"]["players"][0] = "A" * 100_000
+    with pytest.raises(tt.RecordError, match=r"at most 64 printable characters") as caught:
+        tt.loads(_resigned(record))
+    assert len(str(caught.value)) < 400
+
+
+# -- hand-built states ----------------------------------------------------------------------------
+
+
+@st.composite
+def hand_built_states(draw: st.DrawFn) -> tt.GameState:
+    """A state whose boards were built by hand with build_player: any kids, any visits."""
+    game = tt.new_game(players=draw(st.integers(2, 4)), seed=draw(st.integers(0, 2**32)))
+    cards = list(game.setup.deck[game.deck_position :])
+    players = []
+    for player in game.players:
+        kids: list[list[tt.CostumeCard]] = [[] for _ in range(5)]
+        for _ in range(draw(st.integers(0, 8))):
+            card = cards.pop(draw(st.integers(0, len(cards) - 1)))
+            kid = kids[draw(st.integers(0, 4))]
+            if all(c.type is not card.type for c in kid):
+                kid.append(card)
+        houses = draw(st.lists(st.integers(0, 8), max_size=5, unique=True))
+        players.append(
+            build_player(
+                game.setup,
+                name=player.name,
+                secret_tile=player.secret_tile,
+                kids=kids,
+                visited=houses,
+                treats=draw(st.lists(st.integers(0, 6), min_size=3, max_size=3)),
+            )
+        )
+    return attrs.evolve(game, players=tuple(players))
+
+
+@given(hand_built_states(), st.data())
+def test_legal_actions_and_apply_agree_on_hand_built_states(
+    state: tt.GameState, data: st.DataObject
+) -> None:
+    """Issue 10: legal_actions() and apply() agree on every state the public API can produce,
+    before and after further moves."""
+    for _ in range(data.draw(st.integers(1, 6))):
+        legal = state.legal_actions()
+        for action in state.action_space.actions:
+            if action in legal:
+                state.apply(action)
+            else:
+                with pytest.raises(tt.IllegalActionError):
+                    state.apply(action)
+        if state.is_over:
+            return
+        state = state.apply(data.draw(st.sampled_from(legal)))

@@ -146,16 +146,7 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
         raise ConfigurationError(
             f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), got {len(players)}"
         )
-    names = tuple(players)
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise ConfigurationError(f"player names must be non-empty strings, got {brief(name)}")
-        if len(name) > MAX_NAME_LENGTH or not name.isprintable():
-            raise ConfigurationError(
-                f"player names are at most {MAX_NAME_LENGTH} printable characters, "
-                f"got {brief(name)}"
-            )
-    return names
+    return tuple(players)
 
 
 _MAX_PLAYERS = 8  # the most any component data allows (components' limits)
@@ -220,9 +211,14 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
     names = config.players
     if not low <= len(names) <= high:
         raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {len(names)}")
-    bad = [n for n in names if not isinstance(n, str) or not n.strip()]
-    if bad:
-        raise ConfigurationError(f"player names must be non-empty strings, got {bad[0]!r}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigurationError(f"player names must be non-empty strings, got {brief(name)}")
+        if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+            raise ConfigurationError(
+                f"player names are at most {MAX_NAME_LENGTH} printable characters, "
+                f"got {brief(name)}"
+            )
     if len(set(names)) != len(names):
         raise ConfigurationError(f"player names must differ, got {list(names)}")
     seed = config.seed
