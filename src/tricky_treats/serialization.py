@@ -341,10 +341,19 @@ def _make_converter() -> cattrs.Converter:
     card_to_dict = cattrs.gen.make_dict_unstructure_fn(
         CostumeCard, converter, provenance=cattrs.gen.override(omit=True)
     )
-    card_document = functools.lru_cache(maxsize=4096)(
-        lambda card: tuple(card_to_dict(card).items())
-    )
-    converter.register_unstructure_hook(CostumeCard, lambda card: dict(card_document(card)))
+    # Keyed by identity (hashing a card hashes its enums, which costs more than writing it);
+    # each entry keeps its card alive, so an id is never reused while it is in the table.
+    documents: dict[int, tuple[CostumeCard, tuple[tuple[str, Any], ...]]] = {}
+
+    def unstructure_card(card: CostumeCard) -> dict[str, Any]:
+        entry = documents.get(id(card))
+        if entry is None or entry[0] is not card:
+            if len(documents) >= 4096:
+                documents.clear()
+            entry = documents[id(card)] = (card, tuple(card_to_dict(card).items()))
+        return dict(entry[1])
+
+    converter.register_unstructure_hook(CostumeCard, unstructure_card)
     converter.register_unstructure_hook(
         NiceNeighbour,
         cattrs.gen.make_dict_unstructure_fn(
