@@ -546,10 +546,15 @@ class GameState:
         return _views.player_view(self, self.check_player(player))
 
     def __str__(self) -> str:
-        status = "over" if self.is_over else f"player {self.current_player} to act"
+        # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
+        if self.is_over:
+            return (
+                f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
+                f"turn {self.turn}, over"
+            )
         return (
-            f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
-            f"turn {self.turn}, {status}"
+            f"Tricky Treats, {len(self.players)} players, turn {self.turn}, "
+            f"player {self.current_player} to act"
         )
 
 
