@@ -141,44 +141,61 @@ Event = (
 _STREET_NAMES = ("row 0", "row 1", "row 2", "column 0", "column 1", "column 2")
 
 
-def describe_event(event: Event, names: Sequence[str]) -> str:
+def describe_event(event: Event, names: Sequence[str], *, you: int | None = None) -> str:
     """One line of plain English for ``event``; ``names`` are the players' names by seat.
+
+    Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
+    that tells a player about their own moves.
 
     >>> from tricky_treats import Termination
     >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
     'Bo triggers the end of the game (deck-empty); the round is finished'
+    >>> describe_event(Passed(0), ["Ann", "Bo"], you=0)
+    'You pass'
     """
+
+    def subject(player: int, verb: str, second_person: str | None = None) -> str:
+        if player == you:
+            return f"You {second_person or verb.removesuffix('s')}"
+        return f"{names[player]} {verb}"
+
     match event:
         case CardPlaced(player, slot, kid, card):
-            return f"{names[player]} puts the {card} from slot {slot} on kid {kid}"
+            return f"{subject(player, 'puts')} the {card} from slot {slot} on kid {kid}"
         case CardRevealed(slot, card):
             return f"the {card} is revealed into slot {slot}"
         case MarketRefreshed(player, discarded):
-            return f"{names[player]} discards the market ({len(discarded)} cards)"
+            return f"{subject(player, 'discards')} the market ({len(discarded)} cards)"
         case HouseVisited(player, house, matching, treat, treats):
             return (
-                f"{names[player]} visits nice house {house} with {matching} matching cards "
-                f"and gets {treats} {treat.value}"
+                f"{subject(player, 'visits', 'visit')} nice house {house} with {matching} "
+                f"matching cards and {'get' if player == you else 'gets'} {treats} {treat.value}"
             )
         case HouseTricked(player, house, tile):
-            return f"{names[player]} tricks mean house {house} and gains its tile ({tile})"
+            return (
+                f"{subject(player, 'tricks', 'trick')} mean house {house} and "
+                f"{'gain' if player == you else 'gains'} its tile ({tile})"
+            )
         case PumpkinTaken(player, house, mean):
             kind = "mean" if mean else "nice"
-            return f"{names[player]} takes the pumpkin of {kind} house {house}"
+            return f"{subject(player, 'takes')} the pumpkin of {kind} house {house}"
         case StreetBonusTaken(player, street, treat, treats, first):
             side = "front" if first else "back"
             return (
-                f"{names[player]} completes {_STREET_NAMES[street]}: {treats} {treat.value} "
+                f"{subject(player, 'completes')} {_STREET_NAMES[street]}: {treats} {treat.value} "
                 f"({side} of the street bonus)"
             )
         case Passed(player):
-            return f"{names[player]} passes"
+            return f"{subject(player, 'passes', 'pass')}"
         case EndTriggered(player, reason):
             return (
-                f"{names[player]} triggers the end of the game ({reason.value}); "
+                f"{subject(player, 'triggers')} the end of the game ({reason.value}); "
                 "the round is finished"
             )
         case GameOver(winners):
+            if winners == (you,):
+                return "game over; you win"
+            who = [("you" if w == you else names[w]) for w in winners]
             verb = "wins" if len(winners) == 1 else "share the win"
-            return f"game over; {' and '.join(names[w] for w in winners)} {verb}"
+            return f"game over; {' and '.join(who)} {verb}"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above
