@@ -201,7 +201,7 @@ def test_replay_step_by_step_shows_the_table(
     status, out, _ = _run(capsys, "replay", "--step", str(saved_game))
     assert status == 0
     assert out.count("Enter for the next, q quits") == 4
-    assert out.count("└ street bonus") == 5  # the table at the start and after each step
+    assert out.count("└ bonuses") == 5  # the table at the start and after each step
     assert "Score sheets" in out
 
 

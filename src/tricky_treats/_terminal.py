@@ -33,15 +33,15 @@ SEAT_LETTERS = "ABCD"
 """The letters that mark where each seat has been, in the grid and on the mean houses."""
 
 _ICONS = {TrickIcon.SPIDERWEB: "web", TrickIcon.TOILET_PAPER: "paper", TrickIcon.EGG: "egg"}
-_CELL = 22  # one house of the grid
+_CELL = 23  # one house of the grid
 _NAME = 10  # names are cut to this many characters in tables
 
 
 def legend(players: int) -> str:
     """What a house cell of the grid shows."""
     return (
-        f"vN wants FEATURE, cards:treats, treat; mN icon, tile; * pumpkin; "
-        f"A-{SEAT_LETTERS[players - 1]} went there"
+        f"vN FEATURE(you have) cards:treats treat │ mN icon tile │ * pumpkin │ "
+        f"A-{SEAT_LETTERS[players - 1]} went"
     )
 
 
@@ -137,24 +137,30 @@ def _wrap(prefix: str, items: Sequence[str], separator: str = " · ") -> list[st
 
 
 def board_lines(view: PlayerView) -> list[str]:
-    """The nice houses, street bonuses and mean houses in 9 lines."""
+    """The nice houses, street bonuses and mean houses in 9 lines.
+
+    Each nice house shows how many cards of its feature the viewer's kids wear (R1).
+    """
     lines: list[str] = []
+    cards = view.players[view.player].kids
     for row in range(3):
         top, bottom = "", ""
         for house in range(row * 3, row * 3 + 3):
             cell = view.grid[house]
             pumpkin = "*" if view.pumpkin_on_house[house] else " "
-            wants = cell.neighbour.wants.value
-            top += f"v{house} {wants:<7} {cell.treat.value:>8}{pumpkin}".ljust(_CELL)
+            feature = cell.neighbour.wants
+            have = sum(card.has(feature) for kid in cards for card in kid)
+            wants = f"{feature.value}({have})"
+            top += f"v{house} {wants:<9} {cell.treat.value:>8}{pumpkin}".ljust(_CELL)
             tiers = " ".join(f"{t.cards}:{t.treats}" for t in cell.neighbour.tiers)
             visitors = "".join(
                 SEAT_LETTERS[p] for p, player in enumerate(view.players) if house in player.visited
             )
             bottom += f"   {tiers:<11}{visitors:>5}".ljust(_CELL)
-        lines.append(f"{top}│ {_street(view, row)}")
+        lines.append(f"{top}│{_street(view, row)}")
         lines.append(f"{bottom}│")
     columns = "".join(f"   {_street(view, 3 + c)}".ljust(_CELL) for c in range(3))
-    lines.append(f"{columns}└ street bonus")
+    lines.append(f"{columns}└ bonuses")
     for short in (False, True):
         mean = []
         for house, m in enumerate(view.mean_houses):
@@ -273,13 +279,6 @@ def turn_screen(view: PlayerView, moves: Sequence[Move], round_number: int) -> l
     return lines
 
 
-def replay_screen(view: PlayerView, moves: Sequence[Move]) -> list[str]:
-    """The table after ``moves``, as the player who acted last sees it."""
-    seat = view.player
-    lines = board_lines(view)
-    lines += kids_and_market_lines(view, seat)
-    lines += player_lines(view)
-    if moves:
-        names = [p.name for p in view.players]
-        lines += _wrap("Last: ", [move_text(moves[-1], names, None)])
-    return lines
+def replay_screen(view: PlayerView) -> list[str]:
+    """The table as ``view``'s player sees it, with their kids: at most 20 lines."""
+    return board_lines(view) + kids_and_market_lines(view, view.player) + player_lines(view)

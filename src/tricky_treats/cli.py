@@ -668,7 +668,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     moves: list[_terminal.Move] = []
     step = args.step
     if step:
-        _print_lines(console, _terminal.replay_screen(state.view(0), moves))
+        _print_lines(console, _terminal.replay_screen(state.view(0)))
     for number, action in enumerate(final.history, start=1):
         seat = state.current_player
         assert seat is not None
@@ -676,7 +676,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         moves.append(_terminal.Move(seat, action, events))
         if step:
             console.print()
-            _print_lines(console, _terminal.replay_screen(state.view(seat), moves))
+            _print_lines(console, _terminal.replay_screen(state.view(seat)))
         console.print(f"{number:3}. [bold]{names[seat]}[/bold]: {action}")
         for event in events:
             console.print(f"     {describe_event(event, names)}")
