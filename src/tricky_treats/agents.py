@@ -238,7 +238,9 @@ class SearchAgent:
     """
 
     iterations: int = 200
+    """Search iterations per move: more plays better and slower."""
     exploration: float = 0.7
+    """The UCB1 exploration constant."""
     visit_bias: float = 0.8
     """In rollouts, how often to visit a house when one can be visited (else uniform)."""
     margin: float = 0.5

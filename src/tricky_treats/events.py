@@ -36,9 +36,13 @@ class CardPlaced:
     """``player`` took ``card`` from market ``slot`` and placed it on top of ``kid``."""
 
     player: int
+    """The seat that took the card."""
     slot: int
+    """The market slot it came from."""
     kid: int
+    """The kid it was placed on."""
     card: CostumeCard
+    """The card."""
 
 
 @attrs.frozen
@@ -46,7 +50,9 @@ class CardRevealed:
     """``card`` was revealed from the deck into market ``slot``."""
 
     slot: int
+    """The market slot it fills."""
     card: CostumeCard
+    """The card revealed from the deck."""
 
 
 @attrs.frozen
@@ -54,7 +60,9 @@ class MarketRefreshed:
     """``player`` discarded the whole market (R8); the cards are out of the game."""
 
     player: int
+    """The seat that refreshed."""
     discarded: tuple[CostumeCard, ...]
+    """The discarded cards, by slot."""
 
 
 @attrs.frozen
@@ -62,10 +70,15 @@ class HouseVisited:
     """``player`` visited nice ``house`` with ``matching`` cards of its feature and got treats."""
 
     player: int
+    """The seat that visited."""
     house: int
+    """The nice house, 0 to 8."""
     matching: int
+    """How many of the player's cards have the house's feature (R1)."""
     treat: Treat
+    """The treat of the house's treat token."""
     treats: int
+    """How many treats the highest tier reached gave (R5)."""
 
 
 @attrs.frozen
@@ -73,8 +86,11 @@ class HouseTricked:
     """``player`` tricked mean ``house`` and now scores its ``tile`` too (R14)."""
 
     player: int
+    """The seat that tricked."""
     house: int
+    """The mean house, 0 to 2."""
     tile: TrickTile
+    """The trick tile on that house, which the player now scores."""
 
 
 @attrs.frozen
@@ -82,8 +98,11 @@ class PumpkinTaken:
     """``player`` was the first to visit a house and took its pumpkin (R6)."""
 
     player: int
+    """The seat that took it."""
     house: int
+    """The house it was on."""
     mean: bool
+    """True for a mean house, False for a nice one."""
 
 
 @attrs.frozen
@@ -95,10 +114,15 @@ class StreetBonusTaken:
     """
 
     player: int
+    """The seat that completed the street."""
     street: int
+    """The street: 0 to 2 the rows, 3 to 5 the columns."""
     treat: Treat
+    """The token's treat."""
     treats: int
+    """How many treats it gave."""
     first: bool
+    """Whether it was the token's front (the first to complete the street)."""
 
 
 @attrs.frozen
@@ -106,6 +130,7 @@ class Passed:
     """``player`` passed (R11)."""
 
     player: int
+    """The seat that passed."""
 
 
 @attrs.frozen
@@ -113,7 +138,9 @@ class EndTriggered:
     """The end of the game was triggered by ``player``; the round is finished first (R10)."""
 
     player: int
+    """The seat whose action triggered the end."""
     reason: Termination
+    """Why the end was triggered."""
 
 
 @attrs.frozen
@@ -121,6 +148,7 @@ class GameOver:
     """The game is over; ``winners`` are the seats that share the win (R15)."""
 
     winners: tuple[int, ...]
+    """The seats that share the win, in seat order."""
 
 
 Event = (
