@@ -228,3 +228,40 @@ def test_doctest_examples_become_code_blocks() -> None:
         "Intro.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nAfter.\n\n    ```pycon\n    >>> x\n    1\n"
         "    ```\n\n```py\n>>> kept\n```"
     )
+
+
+# -- the rules page ----------------------------------------------------------------------------
+
+RULES = (DOCS / "rules.md").read_text()
+ROW = re.compile(r"^\| \*\*([RP]\d+)\*\* \| (.*?) \| (.*?) \| (.*?) \|$", re.MULTILINE)
+
+
+def _test_docstrings(file: str) -> dict[str, str]:
+    import ast
+
+    tree = ast.parse((ROOT / "tests" / file).read_text())
+    return {
+        node.name: ast.get_docstring(node) or ""
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+    }
+
+
+def test_every_ruling_quotes_the_rulebook_and_links_tests_that_cite_it() -> None:
+    rows = ROW.findall(RULES)
+    rulings = {ruling for ruling, *_ in rows}
+    assert {f"R{n}" for n in range(1, 25)} <= rulings
+    projects = sorted(int(r[1:]) for r in rulings if r.startswith("P"))
+    assert projects == list(range(1, len(projects) + 1))  # P1, P2, ... without gaps
+    links = dict(re.findall(r"^\[(test_\w+)\]: (\S+)$", RULES, flags=re.MULTILINE))
+    for ruling, rulebook, engine, tests in rows:
+        assert rulebook.startswith(('"', "*(silent")), f"{ruling}: quote the rulebook"
+        assert engine
+        groups = re.findall(r"\[`(test_\w+\.py)`\]\[(test_\w+)\]: ((?:`test_\w+`(?:, )?)+)", tests)
+        assert groups, f"{ruling}: name the tests that check it"
+        for file, label, names in groups:
+            assert links[label].endswith(f"/tests/{file}"), label
+            docstrings = _test_docstrings(file)
+            for name in re.findall(r"`(test_\w+)`", names):
+                assert name in docstrings, f"{ruling}: no {file}::{name}"
+                assert re.search(rf"\b{ruling}\b", docstrings[name]), f"{name} cites no {ruling}"
