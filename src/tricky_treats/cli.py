@@ -1,7 +1,8 @@
 """The ``tricky-treats`` command: play, simulate, replay and list variants.
 
 Needs the ``cli`` extra (``pip install 'tricky-treats[cli]'``) for rich, which draws the
-tables and progress bars; the library itself never imports this module.
+tables and progress bars; ``--help`` and ``--version`` work without it. The library itself
+never imports this module.
 """
 
 from __future__ import annotations
