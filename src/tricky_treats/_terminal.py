@@ -121,7 +121,7 @@ def last_round(moves: Sequence[Move], seat: int, players: int) -> list[Move]:
     return recent
 
 
-def _wrap(prefix: str, items: Sequence[str], separator: str = " · ") -> list[str]:
+def wrap(prefix: str, items: Sequence[str], separator: str = " · ") -> list[str]:
     """``prefix`` then ``items`` on as few lines of at most WIDTH as they fit."""
     lines: list[str] = []
     line = prefix
@@ -171,7 +171,7 @@ def board_lines(view: PlayerView) -> list[str]:
             icon = _ICONS.get(m.icon, m.icon.value)
             tile = tile_text(m.tile, short=short)
             mean.append(f"m{house} {icon} {tile}{pumpkin}" + (f" {tricked}" if tricked else ""))
-        mean_lines = _wrap("", mean, "  │ ")
+        mean_lines = wrap("", mean, "  │ ")
         if len(mean_lines) == 1:
             break
     lines.extend(mean_lines)
@@ -237,7 +237,7 @@ def action_lines(view: PlayerView) -> list[str]:
     groups = [f"t{slot}k{_ranges(kids)}" for slot, kids in takes.items()]
     if groups and others:
         others[0] = "or " + others[0]
-    return _wrap("Take card to kid: " if groups else "Your choice: ", groups + others, "  ")
+    return wrap("Take card to kid: " if groups else "Your choice: ", groups + others, "  ")
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -269,10 +269,10 @@ def turn_screen(view: PlayerView, moves: Sequence[Move], round_number: int) -> l
     recent = [move_text(m, names, seat, full=False) for m in last_round(moves, seat, len(names))]
     shown_legend = room >= 2 or not recent  # the last round before the legend, if need be
     budget = min(2, room - shown_legend)
-    while recent and len(_wrap("Last round: ", recent)) > budget:
+    while recent and len(wrap("Last round: ", recent)) > budget:
         recent.pop(0)  # the oldest go first, so that the turn fits the terminal
     if recent:
-        lines += _wrap("Last round: ", recent)
+        lines += wrap("Last round: ", recent)
     lines += body
     if shown_legend:
         lines.append(legend(len(names)))

@@ -115,7 +115,9 @@ def _parser() -> argparse.ArgumentParser:
         "--names",
         help="the players' names in seat order, separated by commas, e.g. 'Ann,Bo,Cy'",
     )
-    play.add_argument("--save", type=Path, help="write the game record to FILE after every move")
+    play.add_argument(
+        "--save", type=Path, metavar="FILE", help="write the game record to FILE after every move"
+    )
     play.add_argument(
         "--load",
         type=Path,
@@ -345,7 +347,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     you = humans[0] if len(humans) == 1 else None
     console.print()
     recent = [_terminal.move_text(m, names, you) for m in moves[-len(names) :]]
-    _print_lines(console, _terminal._wrap("Last moves: ", recent))
+    _print_lines(console, _terminal.wrap("Last moves: ", recent))
     trigger = game.end_trigger
     if trigger is not None:
         console.print(
@@ -356,7 +358,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
         f"{names[p]} {_terminal.tile_text(player.secret_tile)}"
         for p, player in enumerate(game.players)
     ]
-    _print_lines(console, _terminal._wrap("Secret tiles: ", tiles))
+    _print_lines(console, _terminal.wrap("Secret tiles: ", tiles))
     console.print(_score_table(game))
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
