@@ -327,11 +327,18 @@ def _pass_keyboard(console: Console, name: str) -> bool:
     return True
 
 
+_COLOURS = {"purple": "magenta", "red": "red", "green": "green", r"\*": "dark_orange"}
+
+
 def _print_lines(console: Console, lines: list[str]) -> None:
+    """Print a screen: the costume colours and the pumpkins coloured, the first line bold."""
     from rich.text import Text
 
     for number, line in enumerate(lines):
-        console.print(Text(line, style="bold" if number == 0 else ""), soft_wrap=True)
+        text = Text(line, style="bold" if number == 0 else "")
+        for word, style in _COLOURS.items():
+            text.highlight_regex(rf"\b{word}\b" if word.isalpha() else word, style)
+        console.print(text, soft_wrap=True)
 
 
 def _bye(console: Console, game: GameState, save: Path | None) -> int:
