@@ -45,7 +45,9 @@ class TakeCard:
     """Take the market card in ``slot`` and place it on top of ``kid`` (rulebook action A)."""
 
     slot: int = attrs.field(validator=_index)
+    """The market slot to take the card from, from 0."""
     kid: int = attrs.field(validator=_index)
+    """The kid to put the card on, from 0."""
 
     def __str__(self) -> str:
         return f"t{self.slot}k{self.kid}"
@@ -56,6 +58,7 @@ class VisitHouse:
     """Visit nice house ``house`` of the 3x3 grid, numbered row by row (action B1)."""
 
     house: int = attrs.field(validator=_index)
+    """The nice house, 0 to 8, row by row."""
 
     def __str__(self) -> str:
         return f"v{self.house}"
@@ -66,6 +69,7 @@ class TrickHouse:
     """Trick mean house ``house`` (action B2)."""
 
     house: int = attrs.field(validator=_index)
+    """The mean house, 0 to 2."""
 
     def __str__(self) -> str:
         return f"m{self.house}"
@@ -144,10 +148,15 @@ class ActionSpace:
     """
 
     market_size: int = 5
+    """Market slots: the takes run over slots ``0`` to ``market_size - 1``."""
     kids: int = 5
+    """Kids per player: the takes run over kids ``0`` to ``kids - 1``."""
     nice_houses: int = 9
+    """Nice houses in the grid (9), for the visits."""
     mean_houses: int = 3
+    """Mean houses (3), for the tricks."""
     actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
+    """Every action of the space, in the order of its integers."""
     _codes: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:

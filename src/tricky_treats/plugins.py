@@ -72,13 +72,21 @@ class Variant:
     """
 
     name: str
+    """The name games ask for, lower case without spaces, e.g. ``family``."""
     version: str
+    """The variant's version, saved in game records."""
     title: str
+    """A short human title."""
     description: str
+    """One sentence on what the variant changes."""
     plugin: object = attrs.field(repr=False, eq=False)
+    """The object (often a module) whose ``@hookimpl`` functions implement it."""
     players: tuple[int, ...] = (2, 3, 4)
+    """The player counts it supports."""
     incompatible_with: tuple[str, ...] = ()
+    """Names of variants it cannot be combined with."""
     distribution: str = attrs.field(default=BUILTIN_DISTRIBUTION, eq=False)
+    """The distribution that registered it (filled in by the registry)."""
 
     def __attrs_post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower() or " " in self.name:
