@@ -28,11 +28,12 @@ def test_a_copy_of_a_state_is_the_state_itself() -> None:
         assert copy.deepcopy(state) is state
         assert copy.copy(state) is state
         assert copy.deepcopy(state.setup) is state.setup
-    holder = {"state": states[1], "list": [states[2]]}
+    holder = [states[1], [states[2]]]
     copied = copy.deepcopy(holder)
     assert copied is not holder
-    assert copied["state"] is states[1]
-    assert copied["list"][0] is states[2]
+    assert copied[0] is states[1]
+    assert copied[1] == [states[2]]
+    assert copied[1] is not holder[1]
 
 
 @pytest.mark.parametrize(
