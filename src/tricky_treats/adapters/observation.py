@@ -64,6 +64,7 @@ numpy is needed (it comes with the ``pettingzoo`` and ``openspiel`` extras); the
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import attrs
 import numpy as np
@@ -106,9 +107,12 @@ _TYPES = len(CostumeType)
 _KID_CARD = 11  # worn, colour (3), theme (4), icon (3)
 _MARKET_CARD = 14  # present, colour (3), theme (4), type (3), icon (3)
 
-# The board's fixed entries for one deal: the objects they came from, then the offsets of
-# the ones, the offsets of the counts and the counts.
-_Static = tuple[object, object, object, list[int], list[int], list[float]]
+# The board's fixed entries for one deal: the objects they came from, an observation with
+# only those entries set, and every card of the game per feature and icon.
+_Static = tuple[object, object, object, npt.NDArray[np.float32], tuple[int, ...]]
+# A player's kids, the offsets of the ones they set in one seat row, and their cards per
+# feature and icon.
+_Worn = tuple[object, npt.NDArray[np.intp], tuple[int, ...]]
 _Card = tuple[CostumeCard, int, int, int, int]
 
 
@@ -227,6 +231,7 @@ class ObservationEncoding:
         # Per card object: the card itself (which keeps its id from being reused while it is
         # here) and its type, colour, theme and icon indices.
         self._cards: dict[int, _Card] = {}
+        self._stacks: dict[tuple[int, int], _Worn] = {}
 
     def section(self, name: str) -> Section:
         """The section called ``name``; raises KeyError naming the sections there are."""
@@ -246,27 +251,33 @@ class ObservationEncoding:
             )
         at = self._at
         tile_index = self._tile_index
-        kids = self.kids
         ones: list[int] = []
         counts: list[int] = []
         values: list[float] = []
         seats = [(view.player + i) % n for i in range(n)]
         relative = {seat: i for i, seat in enumerate(seats)}
 
+        static = self._static
+        if (
+            static is None
+            or static[0] is not view.grid
+            or static[1] is not view.street_tokens
+            or static[2] is not view.mean_houses
+        ):
+            static = self._static = self._board(view)
+        out = static[3].copy()
+        # Cards per feature and icon left in the deck: all cards less those in sight.
+        out_of_deck = list(self._card_counts(view.discarded))
         cards = self._cards
-        kid_at, top_at, icon_at = at["kids"], at["top_type"], at["shown_icon"]
+        stacks = self._stacks
         for row, seat in enumerate(seats):
             player = view.players[seat]
-            for k, stack in enumerate(player.kids):
-                slot = row * kids + k
-                if not stack:
-                    continue
-                for card in stack:
-                    entry = cards.get(id(card))
-                    known = entry if entry is not None and entry[0] is card else self._learn(card)
-                    base = kid_at + (slot * _TYPES + known[1]) * _KID_CARD
-                    ones += (base, base + 1 + known[2], base + 4 + known[3], base + 8 + known[4])
-                ones += (top_at + slot * _TYPES + known[1], icon_at + slot * 3 + known[4])
+            # A player's kids stay the same object until they take a card: look them up.
+            worn = stacks.get((id(player.kids), row))
+            if worn is None or worn[0] is not player.kids:
+                worn = self._wear(player.kids, row)
+            out[worn[1]] = 1.0
+            out_of_deck = [a + b for a, b in zip(out_of_deck, worn[2], strict=True)]
             treats_at = at["treats"] + row * 3
             counts += (treats_at, treats_at + 1, treats_at + 2)
             values += player.treats
@@ -280,17 +291,6 @@ class ObservationEncoding:
             if tile is not None:
                 ones.append(at["secret_tile"] + row * len(tile_index) + tile_index[tile.id])
 
-        static = self._static
-        if (
-            static is None
-            or static[0] is not view.grid
-            or static[1] is not view.street_tokens
-            or static[2] is not view.mean_houses
-        ):
-            static = self._static = self._board(view)
-        ones += static[3]
-        counts += static[4]
-        values += static[5]
         for h, pumpkin in enumerate(view.pumpkin_on_house):
             if pumpkin:
                 ones.append(at["house_pumpkin"] + h)
@@ -317,15 +317,12 @@ class ObservationEncoding:
                     base + 8 + known[1],
                     base + 11 + known[4],
                 )
+                out_of_deck[known[2]] += 1
+                out_of_deck[3 + known[3]] += 1
+                out_of_deck[7 + known[1]] += 1
+                out_of_deck[10 + known[4]] += 1
 
-        deck = [0] * (len(FEATURES) + len(TrickIcon))
-        for card in view.deck_cards:
-            entry = cards.get(id(card))
-            known = entry if entry is not None and entry[0] is card else self._learn(card)
-            deck[known[2]] += 1
-            deck[3 + known[3]] += 1
-            deck[7 + known[1]] += 1
-            deck[10 + known[4]] += 1
+        deck = [a - b for a, b in zip(static[4], out_of_deck, strict=True)]
         counts.append(at["deck_size"])
         values.append(view.deck_size)
         counts += range(at["deck_features"], at["deck_features"] + len(deck))  # icons follow
@@ -351,13 +348,46 @@ class ObservationEncoding:
             ones.append(at["end_reason"] + _REASON[id(trigger.reason)])
         ones.append(at["first_player"] + relative[view.first_player])
 
-        out = np.zeros(self.size, np.float32)
         out[ones] = 1.0
         out[counts] = values
         return out
 
+    def _wear(self, kids: tuple[tuple[CostumeCard, ...], ...], row: int) -> _Worn:
+        """The offsets of the ones that ``kids`` set in seat row ``row`` (remembered)."""
+        if len(self._stacks) > 4096:  # kids of many games: start afresh
+            self._stacks.clear()
+        at = self._at
+        kid_at, top_at, icon_at = at["kids"], at["top_type"], at["shown_icon"]
+        ones: list[int] = []
+        for k, stack in enumerate(kids):
+            slot = row * self.kids + k
+            for card in stack:
+                _, kind, colour, theme, icon = self._learn(card)
+                base = kid_at + (slot * _TYPES + kind) * _KID_CARD
+                ones += (base, base + 1 + colour, base + 4 + theme, base + 8 + icon)
+            if stack:
+                _, kind, _, _, icon = self._learn(stack[-1])
+                ones += (top_at + slot * _TYPES + kind, icon_at + slot * 3 + icon)
+        worn = (kids, np.array(ones, np.intp), self._card_counts(c for k in kids for c in k))
+        self._stacks[(id(kids), row)] = worn
+        return worn
+
+    def _card_counts(self, cards: Iterable[CostumeCard]) -> tuple[int, ...]:
+        """How many of ``cards`` have each feature (in ``FEATURES`` order), then each icon."""
+        counts = [0] * (len(FEATURES) + len(TrickIcon))
+        for card in cards:
+            _, kind, colour, theme, icon = self._learn(card)
+            counts[colour] += 1
+            counts[3 + theme] += 1
+            counts[7 + kind] += 1
+            counts[10 + icon] += 1
+        return tuple(counts)
+
     def _learn(self, card: CostumeCard) -> _Card:
-        """Remember the indices of ``card``'s type, colour, theme and icon."""
+        """The indices of ``card``'s type, colour, theme and icon (remembered)."""
+        known = self._cards.get(id(card))
+        if known is not None and known[0] is card:
+            return known
         if len(self._cards) > 4096:  # cards of many component sets: start afresh
             self._cards.clear()
         known = (
@@ -395,7 +425,14 @@ class ObservationEncoding:
         for m, mean in enumerate(view.mean_houses):
             ones.append(at["mean_icon"] + m * 3 + _ICON[id(mean.neighbour.icon)])
             ones.append(at["mean_tile"] + m * tiles + self._tile_index[mean.tile.id])
-        return (view.grid, view.street_tokens, view.mean_houses, ones, counts, values)
+        base = np.zeros(self.size, np.float32)
+        base[ones] = 1.0
+        base[counts] = values
+        # Every card of the game: in the deck, worn, in the market or discarded.
+        in_play = [*view.deck_cards, *view.discarded]
+        in_play += [card for card in view.market if card is not None]
+        in_play += [card for player in view.players for kid in player.kids for card in kid]
+        return (view.grid, view.street_tokens, view.mean_houses, base, self._card_counts(in_play))
 
     def action_mask(self, view: PlayerView) -> npt.NDArray[np.int8]:
         """1 for each of the viewer's legal actions, by ``action_space`` code; else 0.
@@ -420,4 +457,4 @@ class ObservationEncoding:
 
     def __getstate__(self) -> dict[str, object]:
         # The caches are keyed by object identity, which a pickle does not keep.
-        return {**self.__dict__, "_static": None, "_cards": {}}
+        return {**self.__dict__, "_static": None, "_cards": {}, "_stacks": {}}
