@@ -168,6 +168,18 @@ def test_resampling_keeps_what_the_player_sees(players: int) -> None:
         assert sampled.history() == state.history()
         decks.add(_engine(sampled).setup.deck)
     assert len(decks) > 1  # the hidden deck order is really drawn anew
+    # The State API's own method, which OpenSpiel's IS-MCTS bot calls without a resampler.
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampled = state.resample_from_infostate(player, sampler)
+    assert sampled.information_state_string(player) == state.information_state_string(player)
+    bot = ismcts.ISMCTSBot(
+        game=state.get_game(),
+        evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(0)),
+        uct_c=2.0,
+        max_simulations=3,
+        random_state=np.random.RandomState(0),
+    )
+    assert bot.step(state) in state.legal_actions()
 
 
 def test_openspiel_ismcts_bot_plays_a_whole_game_with_a_determinizing_resampler() -> None:

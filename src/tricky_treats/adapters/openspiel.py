@@ -183,6 +183,17 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.get_game().num_players()
         return list(outcome_rewards(game))
 
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Any
+    ) -> TrickyTreatsState:
+        """``resample_from_infostate`` as OpenSpiel's ``State`` API has it.
+
+        ``probability_sampler()`` (a number in [0, 1), as from
+        ``pyspiel.UniformProbabilitySampler``) seeds the draw.
+        """
+        seed = int(probability_sampler() * 2**53)
+        return resample_from_infostate(self, player_id, random.Random(seed))
+
     def __str__(self) -> str:
         game = self.game_state
         if game is None:
