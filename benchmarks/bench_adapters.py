@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -77,37 +78,30 @@ def main() -> None:
     from tricky_treats.adapters.pettingzoo import raw_env
 
     def classic(name: str) -> Callable[[], Any]:
-        return lambda: pettingzoo.make("aec", f"classic/{name}")
+        return partial(pettingzoo.make, "aec", f"classic/{name}")
 
     rows: list[tuple[str, Callable[[], tuple[float, int]]]] = []
     for players in (2, 4):
-        rows.append(
-            (
-                f"tricky_treats_v1, {players} players (wrapped)",
-                lambda p=players: pettingzoo_steps(
-                    lambda: tricky_treats_env(players=p), args.episodes, args.seed
-                ),
+        for label, make in (("wrapped", tricky_treats_env), ("raw", raw_env)):
+            rows.append(
+                (
+                    f"tricky_treats_v1, {players} players ({label})",
+                    partial(
+                        pettingzoo_steps, partial(make, players=players), args.episodes, args.seed
+                    ),
+                )
             )
-        )
-        rows.append(
-            (
-                f"tricky_treats_v1, {players} players (raw)",
-                lambda p=players: pettingzoo_steps(
-                    lambda: raw_env(players=p), args.episodes, args.seed
-                ),
-            )
-        )
     rows += [
         (
             f"{name} (PettingZoo classic)",
-            lambda n=name: pettingzoo_steps(classic(n), args.episodes, args.seed),
+            partial(pettingzoo_steps, classic(name), args.episodes, args.seed),
         )
         for name in ("leduc_holdem_v4", "connect_four_v3", "tictactoe_v3")
     ]
     rows += [
         (
             f"python_tricky_treats, {players} players (OpenSpiel)",
-            lambda p=players: openspiel_steps(p, args.episodes, args.seed),
+            partial(openspiel_steps, players, args.episodes, args.seed),
         )
         for players in (2, 4)
     ]
