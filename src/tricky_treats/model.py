@@ -34,6 +34,7 @@ from tricky_treats.components import (
     Treat,
     TrickIcon,
     TrickTile,
+    base_components,
 )
 from tricky_treats.errors import UnknownPlayerError, brief
 
@@ -352,6 +353,36 @@ class Setup:
         object.__setattr__(self, "action_space", space)
         object.__setattr__(self, "lookup", _Lookup(self))
 
+    # A setup never changes: copies are the setup itself, and a pickle holds only the dealt
+    # fields (the lookup tables are rebuilt, the base game's components are named, not stored).
+
+    def __copy__(self) -> Setup:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Setup:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., Setup], tuple[object, ...]]:
+        components = None if self.components is base_components() else self.components
+        return _restore_setup, (
+            self.config,
+            components,
+            self.rules,
+            self.grid,
+            self.street_tokens,
+            self.mean_houses,
+            self.secret_tiles,
+            self.deck,
+            self.secret_tiles_face_up,
+            self.custom_components,
+            self.scorers,
+        )
+
+
+def _restore_setup(config: GameConfig, components: ComponentData | None, *fields: Any) -> Setup:
+    """Rebuild a pickled ``Setup``; ``components`` None stands for the base game's."""
+    return Setup(config, base_components() if components is None else components, *fields)
+
 
 @attrs.frozen(weakref_slot=False)
 class PlayerState:
@@ -599,9 +630,44 @@ class GameState:
             f"player {self.current_player} to act"
         )
 
+    # -- copying and pickling -----------------------------------------------------------------
+    # A state is immutable, so a copy is the state itself (OpenSpiel and others clone states
+    # with copy.deepcopy). A pickle holds the fields positionally and not the legal-actions
+    # cache; states of one game share their setup and the older part of their log, and so
+    # does a pickle of several of them.
+
+    def __copy__(self) -> GameState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., GameState], tuple[object, ...]]:
+        return _restore_game_state, (
+            self.setup,
+            self.players,
+            self.market,
+            self.deck_position,
+            self.discarded,
+            self.pumpkin_on_house,
+            self.pumpkin_on_mean_house,
+            self.street_flipped,
+            self.current_player,
+            self.turn,
+            self.passes_in_a_row,
+            self.end_trigger,
+            self.log,
+        )
+
 
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
+
+
+def _restore_game_state(*fields: Any) -> GameState:
+    """Rebuild a pickled ``GameState`` (a module-level name, as pickle needs)."""
+    return new_game_state(*fields)
+
 
 # Imported last: these modules build GameState values and so import this one.
 from tricky_treats import rules as _rules  # noqa: E402

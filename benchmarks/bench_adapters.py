@@ -1,0 +1,135 @@
+"""Environment steps per second: Tricky Treats beside PettingZoo's classic games, same run.
+
+Run with ``python benchmarks/bench_adapters.py`` after
+``pip install -e '.[pettingzoo,openspiel]' 'pettingzoo[classic]'`` (the classic games need
+rlcard and pygame); it prints figures and asserts nothing. Every environment plays the same
+loop: ``last()`` (which builds the observation and the action mask), a uniform choice among
+the legal actions, ``step()``. A step is one action of a live agent. The OpenSpiel game is
+timed the same way (legal actions, observation tensor of the player to act, apply).
+
+Rates are steps per second of this process's CPU time (``time.process_time``), so other
+work on a shared machine does not count against them; the environments take turns, round
+after round, and the best round of each is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+
+def pettingzoo_steps(make: Callable[[], Any], episodes: int, seed: int) -> tuple[float, int]:
+    """Steps per second and steps played over ``episodes`` random games of one environment."""
+    environment = make()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.process_time()
+    for episode in range(episodes):
+        environment.reset(seed=seed + episode)
+        for _agent in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                steps += 1
+            environment.step(action)
+    elapsed = time.process_time() - start
+    environment.close()
+    return steps / elapsed, steps
+
+
+def openspiel_steps(players: int, episodes: int, seed: int) -> tuple[float, int]:
+    """Steps per second of random play in ``python_tricky_treats``, observing each step."""
+    import pyspiel
+
+    import tricky_treats.adapters.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_tricky_treats", {"players": players, "seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.process_time()
+    for _ in range(episodes):
+        state = game.new_initial_state()
+        state.apply_action(0)
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.integers(len(actions)))])
+            steps += 1
+    return steps / (time.process_time() - start), steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--episodes", type=int, default=100, help="games per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    import pettingzoo
+
+    from tricky_treats.adapters.pettingzoo import env as tricky_treats_env
+    from tricky_treats.adapters.pettingzoo import raw_env
+
+    def classic(name: str) -> Callable[[], Any]:
+        return partial(pettingzoo.make, "aec", f"classic/{name}")
+
+    rows: list[tuple[str, Callable[[], tuple[float, int]]]] = []
+    for players in (2, 4):
+        for label, make in (("wrapped", tricky_treats_env), ("raw", raw_env)):
+            rows.append(
+                (
+                    f"tricky_treats_v1, {players} players ({label})",
+                    partial(
+                        pettingzoo_steps, partial(make, players=players), args.episodes, args.seed
+                    ),
+                )
+            )
+    rows += [
+        (
+            f"{name} (PettingZoo classic)",
+            partial(pettingzoo_steps, classic(name), args.episodes, args.seed),
+        )
+        for name in ("leduc_holdem_v4", "connect_four_v3", "tictactoe_v3")
+    ]
+    rows += [
+        (
+            f"python_tricky_treats, {players} players (OpenSpiel)",
+            partial(openspiel_steps, players, args.episodes, args.seed),
+        )
+        for players in (2, 4)
+    ]
+
+    best: dict[str, tuple[float, int]] = {}
+    skipped: dict[str, str] = {}
+    for _ in range(args.rounds):
+        for label, run in rows:
+            if label in skipped:
+                continue
+            try:
+                rate, steps = run()
+            except ImportError as error:  # a classic game whose own dependency is missing
+                skipped[label] = str(error)
+                continue
+            if rate > best.get(label, (0.0, 0))[0]:
+                best[label] = (rate, steps)
+    print(
+        f"environment steps per CPU second, {args.episodes} random games a round, "
+        f"best of {args.rounds} rounds, same run"
+    )
+    for label, _ in rows:
+        if label in skipped:
+            print(f"  {label:<46} skipped: {skipped[label]}")
+        else:
+            rate, steps = best[label]
+            print(f"  {label:<46} {rate:>10,.0f} steps/s  ({steps:,} steps a round)")
+
+
+if __name__ == "__main__":
+    main()
