@@ -119,6 +119,14 @@ def _parser() -> argparse.ArgumentParser:
 
     variants = commands.add_parser("variants", help="list the installed variants")
     variants.set_defaults(command=_variants)
+
+    from tricky_treats.report import _command as report_command
+
+    report = commands.add_parser(
+        "report", help="write an HTML balance report with plots (needs the report extra)"
+    )
+    report_command.add_arguments(report)
+    report.set_defaults(command=report_command.run)
     return parser
 
 
