@@ -461,6 +461,8 @@ def write_report(
 ) -> Path:
     """Write ``render_report(samples, title)`` to ``path`` and return the path."""
     path = Path(path)
+    if not path.parent.is_dir():  # say so before the plots take their time
+        raise ReportError(f"cannot write {path}: there is no folder {path.parent}")
     html = render_report(samples, title)
     try:
         path.write_text(html, encoding="utf-8")

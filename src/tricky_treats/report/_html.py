@@ -44,6 +44,8 @@ def _e(text: object) -> str:
 
 def _signed(value: float, digits: int = 1) -> str:
     text = f"{value:+.{digits}f}"
+    if float(text) == 0:
+        return text[1:]  # no sign on a zero, not even on one rounded from -0.001
     return text.replace("-", MINUS)
 
 
@@ -173,6 +175,8 @@ def _difference_sentence(
     if not interval.known:
         return f"The difference in {what} between {other} and {base} needs more games."
     value = interval.estimate * scale
+    if interval.low == interval.high == 0:
+        return f"{what[0].upper() + what[1:]} is the same in {other} and {base} in every game."
     span = f"{_signed(interval.low * scale, 2)} to {_signed(interval.high * scale, 2)} {unit}"
     if interval.excludes(0):
         direction = "higher" if value > 0 else "lower"
@@ -389,7 +393,7 @@ def _comparison_section(number: int, comparison: Comparison, categories: Sequenc
     sentences: list[str] = []
 
     def add(what: str, mine: str, theirs: str, interval: Interval, unit: str, scale: float,
-            show: str) -> None:  # fmt: skip
+            show: str, said: str = "") -> None:  # fmt: skip
         rows.append(
             [
                 f'<td class="label">{_e(what)}</td>',
@@ -402,14 +406,15 @@ def _comparison_section(number: int, comparison: Comparison, categories: Sequenc
                 _verdict(interval),
             ]
         )  # fmt: skip
-        sentences.append(_difference_sentence(what, interval, unit, scale, comparison))
+        sentences.append(_difference_sentence(said or what, interval, unit, scale, comparison))
 
     if comparison.seat_wins:
         for seat, interval in enumerate(comparison.seat_wins):
             add(
                 f"win rate of {_seat_name(seat)}", _percent(other.seat_wins[seat].estimate),
                 _percent(base.seat_wins[seat].estimate), interval, "percentage points", 100,
-                "points",
+                "points", "the first player's win rate" if seat == 0
+                else f"the win rate of seat {seat + 1}",
             )  # fmt: skip
     else:
         sentences.append(
