@@ -507,7 +507,7 @@ def test_report_command_from_a_file_and_played_games_same_bytes_in_any_process(
 ) -> None:
     here, there = tmp_path / "here.html", tmp_path / "there.html"
     arguments = ["report", str(simulated["jsonl"]), "--config",
-                 "label=Played agents=greedy,random,random games=6 seed=11", "--jobs", "1"]  # fmt: skip
+                 "label='Played here' agents=greedy,random,random games=6 seed=11", "--jobs", "1"]  # fmt: skip
     status = main([*arguments, "-o", str(here)])
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -517,7 +517,7 @@ def test_report_command_from_a_file_and_played_games_same_bytes_in_any_process(
     assert page.sections == SECTIONS
     text = " ".join(" ".join(page.text).split())
     # The same games read and played: every difference is exactly zero.
-    assert "Played against games" in text
+    assert "Played here against games" in text
     comparison = html[html.index('id="comparison-1"') :]
     rows = re.findall(
         r'<tr><td class="label">([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>',
@@ -541,6 +541,7 @@ def test_report_command_from_a_file_and_played_games_same_bytes_in_any_process(
         (["--config", "games=0"], "games must be at least 1, got 0"),
         (["--config", "agents=greedy players=2"], "give agents= or players= and bot=, not both"),
         (["--config", "seed=1 seed=2"], "seed is given twice"),
+        (["--config", "label='Base game"], "No closing quotation"),
         (["--config", "file=x.jsonl games=3"], "takes only label=, not games"),
         (["--config", "label=A", "--config", "label=A"], "two samples are labelled 'A'"),
         (["--config", "variants=chess games=1"], "no variant called 'chess'"),

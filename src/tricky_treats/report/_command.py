@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 _KEYS = ("label", "players", "bot", "agents", "variants", "games", "seed", "file")
 
 _CONFIG_HELP = (
-    "a sample of games, as space-separated KEY=VALUE: label=TEXT, players=N, bot=BOT, "
+    "a sample of games, as space-separated KEY=VALUE (quote a value with spaces): "
+    "label=TEXT, players=N, bot=BOT, "
     "agents=BOT,BOT,... (one per seat; overrides players and bot), variants=NAME,NAME,..., "
     "games=N, seed=N, or file=PATH to read a simulate --output file instead of playing; "
     "keys left out take the values of the options below. Repeat for several samples; "
@@ -65,7 +67,11 @@ class Config:
 def parse_config(spec: str, args: argparse.Namespace) -> Config:
     """A ``--config`` SPEC, its missing keys taken from the command's options."""
     values: dict[str, str] = {}
-    for item in spec.split():
+    try:
+        items = shlex.split(spec)  # so that label='Base game' keeps its space
+    except ValueError as exc:
+        raise ReportError(f"--config {spec!r}: {exc}") from None
+    for item in items:
         key, equals, value = item.partition("=")
         if not equals or not value:
             raise ReportError(f"--config {spec!r}: write each setting as KEY=VALUE, got {item!r}")

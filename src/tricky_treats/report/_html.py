@@ -27,7 +27,8 @@ figure img { width: 100%; height: auto; display: block; }
 table { border-collapse: collapse; font-size: .86rem; margin: 0 0 .8rem;
         font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
-th, td { padding: .22rem .55rem; border-bottom: 1px solid #e5e5e5; text-align: right; }
+th, td { padding: .22rem .55rem; border-bottom: 1px solid #e5e5e5; text-align: right;
+         white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 thead th { border-bottom: 2px solid #ccc; }
 td.label, th.label { text-align: left; }
