@@ -380,10 +380,16 @@ def test_a_report_to_a_missing_folder_fails_before_drawing(tmp_path: Path) -> No
         write_report([HAND], tmp_path / "nowhere" / "report.html")
 
 
-def test_a_missing_matplotlib_gets_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_matplotlib_gets_a_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ReportError, match=r"pip install 'tricky-treats\[report\]'"):
         render_report([HAND])
+    # The command says so before it plays a single game.
+    status = main(["report", "--config", "games=100000", "-o", str(tmp_path / "r.html")])
+    assert status == 2
+    assert "pip install 'tricky-treats[report]'" in capsys.readouterr().err
 
 
 def test_importing_the_library_or_the_report_api_does_not_import_matplotlib() -> None:

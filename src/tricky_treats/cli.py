@@ -61,8 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.command(args, console)
     except (CommandError, TrickyTreatsError) as exc:
+        from rich.markup import escape  # a hint like 'tricky-treats[report]' is no markup
+
         Console(stderr=True, highlight=False, width=120).print(
-            f"[red]tricky-treats: {exc}[/red]", markup=True
+            f"[red]tricky-treats: {escape(str(exc))}[/red]", markup=True
         )
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -152,6 +152,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.jobs < 1:
         raise ReportError("--jobs must be at least 1")
     wanted = configs(args)
+    try:  # before playing any game, not after
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ReportError(
+            "the report's plots need matplotlib: pip install 'tricky-treats[report]'"
+        ) from None
     start = time.perf_counter()
     samples: list[Sample] = []
     for config in wanted:
