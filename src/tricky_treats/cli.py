@@ -73,8 +73,10 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         result: int = args.command(args, console)
     except (CommandError, TrickyTreatsError) as exc:
+        from rich.markup import escape  # a hint like 'tricky-treats[report]' is no markup
+
         Console(stderr=True, highlight=False, width=120).print(
-            f"[red]tricky-treats: {exc}[/red]", markup=True
+            f"[red]tricky-treats: {escape(str(exc))}[/red]", markup=True
         )
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -155,6 +157,14 @@ def _parser() -> argparse.ArgumentParser:
 
     variants = commands.add_parser("variants", help="list the installed variants")
     variants.set_defaults(command=_variants)
+
+    from tricky_treats.report import _command as report_command
+
+    report = commands.add_parser(
+        "report", help="write an HTML balance report with plots (needs the report extra)"
+    )
+    report_command.add_arguments(report)
+    report.set_defaults(command=report_command.run)
     return parser
 
 
