@@ -18,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import math
-import multiprocessing
 import os
-import queue
 import random
 import secrets
 import signal
@@ -335,6 +333,9 @@ def _pool_batch(batch: _Batch) -> int:
 
 
 def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
+    import multiprocessing  # here: importing the library stays quick
+    import queue
+
     context = multiprocessing.get_context("spawn")
     results: Queue[list[GameResult]] = context.Queue()
     # Workers start with Ctrl-C ignored: the interrupt is this process's to handle, and
