@@ -66,6 +66,20 @@ class SeatResult:
     win: float
     """The seat's share of the win: 1, a fraction for a shared win (R15), or 0."""
 
+    def __reduce__(self) -> tuple[type[SeatResult], tuple[Any, ...]]:
+        # Results cross process boundaries by the million: pickle them as plain tuples
+        # (attrs' default for slotted classes is more than ten times slower).
+        return SeatResult, (
+            self.agent,
+            self.agent_index,
+            self.total,
+            self.pumpkins,
+            self.costumes,
+            self.tiles,
+            self.extras,
+            self.win,
+        )
+
 
 @attrs.frozen
 class GameResult:
@@ -81,6 +95,9 @@ class GameResult:
     """Why it ended (a ``Termination`` value)."""
     seats: tuple[SeatResult, ...]
     """One entry per seat, in seat order."""
+
+    def __reduce__(self) -> tuple[type[GameResult], tuple[Any, ...]]:
+        return GameResult, (self.game, self.seed, self.actions, self.termination, self.seats)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object that ``tricky-treats simulate --output FILE.jsonl`` writes."""
