@@ -162,6 +162,32 @@ def test_pool_results_come_as_games_end_not_when_the_batch_ends(tmp_path: Path) 
     assert sorted(r.game for r in seen) == [0, 1, 2]
 
 
+class FailingAgent:
+    """Raises on its first move, or ends its process at once (as an out-of-memory kill)."""
+
+    def __init__(self, exit_code: int | None = None) -> None:
+        self.exit_code = exit_code
+
+    def choose(
+        self, view: tt.PlayerView, legal_actions: Sequence[tt.Action], rng: random.Random
+    ) -> tt.Action:
+        if self.exit_code is not None:
+            os._exit(self.exit_code)
+        raise ValueError("this bot is broken")
+
+
+def test_an_error_in_a_pool_worker_is_raised_here_with_its_traceback() -> None:
+    with pytest.raises(ValueError, match="this bot is broken") as info:
+        list(simulate(4, [FailingAgent(), "random"], seed=1, backend="pool", jobs=2))
+    assert "raised in a simulate worker process" in "".join(info.value.__notes__)
+    assert "in choose" in "".join(info.value.__notes__)
+
+
+def test_a_pool_worker_that_dies_is_reported_not_waited_for() -> None:
+    with pytest.raises(RuntimeError, match="stopped with exit code 3 before its games"):
+        list(simulate(4, [FailingAgent(exit_code=3), "random"], seed=1, jobs=2))
+
+
 # -- the command ---------------------------------------------------------------------------------
 
 

@@ -19,11 +19,13 @@ import contextlib
 import heapq
 import math
 import os
+import pickle
 import random
 import secrets
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -321,32 +323,42 @@ def _play_one(
 # -- the local process pool ----------------------------------------------------------------------
 
 _FLUSH_SECONDS = 0.05
-_results_queue: Queue[list[GameResult]] | None = None
+
+# What a worker sends back: results, or the error that stopped it.
+_Message = tuple[Literal["results"], list[GameResult]] | tuple[Literal["error"], BaseException]
 
 
-def _start_worker(results: Queue[list[GameResult]]) -> None:
-    global _results_queue  # one queue per worker process, set once
-    _results_queue = results
-
-
-def _pool_batch(batch: _Batch) -> int:
-    """Play ``batch`` in a worker, sending each result when its game ends.
+def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message]) -> None:
+    """Play batches until told to stop, sending each result when its game ends.
 
     Results of quick games are grouped (a send every 50 ms at most) to cut the overhead.
     """
-    assert _results_queue is not None
-    pending: list[GameResult] = []
-    flushed = -math.inf
-    for result in _play_batch(batch):
-        pending.append(result)
-        now = time.monotonic()
-        # A game that took long goes out at once; quick ones are grouped to cut the overhead.
-        if now - flushed >= _FLUSH_SECONDS:
-            _results_queue.put(pending)
-            pending, flushed = [], now
-    if pending:
-        _results_queue.put(pending)
-    return batch.count
+    while (batch := tasks.get()) is not None:
+        try:
+            pending: list[GameResult] = []
+            flushed = -math.inf
+            for result in _play_batch(batch):
+                pending.append(result)
+                now = time.monotonic()
+                # A game that took long goes out at once (its send is 50 ms overdue).
+                if now - flushed >= _FLUSH_SECONDS:
+                    results.put(("results", pending))
+                    pending, flushed = [], now
+            if pending:
+                results.put(("results", pending))
+        except Exception as exc:
+            results.put(("error", _sendable(exc)))
+            return
+
+
+def _sendable(exc: Exception) -> BaseException:
+    """``exc`` with the worker's traceback as a note, or a RuntimeError if it cannot pickle."""
+    exc.add_note("(raised in a simulate worker process:)\n" + traceback.format_exc())
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        return RuntimeError(f"a simulate worker failed: {exc!r}")
+    return exc
 
 
 def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
@@ -354,29 +366,52 @@ def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
     import queue
 
     context = multiprocessing.get_context("spawn")
-    results: Queue[list[GameResult]] = context.Queue()
-    # Workers start with Ctrl-C ignored: the interrupt is this process's to handle, and
-    # workers must not print tracebacks. A spawned Python keeps an ignored SIGINT ignored.
-    with _sigint_ignored():
-        pool = context.Pool(workers, initializer=_start_worker, initargs=(results,))
+    tasks: Queue[_Batch | None] = context.Queue()
+    results: Queue[_Message] = context.Queue()
+    for batch in batches:
+        tasks.put(batch)
+    for _ in range(workers):
+        tasks.put(None)
+    processes = [
+        context.Process(target=_pool_worker, args=(tasks, results), daemon=True)
+        for _ in range(workers)
+    ]
     try:
-        done = pool.map_async(_pool_batch, batches, chunksize=1)
+        # Workers start with Ctrl-C ignored: the interrupt is this process's to handle, and
+        # workers must not print tracebacks. A spawned Python keeps an ignored SIGINT ignored.
+        with _sigint_ignored():
+            for process in processes:
+                process.start()
         expected = sum(batch.count for batch in batches)
         received = 0
         while received < expected:
             try:
-                chunk = results.get(timeout=0.1)
+                kind, payload = results.get(timeout=0.2)
             except queue.Empty:
-                if done.ready() and not done.successful():
-                    done.get()  # raises the worker's error here
+                # A worker that died (killed, out of memory) never sends its games: say so
+                # rather than wait for ever.
+                for process in processes:
+                    if process.exitcode not in (None, 0):
+                        raise RuntimeError(
+                            f"a simulate worker process stopped with exit code "
+                            f"{process.exitcode} before its games were played"
+                        ) from None
                 continue
-            received += len(chunk)
-            yield from chunk
-        done.get()
-        pool.close()
+            if kind == "error":
+                assert isinstance(payload, BaseException)
+                raise payload
+            assert isinstance(payload, list)
+            received += len(payload)
+            yield from payload
     finally:
-        pool.terminate()
-        pool.join()
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            if process.pid is not None:
+                process.join()
+        tasks.cancel_join_thread()  # batches left in the queue: nobody will read them
+        tasks.close()
         results.close()
 
 
