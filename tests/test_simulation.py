@@ -227,7 +227,7 @@ def test_cli_help_says_what_players_and_seed_do(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "--players PLAYERS how many seats, 2 to 4 (default: one per bot of --agents)" in text
+    assert "--players N how many seats, 2 to 4 (default: one per bot of --agents)" in text
     assert "game i uses SEED+i (default: drawn from the operating system, 63 bits" in text
     assert "--backend {inline,pool,ray}" in text
 

@@ -332,16 +332,20 @@ def _simulate_parser(commands: Any) -> None:
         "dealt from seed SEED+i and its seats rotate by i, so each bot plays every seat and "
         "the results do not depend on the backend or the number of processes.",
     )
-    simulate.add_argument("--games", type=int, default=100, help="how many games (100)")
+    simulate.add_argument(
+        "--games", type=int, default=100, metavar="N", help="how many games (100)"
+    )
     simulate.add_argument(
         "--agents",
         default="greedy,random",
+        metavar="BOTS",
         help="bots, comma-separated, one per seat (random, greedy, search, "
         "search:ITERATIONS), or one bot for every seat of --players; default 'greedy,random'",
     )
     simulate.add_argument(
         "--players",
         type=int,
+        metavar="N",
         help="how many seats, 2 to 4 (default: one per bot of --agents)",
     )
     simulate.add_argument(
@@ -368,6 +372,7 @@ def _simulate_parser(commands: Any) -> None:
     simulate.add_argument(
         "--jobs",
         type=int,
+        metavar="N",
         help="processes of the pool backend (default: all CPU cores)",
     )
     simulate.add_argument(
@@ -378,10 +383,14 @@ def _simulate_parser(commands: Any) -> None:
     simulate.add_argument(
         "--batch-size",
         type=int,
+        metavar="N",
         help="games per task for the pool and ray backends (default: chosen from --games)",
     )
     simulate.add_argument(
-        "--output", type=Path, help="write one line per game to FILE (.csv or .jsonl)"
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write one line per game to FILE (.csv or .jsonl)",
     )
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(command=_simulate)
