@@ -80,6 +80,8 @@ def test_a_single_agent_fills_every_seat_of_players() -> None:
         ({"agents": ["random"], "players": 5}, "for 2 to 4 players, got 5"),
         ({"agents": ["random", "random", "random", "random", "random"]}, "got 5"),
         ({"agents": []}, "agents is empty"),
+        ({"agents": ["random"], "players": -2}, "players must be a number of seats, got -2"),
+        ({"agents": ["random"] * 2, "variants": "family"}, "got the string 'family'"),
         ({"agents": "random,random"}, "got the string 'random,random'"),
         ({"agents": ["random", "wizard"]}, "no agent 'wizard'"),
         ({"agents": ["random"] * 2, "backend": "cloud"}, "no backend 'cloud'"),

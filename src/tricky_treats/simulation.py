@@ -181,6 +181,8 @@ def simulate(
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an integer, got {seed!r}")
+    if isinstance(variants, str):
+        raise ConfigurationError(f"variants must be a list of names, got the string {variants!r}")
     variant_names = tuple(variants)
     new_game(players=len(seats), seed=seed, variants=variant_names)  # checks the setup now
     if backend == "ray":
@@ -195,12 +197,12 @@ def simulate(
     def run() -> Iterator[GameResult]:
         if games == 0:
             return
-        if backend == "inline" or (backend == "pool" and (jobs or _cpus()) == 1):
+        workers = min(jobs or _cpus(), games)
+        if backend == "inline" or (backend == "pool" and workers == 1):
             results: Iterator[GameResult] = _play_batch(
                 _Batch(0, games, seed, seats, labels, variant_names)
             )
         elif backend == "pool":
-            workers = min(jobs or _cpus(), games)
             size = batch_size or _default_batch(games, workers)
             results = _pool_results(batches(size), workers)
         else:
@@ -220,8 +222,8 @@ def _seat_agents(agents: Sequence[str | Agent], players: int | None) -> tuple[st
         raise ConfigurationError("agents is empty: give one agent per seat, or one for all")
     if players is None:
         return chosen
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ConfigurationError(f"players must be a number, got {players!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise ConfigurationError(f"players must be a number of seats, got {players!r}")
     if len(chosen) == 1:
         return chosen * players
     if len(chosen) != players:
