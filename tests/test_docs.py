@@ -180,6 +180,8 @@ def test_every_public_name_has_its_entry_under_its_public_name() -> None:
             "tricky_treats.rules.build_player",
             "tricky_treats.testing",
             "tricky_treats.testing.strategies",
+            "tricky_treats.report",
+            "tricky_treats.report.stats",
         }
 
 

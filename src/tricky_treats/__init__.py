@@ -110,6 +110,7 @@ from tricky_treats.serialization import (
     record_schema,
     view_schema,
 )
+from tricky_treats.simulation import GameResult, SeatResult, simulate
 from tricky_treats.views import PlayerView, PublicPlayer
 
 try:
@@ -145,6 +146,7 @@ __all__ = [
     "Feature",
     "GameConfig",
     "GameOver",
+    "GameResult",
     "GameState",
     "GreedyAgent",
     "GridHouse",
@@ -171,6 +173,7 @@ __all__ = [
     "RulesData",
     "ScoreSheet",
     "SearchAgent",
+    "SeatResult",
     "Setup",
     "StreetBonusTaken",
     "StreetBonusToken",
@@ -205,6 +208,7 @@ __all__ = [
     "parse_action",
     "play_game",
     "record_schema",
+    "simulate",
     "start_game",
     "variant_problems",
     "view_schema",

@@ -61,6 +61,13 @@ class RandomAgent:
         """Return a legal action drawn uniformly with ``rng``."""
         return legal_actions[rng.randrange(len(legal_actions))]
 
+    def choose_from_legal(self, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """The same choice without a view: ``simulate()`` calls this and builds no view.
+
+        Any agent that never looks at its view may define this method to be simulated faster.
+        """
+        return legal_actions[rng.randrange(len(legal_actions))]
+
     def __repr__(self) -> str:
         return "RandomAgent()"
 

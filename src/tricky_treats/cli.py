@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import multiprocessing
 import os
 import random
+import secrets
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from tricky_treats.events import GameOver, describe_event
 from tricky_treats.model import GameState
 from tricky_treats.plugins import available_variants, variant_problems
 from tricky_treats.serialization import dumps, loads
+from tricky_treats.simulation import BACKENDS, GameResult, simulate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -128,23 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.set_defaults(command=_play)
 
-    simulate = commands.add_parser("simulate", help="play many games between bots")
-    _game_options(simulate)
-    simulate.add_argument("--games", type=int, default=100, help="how many games (100)")
-    simulate.add_argument(
-        "--agents",
-        default="greedy,random",
-        help="bots, one per seat (seats rotate from game to game): random, greedy, search, "
-        "search:ITERATIONS; default 'greedy,random'",
-    )
-    simulate.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="processes (all CPU cores)"
-    )
-    simulate.add_argument(
-        "--output", type=Path, help="write one line per game to FILE (.csv or .jsonl)"
-    )
-    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
-    simulate.set_defaults(command=_simulate)
+    _simulate_parser(commands)
 
     replay = commands.add_parser("replay", help="show a saved game as a readable log")
     replay.add_argument("file", type=Path, help="a game record written by play --save or dumps()")
@@ -506,167 +491,264 @@ def _write(path: Path, text: str) -> None:
 # -- simulate ------------------------------------------------------------------------------------
 
 
+def _simulate_parser(commands: Any) -> None:
+    simulate = commands.add_parser(
+        "simulate",
+        help="play many games between bots",
+        description="Play many games between bots and print each bot's results. Game i is "
+        "dealt from seed SEED+i and its seats rotate by i, so each bot plays every seat and "
+        "the results do not depend on the backend or the number of processes.",
+    )
+    simulate.add_argument(
+        "--games", type=int, default=100, metavar="N", help="how many games (100)"
+    )
+    simulate.add_argument(
+        "--agents",
+        default="greedy,random",
+        metavar="BOTS",
+        help="bots, comma-separated, one per seat (random, greedy, search, "
+        "search:ITERATIONS), or one bot for every seat of --players; default 'greedy,random'",
+    )
+    simulate.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="how many seats, 2 to 4 (default: one per bot of --agents)",
+    )
+    simulate.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of game 0; game i uses SEED+i (default: drawn from the operating "
+        "system, 63 bits, and printed)",
+    )
+    simulate.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        dest="variants",
+        metavar="NAME",
+        help="play with this variant (repeat for several)",
+    )
+    simulate.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="pool",
+        help="where games are played: inline (this process), pool (local processes; the "
+        "default) or ray (Ray tasks; needs tricky-treats[ray])",
+    )
+    simulate.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="processes of the pool backend (default: all CPU cores)",
+    )
+    simulate.add_argument(
+        "--address",
+        help="the Ray cluster to run on, e.g. 'auto' or 'ray://HEAD:10001' (ray backend; "
+        "default: the cluster in RAY_ADDRESS, else a local Ray)",
+    )
+    simulate.add_argument(
+        "--batch-size",
+        type=int,
+        metavar="N",
+        help="games per task for the pool and ray backends (default: chosen from --games)",
+    )
+    simulate.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write one line per game to FILE (.csv or .jsonl)",
+    )
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.set_defaults(command=_simulate)
+
+
 def _simulate(args: argparse.Namespace, console: Console) -> int:
-    from rich.progress import Progress
-    from rich.table import Table
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if args.games < 1:
         raise CommandError("--games must be at least 1")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise CommandError("--jobs must be at least 1")
-    for spec in agents:
-        make_agent(spec)
+    if args.jobs is not None and args.backend != "pool":
+        raise CommandError(f"--jobs is for the pool backend, not --backend {args.backend}")
+    if args.address is not None and args.backend != "ray":
+        raise CommandError("--address is for the ray backend: add --backend ray")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise CommandError("--batch-size must be at least 1")
     if args.output is not None and args.output.suffix not in (".csv", ".jsonl"):
         raise CommandError(f"--output must end in .csv or .jsonl, got {args.output.name}")
-    base_seed = args.seed if args.seed is not None else 0
-    new_game(players=len(agents), seed=base_seed, variants=args.variants)  # checks the setup
-    tasks = [(index, base_seed + index, agents, args.variants) for index in range(args.games)]
-    results: list[dict[str, Any]] = []
+    if not agents:
+        raise CommandError("--agents is empty: name a bot per seat, e.g. greedy,random")
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    results = simulate(
+        args.games,
+        agents,
+        players=args.players,
+        seed=seed,
+        variants=args.variants,
+        backend=args.backend,
+        jobs=args.jobs,
+        address=args.address,
+        batch_size=args.batch_size,
+        ordered=False,
+    )
+    seats = args.players or len(agents)
+    summary = _Summary()
     start = time.perf_counter()
-    with Progress(console=console, disable=args.quiet, transient=True) as progress:
-        bar = progress.add_task("Playing", total=len(tasks))
-        for result in _run(tasks, args.jobs):
-            results.append(result)
-            progress.advance(bar)
-    elapsed = time.perf_counter() - start
-    results.sort(key=lambda r: r["game"])
-    if args.output is not None:
-        _write_results(args.output, results)
-
-    table = Table(
-        title=f"{len(results)} games, {len(agents)} players, seeds {base_seed} to "
-        f"{base_seed + len(results) - 1}"
+    where = {
+        "inline": "in this process",
+        "pool": f"on {min(args.jobs or os.cpu_count() or 1, args.games)} process(es)",
+        "ray": "on Ray",
+    }[args.backend]
+    progress = Progress(
+        TextColumn("Playing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=args.quiet,
+        transient=True,
     )
-    table.add_column("agent", no_wrap=True)
-    for heading in ("games", "wins", "win rate", "mean total", "pumpkins", "costumes", "tiles",
-                    "extras"):  # fmt: skip
-        table.add_column(heading, justify="right")
-    for label, stats in _by_agent(results).items():
-        n = stats["games"]
-        table.add_row(
-            label,
-            f"{n:.0f}",
-            f"{stats['wins']:.1f}",
-            f"{stats['wins'] / n:.1%}",
-            f"{stats['total'] / n:.1f}",
-            f"{stats['pumpkins'] / n:.1f}",
-            f"{stats['costumes'] / n:.1f}",
-            f"{stats['tiles'] / n:.1f}",
-            f"{stats['extras'] / n:.1f}",
+    output = _Output(args.output)
+    try:
+        with output, progress:
+            bar = progress.add_task("Playing", total=args.games)
+            for result in results:
+                summary.add(result)
+                output.add(result)
+                progress.advance(bar)
+    except KeyboardInterrupt:
+        saved = f"; {args.output} holds the first {output.written}" if args.output else ""
+        Console(stderr=True, highlight=False).print(
+            f"Interrupted after {summary.games} of {args.games} games{saved}."
         )
-    console.print(table)
-    actions = sum(r["actions"] for r in results)
-    console.print(
-        f"Mean game length {actions / len(results):.1f} actions; {len(results) / elapsed:.1f} "
-        f"games/s, {actions / elapsed:,.0f} actions/s with {args.jobs} process(es)."
-    )
+        return 130
+    elapsed = time.perf_counter() - start
+    summary.print(console, seats, seed, elapsed, where)
     return 0
 
 
-def _run(tasks: list[tuple[int, int, list[str], list[str]]], jobs: int) -> Iterator[dict[str, Any]]:
-    if jobs == 1 or len(tasks) == 1:
-        yield from map(_play_one, tasks)
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap_unordered(_play_one, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+class _Summary:
+    """Each agent's totals, gathered as results stream in (no list of all results kept)."""
 
+    def __init__(self) -> None:
+        self.games = 0
+        self.actions = 0
+        self.first_seed: int | None = None
+        self.stats: dict[str, dict[str, float]] = {}
 
-def _play_one(task: tuple[int, int, list[str], list[str]]) -> dict[str, Any]:
-    """One simulated game; the seats rotate so that each agent plays every seat in turn."""
-    index, seed, specs, variants = task
-    count = len(specs)
-    order = [specs[(seat + index) % count] for seat in range(count)]
-    game = new_game(players=count, seed=seed, variants=variants)
-    from tricky_treats.agents import play_game
-
-    final = play_game(game, [make_agent(spec) for spec in order], seed=seed)[-1]
-    sheets = final.scores()
-    won = final.winners()
-    return {
-        "game": index,
-        "seed": seed,
-        "actions": len(final.history),
-        "termination": final.end_trigger.reason.value if final.end_trigger else None,
-        "seats": [
-            {
-                "agent": order[seat],
-                "agent_index": (seat + index) % count,
-                "total": sheet.total,
-                "pumpkins": sheet.pumpkins,
-                "costumes": sum(sheet.costumes),
-                "tiles": sheet.treats,
-                "extras": sum(e.points for e in sheet.extras),
-                "win": 1 / len(won) if seat in won else 0.0,
-            }
-            for seat, sheet in enumerate(sheets)
-        ],
-    }
-
-
-def _by_agent(results: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    stats: dict[str, dict[str, float]] = {}
-    for result in results:
-        for seat in result["seats"]:
-            label = f"{seat['agent_index'] + 1}. {seat['agent']}"
-            entry = stats.setdefault(
-                label,
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        self.actions += result.actions
+        for seat in result.seats:
+            entry = self.stats.setdefault(
+                f"{seat.agent_index + 1}. {seat.agent}",
                 dict.fromkeys(
                     ("games", "wins", "total", "pumpkins", "costumes", "tiles", "extras"), 0.0
                 ),
             )
             entry["games"] += 1
-            entry["wins"] += seat["win"]
-            for key in ("total", "pumpkins", "costumes", "tiles", "extras"):
-                entry[key] += seat[key]
-    return dict(sorted(stats.items()))
+            entry["wins"] += seat.win
+            entry["total"] += seat.total
+            entry["pumpkins"] += seat.pumpkins
+            entry["costumes"] += seat.costumes
+            entry["tiles"] += seat.tiles
+            entry["extras"] += seat.extras
 
+    def print(self, console: Console, seats: int, seed: int, elapsed: float, where: str) -> None:
+        from rich.table import Table
 
-def _write_results(path: Path, results: list[dict[str, Any]]) -> None:
-    try:
-        with path.open("w", encoding="utf-8", newline="") as handle:
-            if path.suffix == ".jsonl":
-                for result in results:
-                    handle.write(json.dumps(result) + "\n")
-                return
-            writer = csv.writer(handle)
-            writer.writerow(
-                [
-                    "game",
-                    "seed",
-                    "actions",
-                    "termination",
-                    "seat",
-                    "agent",
-                    "total",
-                    "pumpkins",
-                    "costumes",
-                    "tiles",
-                    "extras",
-                    "win",
-                ]
+        table = Table(
+            title=f"{self.games} games, {seats} players, seeds {seed} to {seed + self.games - 1}"
+        )
+        table.add_column("agent", no_wrap=True)
+        for heading in ("games", "wins", "win rate", "mean total", "pumpkins", "costumes",
+                        "tiles", "extras"):  # fmt: skip
+            table.add_column(heading, justify="right")
+        for label, stats in sorted(self.stats.items()):
+            n = stats["games"]
+            table.add_row(
+                label,
+                f"{n:.0f}",
+                f"{stats['wins']:.1f}",
+                f"{stats['wins'] / n:.1%}",
+                f"{stats['total'] / n:.1f}",
+                f"{stats['pumpkins'] / n:.1f}",
+                f"{stats['costumes'] / n:.1f}",
+                f"{stats['tiles'] / n:.1f}",
+                f"{stats['extras'] / n:.1f}",
             )
-            for result in results:
-                for seat, s in enumerate(result["seats"]):
-                    writer.writerow(
-                        [
-                            result["game"],
-                            result["seed"],
-                            result["actions"],
-                            result["termination"],
-                            seat,
-                            s["agent"],
-                            s["total"],
-                            s["pumpkins"],
-                            s["costumes"],
-                            s["tiles"],
-                            s["extras"],
-                            s["win"],
-                        ]
-                    )
-    except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        console.print(table)
+        console.print(
+            f"Mean game length {self.actions / self.games:.1f} actions; "
+            f"{self.games / elapsed:.1f} games/s, {self.actions / elapsed:,.0f} actions/s "
+            f"{where}."
+        )
+
+
+_CSV_COLUMNS = (
+    "game", "seed", "actions", "termination", "seat", "agent", "total", "pumpkins", "costumes",
+    "tiles", "extras", "win",
+)  # fmt: skip
+
+
+class _Output:
+    """Writes results to ``--output`` in game order as they arrive (out of order)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.written = 0
+        self._waiting: dict[int, GameResult] = {}
+        self._handle: Any = None
+        self._csv: Any = None
+
+    def __enter__(self) -> _Output:
+        if self.path is not None:
+            try:
+                self._handle = self.path.open("w", encoding="utf-8", newline="")
+            except OSError as exc:
+                raise CommandError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            if self.path.suffix == ".csv":
+                self._csv = csv.writer(self._handle)
+                self._csv.writerow(_CSV_COLUMNS)
+        return self
+
+    def add(self, result: GameResult) -> None:
+        if self._handle is None:
+            return
+        self._waiting[result.game] = result
+        try:
+            while self.written in self._waiting:
+                self._write(self._waiting.pop(self.written))
+                self.written += 1
+        except OSError as exc:
+            raise CommandError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _write(self, result: GameResult) -> None:
+        if self._csv is None:
+            self._handle.write(json.dumps(result.to_dict()) + "\n")
+            return
+        for seat, s in enumerate(result.seats):
+            self._csv.writerow(
+                (result.game, result.seed, result.actions, result.termination, seat, s.agent,
+                 s.total, s.pumpkins, s.costumes, s.tiles, s.extras, s.win)
+            )  # fmt: skip
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle is not None:
+            self._handle.close()
 
 
 # -- replay and variants -------------------------------------------------------------------------

@@ -286,11 +286,18 @@ def play_results(
 def _simulate(
     agents: list[str], variants: list[str], games: int, seed: int, jobs: int
 ) -> list[dict[str, Any]]:
-    """The one place that plays games: simulate's own runner, so both give the same games."""
-    from tricky_treats.cli import _run
+    """The one place that plays games: ``tricky_treats.simulate``, so both give the same games."""
+    from tricky_treats.simulation import simulate
 
-    tasks = [(index, seed + index, agents, variants) for index in range(games)]
-    return sorted(_run(tasks, jobs), key=lambda record: int(record["game"]))
+    played = simulate(
+        games,
+        agents,
+        seed=seed,
+        variants=variants,
+        backend="pool" if jobs > 1 else "inline",
+        jobs=jobs,
+    )
+    return [result.to_dict() for result in played]
 
 
 # -- summaries -----------------------------------------------------------------------------------

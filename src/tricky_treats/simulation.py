@@ -1,0 +1,473 @@
+"""Many games between bots: in this process, on a local process pool, or on a Ray cluster.
+
+``simulate()`` plays games ``0`` to ``games - 1``; game ``i`` is dealt from seed ``seed + i``
+and its seats rotate by ``i`` so that each agent plays every seat in turn. A game's result
+depends only on its index, the seed, the agents and the variants, never on the backend, the
+number of processes or the order in which games finish.
+
+The loop is lean: one ``random.Random`` per game, no list of past states, and an agent that
+defines ``choose_from_legal(legal_actions, rng)`` (as ``RandomAgent`` does) is asked
+directly, without building a ``PlayerView`` for it.
+
+The Ray backend needs the ``ray`` extra (``pip install 'tricky-treats[ray]'``); importing
+this module never imports Ray.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import math
+import os
+import pickle
+import random
+import secrets
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from tricky_treats.actions import Action
+from tricky_treats.agents import Agent, make_agent
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import ConfigurationError
+from tricky_treats.scoring import winners
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+__all__ = ["BACKENDS", "Backend", "GameResult", "SeatResult", "simulate"]
+
+Backend = Literal["inline", "pool", "ray"]
+BACKENDS: tuple[Backend, ...] = ("inline", "pool", "ray")
+"""Where ``simulate()`` plays: in this process, on local processes, or as Ray tasks."""
+
+
+@attrs.frozen
+class SeatResult:
+    """How one seat did in one simulated game."""
+
+    agent: str
+    """The agent's spec (``"greedy"``, ``"search:200"``) or, for an agent object, its repr."""
+    agent_index: int
+    """The agent's position in the ``agents`` given to ``simulate()`` (seats rotate)."""
+    total: int
+    """Final points."""
+    pumpkins: int
+    """Points from pumpkins."""
+    costumes: int
+    """Points from costumes, all kids together."""
+    tiles: int
+    """Points from trick tiles (the score sheet's ``treats``)."""
+    extras: int
+    """Points from variants' extra scoring."""
+    win: float
+    """The seat's share of the win: 1, a fraction for a shared win (R15), or 0."""
+
+    def __reduce__(self) -> tuple[type[SeatResult], tuple[Any, ...]]:
+        # Results cross process boundaries by the million: pickle them as plain tuples
+        # (attrs' default for slotted classes is more than ten times slower).
+        return SeatResult, (
+            self.agent,
+            self.agent_index,
+            self.total,
+            self.pumpkins,
+            self.costumes,
+            self.tiles,
+            self.extras,
+            self.win,
+        )
+
+
+@attrs.frozen
+class GameResult:
+    """The result of one simulated game."""
+
+    game: int
+    """The game's index, from 0."""
+    seed: int
+    """The seed that dealt it (``seed + game``)."""
+    actions: int
+    """How many actions the game took."""
+    termination: str | None
+    """Why it ended (a ``Termination`` value)."""
+    seats: tuple[SeatResult, ...]
+    """One entry per seat, in seat order."""
+
+    def __reduce__(self) -> tuple[type[GameResult], tuple[Any, ...]]:
+        return GameResult, (self.game, self.seed, self.actions, self.termination, self.seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object that ``tricky-treats simulate --output FILE.jsonl`` writes."""
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "actions": self.actions,
+            "termination": self.termination,
+            "seats": [attrs.asdict(seat) for seat in self.seats],
+        }
+
+
+@attrs.frozen
+class _Batch:
+    """Games ``first`` to ``first + count - 1``: what one task plays."""
+
+    first: int
+    count: int
+    seed: int
+    agents: tuple[str | Agent, ...]
+    labels: tuple[str, ...]
+    variants: tuple[str, ...]
+
+
+def simulate(
+    games: int,
+    agents: Sequence[str | Agent],
+    *,
+    players: int | None = None,
+    seed: int | None = None,
+    variants: Iterable[str] = (),
+    backend: Backend = "pool",
+    jobs: int | None = None,
+    address: str | None = None,
+    batch_size: int | None = None,
+    ordered: bool = True,
+) -> Iterator[GameResult]:
+    """Play ``games`` games between ``agents`` and yield each game's result as it is known.
+
+    ``agents`` are agent specs (``"random"``, ``"greedy"``, ``"search:200"``) or agent
+    objects, one per seat; a single agent fills all ``players`` seats. ``players`` defaults
+    to the number of agents; when given, ``agents`` must name one agent or exactly one per
+    seat. Game ``i`` is dealt from seed ``seed + i``; without a seed, one of 63 bits is drawn
+    from the operating system (read it back from the results).
+
+    ``backend`` is ``"inline"`` (this process), ``"pool"`` (``jobs`` local processes, all
+    cores by default; one job plays in this process) or ``"ray"`` (Ray tasks on the cluster
+    at ``address``, or on the Ray this process is already connected to, or on a local one).
+    ``batch_size`` is how many games one task plays (chosen from the number of games and
+    workers when None). Results come in game order when ``ordered``, else as games finish.
+    Agent objects must pickle for the pool and Ray backends.
+
+    Raises ``ConfigurationError`` at once, before any game, if the options do not make a
+    game; errors of a game itself are raised when its result is reached.
+
+    >>> results = list(simulate(3, ["greedy", "random"], seed=7, backend="inline"))
+    >>> [r.seed for r in results], [s.agent for s in results[1].seats]
+    ([7, 8, 9], ['random', 'greedy'])
+    """
+    seats = _seat_agents(agents, players)
+    labels = tuple(agent if isinstance(agent, str) else repr(agent) for agent in seats)
+    built = [make_agent(agent) if isinstance(agent, str) else agent for agent in seats]
+    del built  # built only to report a bad spec now rather than in a worker
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ConfigurationError(f"games must be a whole number of at least 0, got {games!r}")
+    if backend not in BACKENDS:
+        raise ConfigurationError(
+            f"no backend {backend!r}; choose from {', '.join(map(repr, BACKENDS))}"
+        )
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ConfigurationError(f"jobs must be at least 1, got {jobs!r}")
+    if batch_size is not None and (
+        isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1
+    ):
+        raise ConfigurationError(f"batch_size must be at least 1, got {batch_size!r}")
+    if address is not None and backend != "ray":
+        raise ConfigurationError("address is for the ray backend: add backend='ray'")
+    if seed is None:
+        seed = secrets.randbits(63)
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigurationError(f"seed must be an integer, got {seed!r}")
+    if isinstance(variants, str):
+        raise ConfigurationError(f"variants must be a list of names, got the string {variants!r}")
+    variant_names = tuple(variants)
+    new_game(players=len(seats), seed=seed, variants=variant_names)  # checks the setup now
+    if backend == "ray":
+        _ray_module()  # a clear error now if Ray is missing
+
+    def batches(size: int) -> list[_Batch]:
+        return [
+            _Batch(first, min(size, games - first), seed, seats, labels, variant_names)
+            for first in range(0, games, size)
+        ]
+
+    def run() -> Iterator[GameResult]:
+        if games == 0:
+            return
+        workers = min(jobs or _cpus(), games)
+        if backend == "inline" or (backend == "pool" and workers == 1):
+            results: Iterator[GameResult] = _play_batch(
+                _Batch(0, games, seed, seats, labels, variant_names)
+            )
+        elif backend == "pool":
+            size = batch_size or _default_batch(games, workers)
+            results = _pool_results(batches(size), workers)
+        else:
+            results = _ray_results(games, batches, batch_size, address)
+        yield from _in_order(results) if ordered else results
+
+    return run()
+
+
+def _seat_agents(agents: Sequence[str | Agent], players: int | None) -> tuple[str | Agent, ...]:
+    if isinstance(agents, str):
+        raise ConfigurationError(
+            f"agents must be a sequence of agents, one per seat, got the string {agents!r}"
+        )
+    chosen = tuple(agents)
+    if not chosen:
+        raise ConfigurationError("agents is empty: give one agent per seat, or one for all")
+    if players is None:
+        return chosen
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise ConfigurationError(f"players must be a number of seats, got {players!r}")
+    if len(chosen) == 1:
+        return chosen * players
+    if len(chosen) != players:
+        raise ConfigurationError(
+            f"{len(chosen)} agents for {players} players: give one agent per seat, "
+            "or a single agent for every seat"
+        )
+    return chosen
+
+
+def _cpus() -> int:
+    return os.cpu_count() or 1
+
+
+def _default_batch(games: int, workers: int) -> int:
+    """Enough batches per worker to balance the load, few enough to keep the overhead low."""
+    return max(1, min(256, math.ceil(games / (workers * 16))))
+
+
+def _in_order(results: Iterator[GameResult]) -> Iterator[GameResult]:
+    """``results`` sorted by game index, each yielded as soon as all before it are known."""
+    waiting: list[tuple[int, GameResult]] = []
+    expected = 0
+    for result in results:
+        heapq.heappush(waiting, (result.game, result))
+        while waiting and waiting[0][0] == expected:
+            yield heapq.heappop(waiting)[1]
+            expected += 1
+
+
+# -- playing -------------------------------------------------------------------------------------
+
+_Chooser = Callable[[Sequence[Action], random.Random], Action]
+
+
+def _play_batch(batch: _Batch) -> Iterator[GameResult]:
+    """Play the games of ``batch`` one after another, yielding each result."""
+    count = len(batch.agents)
+    built = [make_agent(a) if isinstance(a, str) else a for a in batch.agents]
+    for index in range(batch.first, batch.first + batch.count):
+        order = [(index + seat) % count for seat in range(count)]
+        yield _play_one(
+            index,
+            batch.seed + index,
+            [built[i] for i in order],
+            [(batch.labels[i], i) for i in order],
+            batch.variants,
+        )
+
+
+def _play_one(
+    index: int,
+    seed: int,
+    agents: list[Agent],
+    labels: list[tuple[str, int]],
+    variants: tuple[str, ...],
+) -> GameResult:
+    """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``."""
+    state = new_game(players=len(agents), seed=seed, variants=variants)
+    rng = random.Random(seed)
+    # An agent that needs no view chooses from the legal actions directly: no view built.
+    direct: list[_Chooser | None] = [getattr(a, "choose_from_legal", None) for a in agents]
+    actions = 0
+    seat = state.current_player
+    while seat is not None:
+        legal = state.legal_actions()
+        choose = direct[seat]
+        if choose is not None:
+            action = choose(legal, rng)
+        else:
+            action = agents[seat].choose(state.view(seat), legal, rng)
+        state = state.apply(action)
+        actions += 1
+        seat = state.current_player
+    sheets = state.scores()
+    won = winners(sheets)
+    share = 1 / len(won)
+    return GameResult(
+        game=index,
+        seed=seed,
+        actions=actions,
+        termination=state.end_trigger.reason.value if state.end_trigger else None,
+        seats=tuple(
+            SeatResult(
+                agent=label,
+                agent_index=agent_index,
+                total=sheet.total,
+                pumpkins=sheet.pumpkins,
+                costumes=sum(sheet.costumes),
+                tiles=sheet.treats,
+                extras=sum(extra.points for extra in sheet.extras),
+                win=share if sheet.player in won else 0.0,
+            )
+            for sheet, (label, agent_index) in zip(sheets, labels, strict=True)
+        ),
+    )
+
+
+# -- the local process pool ----------------------------------------------------------------------
+
+_FLUSH_SECONDS = 0.05
+
+# What a worker sends back: results, or the error that stopped it.
+_Message = tuple[Literal["results"], list[GameResult]] | tuple[Literal["error"], BaseException]
+
+
+def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message]) -> None:
+    """Play batches until told to stop, sending each result when its game ends.
+
+    Results of quick games are grouped (a send every 50 ms at most) to cut the overhead.
+    """
+    while (batch := tasks.get()) is not None:
+        try:
+            pending: list[GameResult] = []
+            flushed = -math.inf
+            for result in _play_batch(batch):
+                pending.append(result)
+                now = time.monotonic()
+                # A game that took long goes out at once (its send is 50 ms overdue).
+                if now - flushed >= _FLUSH_SECONDS:
+                    results.put(("results", pending))
+                    pending, flushed = [], now
+            if pending:
+                results.put(("results", pending))
+        except Exception as exc:
+            results.put(("error", _sendable(exc)))
+            return
+
+
+def _sendable(exc: Exception) -> BaseException:
+    """``exc`` with the worker's traceback as a note, or a RuntimeError if it cannot pickle."""
+    exc.add_note("(raised in a simulate worker process:)\n" + traceback.format_exc())
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        return RuntimeError(f"a simulate worker failed: {exc!r}")
+    return exc
+
+
+def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
+    import multiprocessing  # here: importing the library stays quick
+    import queue
+
+    context = multiprocessing.get_context("spawn")
+    tasks: Queue[_Batch | None] = context.Queue()
+    results: Queue[_Message] = context.Queue()
+    for batch in batches:
+        tasks.put(batch)
+    for _ in range(workers):
+        tasks.put(None)
+    processes = [
+        context.Process(target=_pool_worker, args=(tasks, results), daemon=True)
+        for _ in range(workers)
+    ]
+    try:
+        # Workers start with Ctrl-C ignored: the interrupt is this process's to handle, and
+        # workers must not print tracebacks. A spawned Python keeps an ignored SIGINT ignored.
+        with _sigint_ignored():
+            for process in processes:
+                process.start()
+        expected = sum(batch.count for batch in batches)
+        received = 0
+        while received < expected:
+            try:
+                kind, payload = results.get(timeout=0.2)
+            except queue.Empty:
+                # A worker that died (killed, out of memory) never sends its games: say so
+                # rather than wait for ever.
+                for process in processes:
+                    if process.exitcode not in (None, 0):
+                        raise RuntimeError(
+                            f"a simulate worker process stopped with exit code "
+                            f"{process.exitcode} before its games were played"
+                        ) from None
+                continue
+            if kind == "error":
+                assert isinstance(payload, BaseException)
+                raise payload
+            assert isinstance(payload, list)
+            received += len(payload)
+            yield from payload
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            if process.pid is not None:
+                process.join()
+        tasks.cancel_join_thread()  # batches left in the queue: nobody will read them
+        tasks.close()
+        results.close()
+
+
+class _sigint_ignored:  # noqa: N801 - used as a context manager, reads as one
+    """Ignore SIGINT inside the block (only where Python allows: the main thread)."""
+
+    def __enter__(self) -> None:
+        self.previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+# -- Ray -----------------------------------------------------------------------------------------
+
+
+def _ray_module() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ConfigurationError(
+            "the ray backend needs Ray: pip install 'tricky-treats[ray]'"
+        ) from None
+    return ray
+
+
+def _ray_batch(batch: _Batch) -> list[GameResult]:
+    return list(_play_batch(batch))
+
+
+def _ray_results(
+    games: int,
+    batches: Callable[[int], list[_Batch]],
+    batch_size: int | None,
+    address: str | None,
+) -> Iterator[GameResult]:
+    ray = _ray_module()
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address)
+    remote = ray.remote(_ray_batch)
+    pending: list[Any] = []
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        pending = [remote.remote(b) for b in batches(batch_size or _default_batch(games, cpus))]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            yield from ray.get(ready[0])
+    finally:
+        for ref in pending:  # interrupted or failed: stop the rest
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
