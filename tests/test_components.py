@@ -168,7 +168,11 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
             r"format_version: .* reads version 1, got 99",
         ),
         ('id = "pair-gummy"', 'id = "pair-candy"', r"trick_tiles\.tiles\[2\]\.id: duplicate id"),
-        ("market_size = 5", "market_size = -1", r"rules\.market_size: must not be negative"),
+        (
+            "market_size = 5",
+            "market_size = -1",
+            r"rules\.market_size: must be between 1 and 10, got -1",
+        ),
         (
             'tokens = ["candy", "candy", ',
             'tokens = ["candy", ',
