@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol, TypeVar
@@ -50,25 +51,31 @@ class MaxItems:
     count: int
 
 
-class FieldError(ValueError):
-    """A problem with one field of a class: ``structure()`` adds ``field`` to the path.
+_FIELD = "_tricky_treats_field"
+_PROBLEMS = "_tricky_treats_problems"
+_E = TypeVar("_E", bound=BaseException)
 
-    Raise it (or a subclass) from an attrs validator, which cattrs otherwise reports at the
-    path of the whole class.
+
+def at_field(exc: _E, field: str, problem: str) -> _E:
+    """``exc``, marked as ``problem`` with ``field``: ``problems()`` reports it at that path.
+
+    For attrs validators, which cattrs otherwise reports at the path of the whole class; the
+    exception keeps its own class and message for whoever else catches it.
     """
-
-    def __init__(self, message: str, field: str, problem: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.problem = problem
+    setattr(exc, _FIELD, (field, problem))
+    return exc
 
 
-class ProblemsError(ValueError):
-    """Several problems at once, each a ``(path, problem)`` pair relative to where it is raised."""
+def with_problems(exc: _E, found: Iterable[tuple[str, str]]) -> _E:
+    """``exc``, marked as several ``(path, problem)`` pairs relative to where it is raised."""
+    setattr(exc, _PROBLEMS, tuple(found))
+    return exc
 
-    def __init__(self, message: str, problems: Iterable[tuple[str, str]]) -> None:
-        super().__init__(message)
-        self.problems = tuple(problems)
+
+def marked_problems(exc: BaseException) -> tuple[tuple[str, str], ...] | None:
+    """The pairs ``with_problems`` marked ``exc`` with, if any."""
+    found: tuple[tuple[str, str], ...] | None = getattr(exc, _PROBLEMS, None)
+    return found
 
 
 def show(value: object, limit: int = _SHOWN_CHARACTERS) -> str:
@@ -90,7 +97,7 @@ def show(value: object, limit: int = _SHOWN_CHARACTERS) -> str:
 
 def _scalar(value: object, limit: int) -> str:
     if type(value) is int and value.bit_length() > 100:  # str() of 5000 digits raises
-        return f"a number of about {value.bit_length() * 3 // 10} digits"
+        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
     try:
         return json.dumps(value[: limit + 1] if isinstance(value, str) else value)
     except (TypeError, ValueError):
@@ -229,10 +236,11 @@ def problems(exc: BaseException, path: str = "") -> Iterator[tuple[str, str]]:
         allowed = ", ".join(a.name for a in attrs.fields(exc.cl)) if attrs.has(exc.cl) else ""
         for key in sorted(exc.extra_fields, key=str):
             yield path, f"unknown key {show(key)} (the keys are {allowed})"
-    elif isinstance(exc, FieldError):
-        yield _join(path, exc.field), exc.problem
-    elif isinstance(exc, ProblemsError):
-        for where, problem in exc.problems:
+    elif hasattr(exc, _FIELD):
+        field, problem = getattr(exc, _FIELD)
+        yield _join(path, field), problem
+    elif hasattr(exc, _PROBLEMS):
+        for where, problem in getattr(exc, _PROBLEMS):
             yield _join(path, where) if where else path, problem
     elif isinstance(exc, BaseValidationError):
         for sub in exc.exceptions:

@@ -13,6 +13,7 @@ import enum
 import functools
 import importlib.resources
 import itertools
+import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -22,14 +23,15 @@ from typing import Annotated, Any
 import attrs
 
 from tricky_treats._conversion import (
-    FieldError,
     MaxItems,
-    ProblemsError,
+    at_field,
     converter,
+    marked_problems,
     register_table,
     report,
     show,
     structure,
+    with_problems,
 )
 from tricky_treats.errors import ComponentDataError
 
@@ -152,15 +154,11 @@ they are built, by a file or by a plugin, so that no game can be dealt from absu
 """
 
 
-class _FieldDataError(ComponentDataError, FieldError):
-    """A ComponentDataError about one field, so that a loader can name the field's full path."""
-
-    def __init__(self, owner: object, field: str, problem: str) -> None:
-        FieldError.__init__(self, f"{type(owner).__name__}.{field}: {problem}", field, problem)
-
-
-class _ComponentsDataError(ComponentDataError, ProblemsError):
-    """A ComponentDataError listing problems by their path in the component data format."""
+def _field_error(owner: object, field: str, problem: str) -> ComponentDataError:
+    """A ComponentDataError about one field, marked so that a loader names its full path."""
+    return at_field(
+        ComponentDataError(f"{type(owner).__name__}.{field}: {problem}"), field, problem
+    )
 
 
 @attrs.frozen
@@ -172,11 +170,9 @@ class _InRange:
     def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         low, high = COMPONENT_LIMITS[self.limit]
         if type(value) is not int:
-            raise _FieldDataError(
-                instance, attribute.name, f"expected an integer, got {show(value)}"
-            )
+            raise _field_error(instance, attribute.name, f"expected an integer, got {show(value)}")
         if not low <= value <= high:
-            raise _FieldDataError(
+            raise _field_error(
                 instance, attribute.name, f"must be between {low} and {high}, got {show(value)}"
             )
 
@@ -191,9 +187,9 @@ class _Count:
     def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         low, high = COMPONENT_LIMITS[self.limit]
         if not isinstance(value, tuple):
-            raise _FieldDataError(instance, attribute.name, f"expected a tuple, got {show(value)}")
+            raise _field_error(instance, attribute.name, f"expected a tuple, got {show(value)}")
         if not low <= len(value) <= high:
-            raise _FieldDataError(
+            raise _field_error(
                 instance,
                 attribute.name,
                 f"must have between {low} and {high} {self.noun}, got {len(value)}",
@@ -204,9 +200,9 @@ def _text(instance: object, attribute: attrs.Attribute[Any], value: object) -> N
     """Validator: an id or name of 1 to 64 characters."""
     low, high = COMPONENT_LIMITS["text_length"]
     if type(value) is not str:
-        raise _FieldDataError(instance, attribute.name, f"expected a string, got {show(value)}")
+        raise _field_error(instance, attribute.name, f"expected a string, got {show(value)}")
     if not low <= len(value) <= high:
-        raise _FieldDataError(
+        raise _field_error(
             instance,
             attribute.name,
             f"must have between {low} and {high} characters, got {len(value)}",
@@ -218,7 +214,7 @@ def _member(kinds: type[enum.Enum] | tuple[type[enum.Enum], ...]) -> Callable[..
 
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if not isinstance(value, kinds):
-            raise _FieldDataError(
+            raise _field_error(
                 instance, attribute.name, f"expected a {_names(kinds)}, got {value!r}"
             )
 
@@ -235,7 +231,7 @@ def _members(kind: type[enum.Enum]) -> Callable[..., None]:
     def check(instance: object, attribute: attrs.Attribute[Any], value: tuple[object, ...]) -> None:
         for i, item in enumerate(value):
             if not isinstance(item, kind):
-                raise _FieldDataError(
+                raise _field_error(
                     instance, f"{attribute.name}[{i}]", f"expected a {kind.__name__}, got {item!r}"
                 )
 
@@ -246,16 +242,14 @@ def _tiers(instance: object, attribute: attrs.Attribute[Any], value: tuple[Any, 
     """Validator: tiers that need more cards each and give no fewer treats (R5)."""
     for i, tier in enumerate(value):
         if not (isinstance(tier, Tier | _TierDoc)):
-            raise _FieldDataError(instance, f"tiers[{i}]", f"expected a Tier, got {tier!r}")
+            raise _field_error(instance, f"tiers[{i}]", f"expected a Tier, got {tier!r}")
     if any(a.cards >= b.cards or a.treats > b.treats for a, b in itertools.pairwise(value)):
-        raise _FieldDataError(
-            instance, "tiers", "tiers must need more cards and give no fewer treats"
-        )
+        raise _field_error(instance, "tiers", "tiers must need more cards and give no fewer treats")
 
 
 def _player_range(rules: RulesData | _RulesDoc) -> None:
     if rules.min_players > rules.max_players:
-        raise _FieldDataError(
+        raise _field_error(
             rules,
             "max_players",
             f"must be at least min_players ({rules.min_players}), got {rules.max_players}",
@@ -373,9 +367,7 @@ class StreetBonusToken:
 
 def _flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not bool:
-        raise _FieldDataError(
-            instance, attribute.name, f"expected true or false, got {show(value)}"
-        )
+        raise _field_error(instance, attribute.name, f"expected true or false, got {show(value)}")
 
 
 @attrs.frozen
@@ -427,7 +419,8 @@ class ComponentData:
         problems = list(_count_problems(self))
         if problems:
             name = self.name if type(self.name) is str and len(self.name) <= 64 else "<components>"
-            raise _ComponentsDataError(report(problems, f"{name}: "), problems)
+            error = ComponentDataError(report(problems, f"{name}: "))
+            raise with_problems(error, problems)
 
 
 _SECTIONS: tuple[tuple[str, str, str, type], ...] = (
@@ -679,7 +672,7 @@ def _structure_tier(value: object, _: type) -> _TierDoc:
     for name, number in zip(("cards", "treats"), value, strict=True):
         if type(number) is not int:
             problem = f"expected an integer, got {show(number)}"
-            raise FieldError(f"Tier.{name}: {problem}", name, problem)
+            raise at_field(ValueError(f"Tier.{name}: {problem}"), name, problem)
     return _TierDoc(cards=value[0], treats=value[1])
 
 
@@ -774,10 +767,11 @@ def parse_components(document: Mapping[str, Any], source: str = "<components>") 
     doc = structure(dict(document), _Document, ComponentDataError, prefix)
     try:
         return _build(doc)
-    except ProblemsError as exc:
-        raise ComponentDataError(report(exc.problems, prefix)) from None
-    except ComponentDataError as exc:  # pragma: no cover - the document's checks come first
-        raise ComponentDataError(f"{prefix}{exc}") from None
+    except ComponentDataError as exc:
+        found = marked_problems(exc)
+        if found is None:  # pragma: no cover - the document's own checks come first
+            raise ComponentDataError(f"{prefix}{exc}") from None
+        raise ComponentDataError(report(found, prefix)) from None
 
 
 def components_document(data: ComponentData) -> dict[str, Any]:
@@ -844,6 +838,9 @@ def components_document(data: ComponentData) -> dict[str, Any]:
     }
 
 
+_MAX_KEY_DEPTH = 32
+
+
 def load_components(path: str | Path) -> ComponentData:
     """Read a component data file (TOML, the format of the package's ``data/base.toml``).
 
@@ -867,7 +864,21 @@ def load_components(path: str | Path) -> ComponentData:
     return _parse_text(text, str(path))
 
 
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')"""
+_DEEP_KEY = re.compile(
+    rf"(?:^|[{{,])[ \t]*+\[*+[ \t]*+{_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{_MAX_KEY_DEPTH}}}",
+    re.MULTILINE,
+)
+"""A dotted key (or table name) of more parts than any in the format, where a key may start:
+tomllib takes time quadratic in the parts of a key, minutes for one line of a 1 MiB file."""
+
+
 def _parse_text(text: str, source: str) -> ComponentData:
+    if _DEEP_KEY.search(text):
+        raise ComponentDataError(
+            f"{source}: not a component data file: a dotted key has more than "
+            f"{_MAX_KEY_DEPTH} parts"
+        )
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
