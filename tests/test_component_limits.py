@@ -356,13 +356,23 @@ def test_a_file_of_exactly_one_mebibyte_loads_and_one_byte_more_does_not(tmp_pat
         tt.load_components(larger)
 
 
+def test_a_dotted_key_of_8_parts_is_only_an_unknown_key(tmp_path: Path) -> None:
+    path = tmp_path / "box.toml"
+    path.write_text(
+        DATA_FILE.read_text(encoding="utf-8") + "[" + "t." * 7 + "t]\n", encoding="utf-8"
+    )
+    with pytest.raises(tt.ComponentDataError, match=r"box\.toml: unknown key \"t\""):
+        tt.load_components(path)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("x = " + "[" * 100_000 + "]" * 100_000, r"not valid TOML: nested too deeply"),
         ("x = " + "{a = " * 50_000 + "1" + "}" * 50_000, r"not valid TOML: nested too deeply"),
-        ("a" + ".a" * 200_000 + " = 1", r"a dotted key has more than 32 parts"),
-        ("[" + "t." * 40 + "t]", r"a dotted key has more than 32 parts"),
+        ("a" + ".a" * 200_000 + " = 1", r"a dotted key has more than 8 parts"),
+        ("[" + "t." * 8 + "t]", r"a dotted key has more than 8 parts"),
+        ("x = { " + "a . " * 8 + "a = 1 }", r"a dotted key has more than 8 parts"),
     ],
 )
 def test_deeply_nested_toml_is_refused(tmp_path: Path, text: str, message: str) -> None:

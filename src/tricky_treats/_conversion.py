@@ -121,7 +121,8 @@ def _enum_hook(enum_type: type[enum.Enum]) -> Callable[[object, type], enum.Enum
     kind = enum_type.__name__.lower()
 
     def structure(value: object, _: type) -> enum.Enum:
-        member = members.get(value) if isinstance(value, str) else None
+        hashable = isinstance(value, str | int) and not isinstance(value, bool)
+        member = members.get(value) if hashable else None
         if member is None:
             shown = repr(value) if isinstance(value, str | int) else show(value)
             raise ValueError(f"unknown {kind} {shown[:_SHOWN_CHARACTERS]} (one of {allowed})")

@@ -215,7 +215,7 @@ def _member(kinds: type[enum.Enum] | tuple[type[enum.Enum], ...]) -> Callable[..
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if not isinstance(value, kinds):
             raise _field_error(
-                instance, attribute.name, f"expected a {_names(kinds)}, got {value!r}"
+                instance, attribute.name, f"expected a {_names(kinds)}, got {_short(value)}"
             )
 
     return check
@@ -232,7 +232,9 @@ def _members(kind: type[enum.Enum]) -> Callable[..., None]:
         for i, item in enumerate(value):
             if not isinstance(item, kind):
                 raise _field_error(
-                    instance, f"{attribute.name}[{i}]", f"expected a {kind.__name__}, got {item!r}"
+                    instance,
+                    f"{attribute.name}[{i}]",
+                    f"expected a {kind.__name__}, got {_short(item)}",
                 )
 
     return check
@@ -242,7 +244,7 @@ def _tiers(instance: object, attribute: attrs.Attribute[Any], value: tuple[Any, 
     """Validator: tiers that need more cards each and give no fewer treats (R5)."""
     for i, tier in enumerate(value):
         if not (isinstance(tier, Tier | _TierDoc)):
-            raise _field_error(instance, f"tiers[{i}]", f"expected a Tier, got {tier!r}")
+            raise _field_error(instance, f"tiers[{i}]", f"expected a Tier, got {_short(tier)}")
     if any(a.cards >= b.cards or a.treats > b.treats for a, b in itertools.pairwise(value)):
         raise _field_error(instance, "tiers", "tiers must need more cards and give no fewer treats")
 
@@ -455,7 +457,7 @@ def _count_problems(data: ComponentData) -> Iterator[tuple[str, str]]:
         else:
             for i, item in enumerate(items):
                 if not isinstance(item, kind):
-                    yield f"{where}[{i}]", f"expected a {kind.__name__}, got {item!r:.40}"
+                    yield f"{where}[{i}]", f"expected a {kind.__name__}, got {_short(item)}"
                     malformed = True
     if malformed:
         return  # the checks below read the entries
@@ -838,7 +840,7 @@ def components_document(data: ComponentData) -> dict[str, Any]:
     }
 
 
-_MAX_KEY_DEPTH = 32
+_MAX_KEY_DEPTH = 8
 
 
 def load_components(path: str | Path) -> ComponentData:
