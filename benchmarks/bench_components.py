@@ -35,7 +35,7 @@ def _timed(label: str, repeat: int, run: Callable[[], object]) -> None:
         except tt.ComponentDataError as exc:
             outcome = f"refused, {len(str(exc))} characters"
         best = min(best, time.perf_counter() - start)
-    print(f"{label:<44} {best * 1000:9.2f} ms  ({outcome})")
+    print(f"{label:<48} {best * 1000:9.2f} ms  ({outcome})")
 
 
 def _with(path: tuple[Any, ...], value: object) -> dict[str, Any]:
@@ -69,8 +69,8 @@ def main() -> None:
         cases = {
             "1 MiB of nested arrays": "x = " + "[" * 500_000 + "]" * 500_000,
             "1 MiB dotted key": "a" + ".a" * 500_000 + " = 1",
-            "1 MiB of 30-part dotted keys": "".join(
-                f"{'a.' * 30}k{i} = 1\n" for i in range(14_000)
+            "1 MiB of 8-part dotted keys (the most allowed)": "".join(
+                f"{'a.' * 7}k{i} = 1\n" for i in range(40_000)
             ),
             "base.toml padded to 1 MiB": text + "#" + "x" * ((1 << 20) - len(text) - 2) + "\n",
         }
