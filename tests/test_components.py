@@ -168,7 +168,11 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
             r"format_version: .* reads version 1, got 99",
         ),
         ('id = "pair-gummy"', 'id = "pair-candy"', r"trick_tiles\.tiles\[2\]\.id: duplicate id"),
-        ("market_size = 5", "market_size = -1", r"rules\.market_size: must not be negative"),
+        (
+            "market_size = 5",
+            "market_size = -1",
+            r"rules\.market_size: must be between 1 and 10, got -1",
+        ),
         (
             'tokens = ["candy", "candy", ',
             'tokens = ["candy", ',
@@ -206,3 +210,62 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_missing_section() -> None:
     with pytest.raises(tt.ComponentDataError, match="doc: rules: missing table"):
         parse_components({"format": "tricky-treats-components", "format_version": 1}, "doc")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "kids_per_player = 5",
+            'kids_per_player = "5"',
+            r'kids_per_player: expected an integer, got "5"',
+        ),
+        (
+            "kids_per_player = 5",
+            "kids_per_player = 5.0",
+            r"kids_per_player: expected an integer, got 5\.0",
+        ),
+        (
+            "kids_per_player = 5",
+            "kids_per_player = true",
+            r"kids_per_player: expected an integer, got true",
+        ),
+        (
+            "market_size = 5",
+            "market_size = 1979-05-27",
+            r"market_size: expected an integer, got datetime",
+        ),
+        ("points = 3,", "points = [3],", r"tiles\[0\]\.points: expected an integer, got \[3\]"),
+        ('name = "base"', "name = 1", r"broken\.toml: name: expected a string, got 1"),
+        (
+            "[rules]",
+            "[rules]\nany_mean_house = 1",
+            r"rules\.any_mean_house: expected true or false, got 1",
+        ),
+        (
+            'status = "assumed" },',
+            'status = "guessed" },',
+            r"cards\[0\]\.status: unknown provenance 'guessed'",
+        ),
+        (
+            'tokens = ["candy",',
+            'tokens = "candy"\nx = [',
+            r"house_treat_tokens\.tokens: expected an array",
+        ),
+        ("{ id = 0,", "{ idx = 0,", r"cards\[0\]\.id: missing\n.*cards\[0\]: unknown key \"idx\""),
+    ],
+)
+def test_values_are_taken_as_written(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """The reader converts nothing: a string, a float or a boolean is not an integer."""
+    with pytest.raises(tt.ComponentDataError, match=message):
+        tt.load_components(_broken(tmp_path, old, new))
+
+
+def test_rules_left_out_take_the_base_game_values() -> None:
+    document = tt.components_document(BASE)
+    document["rules"] = {}
+    assert parse_components(document, "doc").rules == tt.RulesData()
+
+
+def test_components_document_round_trips() -> None:
+    assert parse_components(tt.components_document(BASE), "doc") == BASE

@@ -13,18 +13,32 @@ import enum
 import functools
 import importlib.resources
 import itertools
+import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Annotated, Any
 
 import attrs
 
+from tricky_treats._conversion import (
+    MaxItems,
+    at_field,
+    converter,
+    marked_problems,
+    register_table,
+    report,
+    show,
+    structure,
+    with_problems,
+)
 from tricky_treats.errors import ComponentDataError
 
 __all__ = [
     "COMPONENTS_FORMAT",
     "COMPONENTS_FORMAT_VERSION",
+    "COMPONENT_LIMITS",
     "FEATURES",
     "Colour",
     "ComponentData",
@@ -107,19 +121,168 @@ Feature = Colour | Theme | CostumeType
 FEATURES: tuple[Feature, ...] = (*Colour, *Theme, *CostumeType)
 """Every feature in a fixed order: the 3 colours, the 4 themes, then the 3 types."""
 
-_PROVENANCE = attrs.field(default=Provenance.CONFIRMED, eq=False, repr=False, kw_only=True)
+COMPONENT_LIMITS: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {
+        "players": (2, 8),
+        "kids_per_player": (1, 8),
+        "footprints_per_player": (1, 20),
+        "market_size": (1, 10),
+        "pumpkin_points": (0, 100),
+        "cards": (1, 1000),
+        "card_id": (0, 999),
+        "nice_neighbours": (9, 100),
+        "tiers": (1, 10),
+        "tier_cards": (1, 100),
+        "tier_treats": (1, 100),
+        "trick_tiles": (5, 100),
+        "tile_treats": (1, 10),
+        "tile_points": (0, 100),
+        "street_token_treats": (0, 100),
+        "text_length": (1, 64),
+        "other_arrays": (0, 100),
+        "file_bytes": (0, 1 << 20),
+    }
+)
+"""The range, lowest and highest included, of every number in component data and rules.
+
+``players`` bounds ``min_players`` and ``max_players``; ``cards``, ``nice_neighbours`` and
+``trick_tiles`` bound how many there are (their least is set by the market, the grid and the
+players: see ``docs/component-data.md``); ``text_length`` bounds ids and names in characters;
+``other_arrays`` bounds the other arrays of a file before their exact counts are checked;
+``file_bytes`` is the largest file ``load_components()`` reads. The classes check these when
+they are built, by a file or by a plugin, so that no game can be dealt from absurd numbers.
+"""
+
+
+def _field_error(owner: object, field: str, problem: str) -> ComponentDataError:
+    """A ComponentDataError about one field, marked so that a loader names its full path."""
+    return at_field(
+        ComponentDataError(f"{type(owner).__name__}.{field}: {problem}"), field, problem
+    )
+
+
+@attrs.frozen
+class _InRange:
+    """Validator: an integer (not a bool) within ``COMPONENT_LIMITS[limit]``."""
+
+    limit: str
+
+    def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        low, high = COMPONENT_LIMITS[self.limit]
+        if type(value) is not int:
+            raise _field_error(instance, attribute.name, f"expected an integer, got {show(value)}")
+        if not low <= value <= high:
+            raise _field_error(
+                instance, attribute.name, f"must be between {low} and {high}, got {show(value)}"
+            )
+
+
+@attrs.frozen
+class _Count:
+    """Validator: a tuple whose length is within ``COMPONENT_LIMITS[limit]``."""
+
+    limit: str
+    noun: str
+
+    def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        low, high = COMPONENT_LIMITS[self.limit]
+        if not isinstance(value, tuple):
+            raise _field_error(instance, attribute.name, f"expected a tuple, got {show(value)}")
+        if not low <= len(value) <= high:
+            raise _field_error(
+                instance,
+                attribute.name,
+                f"must have between {low} and {high} {self.noun}, got {len(value)}",
+            )
+
+
+def _text(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """Validator: an id or name of 1 to 64 characters."""
+    low, high = COMPONENT_LIMITS["text_length"]
+    if type(value) is not str:
+        raise _field_error(instance, attribute.name, f"expected a string, got {show(value)}")
+    if not low <= len(value) <= high:
+        raise _field_error(
+            instance,
+            attribute.name,
+            f"must have between {low} and {high} characters, got {len(value)}",
+        )
+
+
+def _member(kinds: type[enum.Enum] | tuple[type[enum.Enum], ...]) -> Callable[..., None]:
+    """Validator: a member of the enum ``kinds`` (or of one of them)."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not isinstance(value, kinds):
+            raise _field_error(
+                instance, attribute.name, f"expected a {_names(kinds)}, got {_short(value)}"
+            )
+
+    return check
+
+
+def _names(kinds: type | tuple[type, ...]) -> str:
+    return " or ".join(k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,)))
+
+
+def _members(kind: type[enum.Enum]) -> Callable[..., None]:
+    """Validator: every item of the tuple is a member of ``kind``."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: tuple[object, ...]) -> None:
+        for i, item in enumerate(value):
+            if not isinstance(item, kind):
+                raise _field_error(
+                    instance,
+                    f"{attribute.name}[{i}]",
+                    f"expected a {kind.__name__}, got {_short(item)}",
+                )
+
+    return check
+
+
+def _tiers(instance: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...]) -> None:
+    """Validator: tiers that need more cards each and give no fewer treats (R5)."""
+    for i, tier in enumerate(value):
+        if not (isinstance(tier, Tier | _TierDoc)):
+            raise _field_error(instance, f"tiers[{i}]", f"expected a Tier, got {_short(tier)}")
+    if any(a.cards >= b.cards or a.treats > b.treats for a, b in itertools.pairwise(value)):
+        raise _field_error(instance, "tiers", "tiers must need more cards and give no fewer treats")
+
+
+def _player_range(rules: RulesData | _RulesDoc) -> None:
+    if rules.min_players > rules.max_players:
+        raise _field_error(
+            rules,
+            "max_players",
+            f"must be at least min_players ({rules.min_players}), got {rules.max_players}",
+        )
+
+
+_PROVENANCE = attrs.field(
+    default=Provenance.CONFIRMED,
+    eq=False,
+    repr=False,
+    kw_only=True,
+    validator=_member(Provenance),
+)
 
 
 @attrs.frozen
 class CostumeCard:
     """A transparent costume card: one colour, theme and type, and a trick icon."""
 
-    id: int
-    colour: Colour
-    theme: Theme
-    type: CostumeType
-    icon: TrickIcon
+    id: int = attrs.field(validator=_InRange("card_id"))
+    """The card's number in the box, unique."""
+    colour: Colour = attrs.field(validator=_member(Colour))
+    """Its colour."""
+    theme: Theme = attrs.field(validator=_member(Theme))
+    """Its theme."""
+    type: CostumeType = attrs.field(validator=_member(CostumeType))
+    """Where it is worn (R2)."""
+    icon: TrickIcon = attrs.field(validator=_member(TrickIcon))
+    """Its trick icon, which shows when the card is on top (R3)."""
     provenance: Provenance = _PROVENANCE
+    """Whether this card's data is confirmed or assumed."""
 
     def __str__(self) -> str:
         return f"{self.colour.value} {self.theme.value} {self.type.value} ({self.icon.value})"
@@ -133,18 +296,24 @@ class CostumeCard:
 class Tier:
     """A nice neighbour's tier: with at least ``cards`` matching cards, get ``treats``."""
 
-    cards: int
-    treats: int
+    cards: int = attrs.field(validator=_InRange("tier_cards"))
+    """Matching cards needed."""
+    treats: int = attrs.field(validator=_InRange("tier_treats"))
+    """Treats given."""
 
 
 @attrs.frozen
 class NiceNeighbour:
     """A nice neighbour's house card: the feature it wants and its tiers, lowest first."""
 
-    id: str
-    wants: Feature
-    tiers: tuple[Tier, ...]
+    id: str = attrs.field(validator=_text)
+    """The neighbour's name in the component data."""
+    wants: Feature = attrs.field(validator=_member((Colour, Theme, CostumeType)))
+    """The feature it counts (R1)."""
+    tiers: tuple[Tier, ...] = attrs.field(validator=[_Count("tiers", "tiers"), _tiers])
+    """Its tiers, fewest cards first (R5)."""
     provenance: Provenance = _PROVENANCE
+    """Whether this data is confirmed or assumed."""
 
     @property
     def minimum(self) -> int:
@@ -172,18 +341,26 @@ class NiceNeighbour:
 class MeanNeighbour:
     """A mean neighbour's house card, showing one trick icon (R4)."""
 
-    icon: TrickIcon
+    icon: TrickIcon = attrs.field(validator=_member(TrickIcon))
+    """The trick icon that tricks it (R4)."""
     provenance: Provenance = _PROVENANCE
+    """Whether this data is confirmed or assumed."""
 
 
 @attrs.frozen
 class TrickTile:
     """A trick tile: ``points`` for every complete set of ``treats`` a player holds (R14)."""
 
-    id: str
-    treats: tuple[Treat, ...]
-    points: int
+    id: str = attrs.field(validator=_text)
+    """The tile's name in the component data, unique."""
+    treats: tuple[Treat, ...] = attrs.field(
+        validator=[_Count("tile_treats", "treats"), _members(Treat)]
+    )
+    """The treats one set needs (a treat twice needs two of it)."""
+    points: int = attrs.field(validator=_InRange("tile_points"))
+    """Points per complete set."""
     provenance: Provenance = _PROVENANCE
+    """Whether this data is confirmed or assumed."""
 
     def sets(self, treats: Mapping[Treat, int]) -> int:
         """How many complete sets the treat tracks ``treats`` can form; none are spent."""
@@ -202,41 +379,76 @@ class TrickTile:
 class StreetBonusToken:
     """A street bonus token: ``front`` treats to the first to finish a street, then ``back``."""
 
-    treat: Treat
-    front: int = 2
-    back: int = 1
+    treat: Treat = attrs.field(validator=_member(Treat))
+    """The treat it gives."""
+    front: int = attrs.field(default=2, validator=_InRange("street_token_treats"))
+    """Treats for the first player to complete the street."""
+    back: int = attrs.field(default=1, validator=_InRange("street_token_treats"))
+    """Treats for every later one."""
     provenance: Provenance = _PROVENANCE
+    """Whether this data is confirmed or assumed."""
+
+
+def _flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not bool:
+        raise _field_error(instance, attribute.name, f"expected true or false, got {show(value)}")
 
 
 @attrs.frozen
 class RulesData:
     """The numbers that size a game, and the rule options that variants switch on.
 
-    ``any_mean_house`` is the R4 option, ``refresh_ends_turn`` the R8 option.
+    ``any_mean_house`` is the R4 option, ``refresh_ends_turn`` the R8 option. Every number
+    must lie within its range in ``COMPONENT_LIMITS``; ``ComponentDataError`` says which
+    does not.
     """
 
-    min_players: int = 2
-    max_players: int = 4
-    kids_per_player: int = 5
-    footprints_per_player: int = 8
-    market_size: int = 5
-    pumpkin_points: int = 2
-    any_mean_house: bool = False
-    refresh_ends_turn: bool = False
+    min_players: int = attrs.field(default=2, validator=_InRange("players"))
+    """Fewest players."""
+    max_players: int = attrs.field(default=4, validator=_InRange("players"))
+    """Most players."""
+    kids_per_player: int = attrs.field(default=5, validator=_InRange("kids_per_player"))
+    """Kids in each player's group."""
+    footprints_per_player: int = attrs.field(default=8, validator=_InRange("footprints_per_player"))
+    """Footprints each player can place."""
+    market_size: int = attrs.field(default=5, validator=_InRange("market_size"))
+    """Cards in the market."""
+    pumpkin_points: int = attrs.field(default=2, validator=_InRange("pumpkin_points"))
+    """Points per pumpkin (R13)."""
+    any_mean_house: bool = attrs.field(default=False, validator=_flag)
+    """The R4 option."""
+    refresh_ends_turn: bool = attrs.field(default=False, validator=_flag)
+    """The R8 option."""
+
+    def __attrs_post_init__(self) -> None:
+        _player_range(self)
 
 
 @attrs.frozen
 class ComponentData:
-    """Everything in the box: the data a game is dealt from."""
+    """Everything in the box: the data a game is dealt from.
+
+    Built, it is checked as a whole (counts within ``COMPONENT_LIMITS``, card ids equal to
+    their positions, enough cards, houses, tokens and tiles to deal a game, unique ids);
+    ``ComponentDataError`` lists what is wrong, by path in the component data format.
+    """
 
     name: str
+    """The name of the data set, e.g. ``base``."""
     rules: RulesData
+    """The numbers and options of the game."""
     cards: tuple[CostumeCard, ...]
+    """Every costume card, by id."""
     nice_neighbours: tuple[NiceNeighbour, ...]
+    """Every nice neighbour; 9 of them make the grid."""
     mean_neighbours: tuple[MeanNeighbour, ...]
+    """The mean neighbours."""
     house_treat_tokens: tuple[Treat, ...]
+    """The house treat tokens."""
     street_bonus_tokens: tuple[StreetBonusToken, ...]
+    """The street bonus tokens."""
     trick_tiles: tuple[TrickTile, ...]
+    """Every trick tile."""
     _derived: Any = attrs.field(init=False, default=None, eq=False, repr=False)
     """Index tables the engine derives from these components, built on first use."""
 
@@ -244,121 +456,96 @@ class ComponentData:
     STREETS = 6
 
     def __attrs_post_init__(self) -> None:
-        _check_counts(self)
+        problems = list(_count_problems(self))
+        if problems:
+            name = self.name if type(self.name) is str and len(self.name) <= 64 else "<components>"
+            error = ComponentDataError(report(problems, f"{name}: "))
+            raise with_problems(error, problems)
 
 
-def _check_counts(data: ComponentData) -> None:
-    """Check that the components can deal a game; raise ComponentDataError if not."""
+_SECTIONS: tuple[tuple[str, str, str, type], ...] = (
+    ("cards", "costume_cards.cards", "cards", CostumeCard),
+    ("nice_neighbours", "nice_neighbours.houses", "nice_neighbours", NiceNeighbour),
+    ("mean_neighbours", "mean_neighbours.houses", "other_arrays", MeanNeighbour),
+    ("house_treat_tokens", "house_treat_tokens.tokens", "other_arrays", Treat),
+    ("street_bonus_tokens", "street_bonus_tokens.tokens", "other_arrays", StreetBonusToken),
+    ("trick_tiles", "trick_tiles.tiles", "trick_tiles", TrickTile),
+)
+"""Each collection of ComponentData: its field, its path in a file, its limit, its items."""
+
+
+def _count_problems(data: ComponentData) -> Iterator[tuple[str, str]]:
+    """What keeps the components from dealing a game, as ``(path, problem)`` pairs."""
+    low, high = COMPONENT_LIMITS["text_length"]
+    if type(data.name) is not str or not low <= len(data.name) <= high:
+        yield "name", f"expected a string of {low} to {high} characters, got {show(data.name)}"
+    rules: object = data.rules  # a plugin may pass anything
+    if not isinstance(rules, RulesData):
+        yield "rules", f"expected a RulesData, got {show(rules)}"
+        return
+    malformed = False
+    for field, where, limit, kind in _SECTIONS:
+        items = getattr(data, field)
+        if not isinstance(items, tuple):
+            yield where, f"expected a tuple, got {show(items)}"
+            malformed = True
+        elif len(items) > COMPONENT_LIMITS[limit][1]:
+            yield where, f"at most {COMPONENT_LIMITS[limit][1]} entries allowed, got {len(items)}"
+            malformed = True
+        else:
+            for i, item in enumerate(items):
+                if not isinstance(item, kind):
+                    yield f"{where}[{i}]", f"expected a {kind.__name__}, got {_short(item)}"
+                    malformed = True
+    if malformed:
+        return  # the checks below read the entries
+    yield from _deal_problems(data)
+
+
+def _deal_problems(data: ComponentData) -> Iterator[tuple[str, str]]:
     rules = data.rules
-    problems = [
-        f"rules.{name} must be at least 1"
-        for name in ("kids_per_player", "footprints_per_player", "market_size")
-        if getattr(rules, name) < 1
-    ]
-    if not 2 <= rules.min_players <= rules.max_players:
-        problems.append("rules: need 2 <= min_players <= max_players")
-    if rules.pumpkin_points < 0:
-        problems.append("rules.pumpkin_points must not be negative")
     for i, card in enumerate(data.cards):
         if card.id != i:
-            problems.append(f"costume_cards.cards[{i}]: id is {card.id}, expected {i}")
+            yield f"costume_cards.cards[{i}]", f"id is {card.id}, expected {i}"
     if len(data.cards) < rules.market_size:
-        problems.append(
-            f"costume_cards: {len(data.cards)} cards cannot fill a market of {rules.market_size}"
+        yield (
+            "costume_cards",
+            f"{len(data.cards)} cards cannot fill a market of {rules.market_size}",
         )
     if len(data.nice_neighbours) < data.GRID_HOUSES:
-        problems.append(
-            f"nice_neighbours: {len(data.nice_neighbours)} houses cannot fill the 3x3 grid"
-        )
+        yield "nice_neighbours", f"{len(data.nice_neighbours)} houses cannot fill the 3x3 grid"
     if len(data.house_treat_tokens) != data.GRID_HOUSES:
-        problems.append(
-            f"house_treat_tokens: expected {data.GRID_HOUSES}, got {len(data.house_treat_tokens)}"
+        yield (
+            "house_treat_tokens",
+            (f"expected {data.GRID_HOUSES}, got {len(data.house_treat_tokens)}"),
         )
     if len(data.street_bonus_tokens) != data.STREETS:
-        problems.append(
-            f"street_bonus_tokens: expected {data.STREETS}, got {len(data.street_bonus_tokens)}"
+        yield (
+            "street_bonus_tokens",
+            (f"expected {data.STREETS}, got {len(data.street_bonus_tokens)}"),
         )
     icons = [m.icon for m in data.mean_neighbours]
     if sorted(i.value for i in icons) != sorted(i.value for i in TrickIcon):
-        problems.append("mean_neighbours: expected one house for each trick icon (R4)")
+        yield "mean_neighbours", "expected one house for each trick icon (R4)"
     needed_tiles = len(data.mean_neighbours) + rules.max_players
     if len(data.trick_tiles) < needed_tiles:
-        problems.append(
-            f"trick_tiles: {len(data.trick_tiles)} tiles, but {len(data.mean_neighbours)} mean "
-            f"houses and {rules.max_players} players need {needed_tiles}"
+        yield (
+            "trick_tiles",
+            (
+                f"{len(data.trick_tiles)} tiles, but {len(data.mean_neighbours)} mean "
+                f"houses and {rules.max_players} players need {needed_tiles}"
+            ),
         )
-    if problems:
-        raise ComponentDataError(f"{data.name}: " + "; ".join(problems))
+    yield from _duplicates("nice_neighbours.houses", [h.id for h in data.nice_neighbours])
+    yield from _duplicates("trick_tiles.tiles", [t.id for t in data.trick_tiles])
 
 
-_E = TypeVar("_E", bound=enum.Enum)
-_T = TypeVar("_T")
-
-
-class _Reader:
-    """Reads one parsed TOML document, naming the entry at fault in every error."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, problem: str) -> ComponentDataError:
-        return ComponentDataError(f"{self.source}: {where}: {problem}")
-
-    def table(self, doc: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-        value = doc.get(key)
-        if not isinstance(value, dict):
-            raise self.fail(f"{where}{key}", "missing table" if value is None else "not a table")
-        return value
-
-    def array(self, doc: Mapping[str, Any], key: str, where: str) -> list[Any]:
-        value = doc.get(key)
-        if not isinstance(value, list):
-            raise self.fail(f"{where}.{key}", "missing array" if value is None else "not an array")
-        return value
-
-    def integer(self, doc: Mapping[str, Any], key: str, where: str, default: int | None) -> int:
-        value = doc.get(key, default)
-        if value is None:
-            raise self.fail(f"{where}.{key}", "missing")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(f"{where}.{key}", f"expected an integer, got {value!r}")
-        if value < 0:
-            raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
-        return value
-
-    def boolean(self, doc: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
-        value = doc.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(f"{where}.{key}", f"expected true or false, got {value!r}")
-        return value
-
-    def text(self, doc: Mapping[str, Any], key: str, where: str) -> str:
-        value = doc.get(key)
-        if not isinstance(value, str) or not value:
-            raise self.fail(f"{where}.{key}", f"expected a non-empty string, got {value!r}")
-        return value
-
-    def member(self, enum_type: type[_E], value: object, where: str) -> _E:
-        for member in enum_type:
-            if member.value == value:
-                return member
-        allowed = ", ".join(str(m.value) for m in enum_type)
-        raise self.fail(where, f"unknown {enum_type.__name__.lower()} {value!r} (one of {allowed})")
-
-    def provenance(self, doc: Mapping[str, Any], where: str) -> Provenance:
-        return self.member(Provenance, doc.get("status", "confirmed"), f"{where}.status")
-
-    def entries(
-        self, doc: Mapping[str, Any], section: str, key: str, read: Callable[[Any, str], _T]
-    ) -> tuple[_T, ...]:
-        where = f"{section}.{key}"
-        items = self.array(self.table(doc, section, ""), key, section)
-        return tuple(read(item, f"{where}[{i}]") for i, item in enumerate(items))
-
-    def entry(self, item: object, where: str) -> Mapping[str, Any]:
-        if not isinstance(item, dict):
-            raise self.fail(where, f"expected a table, got {item!r}")
-        return item
+def _duplicates(where: str, ids: Sequence[str]) -> Iterator[tuple[str, str]]:
+    seen: set[str] = set()
+    for i, key in enumerate(ids):
+        if key in seen:
+            yield f"{where}[{i}].id", f"duplicate id {key!r}"
+        seen.add(key)
 
 
 _FEATURE_KINDS: Mapping[str, type[Colour] | type[Theme] | type[CostumeType]] = {
@@ -374,157 +561,257 @@ def feature_text(feature: Feature) -> str:
     return f"{kind}:{feature.value}"
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 def parse_feature(text: object) -> Feature:
     """Read ``colour:NAME``, ``theme:NAME`` or ``type:NAME``; raise ValueError if it is not."""
     if not isinstance(text, str) or text.count(":") != 1:
-        raise ValueError(f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {text!r}")
+        raise ValueError(f"expected 'colour:NAME', 'theme:NAME' or 'type:NAME', got {_short(text)}")
     kind, name = text.split(":")
     enum_type = _FEATURE_KINDS.get(kind)
     if enum_type is None:
-        raise ValueError(f"unknown feature kind {kind!r} (one of colour, theme, type)")
+        raise ValueError(f"unknown feature kind {_short(kind)} (one of colour, theme, type)")
     for member in enum_type:
         if member.value == name:
             return member
     allowed = ", ".join(m.value for m in enum_type)
-    raise ValueError(f"unknown {kind} {name!r} (one of {allowed})")
+    raise ValueError(f"unknown {kind} {_short(name)} (one of {allowed})")
 
 
-def _feature(reader: _Reader, value: object, where: str) -> Feature:
-    try:
-        return parse_feature(value)
-    except ValueError as exc:
-        raise reader.fail(where, str(exc)) from None
+# -- the file format, as cattrs structures it --------------------------------------------------
+# These private classes mirror the TOML format field for field; their validators are the ones
+# of the public classes, so that cattrs names the entry at fault. ``_build`` turns a checked
+# document into ComponentData.
+
+_STATUS = attrs.field(default=Provenance.CONFIRMED, validator=_member(Provenance))
+
+
+@attrs.frozen
+class _RulesDoc:
+    min_players: int = attrs.field(default=2, validator=_InRange("players"))
+    max_players: int = attrs.field(default=4, validator=_InRange("players"))
+    kids_per_player: int = attrs.field(default=5, validator=_InRange("kids_per_player"))
+    footprints_per_player: int = attrs.field(default=8, validator=_InRange("footprints_per_player"))
+    market_size: int = attrs.field(default=5, validator=_InRange("market_size"))
+    pumpkin_points: int = attrs.field(default=2, validator=_InRange("pumpkin_points"))
+    any_mean_house: bool = False
+    refresh_ends_turn: bool = False
+    status: Provenance = _STATUS
+
+    def __attrs_post_init__(self) -> None:
+        _player_range(self)
+
+
+@attrs.frozen
+class _CardDoc:
+    id: int = attrs.field(validator=_InRange("card_id"))
+    colour: Colour
+    theme: Theme
+    type: CostumeType
+    icon: TrickIcon
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _CostumeCardsDoc:
+    cards: Annotated[tuple[_CardDoc, ...], MaxItems(COMPONENT_LIMITS["cards"][1])]
+
+
+@attrs.frozen
+class _TierDoc:
+    """A tier, written ``[cards, treats]``."""
+
+    cards: int = attrs.field(validator=_InRange("tier_cards"))
+    treats: int = attrs.field(validator=_InRange("tier_treats"))
+
+
+@attrs.frozen
+class _NiceDoc:
+    id: str = attrs.field(validator=_text)
+    wants: Feature
+    tiers: Annotated[tuple[_TierDoc, ...], MaxItems(COMPONENT_LIMITS["tiers"][1])] = attrs.field(
+        validator=[_Count("tiers", "tiers"), _tiers]
+    )
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _NiceNeighboursDoc:
+    houses: Annotated[tuple[_NiceDoc, ...], MaxItems(COMPONENT_LIMITS["nice_neighbours"][1])]
+
+
+@attrs.frozen
+class _MeanDoc:
+    icon: TrickIcon
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _MeanNeighboursDoc:
+    houses: Annotated[tuple[_MeanDoc, ...], MaxItems(COMPONENT_LIMITS["other_arrays"][1])]
+
+
+@attrs.frozen
+class _HouseTokensDoc:
+    tokens: Annotated[tuple[Treat, ...], MaxItems(COMPONENT_LIMITS["other_arrays"][1])]
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _StreetTokenDoc:
+    treat: Treat
+    front: int = attrs.field(default=2, validator=_InRange("street_token_treats"))
+    back: int = attrs.field(default=1, validator=_InRange("street_token_treats"))
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _StreetTokensDoc:
+    tokens: Annotated[tuple[_StreetTokenDoc, ...], MaxItems(COMPONENT_LIMITS["other_arrays"][1])]
+
+
+@attrs.frozen
+class _TileDoc:
+    id: str = attrs.field(validator=_text)
+    treats: Annotated[tuple[Treat, ...], MaxItems(COMPONENT_LIMITS["tile_treats"][1])] = (
+        attrs.field(validator=_Count("tile_treats", "treats"))
+    )
+    points: int = attrs.field(validator=_InRange("tile_points"))
+    status: Provenance = _STATUS
+
+
+@attrs.frozen
+class _TrickTilesDoc:
+    tiles: Annotated[tuple[_TileDoc, ...], MaxItems(COMPONENT_LIMITS["trick_tiles"][1])]
+
+
+@attrs.frozen
+class _Document:
+    format: str
+    format_version: int
+    name: str = attrs.field(validator=_text)
+    rules: _RulesDoc
+    costume_cards: _CostumeCardsDoc
+    nice_neighbours: _NiceNeighboursDoc
+    mean_neighbours: _MeanNeighboursDoc
+    house_treat_tokens: _HouseTokensDoc
+    street_bonus_tokens: _StreetTokensDoc
+    trick_tiles: _TrickTilesDoc
+
+
+def _structure_feature(value: object, _: type) -> Feature:
+    return parse_feature(value)
+
+
+def _structure_tier(value: object, _: type) -> _TierDoc:
+    if type(value) is not list or len(value) != 2:
+        raise TypeError(f"expected [cards, treats], two integers, got {show(value)}")
+    for name, number in zip(("cards", "treats"), value, strict=True):
+        if type(number) is not int:
+            problem = f"expected an integer, got {show(number)}"
+            raise at_field(ValueError(f"Tier.{name}: {problem}"), name, problem)
+    return _TierDoc(cards=value[0], treats=value[1])
+
+
+def _register_hooks() -> None:
+    converter.register_structure_hook_func(lambda t: t == Feature, _structure_feature)
+    converter.register_structure_hook(_TierDoc, _structure_tier)
+    # Each class before the classes that hold it: a hook is made for the types it holds.
+    for cls in (
+        _RulesDoc,
+        _CardDoc,
+        _CostumeCardsDoc,
+        _NiceDoc,
+        _NiceNeighboursDoc,
+        _MeanDoc,
+        _MeanNeighboursDoc,
+        _HouseTokensDoc,
+        _StreetTokenDoc,
+        _StreetTokensDoc,
+        _TileDoc,
+        _TrickTilesDoc,
+        _Document,
+    ):
+        register_table(cls)
+
+
+_register_hooks()
+
+
+def _build(doc: _Document) -> ComponentData:
+    """ComponentData from a document whose entries are already checked."""
+    rules = doc.rules
+    return ComponentData(
+        name=doc.name,
+        rules=RulesData(
+            min_players=rules.min_players,
+            max_players=rules.max_players,
+            kids_per_player=rules.kids_per_player,
+            footprints_per_player=rules.footprints_per_player,
+            market_size=rules.market_size,
+            pumpkin_points=rules.pumpkin_points,
+            any_mean_house=rules.any_mean_house,
+            refresh_ends_turn=rules.refresh_ends_turn,
+        ),
+        cards=tuple(
+            CostumeCard(c.id, c.colour, c.theme, c.type, c.icon, provenance=c.status)
+            for c in doc.costume_cards.cards
+        ),
+        nice_neighbours=tuple(
+            NiceNeighbour(
+                n.id,
+                n.wants,
+                tuple(Tier(t.cards, t.treats) for t in n.tiers),
+                provenance=n.status,
+            )
+            for n in doc.nice_neighbours.houses
+        ),
+        mean_neighbours=tuple(
+            MeanNeighbour(m.icon, provenance=m.status) for m in doc.mean_neighbours.houses
+        ),
+        house_treat_tokens=doc.house_treat_tokens.tokens,
+        street_bonus_tokens=tuple(
+            StreetBonusToken(s.treat, s.front, s.back, provenance=s.status)
+            for s in doc.street_bonus_tokens.tokens
+        ),
+        trick_tiles=tuple(
+            TrickTile(t.id, t.treats, t.points, provenance=t.status) for t in doc.trick_tiles.tiles
+        ),
+    )
 
 
 def parse_components(document: Mapping[str, Any], source: str = "<components>") -> ComponentData:
     """Build ``ComponentData`` from a parsed component data document.
 
     ``source`` names the document in error messages, which also name the entry at fault.
-    Raises ``ComponentDataError`` for anything malformed.
+    Raises ``ComponentDataError`` for anything malformed, listing the first problems found
+    (one a line) and how many more there are.
     """
-    r = _Reader(source)
-    if document.get("format") != COMPONENTS_FORMAT:
-        raise r.fail("format", f"expected {COMPONENTS_FORMAT!r}, got {document.get('format')!r}")
+    prefix = f"{source}: "
+    if not isinstance(document, Mapping):
+        raise ComponentDataError(f"{prefix}expected a table, got {show(document)}")
+    found = document.get("format")
+    if found != COMPONENTS_FORMAT:
+        raise ComponentDataError(
+            f"{prefix}format: expected {COMPONENTS_FORMAT!r}, got {show(found)}"
+        )
     version = document.get("format_version")
-    if version != COMPONENTS_FORMAT_VERSION:
-        raise r.fail(
-            "format_version",
-            f"this version of tricky-treats reads version {COMPONENTS_FORMAT_VERSION}, "
-            f"got {version!r}",
+    if type(version) is not int or version != COMPONENTS_FORMAT_VERSION:
+        raise ComponentDataError(
+            f"{prefix}format_version: this version of tricky-treats reads version "
+            f"{COMPONENTS_FORMAT_VERSION}, got {show(version)}"
         )
-    rules_doc = r.table(document, "rules", "")
-    defaults = RulesData()
-    values: dict[str, int | bool] = {}
-    for field in attrs.fields(RulesData):
-        default = getattr(defaults, field.name)
-        if isinstance(default, bool):
-            values[field.name] = r.boolean(rules_doc, field.name, "rules", default)
-        else:
-            values[field.name] = r.integer(rules_doc, field.name, "rules", default)
-    rules = RulesData(**values)  # type: ignore[arg-type]
-
-    def card(item: object, where: str) -> CostumeCard:
-        e = r.entry(item, where)
-        return CostumeCard(
-            id=r.integer(e, "id", where, None),
-            colour=r.member(Colour, e.get("colour"), f"{where}.colour"),
-            theme=r.member(Theme, e.get("theme"), f"{where}.theme"),
-            type=r.member(CostumeType, e.get("type"), f"{where}.type"),
-            icon=r.member(TrickIcon, e.get("icon"), f"{where}.icon"),
-            provenance=r.provenance(e, where),
-        )
-
-    def tier(item: object, where: str) -> Tier:
-        if (
-            not isinstance(item, list)
-            or len(item) != 2
-            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in item)
-        ):
-            raise r.fail(where, f"expected [cards, treats], two positive integers, got {item!r}")
-        return Tier(cards=item[0], treats=item[1])
-
-    def nice(item: object, where: str) -> NiceNeighbour:
-        e = r.entry(item, where)
-        tiers = tuple(
-            tier(t, f"{where}.tiers[{i}]") for i, t in enumerate(r.array(e, "tiers", where))
-        )
-        if not tiers:
-            raise r.fail(f"{where}.tiers", "needs at least one tier")
-        if any(a.cards >= b.cards or a.treats > b.treats for a, b in itertools.pairwise(tiers)):
-            raise r.fail(f"{where}.tiers", "tiers must need more cards and give no fewer treats")
-        return NiceNeighbour(
-            id=r.text(e, "id", where),
-            wants=_feature(r, e.get("wants"), f"{where}.wants"),
-            tiers=tiers,
-            provenance=r.provenance(e, where),
-        )
-
-    def mean(item: object, where: str) -> MeanNeighbour:
-        e = r.entry(item, where)
-        return MeanNeighbour(
-            icon=r.member(TrickIcon, e.get("icon"), f"{where}.icon"),
-            provenance=r.provenance(e, where),
-        )
-
-    def treat(item: object, where: str) -> Treat:
-        return r.member(Treat, item, where)
-
-    def street(item: object, where: str) -> StreetBonusToken:
-        e = r.entry(item, where)
-        return StreetBonusToken(
-            treat=r.member(Treat, e.get("treat"), f"{where}.treat"),
-            front=r.integer(e, "front", where, 2),
-            back=r.integer(e, "back", where, 1),
-            provenance=r.provenance(e, where),
-        )
-
-    def tile(item: object, where: str) -> TrickTile:
-        e = r.entry(item, where)
-        treats = tuple(
-            treat(t, f"{where}.treats[{i}]") for i, t in enumerate(r.array(e, "treats", where))
-        )
-        if not treats:
-            raise r.fail(f"{where}.treats", "needs at least one treat")
-        return TrickTile(
-            id=r.text(e, "id", where),
-            treats=treats,
-            points=r.integer(e, "points", where, None),
-            provenance=r.provenance(e, where),
-        )
-
-    tokens = r.array(r.table(document, "house_treat_tokens", ""), "tokens", "house_treat_tokens")
-    name = r.text(document, "name", "document")
+    doc = structure(dict(document), _Document, ComponentDataError, prefix)
     try:
-        data = ComponentData(
-            name=name,
-            rules=rules,
-            cards=r.entries(document, "costume_cards", "cards", card),
-            nice_neighbours=r.entries(document, "nice_neighbours", "houses", nice),
-            mean_neighbours=r.entries(document, "mean_neighbours", "houses", mean),
-            house_treat_tokens=tuple(
-                treat(t, f"house_treat_tokens.tokens[{i}]") for i, t in enumerate(tokens)
-            ),
-            street_bonus_tokens=r.entries(document, "street_bonus_tokens", "tokens", street),
-            trick_tiles=r.entries(document, "trick_tiles", "tiles", tile),
-        )
+        return _build(doc)
     except ComponentDataError as exc:
-        # The counts are checked by ComponentData itself, which knows only its name.
-        message = str(exc)
-        if message.startswith(f"{name}: "):
-            message = message[len(name) + 2 :]
-            raise ComponentDataError(f"{source}: {message}") from None
-        raise
-    _check_unique(r, "nice_neighbours.houses", [h.id for h in data.nice_neighbours])
-    _check_unique(r, "trick_tiles.tiles", [t.id for t in data.trick_tiles])
-    return data
-
-
-def _check_unique(reader: _Reader, where: str, ids: Sequence[str]) -> None:
-    seen: set[str] = set()
-    for i, key in enumerate(ids):
-        if key in seen:
-            raise reader.fail(f"{where}[{i}].id", f"duplicate id {key!r}")
-        seen.add(key)
+        found = marked_problems(exc)
+        if found is None:  # pragma: no cover - the document's own checks come first
+            raise ComponentDataError(f"{prefix}{exc}") from None
+        raise ComponentDataError(report(found, prefix)) from None
 
 
 def components_document(data: ComponentData) -> dict[str, Any]:
@@ -591,31 +878,54 @@ def components_document(data: ComponentData) -> dict[str, Any]:
     }
 
 
+_MAX_KEY_DEPTH = 8
+
+
 def load_components(path: str | Path) -> ComponentData:
     """Read a component data file (TOML, the format of the package's ``data/base.toml``).
 
-    Raises ``ComponentDataError`` naming the file, the entry and the
-    problem when the file is missing, is not TOML or does not describe a playable box.
+    Raises ``ComponentDataError`` naming the file, the entry and the problem when the file
+    is missing, larger than ``COMPONENT_LIMITS["file_bytes"]`` (1 MiB), not TOML or does not
+    describe a playable box.
     """
     path = Path(path)
+    limit = COMPONENT_LIMITS["file_bytes"][1]
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            content = file.read(limit + 1)  # never more: the path may be /dev/zero
+        text = content.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ComponentDataError(f"{path}: cannot read component data: {exc}") from exc
+    if len(content) > limit:
+        raise ComponentDataError(
+            f"{path}: cannot read component data: the file is larger than {limit} bytes "
+            "(1 MiB), the most a component data file may hold"
+        )
     return _parse_text(text, str(path))
 
 
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')"""
+_DEEP_KEY = re.compile(
+    rf"(?:^|[{{,])[ \t]*+\[*+[ \t]*+{_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{_MAX_KEY_DEPTH}}}",
+    re.MULTILINE,
+)
+"""A dotted key (or table name) of more parts than any in the format, where a key may start:
+tomllib takes time quadratic in the parts of a key, minutes for one line of a 1 MiB file."""
+
+
 def _parse_text(text: str, source: str) -> ComponentData:
+    if _DEEP_KEY.search(text):
+        raise ComponentDataError(
+            f"{source}: not a component data file: a dotted key has more than "
+            f"{_MAX_KEY_DEPTH} parts"
+        )
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentDataError(f"{source}: not valid TOML: {exc}") from exc
-    try:
-        return parse_components(document, source)
-    except ComponentDataError:
-        raise
-    except (TypeError, ValueError) as exc:  # pragma: no cover - a gap in the checks above
-        raise ComponentDataError(f"{source}: {exc}") from exc
+    except RecursionError:
+        raise ComponentDataError(f"{source}: not valid TOML: nested too deeply") from None
+    return parse_components(document, source)
 
 
 @functools.cache
