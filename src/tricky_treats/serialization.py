@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 import attrs
 import cattrs
 
+from tricky_treats import _conversion
 from tricky_treats._json import StrictJSONError, strict_dumps, strict_loads
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import (
@@ -200,19 +201,9 @@ ACTION_TAGS: Mapping[type, str] = {
 """The stable tag of each action class in records (the ``type`` key)."""
 
 _ACTION_CLASSES = {tag: cls for cls, tag in ACTION_TAGS.items()}
-_JSON_TYPES: Mapping[type, str] = {int: "an integer", str: "a string", bool: "true or false"}
+
+
 _T = TypeVar("_T")
-
-
-def _strict(kind: type) -> Callable[[object, type], object]:
-    """JSON values are taken as they are: no "3" for 3, no 1.0 or true for 1."""
-
-    def structure(value: object, _: type) -> object:
-        if type(value) is not kind:
-            raise TypeError(f"expected {_JSON_TYPES[kind]}, got {_shown(value)}")
-        return value
-
-    return structure
 
 
 def _shown(value: object) -> str:
@@ -302,9 +293,8 @@ def _structure_house_set(value: object, _: type) -> frozenset[int]:
 
 def _make_converter() -> cattrs.Converter:
     """The library's own converter, configured explicitly (never cattrs' global one)."""
-    converter = cattrs.Converter(forbid_extra_keys=True)
-    for kind in (int, str, bool):
-        converter.register_structure_hook(kind, _strict(kind))
+    # One converter for the library: component files and records share its strict hooks.
+    converter = _conversion.converter
     converter.register_structure_hook_func(lambda t: t == Action, _structure_action)
     converter.register_unstructure_hook_func(lambda t: t == Action, _unstructure_action)
     for cls in ACTION_TAGS:
