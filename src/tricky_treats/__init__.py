@@ -60,6 +60,13 @@ from tricky_treats.errors import (
     TrickyTreatsError,
     UnknownPlayerError,
 )
+from tricky_treats.event_records import (
+    EVENT_FORMAT,
+    EVENT_FORMAT_VERSION,
+    event_from_json,
+    event_schema,
+    event_to_json,
+)
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -75,6 +82,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -116,9 +124,13 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "EVENT_FORMAT",
+    "EVENT_FORMAT_VERSION",
     "FEATURES",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
+    "SENDER",
+    "SPECTATORS",
     "STREETS",
     "VIEW_FORMAT",
     "VIEW_FORMAT_VERSION",
@@ -153,6 +165,7 @@ __all__ = [
     "MeanNeighbour",
     "NiceNeighbour",
     "Outcome",
+    "Outgoing",
     "Pass",
     "Passed",
     "PlayerState",
@@ -170,6 +183,7 @@ __all__ = [
     "Setup",
     "StreetBonusTaken",
     "StreetBonusToken",
+    "Table",
     "TakeCard",
     "Termination",
     "Theme",
@@ -192,6 +206,9 @@ __all__ = [
     "describe_event",
     "determinize",
     "dumps",
+    "event_from_json",
+    "event_schema",
+    "event_to_json",
     "get_variant",
     "hookimpl",
     "load_components",
