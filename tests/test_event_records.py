@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import typing
 
 import jsonschema
 import pytest
@@ -17,7 +19,7 @@ VARIANTS = ("family", "open-objectives", "any-mean-house")
 
 def _events(states: list[tt.GameState]) -> list[tt.Event]:
     events: list[tt.Event] = []
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         _, caused = before.apply_with_events(after.history[-1])
         events.extend(caused)
     return events
@@ -39,7 +41,7 @@ def test_every_event_round_trips_through_json_and_matches_the_schema(
 
 def test_every_event_class_has_a_distinct_tag_and_a_schema_branch() -> None:
     tags = list(tt.event_records.EVENT_TAGS.values())
-    assert len(set(tags)) == len(tags) == len(tt.Event.__args__)  # type: ignore[attr-defined]
+    assert len(set(tags)) == len(tags) == len(typing.get_args(tt.Event))
     branches = {b["properties"]["type"]["const"] for b in tt.event_schema()["oneOf"]}
     assert branches == set(tags)
     jsonschema.Draft202012Validator.check_schema(tt.event_schema())

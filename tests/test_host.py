@@ -272,7 +272,12 @@ def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str,
             "invalid-action",
             "or an integer, got true",
         ),
-        (json.dumps({"credential": ann, "action": "t9k0"}), None, "invalid-action", "market slots are 0 to 4"),
+        (
+            json.dumps({"credential": ann, "action": "t9k0"}),
+            None,
+            "invalid-action",
+            "market slots are 0 to 4",
+        ),
         (json.dumps({"credential": ann, "action": "v4"}), None, "illegal-action", "R"),
         (json.dumps({"credential": ann, "action": "pass"}), None, "illegal-action", "R"),
     ]
@@ -412,12 +417,12 @@ def _incoming(draw: st.DrawFn, table: tt.Table) -> tuple[str, str | None, int | 
         return "handle", _move(table, seat, draw(st.sampled_from([str(action), code]))), seat
     if kind <= 7 and humans:
         seat = draw(st.sampled_from(humans))
-        action = draw(
+        wanted = draw(
             st.integers(-1, game.action_space.size)
             | st.sampled_from(["pass", "v4", "m0", "refresh", "t0k0", "x"])
         )
         sender = draw(st.sampled_from([seat, None, tt.SPECTATORS, *humans]))
-        return "handle", _move(table, seat, action), sender
+        return "handle", _move(table, seat, wanted), sender
     if kind == 8:
         junk = draw(
             st.text(max_size=40)

@@ -21,8 +21,12 @@ __all__ = ["RUNTIME", "build_wheels"]
 RUNTIME = ("tricky-treats", "attrs", "cattrs", "pluggy", "typing-extensions")
 """The distributions the engine needs at run time, as pip names them."""
 
-_WHEEL = "Wheel-Version: 1.0\nGenerator: tricky-treats-web\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-_SKIP = re.compile(r"(__pycache__|\.pyc$|\.dist-info/(RECORD|INSTALLER|REQUESTED|direct_url\.json)$)")
+_WHEEL = (
+    "Wheel-Version: 1.0\nGenerator: tricky-treats-web\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+)
+_SKIP = re.compile(
+    r"(__pycache__|\.pyc$|\.dist-info/(RECORD|INSTALLER|REQUESTED|direct_url\.json)$)"
+)
 
 
 def _record_line(name: str, data: bytes) -> str:
@@ -34,9 +38,7 @@ def _installed_files(dist: metadata.Distribution) -> dict[str, bytes]:
     """The files of ``dist`` as a wheel lays them out (paths relative to site-packages)."""
     files: dict[str, bytes] = {}
     top = _top_level(dist)
-    editable = top is not None and not any(
-        str(f).startswith(f"{top}/") for f in (dist.files or [])
-    )
+    editable = top is not None and not any(str(f).startswith(f"{top}/") for f in (dist.files or []))
     for entry in dist.files or []:
         name = str(entry)
         if name.startswith("..") or _SKIP.search(name) or name.endswith(".pth"):

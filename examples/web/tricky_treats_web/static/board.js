@@ -105,7 +105,9 @@ export class BoardView {
     this.log = this.log.slice(-40);
     this.message = message;
     this.selectedSlot = null;
+    this.updates = (this.updates || 0) + 1;
     this.render();
+    this.root.dataset.updates = String(this.updates); // lets tests wait for the next update
   }
 
   flash(text) {
