@@ -464,3 +464,16 @@ def test_no_message_ever_holds_another_seats_secret_the_deck_order_or_the_seed(
             assert table.game is before
         for out in outgoing:
             _assert_no_leak(table, out, *credentials)
+
+
+def test_a_message_read_later_still_shows_the_state_it_was_made_for() -> None:
+    table = tt.Table.new(2, seed=SEED)
+    first = table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    after_first = table.game
+    table.handle(_move(table, 1, str(table.game.legal_actions()[0])))
+    assert table.game != after_first
+    assert [out.to for out in first] == [0, 1, tt.SPECTATORS]
+    for seat in (0, 1):
+        record = json.dumps(first[seat].message["record"])
+        assert tt.loads_view(record) == after_first.view(seat)
+    assert first[2].message["view"]["turn"] == after_first.turn == 1

@@ -26,10 +26,11 @@ record and the seats) and ``Table.resume()`` reads it back.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -70,21 +71,45 @@ PROTOCOL_VERSION = 1
 _DEFAULT_MAX_MESSAGE_BYTES = 1024
 
 
-@attrs.frozen
 class Outgoing:
-    """One message from the table: its JSON ``text`` and who it is for.
+    """One message from the table: who it is for (``to``) and its JSON ``text``.
 
-    ``to`` is a seat number, ``SPECTATORS`` or ``SENDER``.
+    ``to`` is a seat number, ``SPECTATORS`` or ``SENDER``. The text is written when first
+    read, so a transport that has nobody to send a message to (no spectator watching, a seat
+    not connected) does not pay for it.
     """
 
-    to: int | str
-    text: str
+    __slots__ = ("_render", "_text", "to")
+
+    def __init__(self, to: int | str, text: str | Callable[[], str]) -> None:
+        self.to = to
+        self._text = text if isinstance(text, str) else None
+        self._render = None if isinstance(text, str) else text
+
+    @property
+    def text(self) -> str:
+        """The message as JSON text."""
+        if self._text is None:
+            assert self._render is not None
+            self._text = self._render()
+            self._render = None
+        return self._text
 
     @property
     def message(self) -> dict[str, Any]:
         """The message as a dict (parsed from ``text``)."""
         value: dict[str, Any] = json.loads(self.text)
         return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outgoing):
+            return NotImplemented
+        return (self.to, self.text) == (other.to, other.text)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Outgoing(to={self.to!r}, text={self.text[:60]!r}...)"
 
 
 @attrs.frozen
@@ -235,11 +260,11 @@ class Table:
         the seat (or ``SPECTATORS``); a wrong credential gets an error for ``SENDER``.
         """
         if credential is None:
-            return Outgoing(SPECTATORS, self._spectator_update(()))
+            return Outgoing(SPECTATORS, self._spectator_update(self._game, "[]"))
         seat = self.seat_of(credential)
         if seat is None:
             return _error("bad-credential", "no seat has this credential; check your link")
-        return Outgoing(seat, self._seat_update(seat, ()))
+        return Outgoing(seat, self._seat_update(self._game, seat, "[]"))
 
     def handle(
         self, message: str | bytes, *, sender: int | str | None = None
@@ -259,8 +284,14 @@ class Table:
         return self._updates(moves)
 
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
-        out = [Outgoing(seat, self._seat_update(seat, moves)) for seat in self.human_seats]
-        out.append(Outgoing(SPECTATORS, self._spectator_update(moves)))
+        game = self._game
+        moves_text = self._moves_json(moves)
+        out = [
+            Outgoing(seat, functools.partial(self._seat_update, game, seat, moves_text))
+            for seat in self.human_seats
+        ]
+        spectators = functools.partial(self._spectator_update, game, moves_text)
+        out.append(Outgoing(SPECTATORS, spectators))
         return tuple(out)
 
     def _read_move(self, message: str | bytes, sender: int | str | None) -> tuple[int, Action]:
@@ -350,8 +381,7 @@ class Table:
             ensure_ascii=False,
         )
 
-    def _header(self, seat: int | None, moves: Sequence[_Move]) -> str:
-        game = self._game
+    def _header(self, game: GameState, seat: int | None, moves_text: str) -> str:
         head = {
             "type": "update",
             "protocol_version": PROTOCOL_VERSION,
@@ -365,10 +395,9 @@ class Table:
             "winners": list(game.winners()),
         }
         text = json.dumps(head, ensure_ascii=False)
-        return f'{text[:-1]}, "moves": {self._moves_json(moves)}'
+        return f'{text[:-1]}, "moves": {moves_text}'
 
-    def _seat_update(self, seat: int, moves: Sequence[_Move]) -> str:
-        game = self._game
+    def _seat_update(self, game: GameState, seat: int, moves_text: str) -> str:
         space = game.action_space
         legal = (
             [{"action": str(a), "code": space.encode(a)} for a in game.legal_actions()]
@@ -377,34 +406,24 @@ class Table:
         )
         record = dumps(game, player=seat)
         return (
-            f'{self._header(seat, moves)}, "legal_actions": {json.dumps(legal)}, '
+            f'{self._header(game, seat, moves_text)}, "legal_actions": {json.dumps(legal)}, '
             f'"record": {record}}}'
         )
 
-    def _spectator_update(self, moves: Sequence[_Move]) -> str:
-        view = _converter.unstructure(self.public_view())
+    def _spectator_update(self, game: GameState, moves_text: str) -> str:
+        view = _converter.unstructure(_public_view(game))
         view["player"] = None
-        return f'{self._header(None, moves)}, "view": {json.dumps(view, ensure_ascii=False)}}}'
+        view_text = json.dumps(view, ensure_ascii=False)
+        return f'{self._header(game, None, moves_text)}, "view": {view_text}}}'
 
     def public_view(self) -> PlayerView:
         """What everyone may see: a ``PlayerView`` with no secret tile of anyone before the end.
 
         Its ``player`` is 0 and its ``legal_actions`` empty; spectators get it with ``player``
-        set to null. It is built from two players' views: seat p's sheet and tile are as seat
-        ``p + 1`` sees them.
+        set to null. It is built from the players' views: seat p's sheet and secret tile are
+        shown as seat ``p + 1`` sees them.
         """
-        game = self._game
-        n = len(game.players)
-        views = [game.view(seat) for seat in range(n)]
-        others = [views[(p + 1) % n] for p in range(n)]
-        unseen = {t.id: t for t in views[0].unseen_tiles} | {t.id: t for t in views[1].unseen_tiles}
-        return attrs.evolve(
-            views[0],
-            secret_tiles=tuple(others[p].secret_tiles[p] for p in range(n)),
-            scores=tuple(others[p].scores[p] for p in range(n)),
-            unseen_tiles=tuple(unseen[k] for k in sorted(unseen)),
-            legal_actions=(),
-        )
+        return _public_view(self._game)
 
     # -- saving ----------------------------------------------------------------------------------
 
@@ -456,3 +475,17 @@ class Table:
             )
         except TrickyTreatsError as exc:
             raise RecordError(f"$.seats: {exc}") from None
+
+
+def _public_view(game: GameState) -> PlayerView:
+    n = len(game.players)
+    views = [game.view(seat) for seat in range(n)]
+    others = [views[(p + 1) % n] for p in range(n)]
+    unseen = {t.id: t for t in views[0].unseen_tiles} | {t.id: t for t in views[1].unseen_tiles}
+    return attrs.evolve(
+        views[0],
+        secret_tiles=tuple(others[p].secret_tiles[p] for p in range(n)),
+        scores=tuple(others[p].scores[p] for p in range(n)),
+        unseen_tiles=tuple(unseen[k] for k in sorted(unseen)),
+        legal_actions=(),
+    )
