@@ -175,6 +175,31 @@ def test_a_connection_cannot_move_for_another_seat(client: TestClient) -> None:
         assert socket.receive_json()["code"] == "too-large"
 
 
+def test_finished_games_nobody_watches_make_room_for_new_ones(
+    client: TestClient, lobby: Lobby
+) -> None:
+    bots = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
+    first = _create(client, players=bots)["game"]
+    assert lobby.rooms[first].table.game.is_over
+    for _ in range(4):
+        _create(client)
+    sixth = _create(client)["game"]
+    assert first not in lobby.rooms
+    assert sixth in lobby.rooms
+    assert len(lobby.rooms) == 5
+
+
+def test_a_connection_must_say_hello_first(client: TestClient) -> None:
+    answer = _create(client)
+    ann = _credential(answer["seats"][0]["link"])
+    for first in (json.dumps({"credential": ann, "action": "t0k0"}), "[]", "x" * 5000):
+        with client.websocket_connect(f"/ws/{answer['game']}") as socket:
+            socket.send_text(first)
+            assert socket.receive_json()["code"] == "malformed"
+            with pytest.raises(WebSocketDisconnect):
+                socket.receive_text()
+
+
 def test_a_wrong_credential_or_game_is_refused_and_closed(client: TestClient) -> None:
     answer = _create(client)
     with client.websocket_connect(f"/ws/{answer['game']}") as socket:

@@ -51,6 +51,7 @@ from tricky_treats.serialization import RecordError, _converter, dumps, loads
 from tricky_treats.views import PlayerView
 
 __all__ = [
+    "PROTOCOL_VERSION",
     "SENDER",
     "SPECTATORS",
     "TABLE_FORMAT",
@@ -67,6 +68,7 @@ SPECTATORS: Final = "spectators"
 TABLE_FORMAT = "tricky-treats-table"
 TABLE_FORMAT_VERSION = 1
 PROTOCOL_VERSION = 1
+"""The version of the messages' shape (``protocol_version`` in every update)."""
 
 _DEFAULT_MAX_MESSAGE_BYTES = 1024
 

@@ -66,6 +66,11 @@ class Lobby:
     def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Create a game from a request body; the answer holds the seat links."""
         if len(self.rooms) >= self.max_games:
+            # Make room by forgetting finished games that nobody is looking at any more.
+            for game_id, room in list(self.rooms.items()):
+                if room.table.game.is_over and not room.clients:
+                    del self.rooms[game_id]
+        if len(self.rooms) >= self.max_games:
             raise tt.ConfigurationError("this server has as many games as it can hold")
         players = request.get("players")
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
@@ -184,7 +189,12 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
         try:
             text = await websocket.receive_text()
             hello = json.loads(text) if len(text) <= MAX_REQUEST_BYTES else None
-            credential = hello.get("credential") if isinstance(hello, dict) else None
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                refusal = {"type": "error", "code": "malformed", "error": "say hello first"}
+                await websocket.send_text(json.dumps(refusal))
+                await websocket.close()
+                return
+            credential = hello.get("credential")
             if credential is not None and not isinstance(credential, str):
                 credential = ""
             async with room.lock:
