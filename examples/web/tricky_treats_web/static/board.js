@@ -82,6 +82,47 @@ function dots(seats, cls = "dot") {
   return h("span", { class: "dots" }, seats.map((s) => h("span", { class: cls, style: `background:${SEAT_COLOURS[s]}` })));
 }
 
+// -- what just happened, from the events (JSON with a "type" tag) ------------------------------
+function cardText(card) {
+  return `${card.colour} ${card.theme} ${card.type}`;
+}
+
+function houseName(view, house) {
+  return `the ${view.grid[house].neighbour.wants.split(":")[1]} house`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function describeEvent(e, names, view) {
+  const who = names[e.player];
+  switch (e.type) {
+    case "card-placed":
+      return `${who} dresses kid ${e.kid + 1} in the ${cardText(e.card)}`;
+    case "card-revealed":
+      return `a ${cardText(e.card)} comes into the market`;
+    case "market-refreshed":
+      return `${who} discards the market (${plural(e.discarded.length, "card")})`;
+    case "house-visited":
+      return `${who} visits ${houseName(view, e.house)} with ${e.matching} matching and gets ${plural(e.treats, e.treat)}`;
+    case "house-tricked":
+      return `${who} tricks the ${view.mean_houses[e.house].neighbour.icon} mean house and gains its tile`;
+    case "pumpkin-taken":
+      return `${who} takes the pumpkin of ${e.mean ? `the ${view.mean_houses[e.house].neighbour.icon} mean house` : houseName(view, e.house)}`;
+    case "street-bonus-taken":
+      return `${who} completes ${STREET_NAMES[e.street]}: ${plural(e.treats, e.treat)}`;
+    case "passed":
+      return `${who} passes`;
+    case "end-triggered":
+      return `${who} triggers the end (${e.reason.replace("-", " ")}); the round is finished`;
+    case "game-over":
+      return `game over: ${e.winners.map((w) => names[w]).join(" and ")} ${e.winners.length > 1 ? "share the win" : "wins"}`;
+    default:
+      return e.type;
+  }
+}
+
 // -- the whole table ---------------------------------------------------------------------------
 
 export class BoardView {
@@ -98,9 +139,13 @@ export class BoardView {
       this.flash(message.error);
       return;
     }
+    const view = message.record ? message.record.view : message.view;
+    if (!this.log.length && view.history.length === 0) {
+      this.log.push(`the game begins: ${message.players[view.first_player]} plays first`);
+    }
     for (const move of message.moves || []) {
-      for (const line of move.text) this.log.push(line);
-      if (!move.text.length) this.log.push(`${message.players[move.player]}: ${move.action}`);
+      for (const event of move.events) this.log.push(describeEvent(event, message.players, view));
+      if (!move.events.length) this.log.push(`${message.players[move.player]}: ${move.action}`);
     }
     this.log = this.log.slice(-40);
     this.message = message;
