@@ -54,9 +54,12 @@ SCREENSHOTS = Path(
 def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield SCREENSHOTS
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"\nweb example screenshots saved in {SCREENSHOTS}")
+    # Printed past pytest's capture, so that the run's output names the folder.
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(
+            f"\nweb example screenshots saved in {SCREENSHOTS}: {sorted(os.listdir(SCREENSHOTS))}"
+        )
 
 
 @pytest.fixture(scope="module")
