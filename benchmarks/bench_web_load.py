@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -41,6 +43,7 @@ class Tally:
         self.received = 0
         self.latencies: list[float] = []
         self.errors: list[str] = []
+        self.server_cpu = 0.0
 
 
 def _free_port() -> int:
@@ -123,10 +126,12 @@ async def main_async(games: int, seconds: float, seed: int) -> Tally:
         deadline = time.monotonic() + seconds
         rngs = [random.Random(f"{seed} {i}") for i in range(games)]
         await asyncio.gather(*(play_games(base, deadline, rng, tally) for rng in rngs))
-        return tally
     finally:
         server.terminate()
         server.wait(timeout=10)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server's, once it has exited
+    tally.server_cpu = usage.ru_utime + usage.ru_stime
+    return tally
 
 
 def main() -> None:
@@ -150,6 +155,10 @@ def main() -> None:
         p50 = _percentile(tally.latencies, 0.50) * 1000
         p99 = _percentile(tally.latencies, 0.99) * 1000
         print(f"move latency          p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    if tally.moves:
+        per_move = tally.server_cpu / tally.moves * 1000
+        print(f"server CPU per move   {per_move:.1f} ms (with the 2 updates it sends)")
+    print(f"machine load average  {os.getloadavg()[0]:.1f} (shared machine: figures vary)")
     print(f"errors                {len(tally.errors)}")
     for error in tally.errors[:5]:
         print(f"  {error}")
