@@ -71,9 +71,39 @@ def test_make_agent() -> None:
     assert isinstance(make_agent("random"), tt.RandomAgent)
     assert isinstance(make_agent("greedy"), tt.GreedyAgent)
     assert make_agent("search:50") == tt.SearchAgent(iterations=50)
-    for bad in ("wizard", "search:0", "search:x", "greedy:3"):
-        with pytest.raises(tt.ConfigurationError):
-            make_agent(bad)
+    assert make_agent("search:1000000") == tt.SearchAgent(iterations=1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("wizard", "no agent 'wizard'; choose from random, greedy, search"),
+        ("greedy:3", "only the search agent takes a budget"),
+        ("search:0", "the search budget must be a whole number of iterations from 1 to 1,000,000"),
+        ("search:", "the search budget must be a whole number"),
+        ("search:x", "got 'x'"),
+        ("search:-5", "got '-5'"),
+        ("search:1000001", "from 1 to 1,000,000"),
+        (
+            "search:\u0663\u00b2",
+            "the search budget must be a whole number",
+        ),  # Arabic-Indic 3, superscript 2
+        ("search:\u0663", "the search budget must be a whole number"),  # int() would read it as 3
+        ("search:" + "9" * 5000, "got '99999"),  # int() refuses over 4300 digits
+        ("w" * 5000, "no agent 'wwww"),
+    ],
+)
+def test_make_agent_refuses_bad_specs_with_a_library_error(spec: str, message: str) -> None:
+    """Issue 10: odd budgets raised a bare ValueError; issue 12: say the budget is wrong."""
+    with pytest.raises(tt.ConfigurationError) as info:
+        make_agent(spec)
+    assert message in str(info.value)
+    assert len(str(info.value)) < 200
+
+
+def test_make_agent_needs_a_string() -> None:
+    with pytest.raises(tt.ConfigurationError, match="named by a string"):
+        make_agent(3)  # type: ignore[arg-type]
 
 
 def test_play_game_needs_one_agent_per_seat() -> None:

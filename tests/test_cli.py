@@ -134,37 +134,19 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_play_a_whole_game_against_bots_and_save_it(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    record = tmp_path / "game.json"
-    _stdin(monkeypatch, "1\n" * 300)
-    status, out, _ = _run(
-        capsys, "play", "--players", "2", "--seed", "4", "--bot", "random", "--save", str(record)
-    )
-    assert status == 0
-    assert "Your legal actions" in out
-    assert "Nice neighbours" in out
-    assert "game over" in out
-    game = tt.loads(record.read_text())
-    assert game.is_over
-    assert game.config.players == ("You", "Random 2")
-
-
 def test_play_hints_on_bad_input_and_saves_on_request(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     saved = tmp_path / "now.json"
     _stdin(
         monkeypatch,
-        f"help\nbanana\n999\nt9k9\npass\nsave\nsave {saved}\nsave /no/such/dir/x.json\nquit\n",
+        f"help\nbanana\nt9k9\npass\nsave\nsave {saved}\nsave /no/such/dir/x.json\nquit\n",
     )
     status, out, _ = _run(capsys, "play", "--players", "3", "--seed", "5")
     assert status == 0
     text = " ".join(out.split())
-    assert "Type the number of an action" in text
+    assert "Type an action's notation" in text
     assert "'banana' is not an action" in text
-    assert "Choose a number from 1 to" in text
     assert "market slots are 0 to 4" in text
     assert "cannot pass" in text
     assert "Say where: save FILE" in text
@@ -186,7 +168,8 @@ def test_play_ends_quietly_at_the_end_of_input(
 def test_play_between_bots_only(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "play", "--seats", "greedy,random,search:5", "--seed", "2")
     assert status == 0
-    assert "game over" in out
+    assert "Game over; " in out
+    assert "Score sheets" in out
 
 
 @pytest.fixture
@@ -211,14 +194,26 @@ def test_replay_prints_the_log_and_the_sheets(
     assert "Score sheets" in out
 
 
-def test_replay_step_by_step(
+def test_replay_step_by_step_shows_the_table(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, saved_game: Path
 ) -> None:
     _stdin(monkeypatch, "\n\n\n")  # three steps, then the end of input plays the rest
     status, out, _ = _run(capsys, "replay", "--step", str(saved_game))
     assert status == 0
-    assert out.count("(Enter for the next action)") == 4
+    assert out.count("Enter for the next, q quits") == 4
+    assert out.count("└ bonuses") == 5  # the table at the start and after each step
     assert "Score sheets" in out
+
+
+def test_replay_step_quits_on_q(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, saved_game: Path
+) -> None:
+    _stdin(monkeypatch, "\nq\n\n\n")
+    status, out, _ = _run(capsys, "replay", "--step", str(saved_game))
+    assert status == 0
+    assert out.count("Enter for the next, q quits") == 2
+    assert "  3. " not in out
+    assert "Score sheets" not in out
 
 
 def test_replay_a_game_in_progress(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -146,6 +146,23 @@ def test_passes_in_a_row_reset_on_any_other_turn(game: tt.GameState) -> None:
     assert revived.passes_in_a_row == 0
 
 
+def test_a_refresh_breaks_the_run_of_passes(game: tt.GameState) -> None:
+    """R17: "The run of passes is broken by any action that is not a pass, a refresh of the
+    market included (the market changed)"."""
+    heads = [c for c in tt.base_components().cards if c.type is tt.CostumeType.HEAD]
+    # Seat 0's kids all wear heads, the market holds five other heads, no footprints are left:
+    # seat 0 may only refresh or pass, after the two other seats passed.
+    stuck = with_player(with_market(game, heads[:5]), 0, kids=[[c] for c in heads[5:10]])
+    stuck = with_player(stuck, 0, kids=[[c] for c in heads[5:10]], visited=range(8))
+    stuck = attrs.evolve(stuck, passes_in_a_row=2)
+    assert stuck.legal_actions() == (tt.RefreshMarket(), tt.Pass())
+    refreshed = stuck.apply(tt.RefreshMarket())
+    assert refreshed.passes_in_a_row == 0
+    assert refreshed.end_trigger is None
+    # Without the refresh, seat 0's pass completes the round of passes.
+    assert stuck.apply(tt.Pass()).end_trigger == tt.EndTrigger(0, tt.Termination.DEADLOCK, 0)
+
+
 def test_no_action_after_the_game_is_over(game: tt.GameState) -> None:
     over = attrs.evolve(game, current_player=None)
     with pytest.raises(tt.IllegalActionError, match=r"the game is over \(R10\)"):

@@ -46,8 +46,13 @@ def test_frontend_loop_refuses_mistakes_and_plays_to_the_end() -> None:
     assert '"ok": false' in lines[1]
     assert "nice house 4 wants" in lines[1]
     assert "no player 9" in lines[2]
-    assert "winners:" in lines[3]
-    assert lines[4].endswith("True")
+    assert "request larger than 1024 bytes" in lines[3]
+    assert "is not an action" in lines[4]
+    assert "no player 999" in lines[5]
+    assert "request is not valid JSON" in lines[6]
+    assert all(len(line) < 400 for line in lines[:7])  # hostile input is never echoed whole
+    assert "winners:" in lines[7]
+    assert lines[8].endswith("True")
 
 
 def test_custom_bot_beats_random() -> None:

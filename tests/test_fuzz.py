@@ -14,10 +14,19 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests.boards import random_playout
+from tricky_treats import serialization
 from tricky_treats.components import parse_components
 
+HOSTILE_SCALARS = st.sampled_from(
+    [10**20, -(10**20), 10**50, 2**63, 16, 1000, -1, float("nan"), float("inf"), "x" * 5000, "٣"]
+)
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8)
+    | HOSTILE_SCALARS,
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
     ),
@@ -84,14 +93,31 @@ def test_loads_with_arbitrary_text(text: str | bytes) -> None:
         tt.loads(text)
 
 
+def _signed(document: dict[str, Any]) -> str:
+    """The document with its digest recomputed: a careful edit, which the deeper checks face."""
+    document["digest"] = serialization._digest(document)
+    return json.dumps(document)
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow])
-@given(mutated(RECORD, RECORD_PATHS))
-def test_loads_with_mutated_records(document: dict[str, Any]) -> None:
+@given(mutated(RECORD, RECORD_PATHS), st.booleans())
+def test_loads_with_mutated_records(document: dict[str, Any], verify: bool) -> None:
+    """Only RecordError comes out; what loads accepts, dumps writes and loads reads back."""
     try:
-        game = tt.loads(json.dumps(document))
+        game = tt.loads(_signed(document), verify=verify)
     except tt.RecordError:
         return
-    assert tt.loads(tt.dumps(game)) == game
+    assert tt.loads(tt.dumps(game), verify=verify) == game
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(RECORD, RECORD_PATHS))
+def test_a_careless_edit_never_loads(document: dict[str, Any]) -> None:
+    text = json.dumps(document)
+    if json.loads(text) == RECORD:
+        return  # the mutation changed nothing
+    with pytest.raises(tt.RecordError):
+        tt.loads(text, verify=False)
 
 
 @given(mutated(VIEW, VIEW_PATHS))

@@ -96,10 +96,15 @@ def test_a_player_who_could_only_refresh_may_also_pass(game: tt.GameState) -> No
     assert game.legal_actions() == (tt.RefreshMarket(), tt.Pass())
 
 
-def test_under_the_option_refresh_only_offers_no_pass() -> None:
+def test_under_the_option_a_player_who_could_only_refresh_may_pass_too() -> None:
+    """R18: "Under the option refresh_ends_turn the same holds: a player whose only legal
+    action is a refresh may pass instead"."""
     game = tt.new_game(players=2, seed=21, refresh_ends_turn=True)
     game = _stuck_on_heads(game)
-    assert game.legal_actions() == (tt.RefreshMarket(),)
+    assert game.legal_actions() == (tt.RefreshMarket(), tt.Pass())
+    after = game.apply(tt.Pass())
+    assert after.current_player == 1
+    assert after.market == game.market  # the deck was not burnt
 
 
 def test_refresh_near_the_end_of_the_deck_shrinks_the_market(game: tt.GameState) -> None:

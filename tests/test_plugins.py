@@ -346,6 +346,7 @@ FAKE_MODULES = (
     "tt_family",
     "tt_wrong",
     "tt_misnamed",
+    "tt_exits",
 )
 
 
@@ -388,6 +389,12 @@ def fake_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         {"wrong": "tt_wrong:VARIANT", "misnamed": "tt_misnamed:VARIANT"},
         {"tt_wrong": "VARIANT = 42\n", "tt_misnamed": GOOD.format(name="other-name")},
     )
+    _distribution(
+        tmp_path,
+        "tt-exits",
+        {"exits": "tt_exits:VARIANT"},
+        {"tt_exits": "import sys\nsys.exit('bye')\n"},
+    )
     return tmp_path
 
 
@@ -424,9 +431,29 @@ def test_two_variants_with_one_name(fake_site: Path) -> None:
         _registry().get("clash")
 
 
-def test_a_distribution_clashing_with_a_builtin(fake_site: Path) -> None:
-    with pytest.raises(tt.PluginError, match=r"'tricky-treats' and 'tt-family'"):
-        _registry().get("family")
+def test_a_distribution_cannot_take_a_builtin_name(fake_site: Path) -> None:
+    """Built-in names are reserved: the built-in variant stays, the clash is reported."""
+    registry = _registry()
+    family = registry.get("family")
+    assert family.distribution == "tricky-treats"
+    assert family is BUILTIN_VARIANTS[[v.name for v in BUILTIN_VARIANTS].index("family")]
+    assert "tt_family" not in sys.modules
+    problems = [str(p) for p in registry.problems()]
+    assert any(
+        "variant 'family' is built into tricky-treats; the registration by 'tt-family' is ignored"
+        in p
+        for p in problems
+    ), problems
+
+
+def test_a_plugin_that_exits_on_import_takes_nothing_down(fake_site: Path) -> None:
+    registry = _registry()
+    names = {v.name for v in registry.available()}  # must not raise SystemExit
+    assert {"good", "family"} <= names
+    with pytest.raises(
+        tt.PluginError, match=r"'exits' from distribution 'tt-exits' .*SystemExit: bye"
+    ):
+        registry.get("exits")
 
 
 def test_an_entry_point_that_is_not_a_variant(fake_site: Path) -> None:

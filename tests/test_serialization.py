@@ -55,12 +55,15 @@ def expected_legal(states: list[tt.GameState], state: tt.GameState) -> tuple[tt.
 def test_record_contents(finished: tt.GameState) -> None:
     record = _record(finished)
     assert record["format"] == tt.RECORD_FORMAT == "tricky-treats-record"
-    assert record["format_version"] == tt.RECORD_FORMAT_VERSION == 1
+    assert record["format_version"] == tt.RECORD_FORMAT_VERSION == 2
     assert record["written_by"] == f"tricky-treats {tt.__version__}"
     assert record["config"]["seed"] == 11
     assert record["config"]["players"] == list(finished.config.players)
     assert record["variants"] == []
-    assert len(record["actions"]) == len(finished.history) == len(record["checks"])
+    assert len(record["actions"]) == len(finished.history)
+    assert record["digest"] == serialization._digest(record)
+    assert record["rules"]["kids_per_player"] == 5
+    assert record["custom_components"] is False
     first = finished.history[0]
     assert isinstance(first, tt.TakeCard)
     assert record["actions"][0] == {"type": "take-card", "slot": first.slot, "kid": first.kid}
@@ -102,9 +105,22 @@ def test_schemas_are_valid_json_schemas() -> None:
 
 
 def _edited(game: tt.GameState, edit: Any) -> str:
+    """The game's record edited with care: its digest recomputed, so deeper checks speak."""
     record = _record(game)
     edit(record)
+    record["digest"] = serialization._digest(record)
     return json.dumps(record)
+
+
+def test_a_careless_edit_is_caught_by_the_digest(finished: tt.GameState) -> None:
+    record = _record(finished)
+    record["snapshot"]["players"][0]["pumpkins"] += 1
+    with pytest.raises(
+        tt.RecordError, match=r"\$\.digest: the record was changed after it was written"
+    ):
+        tt.loads(json.dumps(record))
+    with pytest.raises(tt.RecordError, match=r"\$\.digest"):
+        tt.loads(json.dumps(record), verify=False)
 
 
 def _set(path: list[Any], value: Any) -> Any:
@@ -157,10 +173,13 @@ def _delete(path: list[Any]) -> Any:
         ),
         (_set(["actions", 2], {"type": "pass"}), r"\$\.actions\[2\] \(pass\): cannot pass"),
         (
-            _set(["checks", 5], "00000000"),
-            r"\$\.actions\[5\] \(.*\): the log and the record diverge here",
+            _set(["snapshot", "turn"], 3),
+            r"\$\.snapshot is not one the rules can reach: the end was triggered in turn 50, after turn 3",
         ),
-        (_set(["snapshot", "turn"], 3), r"\$\.snapshot\.turn: the snapshot disagrees"),
+        (
+            _set(["snapshot", "players", 0, "treats", "candy"], 99),
+            r"\$\.snapshot\.players: the snapshot disagrees with the state the log gives",
+        ),
         (_set(["snapshot", "market", 0], 999), r"\$\.snapshot\.market\[0\]: no card 999"),
         (
             _set(["snapshot", "players", 0, "kids", 0], [1, 1]),
@@ -177,13 +196,16 @@ def _delete(path: list[Any]) -> Any:
         ),
         (
             _set(["setup", "deck", 0], 1),
-            r"\$\.setup: the setup in the record is not the one its seed deals",
+            r"\$\.setup\.deck: the setup in the record is not the one its seed deals",
         ),
-        (_set(["config", "players"], ["Solo"]), r"\$\.config: Tricky Treats is for 2 to 4 players"),
+        (
+            _set(["config", "players"], ["Solo"]),
+            r"\$\.config: cannot deal this game here: Tricky Treats is for 2 to 4 players",
+        ),
         (_set(["components"], "deluxe"), r"\$\.components: .* 'deluxe', which is not available"),
         (
             _set(["variants"], [{"name": "ghost", "version": "1.0"}]),
-            r"\$\.variants\[0\]: the game was played with variant 'ghost' \(version 1\.0\), which is not installed here",
+            r"\$\.variants\[0\]: the game was played with variant 'ghost' \(version '1\.0'\), which is not installed here",
         ),
         (
             _set(["variants"], [{"name": "family"}]),
@@ -192,12 +214,25 @@ def _delete(path: list[Any]) -> Any:
         (_set(["format"], "something-else"), r"\$\.format: expected 'tricky-treats-record'"),
         (_set(["format"], "tricky-treats-view"), r"read it with tt\.loads_view"),
         (
-            _set(["format_version"], 2),
-            r"version 2 of 'tricky-treats-record', but this version of tricky-treats reads versions up to 1",
+            _set(["format_version"], 3),
+            r"version 3 of 'tricky-treats-record', but this version of tricky-treats reads versions up to 2",
         ),
         (_set(["format_version"], "1"), r"\$\.format_version: expected a whole number"),
-        (_delete(["checks"]), r"required field missing @ \$\.checks"),
-        (_set(["checks"], ["00000000"]), r"\$\.checks: 1 check digests for"),
+        (_delete(["rules"]), r"required field missing @ \$\.rules"),
+        (_set(["rules"], None), r"\$\.rules: required field missing"),
+        (_set(["custom_components"], None), r"\$\.custom_components: required field missing"),
+        (
+            _set(["rules", "kids_per_player"], 4),
+            r"\$\.rules: the rules in the record are not those its variants give",
+        ),
+        (
+            _set(["setup", "secret_tiles_face_up"], True),
+            r"\$\.setup\.secret_tiles_face_up: the setup in the record is not the one",
+        ),
+        (
+            _set(["variants"], [{"name": "family", "version": "0.0.1"}]),
+            r"\$\.variants\[0\]: the game was played with version '0\.0\.1' of variant 'family', but version '.*' is installed here",
+        ),
     ],
 )
 def test_bad_records_raise_the_library_error_naming_the_place(
@@ -212,7 +247,7 @@ def test_bad_records_raise_the_library_error_naming_the_place(
     [
         ("", r"not valid JSON"),
         ("{", r"not valid JSON \(truncated or corrupt\?\)"),
-        ("[1, 2]", r"\$: expected a JSON object, got list"),
+        ("[1, 2]", r"\$: expected a JSON object, got an array of 2"),
         ("null", r"\$: expected a JSON object"),
         (b"\xff\xfe\x00", r"not"),
     ],
@@ -232,24 +267,18 @@ def test_a_truncated_file(finished: tt.GameState) -> None:
 def test_older_versions_go_through_the_migration_chain(
     finished: tt.GameState, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A version-1 record read by a reader of version 2 is migrated step by step."""
-    monkeypatch.setitem(serialization._CURRENT, tt.RECORD_FORMAT, 2)
+    """A version-2 record read by a reader of version 3 is migrated step by step."""
+    monkeypatch.setitem(serialization._CURRENT, tt.RECORD_FORMAT, 3)
     steps: list[int] = []
 
-    def one_to_two(document: dict[str, Any]) -> dict[str, Any]:
+    def two_to_three(document: dict[str, Any]) -> dict[str, Any]:
         steps.append(document["format_version"])
         return document
 
-    with pytest.raises(tt.RecordError, match="no migration from version 1"):
-        tt.loads(tt.dumps(finished))
-    monkeypatch.setitem(serialization._MIGRATIONS[tt.RECORD_FORMAT], 1, one_to_two)
-    # The migrated document says version 2, which the (patched) reader takes.
-    monkeypatch.setattr(serialization, "RECORD_FORMAT_VERSION", 2)
-    record = _record(finished)
-    record["format_version"] = 1
-    document = serialization._parse(json.dumps(record), tt.RECORD_FORMAT)
-    assert steps == [1]
-    assert document["format_version"] == 2
+    monkeypatch.setitem(serialization._MIGRATIONS[tt.RECORD_FORMAT], 2, two_to_three)
+    document, written = serialization._parse(tt.dumps(finished), tt.RECORD_FORMAT)
+    assert steps == [2]
+    assert (written, document["format_version"]) == (2, 3)
 
 
 # -- player records ----------------------------------------------------------------------------
@@ -324,9 +353,23 @@ def test_dumps_for_an_unknown_player(finished: tt.GameState) -> None:
         tt.dumps(finished, player=3)
 
 
-def test_a_state_changed_by_hand_cannot_be_saved() -> None:
+def test_a_state_changed_by_hand_saves_but_only_loads_unverified() -> None:
+    """What loads(verify=False) accepts, dumps writes, and the other way round."""
     import attrs
 
+    from tests.boards import card, with_player
+
     game = tt.new_game(2, seed=1).apply(tt.TakeCard(0, 0))
-    with pytest.raises(tt.RecordError, match=r"cannot save this game: .*changed by hand"):
-        tt.dumps(attrs.evolve(game, turn=5))
+    taken = game.players[0].kids[0][0]
+    moved = with_player(game, 0, kids=[[], [taken], [], [], []])
+    text = tt.dumps(moved)
+    assert tt.loads(text, verify=False) == moved
+    with pytest.raises(tt.RecordError, match=r"\$\.snapshot\.players: the snapshot disagrees"):
+        tt.loads(text)
+    broken = with_player(game, 0, kids=[[taken, card("red", "fable", "legs")], [], [], [], []])
+    with pytest.raises(
+        tt.RecordError, match=r"the state is not one the rules can reach: cards are not conserved"
+    ):
+        tt.dumps(broken)
+    with pytest.raises(tt.RecordError, match=r"player 1 is to act in turn 4"):
+        tt.dumps(attrs.evolve(game, turn=4))

@@ -127,7 +127,7 @@ def test_dealing_does_not_depend_on_global_random_state() -> None:
         ({"players": ["Ann", ""]}, "non-empty strings"),
         ({"players": "AnnBo"}, "a count or a list of names"),
         ({"players": True}, "a count or a list of names"),
-        ({"players": 2, "seed": "x"}, "seed must be an integer"),
+        ({"players": 2, "seed": "x"}, "seed must be a whole number"),
         ({"players": 2, "seed": 1, "first_player": 2}, "first_player must be a seat from 0 to 1"),
     ],
 )

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 import tricky_treats as tt
-from tests.boards import card, cards_with_icon, play, with_grid, with_player, with_turn
+from tests.boards import (
+    card,
+    cards_with_icon,
+    play,
+    with_grid,
+    with_market,
+    with_player,
+    with_turn,
+)
 
 CANDY, LOLLIPOP, GUMMY = tt.Treat
 GRID = ["green", "head", "red", "purple", "body", "legs", "animal", "horror", "fable"]
@@ -241,3 +249,20 @@ def test_treat_tracks_have_no_maximum(game: tt.GameState) -> None:
     game = with_player(game, 0, kids=FOUR_GREEN, treats=(99, 0, 0))
     after = game.apply(tt.VisitHouse(GREEN))
     assert after.players[0].treats == (101, 0, 0)
+
+
+def test_a_visited_house_is_never_offered_again_on_a_hand_built_board(game: tt.GameState) -> None:
+    """R6: "a player visits a house at most once". A board built by hand may say a house was
+    visited that the player's cards do not reach yet; once a card reaches it, legal_actions()
+    must still leave it out, agreeing with apply()."""
+    # The head house's lowest tier wants 2 heads: one is worn, the market holds the other.
+    game = with_player(
+        game, 0, kids=[[card("red", "fable", "head")], [], [], [], []], visited=[HEAD]
+    )
+    assert not game.players[0].qualified >> HEAD & 1
+    game = with_market(game, [card("green", "space", "head"), *game.market[1:]])
+    after = with_turn(game.apply(tt.TakeCard(0, 1)), 0)
+    assert after.players[0].qualified >> HEAD & 1
+    assert tt.VisitHouse(HEAD) not in after.legal_actions()
+    with pytest.raises(tt.IllegalActionError, match=r"R6"):
+        after.apply(tt.VisitHouse(HEAD))

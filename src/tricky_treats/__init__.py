@@ -105,6 +105,8 @@ from tricky_treats.plugins import (
 )
 from tricky_treats.scoring import ExtraScore, Outcome, ScoreSheet, TileScore, costume_points
 from tricky_treats.serialization import (
+    MAX_ACTIONS,
+    MAX_RECORD_BYTES,
     RECORD_FORMAT,
     RECORD_FORMAT_VERSION,
     VIEW_FORMAT,
@@ -127,6 +129,8 @@ __all__ = [
     "EVENT_FORMAT",
     "EVENT_FORMAT_VERSION",
     "FEATURES",
+    "MAX_ACTIONS",
+    "MAX_RECORD_BYTES",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
     "SENDER",

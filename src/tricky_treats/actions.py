@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from tricky_treats.errors import InvalidActionError
+from tricky_treats.errors import InvalidActionError, brief
 
 __all__ = [
     "Action",
@@ -35,7 +35,8 @@ __all__ = [
 def _index(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidActionError(
-            f"{type(instance).__name__}.{attribute.name} must be a whole number >= 0, got {value!r}"
+            f"{type(instance).__name__}.{attribute.name} must be a whole number >= 0, "
+            f"got {brief(value)}"
         )
 
 
@@ -44,7 +45,9 @@ class TakeCard:
     """Take the market card in ``slot`` and place it on top of ``kid`` (rulebook action A)."""
 
     slot: int = attrs.field(validator=_index)
+    """The market slot to take the card from, from 0."""
     kid: int = attrs.field(validator=_index)
+    """The kid to put the card on, from 0."""
 
     def __str__(self) -> str:
         return f"t{self.slot}k{self.kid}"
@@ -55,6 +58,7 @@ class VisitHouse:
     """Visit nice house ``house`` of the 3x3 grid, numbered row by row (action B1)."""
 
     house: int = attrs.field(validator=_index)
+    """The nice house, 0 to 8, row by row."""
 
     def __str__(self) -> str:
         return f"v{self.house}"
@@ -65,6 +69,7 @@ class TrickHouse:
     """Trick mean house ``house`` (action B2)."""
 
     house: int = attrs.field(validator=_index)
+    """The mean house, 0 to 2."""
 
     def __str__(self) -> str:
         return f"m{self.house}"
@@ -89,7 +94,10 @@ class Pass:
 Action = TakeCard | VisitHouse | TrickHouse | RefreshMarket | Pass
 """Any action of the game."""
 
-_NOTATION = re.compile(r"t(\d+)k(\d+)|v(\d+)|m(\d+)|(refresh)|(pass)")
+# ASCII digits only (\d would take "٣"), and few of them: no game has 1000 of anything.
+_NOTATION = re.compile(r"t([0-9]{1,3})k([0-9]{1,3})|v([0-9]{1,3})|m([0-9]{1,3})|(refresh)|(pass)")
+_MAX_NOTATION = 32
+"""The longest action text read; longer text is refused before it is parsed."""
 
 
 def parse_action(text: str) -> Action:
@@ -105,12 +113,13 @@ def parse_action(text: str) -> Action:
     VisitHouse(house=5)
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"action notation must be a string, got {text!r}")
-    match = _NOTATION.fullmatch(text.strip().lower())
+        raise InvalidActionError(f"action notation must be a string, got {brief(text)}")
+    match = _NOTATION.fullmatch(text.strip().lower()) if len(text) <= _MAX_NOTATION else None
     if match is None:
         raise InvalidActionError(
-            f"{text!r} is not an action: expected 't<slot>k<kid>' (take a card), "
-            "'v<house>' (visit), 'm<house>' (trick), 'refresh' or 'pass'"
+            f"{brief(text)} is not an action: expected 't<slot>k<kid>' (take a card), "
+            "'v<house>' (visit), 'm<house>' (trick), 'refresh' or 'pass', with indices "
+            "written in ASCII digits"
         )
     slot, kid, visit, trick, refresh, _ = match.groups()
     if slot is not None:
@@ -139,10 +148,15 @@ class ActionSpace:
     """
 
     market_size: int = 5
+    """Market slots: the takes run over slots ``0`` to ``market_size - 1``."""
     kids: int = 5
+    """Kids per player: the takes run over kids ``0`` to ``kids - 1``."""
     nice_houses: int = 9
+    """Nice houses in the grid (9), for the visits."""
     mean_houses: int = 3
+    """Mean houses (3), for the tricks."""
     actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
+    """Every action of the space, in the order of its integers."""
     _codes: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -174,6 +188,6 @@ class ActionSpace:
         """The action with integer ``code``; raises InvalidActionError if out of range."""
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < self.size:
             raise InvalidActionError(
-                f"action code must be a whole number from 0 to {self.size - 1}, got {code!r}"
+                f"action code must be a whole number from 0 to {self.size - 1}, got {brief(code)}"
             )
         return self.actions[code]

@@ -30,6 +30,7 @@ from tricky_treats.views import PlayerView
 
 __all__ = [
     "AGENTS",
+    "MAX_SEARCH_ITERATIONS",
     "Agent",
     "Determinizer",
     "GreedyAgent",
@@ -237,7 +238,9 @@ class SearchAgent:
     """
 
     iterations: int = 200
+    """Search iterations per move: more plays better and slower."""
     exploration: float = 0.7
+    """The UCB1 exploration constant."""
     visit_bias: float = 0.8
     """In rollouts, how often to visit a house when one can be visited (else uniform)."""
     margin: float = 0.5
@@ -324,18 +327,42 @@ AGENTS: dict[str, Callable[[], Agent]] = {
 """Agent names for the command line and ``make_agent()``."""
 
 
+MAX_SEARCH_ITERATIONS = 1_000_000
+"""The largest budget ``make_agent`` accepts in ``search:ITERATIONS``."""
+
+
 def make_agent(spec: str) -> Agent:
-    """An agent from its name: ``random``, ``greedy``, ``search`` or ``search:ITERATIONS``."""
-    name, _, budget = spec.partition(":")
+    """An agent from its name: ``random``, ``greedy``, ``search`` or ``search:ITERATIONS``.
+
+    Raises ``ConfigurationError`` naming the problem for an unknown name, a budget on an
+    agent that takes none, or a budget that is not a whole number from 1 to
+    ``MAX_SEARCH_ITERATIONS`` written in ASCII digits.
+    """
+    if not isinstance(spec, str):
+        raise ConfigurationError(f"an agent is named by a string such as 'greedy', got {spec!r}")
+    name, colon, budget = spec.partition(":")
     if name not in AGENTS:
-        raise ConfigurationError(f"no agent {name!r}; choose from {', '.join(AGENTS)}")
-    if budget:
-        if name != "search" or not budget.isdigit() or int(budget) < 1:
-            raise ConfigurationError(
-                f"only the search agent takes a budget, as 'search:ITERATIONS', got {spec!r}"
-            )
-        return SearchAgent(iterations=int(budget))
-    return AGENTS[name]()
+        raise ConfigurationError(f"no agent {_shorten(name)!r}; choose from {', '.join(AGENTS)}")
+    if not colon:
+        return AGENTS[name]()
+    if name != "search":
+        raise ConfigurationError(
+            f"only the search agent takes a budget, as 'search:ITERATIONS'; "
+            f"{name!r} takes none, got {_shorten(spec)!r}"
+        )
+    # ASCII digits only: str.isdigit() also accepts '²' and '٣', which int() refuses or reads.
+    digits = budget.isascii() and budget.isdigit()
+    if not digits or len(budget) > 7 or not 1 <= int(budget) <= MAX_SEARCH_ITERATIONS:
+        raise ConfigurationError(
+            f"the search budget must be a whole number of iterations from 1 to "
+            f"{MAX_SEARCH_ITERATIONS:,}, as in 'search:200'; got {_shorten(budget)!r}"
+        )
+    return SearchAgent(iterations=int(budget))
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters, so that an absurd input gives a readable message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def play_game(game: GameState, agents: Sequence[Agent], seed: int = 0) -> list[GameState]:

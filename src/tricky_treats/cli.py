@@ -1,7 +1,8 @@
 """The ``tricky-treats`` command: play, simulate, replay and list variants.
 
 Needs the ``cli`` extra (``pip install 'tricky-treats[cli]'``) for rich, which draws the
-tables and progress bars; the library itself never imports this module.
+tables and progress bars; ``--help`` and ``--version`` work without it. The library itself
+never imports this module.
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import TrickyTreatsError
-from tricky_treats.events import describe_event
+from tricky_treats.events import GameOver, describe_event
 from tricky_treats.model import GameState
 from tricky_treats.plugins import available_variants, variant_problems
 from tricky_treats.serialization import dumps, loads
-from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
+    from rich.console import Console
+    from rich.table import Table
 
 __all__ = ["console_main", "main"]
 
@@ -44,6 +45,19 @@ class CommandError(Exception):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader (``| head``) has gone: stop quietly, and keep Python from failing again
+        # when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)  # --help and --version end here, with no need for rich
+    try:
         import rich  # noqa: F401 - only to check that the extra is installed
     except ImportError:
         print(
@@ -54,8 +68,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     from rich.console import Console
 
-    parser = _parser()
-    args = parser.parse_args(argv)
     # Piped or captured output gets a fixed, roomy width so that tables do not wrap.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
     try:
@@ -66,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     except KeyboardInterrupt:
+        print(file=sys.stderr)  # Ctrl-C at a prompt: the shell's prompt starts on a new line
         return 130
     return result
 
@@ -83,15 +96,34 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tricky-treats {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots, or hot seat with friends",
+        description="Play in the terminal. Two or more humans share the keyboard (hot seat): "
+        "between their turns a screen asks to pass the keyboard and hides the last player's "
+        "secret tile. The seed is shown when the game is over.",
+    )
     _game_options(play)
+    play.set_defaults(players=None)  # 3 unless --seats, --names or --load say otherwise
     play.add_argument(
         "--seats",
         help="one per seat, in seat order: 'human' or a bot (random, greedy, search, "
-        "search:ITERATIONS); overrides --players (default: you in seat 0, --bot elsewhere)",
+        "search:ITERATIONS), e.g. 'human,human,greedy'; default: you in seat 0, --bot elsewhere",
     )
     play.add_argument("--bot", default="greedy", help="the bot in the other seats (greedy)")
-    play.add_argument("--save", type=Path, help="write the game record to FILE after every move")
+    play.add_argument(
+        "--names",
+        help="the players' names in seat order, separated by commas, e.g. 'Ann,Bo,Cy'",
+    )
+    play.add_argument(
+        "--save", type=Path, metavar="FILE", help="write the game record to FILE after every move"
+    )
+    play.add_argument(
+        "--load",
+        type=Path,
+        metavar="FILE",
+        help="resume the game saved in FILE (players, seed and variants come from it)",
+    )
     play.set_defaults(command=_play)
 
     simulate = commands.add_parser("simulate", help="play many games between bots")
@@ -114,7 +146,11 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="show a saved game as a readable log")
     replay.add_argument("file", type=Path, help="a game record written by play --save or dumps()")
-    replay.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    replay.add_argument(
+        "--step",
+        action="store_true",
+        help="show the table after each action; Enter goes on, q quits",
+    )
     replay.set_defaults(command=_replay)
 
     variants = commands.add_parser("variants", help="list the installed variants")
@@ -139,70 +175,254 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _play(args: argparse.Namespace, console: Console) -> int:
-    seats = _seats(args)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    names = [
-        "You" if seat == "human" else f"{seat.title()} {i + 1}" for i, seat in enumerate(seats)
-    ]
-    game = new_game(players=names, seed=seed, variants=args.variants)
+    from tricky_treats import _terminal
+
+    game, moves = _load(args.load) if args.load is not None else (None, [])
+    seats = _seats(args, len(game.players) if game is not None else None)
+    if game is None:
+        names = _names(args, seats)
+        # Without --seed the library draws 63 bits from the operating system (issue 10).
+        game = new_game(players=names, seed=args.seed, variants=args.variants)
+    names = list(game.config.players)
     bots: dict[int, Agent] = {
         i: make_agent(seat) for i, seat in enumerate(seats) if seat != "human"
     }
     humans = [i for i, seat in enumerate(seats) if seat == "human"]
-    rng = random.Random(seed)
-    console.print(f"[bold]Tricky Treats[/bold], {len(seats)} players, seed {seed}")
-    save = args.save
+    # The bots draw from the game's seed (never shown while the game goes on); a resumed game
+    # goes on from where it was, so its bots do not replay the same draws.
+    rng = random.Random(game.config.seed + len(game.history))
+    variants = ", ".join(v.name for v in game.config.variants)
+    console.print(
+        f"[bold]Tricky Treats[/bold]: {', '.join(names)}"
+        + (f"; variants: {variants}" if variants else "")
+        + ". Type 'help' at the prompt for help."
+    )
+    previous_human: int | None = None
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
         if seat in bots:
             action = bots[seat].choose(game.view(seat), game.legal_actions(), rng)
         else:
-            console.print(_render(game.view(seat)))
-            chosen = _ask(game, console, humans)
+            hand_over = len(humans) > 1 and previous_human not in (None, seat)
+            if hand_over and not _pass_keyboard(console, names[seat]):
+                return _bye(console, game, args.save)
+            previous_human = seat
+            view = game.view(seat)
+            _print_lines(console, _terminal.turn_screen(view, moves, game.round))
+            chosen = _ask(game, console, names[seat])
             if chosen is None:
-                console.print("Bye.")
-                return 0
+                return _bye(console, game, args.save)
             action = chosen
         game, events = game.apply_with_events(action)
-        console.print(f"[bold]{names[seat]}[/bold]: {action}")
-        for event in events:
-            console.print(f"  {describe_event(event, names)}")
-        if save is not None:
-            _write(save, dumps(game, indent=1))
-    console.print(_render(game.view(humans[0] if humans else 0)))
+        moves.append(_terminal.Move(seat, action, events))
+        if args.save is not None:
+            _write(args.save, dumps(game, indent=1))
+    _print_end(console, game, moves, humans)
     return 0
 
 
-def _seats(args: argparse.Namespace) -> list[str]:
+def _load(path: Path) -> tuple[GameState, list[Any]]:
+    """The saved game in ``path`` and its moves, replayed from the start."""
+    from tricky_treats import _terminal
+    from tricky_treats.dealing import start_game
+
+    final = _read_record(path)
+    state = start_game(final.config, final.setup.components)
+    moves: list[_terminal.Move] = []
+    for action in final.history:
+        seat = state.current_player
+        assert seat is not None
+        state, events = state.apply_with_events(action)
+        moves.append(_terminal.Move(seat, action, events))
+    return final, moves
+
+
+def _read_record(path: Path) -> GameState:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{path} is not a text file") from None
+    try:
+        return loads(text)
+    except TrickyTreatsError as exc:
+        raise CommandError(f"{path} is not a valid game record: {exc}") from None
+
+
+def _seats(args: argparse.Namespace, loaded_players: int | None) -> list[str]:
+    if loaded_players is not None:
+        given = [
+            option
+            for option, value in (
+                ("--players", args.players),
+                ("--seed", args.seed),
+                ("--variant", args.variants),
+                ("--names", args.names),
+            )
+            if value not in (None, [])
+        ]
+        if given:
+            raise CommandError(
+                f"--load takes the players, seed and variants from the record; "
+                f"leave out {', '.join(given)}"
+            )
     if args.seats:
-        seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+        seats = [s.strip() for s in args.seats.split(",")]
+        if not all(seats):
+            raise CommandError(f"--seats has an empty seat: {args.seats!r}")
     else:
-        seats = ["human"] + [args.bot] * (args.players - 1)
+        count = loaded_players or args.players
+        if count is None:
+            count = len(args.names.split(",")) if args.names else 3
+        seats = ["human"] + [args.bot] * (count - 1)
     for seat in seats:
         if seat != "human":
             make_agent(seat)  # a clear error for an unknown bot, before the game starts
+    if loaded_players is not None and len(seats) != loaded_players:
+        raise CommandError(
+            f"the saved game has {loaded_players} players but --seats names {len(seats)} seats"
+        )
+    if args.players is not None and args.seats and args.players != len(seats):
+        raise CommandError(f"--players {args.players} but --seats names {len(seats)} seats")
     return seats
 
 
+def _names(args: argparse.Namespace, seats: list[str]) -> list[str]:
+    if args.names is not None:
+        names = [n.strip() for n in args.names.split(",")]
+        if len(names) != len(seats):
+            raise CommandError(
+                f"--names gives {len(names)} names for {len(seats)} seats; give one per seat"
+            )
+        if not all(names):
+            raise CommandError(f"--names has an empty name: {args.names!r}")
+        return names
+    humans = seats.count("human")
+    names = []
+    for i, seat in enumerate(seats):
+        if seat != "human":
+            names.append(f"{seat.partition(':')[0].title()} {i + 1}")
+        else:
+            names.append(f"Player {i + 1}" if humans > 1 else "You")
+    return names
+
+
+def _pass_keyboard(console: Console, name: str) -> bool:
+    """Hide the last player's screen and wait for the next; False if the input has ended."""
+    if console.is_terminal:
+        # Clear the screen and the scrollback, so the last player's secret tile is gone.
+        console.file.write("\x1b[H\x1b[2J\x1b[3J")
+        console.file.flush()
+    else:
+        console.print("\n" + "-" * 40)
+    console.print(f"[bold]Pass the keyboard to {name}.[/bold]")
+    try:
+        input(f"{name}, press Enter when the others cannot see the screen. ")
+    except EOFError:
+        return False
+    if console.is_terminal:
+        console.file.write("\x1b[H\x1b[2J\x1b[3J")
+    return True
+
+
+_COLOURS = {"purple": "magenta", "red": "red", "green": "green", r"\*": "dark_orange"}
+
+
+def _print_lines(console: Console, lines: list[str]) -> None:
+    """Print a screen: the costume colours and the pumpkins coloured, the first line bold."""
+    from rich.text import Text
+
+    for number, line in enumerate(lines):
+        text = Text(line, style="bold" if number == 0 else "")
+        for word, style in _COLOURS.items():
+            text.highlight_regex(rf"\b{word}\b" if word.isalpha() else word, style)
+        console.print(text, soft_wrap=True)
+
+
+def _bye(console: Console, game: GameState, save: Path | None) -> int:
+    where = f" The game is saved in {save}: resume it with --load {save}." if save else ""
+    console.print(f"Bye.{where}")
+    return 0
+
+
+def _print_end(console: Console, game: GameState, moves: list[Any], humans: list[int]) -> None:
+    from tricky_treats import _terminal
+
+    names = list(game.config.players)
+    you = humans[0] if len(humans) == 1 else None
+    console.print()
+    recent = [_terminal.move_text(m, names, you) for m in moves[-len(names) :]]
+    _print_lines(console, _terminal.wrap("Last moves: ", recent))
+    trigger = game.end_trigger
+    if trigger is not None:
+        console.print(
+            f"The end was triggered by {names[trigger.player]} ({trigger.reason.value}); "
+            "the round was finished."
+        )
+    tiles = [
+        f"{names[p]} {_terminal.tile_text(player.secret_tile)}"
+        for p, player in enumerate(game.players)
+    ]
+    _print_lines(console, _terminal.wrap("Secret tiles: ", tiles))
+    console.print(_score_table(game))
+    won = game.winners()
+    told = describe_event(GameOver(won), names, you=you)
+    console.print(f"[bold]{told[0].upper()}{told[1:]}.[/bold]")
+    console.print(
+        f"The game was dealt from seed {game.config.seed}: "
+        f"'--seed {game.config.seed}' deals it again."
+    )
+
+
+def _score_table(game: GameState) -> Table:
+    from rich.table import Table
+
+    names = list(game.config.players)
+    title = "Score sheets" + ("" if game.is_over else " so far")
+    table = Table(title=title)
+    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    won = game.winners()
+    for sheet in game.scores():
+        table.add_row(
+            names[sheet.player] + (" (winner)" if sheet.player in won else ""),
+            str(sheet.pumpkins),
+            "+".join(map(str, sheet.costumes)),
+            "+".join(str(t.points) for t in sheet.trick_tiles),
+            str(sum(e.points for e in sheet.extras)),
+            str(sheet.total),
+        )
+    return table
+
+
 _HELP = (
-    "Type the number of an action or its notation (t2k4, v5, m1, refresh, pass); "
-    "'save FILE' saves the game, 'quit' stops."
+    "Type an action's notation: t2k4 takes market card 2 and puts it on kid 4, v5 visits "
+    "nice house 5, m1 tricks mean house 1, refresh, pass. 'sheets' shows the score sheets "
+    "so far, 'log' every move, 'save FILE' saves the game, 'quit' stops."
 )
 
 
-def _ask(game: GameState, console: Console, humans: list[int]) -> Action | None:
+def _ask(game: GameState, console: Console, name: str) -> Action | None:
     """Read the human's action; None to quit."""
     legal = game.legal_actions()
     while True:
         try:
-            line = input("Your action> ").strip()
+            line = input(f"{name}, your action> ").strip()
         except EOFError:
+            console.print()
             return None
         if line in ("quit", "exit", "q"):
             return None
         if line in ("help", "?", ""):
             console.print(_HELP)
+            continue
+        if line == "sheets":
+            console.print(_score_table_for(game))
+            continue
+        if line == "log":
+            _print_log(console, game)
             continue
         if line.startswith("save"):
             path = line[4:].strip()
@@ -214,18 +434,12 @@ def _ask(game: GameState, console: Console, humans: list[int]) -> Action | None:
             except CommandError as exc:
                 console.print(f"[yellow]{exc}[/yellow]")
             else:
-                console.print(f"Saved to {path}.")
-            continue
-        if line.isdigit():
-            index = int(line)
-            if 1 <= index <= len(legal):
-                return legal[index - 1]
-            console.print(f"[yellow]Choose a number from 1 to {len(legal)}.[/yellow]")
+                console.print(f"Saved to {path}; resume with: tricky-treats play --load {path}")
             continue
         try:
             action = parse_action(line)
         except TrickyTreatsError as exc:
-            console.print(f"[yellow]{exc}. {_HELP}[/yellow]")
+            console.print(f"[yellow]{exc}. Type 'help' for help.[/yellow]")
             continue
         if action not in legal:
             try:
@@ -236,104 +450,47 @@ def _ask(game: GameState, console: Console, humans: list[int]) -> Action | None:
         return action
 
 
+def _score_table_for(game: GameState) -> Table:
+    """The sheets the player to act may see: the others' secret tiles left out (R16)."""
+    from rich.table import Table
+
+    seat = game.current_player
+    assert seat is not None
+    view = game.view(seat)
+    table = Table(title="Score sheets so far (others' secret tiles not counted)")
+    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for sheet in view.scores:
+        table.add_row(
+            view.players[sheet.player].name,
+            str(sheet.pumpkins),
+            "+".join(map(str, sheet.costumes)),
+            "+".join(str(t.points) for t in sheet.trick_tiles) or "-",
+            str(sum(e.points for e in sheet.extras)),
+            str(sheet.total),
+        )
+    return table
+
+
+def _print_log(console: Console, game: GameState) -> None:
+    from tricky_treats.dealing import start_game
+
+    names = list(game.config.players)
+    you = game.current_player
+    state = start_game(game.config, game.setup.components)
+    for number, action in enumerate(game.history, start=1):
+        seat = state.current_player
+        assert seat is not None
+        state, events = state.apply_with_events(action)
+        told = "; ".join(describe_event(e, names, you=you) for e in events)
+        console.print(f"{number:3}. {told}", markup=False)
+
+
 def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _render(view: PlayerView) -> RenderableType:
-    """The table as ``view``'s player sees it."""
-    from rich.console import Group
-    from rich.table import Table
-
-    names = [p.name for p in view.players]
-    grid = Table(title="Nice neighbours (v0 to v8) and street bonuses", show_lines=True)
-    for number in range(3):
-        grid.add_column(f"column {number}")
-    grid.add_column("row bonus")
-    for row in range(3):
-        cells = []
-        for house in range(row * 3, row * 3 + 3):
-            h = view.grid[house]
-            tiers = " ".join(f"{t.cards}:{t.treats}" for t in h.neighbour.tiers)
-            visitors = ", ".join(
-                names[p] for p, player in enumerate(view.players) if house in player.visited
-            )
-            pumpkin = " [orange1]pumpkin[/orange1]" if view.pumpkin_on_house[house] else ""
-            cells.append(
-                f"v{house} wants [b]{h.neighbour.wants.value}[/b]\n{tiers} → {h.treat.value}"
-                f"{pumpkin}\n{visitors}"
-            )
-        cells.append(_street(view, row))
-        grid.add_row(*cells)
-    grid.add_row(*(_street(view, 3 + number) for number in range(3)), "← column bonus")
-    mean = Table(title="Mean neighbours")
-    for heading in ("house", "icon", "tile", "pumpkin", "tricked by"):
-        mean.add_column(heading)
-    for house, m in enumerate(view.mean_houses):
-        tricked = ", ".join(
-            names[p] for p, player in enumerate(view.players) if house in player.tricked
-        )
-        pumpkin = "yes" if view.pumpkin_on_mean_house[house] else ""
-        mean.add_row(f"m{house}", m.icon.value, str(m.tile), pumpkin, tricked)
-    market = Table(title=f"Market (deck: {view.deck_size} cards)")
-    market.add_column("slot")
-    market.add_column("card")
-    for slot, card in enumerate(view.market):
-        market.add_row(str(slot), str(card) if card is not None else "-")
-    players = Table(title="Players")
-    for heading in ("player", "kids (bottom → top)", "treats", "pumpkins", "footprints", "points"):
-        players.add_column(heading)
-    for p, (player, sheet) in enumerate(zip(view.players, view.scores, strict=True)):
-        kids = "\n".join(
-            f"{k}: " + (" / ".join(str(c) for c in kid) if kid else "-")
-            for k, kid in enumerate(player.kids)
-        )
-        treats = "\n".join(
-            f"{t}: {n}" for t, n in zip(("candy", "lollipop", "gummy"), player.treats, strict=True)
-        )
-        tile = view.secret_tiles[p]
-        name = player.name + (f"\nsecret: {tile}" if tile is not None else "")
-        marker = "▶ " if p == view.current_player else ""
-        players.add_row(
-            marker + name,
-            kids,
-            treats,
-            str(player.pumpkins),
-            str(player.footprints),
-            str(sheet.total),
-        )
-    parts: list[RenderableType] = [grid, mean, market, players]
-    if view.legal_actions:
-        actions = Table(title="Your legal actions")
-        actions.add_column("#")
-        actions.add_column("action")
-        for number, action in enumerate(view.legal_actions, start=1):
-            actions.add_row(str(number), _describe_action(view, action))
-        parts.append(actions)
-    return Group(*parts)
-
-
-def _street(view: PlayerView, street: int) -> str:
-    token = view.street_tokens[street]
-    amount = token.back if view.street_flipped[street] else token.front
-    return f"{amount} {token.treat.value}"
-
-
-def _describe_action(view: PlayerView, action: Action) -> str:
-    from tricky_treats.actions import TakeCard, TrickHouse, VisitHouse
-
-    if isinstance(action, TakeCard):
-        return f"{action}: put the {view.market[action.slot]} on kid {action.kid}"
-    if isinstance(action, VisitHouse):
-        return (
-            f"{action}: visit the house that wants {view.grid[action.house].neighbour.wants.value}"
-        )
-    if isinstance(action, TrickHouse):
-        return f"{action}: trick the {view.mean_houses[action.house].icon.value} house"
-    return str(action)
 
 
 # -- simulate ------------------------------------------------------------------------------------
@@ -506,18 +663,10 @@ def _write_results(path: Path, results: list[dict[str, Any]]) -> None:
 
 
 def _replay(args: argparse.Namespace, console: Console) -> int:
+    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
 
-    try:
-        text = args.file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"{args.file} is not a text file") from None
-    try:
-        final = loads(text)
-    except TrickyTreatsError as exc:
-        raise CommandError(f"{args.file} is not a valid game record: {exc}") from None
+    final = _read_record(args.file)
     config = final.config
     names = list(config.players)
     variants = ", ".join(f"{v.name} {v.version}" for v in config.variants) or "none"
@@ -525,37 +674,37 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         f"[bold]Tricky Treats[/bold], {len(names)} players ({', '.join(names)}), seed "
         f"{config.seed}, variants: {variants}"
     )
-    state = start_game(config, final.setup.components)
+    state = start_game(
+        config, final.setup.components, custom_components=final.setup.custom_components
+    )
+    moves: list[_terminal.Move] = []
+    step = args.step
+    if step:
+        _print_lines(console, _terminal.replay_screen(state.view(0)))
     for number, action in enumerate(final.history, start=1):
         seat = state.current_player
         assert seat is not None
         state, events = state.apply_with_events(action)
+        moves.append(_terminal.Move(seat, action, events))
+        if step:
+            console.print()
+            _print_lines(console, _terminal.replay_screen(state.view(seat)))
         console.print(f"{number:3}. [bold]{names[seat]}[/bold]: {action}")
         for event in events:
             console.print(f"     {describe_event(event, names)}")
-        if args.step:
+        if step:
             try:
-                input("(Enter for the next action) ")
+                answer = input(
+                    f"Action {number} of {len(final.history)}: Enter for the next, q quits "
+                )
             except EOFError:
-                args.step = False
+                step = False
+                continue
+            if answer.strip().lower() in ("q", "quit"):
+                return 0
     if not final.is_over:
         console.print(f"The game goes on: {names[final.current_player or 0]} to act.")
-    from rich.table import Table
-
-    table = Table(title="Score sheets" + ("" if final.is_over else " so far"))
-    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
-        table.add_column(column)
-    won = final.winners()
-    for sheet in final.scores():
-        table.add_row(
-            names[sheet.player] + (" (winner)" if sheet.player in won else ""),
-            str(sheet.pumpkins),
-            "+".join(map(str, sheet.costumes)),
-            "+".join(str(t.points) for t in sheet.trick_tiles),
-            str(sum(e.points for e in sheet.extras)),
-            str(sheet.total),
-        )
-    console.print(table)
+    console.print(_score_table(final))
     return 0
 
 

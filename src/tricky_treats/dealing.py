@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import json
+import itertools
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from tricky_treats._json import (
+    MAX_OPTIONS_BYTES,
+    MAX_OPTIONS_DEPTH,
+    StrictJSONError,
+    check_json_value,
+)
 from tricky_treats.components import FEATURES, ComponentData, CostumeType, RulesData, TrickIcon
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.model import Board, GameConfig, GameState, PlayerState, Setup, VariantRef
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
@@ -44,18 +50,17 @@ def new_game(
     >>> game.current_player, len(game.legal_actions()) > 0
     (0, True)
     """
-    registry = variant_registry()
-    chosen = [registry.get(v) if isinstance(v, str) else v for v in variants]
-    options = {name: dict(value) for name, value in (variant_options or {}).items()}
+    chosen = _variants(variants)
+    options = _variant_options(variant_options)
     unknown = sorted(set(options) - {v.name for v in chosen})
     if unknown:
         raise ConfigurationError(f"variant_options names variants not in the game: {unknown}")
-    try:
-        json.dumps(options)
-    except (TypeError, ValueError) as exc:
-        raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
     if seed is None:
         seed = secrets.randbits(63)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        raise ConfigurationError(
+            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
+        )
     config = GameConfig(
         players=_player_names(players),
         seed=seed,
@@ -65,22 +70,32 @@ def new_game(
         variants=tuple(VariantRef(v.name, v.version) for v in chosen),
         variant_options=options,
     )
-    return _start(config, chosen, components)
+    return _start(config, chosen, components, custom_components=components is not None)
 
 
-def start_game(config: GameConfig, components: ComponentData | None = None) -> GameState:
+def start_game(
+    config: GameConfig,
+    components: ComponentData | None = None,
+    *,
+    custom_components: bool = False,
+) -> GameState:
     """The first state of the game ``config`` describes, its variants looked up by name.
 
     With ``components`` (a saved game's final component data) the variants' component hooks
-    are not called again. Raises ConfigurationError for a variant that is not installed.
+    are not called again; ``custom_components`` says whether the game was given its own
+    component data. Raises ConfigurationError for a variant that is not installed.
     """
     registry = variant_registry()
     variants = [registry.get(ref.name) for ref in config.variants]
-    return _start(config, variants, components)
+    return _start(config, variants, components, custom_components=custom_components)
 
 
 def _start(
-    config: GameConfig, variants: Sequence[Variant], components: ComponentData | None
+    config: GameConfig,
+    variants: Sequence[Variant],
+    components: ComponentData | None,
+    *,
+    custom_components: bool,
 ) -> GameState:
     if len({v.name for v in variants}) != len(variants):
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
@@ -100,19 +115,94 @@ def _start(
             secret_tiles=board.secret_tiles,
             deck=board.deck,
             secret_tiles_face_up=board.secret_tiles_face_up,
+            custom_components=custom_components,
             scorers=resolution.scorers,
         )
     )
 
 
+MAX_SEED = 2**128
+"""Seeds are whole numbers below this (``new_game`` draws 63 bits when given none)."""
+MAX_NAME_LENGTH = 64
+"""The longest player name, in characters."""
+_MAX_VARIANTS = 16
+
+
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """The players' names, checked before anything grows with their number."""
+    wrong = f"players must be a count or a list of names, got {brief(players)}"
     if isinstance(players, bool):
-        raise ConfigurationError(f"players must be a count or a list of names, got {players!r}")
+        raise ConfigurationError(wrong)
     if isinstance(players, int):
-        return tuple(f"Player {i + 1}" for i in range(max(players, 0)))
+        if not 0 <= players <= _MAX_PLAYERS:
+            raise ConfigurationError(
+                f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), "
+                f"got {brief(players)}"
+            )
+        return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise ConfigurationError(f"players must be a count or a list of names, got {players!r}")
+        raise ConfigurationError(wrong)
+    if len(players) > _MAX_PLAYERS:
+        raise ConfigurationError(
+            f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), got {len(players)}"
+        )
     return tuple(players)
+
+
+_MAX_PLAYERS = 8  # the most any component data allows (components' limits)
+
+
+def _variants(variants: Iterable[str | Variant]) -> list[Variant]:
+    """The variants asked for, looked up by name where given by name."""
+    if isinstance(variants, str | Variant):
+        variants = [variants]  # one variant given on its own
+    try:
+        asked = list(itertools.islice(variants, _MAX_VARIANTS + 1))
+    except TypeError:
+        raise ConfigurationError(
+            f"variants must be a list of variant names, got {brief(variants)}"
+        ) from None
+    if len(asked) > _MAX_VARIANTS:
+        raise ConfigurationError(f"a game combines at most {_MAX_VARIANTS} variants")
+    registry = variant_registry()
+    chosen = []
+    for variant in asked:
+        if isinstance(variant, str):
+            chosen.append(registry.get(variant))
+        elif isinstance(variant, Variant):
+            chosen.append(variant)
+        else:
+            raise ConfigurationError(
+                f"variants are given by name (see tricky_treats.available_variants()) or as "
+                f"Variant objects, got {brief(variant)}"
+            )
+    return chosen
+
+
+def _variant_options(
+    variant_options: Mapping[str, Mapping[str, Any]] | None,
+) -> dict[str, dict[str, Any]]:
+    """``variant_options`` as plain dicts, checked to be small, strict JSON."""
+    if variant_options is None:
+        return {}
+    shape = (
+        "variant_options must map variant names to option mappings, as "
+        "{'card-data': {'path': 'my.toml'}}"
+    )
+    if not isinstance(variant_options, Mapping):
+        raise ConfigurationError(f"{shape}, got {brief(variant_options)}")
+    options: dict[str, dict[str, Any]] = {}
+    for name, value in variant_options.items():
+        if not isinstance(name, str) or not isinstance(value, Mapping):
+            raise ConfigurationError(f"{shape}, got {brief(name)}: {brief(value)}")
+        options[name] = dict(value)
+    try:
+        check_json_value(options, max_depth=MAX_OPTIONS_DEPTH + 2, max_bytes=MAX_OPTIONS_BYTES)
+    except StrictJSONError as exc:
+        raise ConfigurationError(
+            f"variant_options must be small, strict JSON values: {exc}"
+        ) from None
+    return options
 
 
 def check_config(config: GameConfig, rules: RulesData) -> None:
@@ -121,13 +211,21 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
     names = config.players
     if not low <= len(names) <= high:
         raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {len(names)}")
-    bad = [n for n in names if not isinstance(n, str) or not n.strip()]
-    if bad:
-        raise ConfigurationError(f"player names must be non-empty strings, got {bad[0]!r}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigurationError(f"player names must be non-empty strings, got {brief(name)}")
+        if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+            raise ConfigurationError(
+                f"player names are at most {MAX_NAME_LENGTH} printable characters, "
+                f"got {brief(name)}"
+            )
     if len(set(names)) != len(names):
         raise ConfigurationError(f"player names must differ, got {list(names)}")
-    if not isinstance(config.seed, int) or isinstance(config.seed, bool):
-        raise ConfigurationError(f"seed must be an integer, got {config.seed!r}")
+    seed = config.seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+        raise ConfigurationError(
+            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
+        )
     first = config.first_player
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
         raise ConfigurationError(

@@ -44,3 +44,17 @@ class UnknownPlayerError(TrickyTreatsError, IndexError):
 
 class ComponentDataError(TrickyTreatsError, ValueError):
     """A component data file is malformed; the message names the file, entry and problem."""
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about hostile input.
+
+    A message must name the bad value without repeating megabytes of it.
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}...({len(text)} characters)"

@@ -36,9 +36,13 @@ class CardPlaced:
     """``player`` took ``card`` from market ``slot`` and placed it on top of ``kid``."""
 
     player: int
+    """The seat that took the card."""
     slot: int
+    """The market slot it came from."""
     kid: int
+    """The kid it was placed on."""
     card: CostumeCard
+    """The card."""
 
 
 @attrs.frozen
@@ -46,7 +50,9 @@ class CardRevealed:
     """``card`` was revealed from the deck into market ``slot``."""
 
     slot: int
+    """The market slot it fills."""
     card: CostumeCard
+    """The card revealed from the deck."""
 
 
 @attrs.frozen
@@ -54,7 +60,9 @@ class MarketRefreshed:
     """``player`` discarded the whole market (R8); the cards are out of the game."""
 
     player: int
+    """The seat that refreshed."""
     discarded: tuple[CostumeCard, ...]
+    """The discarded cards, by slot."""
 
 
 @attrs.frozen
@@ -62,10 +70,15 @@ class HouseVisited:
     """``player`` visited nice ``house`` with ``matching`` cards of its feature and got treats."""
 
     player: int
+    """The seat that visited."""
     house: int
+    """The nice house, 0 to 8."""
     matching: int
+    """How many of the player's cards have the house's feature (R1)."""
     treat: Treat
+    """The treat of the house's treat token."""
     treats: int
+    """How many treats the highest tier reached gave (R5)."""
 
 
 @attrs.frozen
@@ -73,8 +86,11 @@ class HouseTricked:
     """``player`` tricked mean ``house`` and now scores its ``tile`` too (R14)."""
 
     player: int
+    """The seat that tricked."""
     house: int
+    """The mean house, 0 to 2."""
     tile: TrickTile
+    """The trick tile on that house, which the player now scores."""
 
 
 @attrs.frozen
@@ -82,8 +98,11 @@ class PumpkinTaken:
     """``player`` was the first to visit a house and took its pumpkin (R6)."""
 
     player: int
+    """The seat that took it."""
     house: int
+    """The house it was on."""
     mean: bool
+    """True for a mean house, False for a nice one."""
 
 
 @attrs.frozen
@@ -95,10 +114,15 @@ class StreetBonusTaken:
     """
 
     player: int
+    """The seat that completed the street."""
     street: int
+    """The street: 0 to 2 the rows, 3 to 5 the columns."""
     treat: Treat
+    """The token's treat."""
     treats: int
+    """How many treats it gave."""
     first: bool
+    """Whether it was the token's front (the first to complete the street)."""
 
 
 @attrs.frozen
@@ -106,6 +130,7 @@ class Passed:
     """``player`` passed (R11)."""
 
     player: int
+    """The seat that passed."""
 
 
 @attrs.frozen
@@ -113,7 +138,9 @@ class EndTriggered:
     """The end of the game was triggered by ``player``; the round is finished first (R10)."""
 
     player: int
+    """The seat whose action triggered the end."""
     reason: Termination
+    """Why the end was triggered."""
 
 
 @attrs.frozen
@@ -121,6 +148,7 @@ class GameOver:
     """The game is over; ``winners`` are the seats that share the win (R15)."""
 
     winners: tuple[int, ...]
+    """The seats that share the win, in seat order."""
 
 
 Event = (
@@ -141,44 +169,61 @@ Event = (
 _STREET_NAMES = ("row 0", "row 1", "row 2", "column 0", "column 1", "column 2")
 
 
-def describe_event(event: Event, names: Sequence[str]) -> str:
+def describe_event(event: Event, names: Sequence[str], *, you: int | None = None) -> str:
     """One line of plain English for ``event``; ``names`` are the players' names by seat.
+
+    Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
+    that tells a player about their own moves.
 
     >>> from tricky_treats import Termination
     >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
     'Bo triggers the end of the game (deck-empty); the round is finished'
+    >>> describe_event(Passed(0), ["Ann", "Bo"], you=0)
+    'You pass'
     """
+
+    def subject(player: int, verb: str, second_person: str | None = None) -> str:
+        if player == you:
+            return f"You {second_person or verb.removesuffix('s')}"
+        return f"{names[player]} {verb}"
+
     match event:
         case CardPlaced(player, slot, kid, card):
-            return f"{names[player]} puts the {card} from slot {slot} on kid {kid}"
+            return f"{subject(player, 'puts')} the {card} from slot {slot} on kid {kid}"
         case CardRevealed(slot, card):
             return f"the {card} is revealed into slot {slot}"
         case MarketRefreshed(player, discarded):
-            return f"{names[player]} discards the market ({len(discarded)} cards)"
+            return f"{subject(player, 'discards')} the market ({len(discarded)} cards)"
         case HouseVisited(player, house, matching, treat, treats):
             return (
-                f"{names[player]} visits nice house {house} with {matching} matching cards "
-                f"and gets {treats} {treat.value}"
+                f"{subject(player, 'visits', 'visit')} nice house {house} with {matching} "
+                f"matching cards and {'get' if player == you else 'gets'} {treats} {treat.value}"
             )
         case HouseTricked(player, house, tile):
-            return f"{names[player]} tricks mean house {house} and gains its tile ({tile})"
+            return (
+                f"{subject(player, 'tricks', 'trick')} mean house {house} and "
+                f"{'gain' if player == you else 'gains'} its tile ({tile})"
+            )
         case PumpkinTaken(player, house, mean):
             kind = "mean" if mean else "nice"
-            return f"{names[player]} takes the pumpkin of {kind} house {house}"
+            return f"{subject(player, 'takes')} the pumpkin of {kind} house {house}"
         case StreetBonusTaken(player, street, treat, treats, first):
             side = "front" if first else "back"
             return (
-                f"{names[player]} completes {_STREET_NAMES[street]}: {treats} {treat.value} "
+                f"{subject(player, 'completes')} {_STREET_NAMES[street]}: {treats} {treat.value} "
                 f"({side} of the street bonus)"
             )
         case Passed(player):
-            return f"{names[player]} passes"
+            return f"{subject(player, 'passes', 'pass')}"
         case EndTriggered(player, reason):
             return (
-                f"{names[player]} triggers the end of the game ({reason.value}); "
+                f"{subject(player, 'triggers')} the end of the game ({reason.value}); "
                 "the round is finished"
             )
         case GameOver(winners):
+            if winners == (you,):
+                return "game over; you win"
+            who = [("you" if w == you else names[w]) for w in winners]
             verb = "wins" if len(winners) == 1 else "share the win"
-            return f"game over; {' and '.join(names[w] for w in winners)} {verb}"
+            return f"game over; {' and '.join(who)} {verb}"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above

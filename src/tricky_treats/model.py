@@ -35,7 +35,7 @@ from tricky_treats.components import (
     TrickIcon,
     TrickTile,
 )
-from tricky_treats.errors import UnknownPlayerError
+from tricky_treats.errors import UnknownPlayerError, brief
 
 if TYPE_CHECKING:
     from tricky_treats.events import Event
@@ -94,8 +94,11 @@ class EndTrigger:
     """The moment the end was triggered: by whom, why, and in which turn (0-based)."""
 
     player: int
+    """The seat whose action triggered the end."""
     reason: Termination
+    """Why the end was triggered."""
     turn: int
+    """The turn (from 0) in which it was triggered."""
 
 
 @attrs.frozen
@@ -103,7 +106,9 @@ class VariantRef:
     """The name and version of a variant a game was created with."""
 
     name: str
+    """The variant's name, e.g. ``family``."""
     version: str
+    """The variant's version when the game was created."""
 
 
 @attrs.frozen
@@ -117,14 +122,21 @@ class GameConfig:
     """
 
     players: tuple[str, ...]
+    """The players' names, in seat order."""
     seed: int
+    """The seed everything is dealt from; never show it to a player before the game ends."""
     first_player: int = 0
+    """The seat that plays first (R20)."""
     any_mean_house: bool = False
+    """The R4 option: any 3 matching visible icons trick any mean house."""
     refresh_ends_turn: bool = False
+    """The R8 option: refreshing the market is the turn's action."""
     variants: tuple[VariantRef, ...] = ()
+    """The variants the game was created with, in the order given."""
     variant_options: Mapping[str, Mapping[str, Any]] = attrs.field(
         factory=dict, hash=False, repr=False
     )
+    """Options per variant name, as JSON values."""
 
     @property
     def player_count(self) -> int:
@@ -142,7 +154,9 @@ class GridHouse:
     """A nice neighbour's house in the grid, with its house treat token."""
 
     neighbour: NiceNeighbour
+    """The nice neighbour living there."""
     treat: Treat
+    """The treat of the house treat token on it."""
 
 
 @attrs.frozen
@@ -150,7 +164,9 @@ class MeanHouse:
     """A mean neighbour's house with the trick tile placed on it at setup."""
 
     neighbour: MeanNeighbour
+    """The mean neighbour living there."""
     tile: TrickTile
+    """The trick tile placed on the house at setup (public)."""
 
     @property
     def icon(self) -> TrickIcon:
@@ -277,11 +293,17 @@ class Board:
     """
 
     grid: tuple[GridHouse, ...]
+    """The 9 nice houses, row by row."""
     street_tokens: tuple[StreetBonusToken, ...]
+    """The 6 street bonus tokens: rows 0 to 2, then columns 0 to 2."""
     mean_houses: tuple[MeanHouse, ...]
+    """The 3 mean houses."""
     secret_tiles: tuple[TrickTile, ...]
+    """One secret trick tile per player, in seat order."""
     deck: tuple[CostumeCard, ...]
+    """Every costume card in draw order; the first ones form the market."""
     secret_tiles_face_up: bool = False
+    """Whether the secret tiles are dealt face up (every view shows them)."""
 
 
 @attrs.frozen
@@ -294,20 +316,32 @@ class Setup:
     """
 
     config: GameConfig
+    """What the game was created with."""
     components: ComponentData = attrs.field(repr=False)
+    """The component data after the variants."""
     rules: RulesData = attrs.field(repr=False)
+    """The rules in force after the variants."""
     grid: tuple[GridHouse, ...] = attrs.field(repr=False)
+    """The 9 nice houses, row by row."""
     street_tokens: tuple[StreetBonusToken, ...] = attrs.field(repr=False)
+    """The 6 street bonus tokens: rows 0 to 2, then columns 0 to 2."""
     mean_houses: tuple[MeanHouse, ...] = attrs.field(repr=False)
+    """The 3 mean houses with their trick tiles."""
     secret_tiles: tuple[TrickTile, ...] = attrs.field(repr=False)
+    """Every player's secret tile, in seat order (hidden information)."""
     deck: tuple[CostumeCard, ...] = attrs.field(repr=False)
     """Every card in draw order; the first ``market_size`` form the opening market."""
     secret_tiles_face_up: bool = attrs.field(default=False, repr=False)
     """Whether the secret tiles were dealt face up (every view shows them)."""
+    custom_components: bool = attrs.field(default=False, repr=False)
+    """Whether the game was given its own component data (``new_game(components=...)``),
+    rather than the base game's as its variants edit them."""
     scorers: tuple[Callable[[GameState, int], Sequence[ExtraScore]], ...] = attrs.field(
         default=(), repr=False, eq=False
     )
+    """The extra scoring functions the variants added."""
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
+    """Every action of this configuration with its integer."""
     lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -330,9 +364,13 @@ class PlayerState:
     """
 
     name: str
+    """The player's name."""
     kids: tuple[tuple[CostumeCard, ...], ...]
+    """Each kid's cards, bottom first; the last one is on top (R3)."""
     treats: tuple[int, ...]
+    """The treat tracks, in the order of ``Treat``."""
     pumpkins: int
+    """Pumpkins taken (R6)."""
     visited: frozenset[int]
     """Nice houses (grid positions) this player visited."""
     tricked: frozenset[int]
@@ -340,6 +378,7 @@ class PlayerState:
     footprints: int
     """Footprints left to place."""
     secret_tile: TrickTile
+    """The player's secret trick tile (hidden from the others until the end, R16)."""
     feature_counts: tuple[int, ...] = attrs.field(eq=False, repr=False)
     """Cards worn per feature, in the order of ``FEATURES`` (R1)."""
     visible_icons: tuple[int, ...] = attrs.field(eq=False, repr=False)
@@ -423,7 +462,9 @@ class GameState:
     """
 
     setup: Setup = attrs.field(repr=False)
+    """The fixed part of the game, shared by all its states (holds hidden information)."""
     players: tuple[PlayerState, ...] = attrs.field(repr=False)
+    """Every player's board, in seat order."""
     market: tuple[CostumeCard | None, ...] = attrs.field(repr=False)
     """The market by slot; a slot is None once the deck cannot refill it (R9, R23)."""
     deck_position: int = attrs.field(repr=False)
@@ -443,6 +484,7 @@ class GameState:
     passes_in_a_row: int = attrs.field(repr=False)
     """Consecutive turns that ended in a pass (R17)."""
     end_trigger: EndTrigger | None
+    """What triggered the end, once it is triggered (R10, R17); else None."""
     log: ActionLog = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read ``history`` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
@@ -495,7 +537,7 @@ class GameState:
         ):
             return player
         raise UnknownPlayerError(
-            f"no player {player!r} in this game: seats are 0 to {len(self.players) - 1}"
+            f"no player {brief(player)} in this game: seats are 0 to {len(self.players) - 1}"
         )
 
     # -- the rules ----------------------------------------------------------------------------
@@ -546,10 +588,15 @@ class GameState:
         return _views.player_view(self, self.check_player(player))
 
     def __str__(self) -> str:
-        status = "over" if self.is_over else f"player {self.current_player} to act"
+        # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
+        if self.is_over:
+            return (
+                f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
+                f"turn {self.turn}, over"
+            )
         return (
-            f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
-            f"turn {self.turn}, {status}"
+            f"Tricky Treats, {len(self.players)} players, turn {self.turn}, "
+            f"player {self.current_player} to act"
         )
 
 

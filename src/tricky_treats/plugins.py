@@ -72,13 +72,21 @@ class Variant:
     """
 
     name: str
+    """The name games ask for, lower case without spaces, e.g. ``family``."""
     version: str
+    """The variant's version, saved in game records."""
     title: str
+    """A short human title."""
     description: str
+    """One sentence on what the variant changes."""
     plugin: object = attrs.field(repr=False, eq=False)
+    """The object (often a module) whose ``@hookimpl`` functions implement it."""
     players: tuple[int, ...] = (2, 3, 4)
+    """The player counts it supports."""
     incompatible_with: tuple[str, ...] = ()
+    """Names of variants it cannot be combined with."""
     distribution: str = attrs.field(default=BUILTIN_DISTRIBUTION, eq=False)
+    """The distribution that registered it (filled in by the registry)."""
 
     def __attrs_post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower() or " " in self.name:
@@ -106,6 +114,7 @@ class VariantRegistry:
         for entry_point in entry_points:
             self._entry_points.setdefault(entry_point.name, []).append(entry_point)
         self._loaded: dict[str, Variant | PluginError] = {}
+        self._shadowed: dict[str, PluginError] = {}
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -135,7 +144,8 @@ class VariantRegistry:
     def problems(self) -> tuple[PluginError, ...]:
         """The errors of the variants that cannot be used (after loading all of them)."""
         self.available()
-        return tuple(r for r in self._loaded.values() if isinstance(r, PluginError))
+        broken = [r for r in self._loaded.values() if isinstance(r, PluginError)]
+        return (*broken, *self._shadowed.values())
 
     def _load(self, name: str) -> Variant | PluginError:
         entry_points = self._entry_points.get(name, [])
@@ -143,20 +153,27 @@ class VariantRegistry:
         if builtin is None and not entry_points:
             known = ", ".join(self.names) or "none"
             raise ConfigurationError(f"no variant called {name!r}; installed variants: {known}")
-        sources = [BUILTIN_DISTRIBUTION] * (builtin is not None)
-        sources += [_distribution(e) for e in entry_points]
-        if len(sources) > 1:
+        if builtin is not None:
+            # Built-in names are reserved: an installed distribution cannot replace or disable
+            # a built-in variant; its registration is reported and ignored.
+            if entry_points:
+                others = " and ".join(repr(_distribution(e)) for e in entry_points)
+                self._shadowed[name] = PluginError(
+                    f"variant {name!r} is built into tricky-treats; the registration by "
+                    f"{others} is ignored: rename that distribution's variant"
+                )
+            return builtin
+        if len(entry_points) > 1:
+            sources = " and ".join(repr(_distribution(e)) for e in entry_points)
             return PluginError(
                 f"variant {name!r} is registered more than once, by the distributions "
-                f"{' and '.join(repr(s) for s in sources)}; uninstall one of them"
+                f"{sources}; uninstall one of them"
             )
-        if builtin is not None:
-            return builtin
         (entry_point,) = entry_points
         distribution = _distribution(entry_point)
         try:
             loaded = entry_point.load()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a plugin's sys.exit() must not end the host
             return PluginError(
                 f"variant {name!r} from distribution {distribution!r} could not be loaded "
                 f"({entry_point.value}): {type(exc).__name__}: {exc}"

@@ -160,8 +160,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     # R8: a full market whose cards share a feature; R19: and cards left in the deck.
     if shared and state.deck_position < lookup.deck_size:
         actions.append(lookup.refresh)
-        if len(actions) == 1 and not state.setup.rules.refresh_ends_turn:
-            actions.append(lookup.pass_)  # R18
+        if len(actions) == 1:
+            actions.append(lookup.pass_)  # R18, under either form of R8
     elif not actions:
         actions.append(lookup.pass_)  # R11
     return tuple(actions)
@@ -225,6 +225,12 @@ def _take(state: GameState, seat: int, action: TakeCard, events: _Events) -> Gam
     icons[lookup.card_icon[card_id]] += 1
     free = list(player.free_kids)
     free[type_index] = free_of_type & ~(1 << kid)
+    newly_reached = reached & ~qualified
+    if newly_reached and player.visited:
+        # In play a visited house was reached before; a board built by hand may say otherwise,
+        # and a visited house must never be offered again (R6).
+        for house in player.visited:
+            newly_reached &= ~(1 << house)
     new_player = new_player_state(
         player.name,
         tuple(kids),
@@ -238,7 +244,7 @@ def _take(state: GameState, seat: int, action: TakeCard, events: _Events) -> Gam
         tuple(icons),
         tuple(free),
         reached,
-        player.visitable | (reached & ~qualified),  # newly reached houses were never visited
+        player.visitable | newly_reached,
     )
     if events is not None:
         events.append(CardPlaced(seat, slot, kid, card))
@@ -490,7 +496,7 @@ def _refresh(state: GameState, seat: int, action: Action, events: _Events) -> Ga
         state.street_flipped,
         seat,
         state.turn,
-        state.passes_in_a_row,
+        0,  # R17: a refresh changed the market, so it breaks a run of passes
         end_trigger,
         (action, state.log),
     )

@@ -50,9 +50,13 @@ class TileScore:
     """
 
     tile: TrickTile
+    """The trick tile."""
     mean_house: int | None
+    """The mean house it lies on, or None for the secret tile."""
     sets: int
+    """How many complete sets of its treats the player holds."""
     points: int
+    """``sets`` times the tile's points."""
 
 
 @attrs.frozen
@@ -60,7 +64,9 @@ class ExtraScore:
     """A line a variant adds to a score sheet (``tricky_treats_scoring`` hook)."""
 
     label: str
+    """What the line is for, as the variant names it."""
     points: int
+    """The points it adds."""
 
 
 @attrs.frozen
@@ -68,6 +74,7 @@ class ScoreSheet:
     """One player's points by category; ``total`` is their sum."""
 
     player: int
+    """The seat this sheet is for."""
     pumpkins: int
     """Points for pumpkins (2 each, R13)."""
     costumes: tuple[int, ...]
@@ -140,9 +147,13 @@ class Outcome:
     """How a finished game ended: what triggered the end, the winners and the final sheets."""
 
     termination: Termination
+    """Why the game ended."""
     trigger: EndTrigger
+    """Who triggered the end, why and when."""
     winners: tuple[int, ...]
+    """The seats that share the win (R15)."""
     scores: tuple[ScoreSheet, ...]
+    """The final score sheets, in seat order."""
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -1,34 +1,43 @@
 """Game records: versioned JSON that saves a game at any point and loads it back identically.
 
-A **game record** (``tt.dumps(game)``) holds the configuration and variants, the seed, the
-setup it deals (so readers in other languages need not re-implement the shuffle), the action
-log with a check digest after every action, and a snapshot of the current state.
-``tt.loads(text)`` deals the game again, replays the log comparing every check digest, and
-compares the result with the snapshot and the setup: a record whose parts disagree is refused
-with the first action where they diverge. ``tt.loads(text, verify=False)`` builds the state
-from the snapshot without replaying.
+A **game record** (``tt.dumps(game)``) holds the configuration and variants with their
+versions, the seed, the rules in force, the setup it deals (so readers in other languages need
+not re-implement the shuffle), the action log, a snapshot of the current state, and a SHA-256
+digest of all of it. ``tt.loads(text)`` checks the digest, deals the game again from the seed
+and the installed variants, checks the deal, the rules and the component data against the
+record, replays the log and compares the result with the snapshot: a record whose parts
+disagree is refused, naming the part. ``tt.loads(text, verify=False)`` builds the state from
+the snapshot without replaying, and still refuses a snapshot that breaks an invariant of the
+game (cards not conserved, two cards of one type on a kid, more visits than footprints, ...).
+
+The checks detect accidents and careless edits. They are no signature: anyone can recompute
+the digest. A server that must trust records it gets back from clients signs them (see
+``docs/records.md``).
 
 A **player record** (``tt.dumps(game, player=i)``) holds only what player ``i`` may see
 (R16): no seed, no deck order, no other player's secret tile. ``tt.loads_view(text)`` reads it
-back as a ``PlayerView``.
+back as a ``PlayerView`` and refuses one the engine could not have produced.
 
 Both formats are versioned independently of the package (``format_version``). A newer version
 is refused; older versions are migrated step by step (see ``_MIGRATIONS``). JSON Schemas for
-both ship in the package: ``record_schema()`` and ``view_schema()``.
+both ship in the package: ``record_schema()`` and ``view_schema()``. Records are strict JSON
+(no NaN, no duplicate keys) of at most ``MAX_RECORD_BYTES``, nested at most 32 levels, with at
+most ``MAX_ACTIONS`` actions.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
 import json
-import zlib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import attrs
 import cattrs
 
+from tricky_treats._json import StrictJSONError, strict_dumps, strict_loads
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import (
     Colour,
@@ -38,6 +47,7 @@ from tricky_treats.components import (
     Feature,
     MeanNeighbour,
     NiceNeighbour,
+    RulesData,
     StreetBonusToken,
     Theme,
     Treat,
@@ -50,14 +60,16 @@ from tricky_treats.components import (
     parse_feature,
 )
 from tricky_treats.dealing import start_game
-from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.errors import TrickyTreatsError, brief
 from tricky_treats.model import ActionLog, EndTrigger, GameConfig, GameState, VariantRef
 from tricky_treats.plugins import variant_registry
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import ScoreSheet
-from tricky_treats.views import PlayerView
+from tricky_treats.views import PlayerView, PublicPlayer
 
 __all__ = [
+    "MAX_ACTIONS",
+    "MAX_RECORD_BYTES",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
     "VIEW_FORMAT",
@@ -71,9 +83,14 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "tricky-treats-record"
-RECORD_FORMAT_VERSION = 1
+RECORD_FORMAT_VERSION = 2
 VIEW_FORMAT = "tricky-treats-view"
-VIEW_FORMAT_VERSION = 1
+VIEW_FORMAT_VERSION = 2
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+"""The largest record or player record read, in bytes (a finished base game takes about 7 KB)."""
+MAX_ACTIONS = 10_000
+"""The longest action log a record may hold (a base game has fewer than 300 actions)."""
+_MAX_PROBLEMS = 10
 
 
 class RecordError(TrickyTreatsError, ValueError):
@@ -112,6 +129,7 @@ class _Setup:
     mean_houses: list[_MeanHouse]
     secret_tiles: list[str]
     deck: list[int]
+    secret_tiles_face_up: bool | None  # None: migrated from version 1, which lacked it
 
 
 @attrs.frozen
@@ -146,12 +164,14 @@ class _Record:
     format_version: int
     written_by: str
     components: str | dict[str, Any]
+    custom_components: bool | None  # None: migrated from version 1
     variants: list[VariantRef]
     config: _Config
+    rules: RulesData | None  # None: migrated from version 1
     setup: _Setup
     actions: list[Action]
-    checks: list[str]
     snapshot: _Snapshot
+    digest: str | None  # None: migrated from version 1
 
 
 @attrs.frozen
@@ -189,27 +209,72 @@ def _strict(kind: type) -> Callable[[object, type], object]:
 
     def structure(value: object, _: type) -> object:
         if type(value) is not kind:
-            raise TypeError(f"expected {_JSON_TYPES[kind]}, got {json.dumps(value)}")
+            raise TypeError(f"expected {_JSON_TYPES[kind]}, got {_shown(value)}")
         return value
 
     return structure
 
 
+def _shown(value: object) -> str:
+    """A JSON value as error messages show it: short, whatever its size."""
+    if isinstance(value, dict | list):
+        return f"{'an object' if isinstance(value, dict) else 'an array'} of {len(value)}"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return brief(value)
+    return text if len(text) <= 60 else f"{text[:40]}...({len(text)} characters)"
+
+
+_ACTION_FIELDS = {cls: ("type", *(f.name for f in attrs.fields(cls))) for cls in ACTION_TAGS}
+_ONE_INDEX: dict[str, type[VisitHouse | TrickHouse]] = {
+    "visit-house": VisitHouse,
+    "trick-house": TrickHouse,
+}
+_NO_INDEX: dict[str, Action] = {"refresh-market": RefreshMarket(), "pass": Pass()}
+
+
 def _structure_action(value: object, _: type) -> Action:
+    # Logs hold hundreds of well-formed actions: read those without the general machinery.
+    if type(value) is dict:
+        tag = value.get("type")
+        size = len(value)
+        if tag == "take-card" and size == 3:
+            slot, kid = value.get("slot"), value.get("kid")
+            if type(slot) is int and type(kid) is int and slot >= 0 and kid >= 0:
+                return TakeCard(slot, kid)
+        elif size == 2 and tag in _ONE_INDEX:
+            house = value.get("house")
+            if type(house) is int and house >= 0:
+                return _ONE_INDEX[tag](house)
+        elif size == 1 and tag in _NO_INDEX:
+            return _NO_INDEX[tag]
+    return _structure_action_slowly(value)
+
+
+def _structure_action_slowly(value: object) -> Action:
+    """Any action object, with an error that says what is wrong with it."""
     if not isinstance(value, dict):
-        raise TypeError(f"expected an action object, got {json.dumps(value)}")
+        raise TypeError(f"expected an action object, got {_shown(value)}")
     tag = value.get("type")
     cls = _ACTION_CLASSES.get(tag) if isinstance(tag, str) else None
     if cls is None:
         tags = ", ".join(ACTION_TAGS.values())
-        raise ValueError(f"unknown action type {json.dumps(tag)} (one of {tags})")
+        raise ValueError(f"unknown action type {_shown(tag)} (one of {tags})")
     fields = {k: v for k, v in value.items() if k != "type"}
-    result: Action = _converter.structure(fields, cls)
-    return result
+    structured: Action = _converter.structure(fields, cls)
+    return structured
+
+
+@functools.lru_cache(maxsize=256)
+def _action_document(action: Action) -> tuple[tuple[str, Any], ...]:
+    """An action's record form as pairs; built once per distinct action."""
+    values = (ACTION_TAGS[type(action)], *attrs.astuple(action))
+    return tuple(zip(_ACTION_FIELDS[type(action)], values, strict=True))
 
 
 def _unstructure_action(action: Action) -> dict[str, Any]:
-    return {"type": ACTION_TAGS[type(action)], **attrs.asdict(action)}
+    return dict(_action_document(action))
 
 
 def _structure_feature(value: object, _: type) -> Feature:
@@ -224,7 +289,7 @@ def _components_field(value: object) -> str | dict[str, Any]:
 
 def _json_object(value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise TypeError(f"expected an object, got {json.dumps(value)}")
+        raise TypeError(f"expected an object, got {_shown(value)}")
     return value
 
 
@@ -272,6 +337,23 @@ def _make_converter() -> cattrs.Converter:
                 provenance=cattrs.gen.override(omit=True),
             ),
         )
+    # Views hold many cards, each written the same way every time: write each card once.
+    card_to_dict = cattrs.gen.make_dict_unstructure_fn(
+        CostumeCard, converter, provenance=cattrs.gen.override(omit=True)
+    )
+    # Keyed by identity (hashing a card hashes its enums, which costs more than writing it);
+    # each entry keeps its card alive, so an id is never reused while it is in the table.
+    documents: dict[int, tuple[CostumeCard, tuple[tuple[str, Any], ...]]] = {}
+
+    def unstructure_card(card: CostumeCard) -> dict[str, Any]:
+        entry = documents.get(id(card))
+        if entry is None or entry[0] is not card:
+            if len(documents) >= 4096:
+                documents.clear()
+            entry = documents[id(card)] = (card, tuple(card_to_dict(card).items()))
+        return dict(entry[1])
+
+    converter.register_unstructure_hook(CostumeCard, unstructure_card)
     converter.register_unstructure_hook(
         NiceNeighbour,
         cattrs.gen.make_dict_unstructure_fn(
@@ -293,7 +375,7 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_sheet(value: object, kind: type) -> ScoreSheet:
         if not isinstance(value, dict):
-            raise TypeError(f"expected a score sheet object, got {json.dumps(value)}")
+            raise TypeError(f"expected a score sheet object, got {_shown(value)}")
         parts = {k: v for k, v in value.items() if k not in ("treats", "total")}
         sheet = sheet_from_dict(parts, kind)
         for name in ("treats", "total"):
@@ -305,6 +387,28 @@ def _make_converter() -> cattrs.Converter:
 
     converter.register_unstructure_hook(ScoreSheet, unstructure_sheet)
     converter.register_structure_hook(ScoreSheet, structure_sheet)
+    # Treat tracks by treat name, in player records as in game records.
+    player_to_dict = cattrs.gen.make_dict_unstructure_fn(PublicPlayer, converter)
+    player_from_dict = cattrs.gen.make_dict_structure_fn(
+        PublicPlayer, converter, _cattrs_forbid_extra_keys=True
+    )
+
+    def unstructure_player(player: PublicPlayer) -> dict[str, Any]:
+        return {
+            **player_to_dict(player),
+            "treats": {t.value: n for t, n in zip(Treat, player.treats, strict=True)},
+        }
+
+    def structure_player(value: object, kind: type) -> PublicPlayer:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a player object, got {_shown(value)}")
+        tracks = converter.structure(value.get("treats"), dict[Treat, int])
+        if set(tracks) != set(Treat):
+            raise ValueError("treats: expected one count per treat")
+        return player_from_dict({**value, "treats": [tracks[t] for t in Treat]}, kind)
+
+    converter.register_unstructure_hook(PublicPlayer, unstructure_player)
+    converter.register_structure_hook(PublicPlayer, structure_player)
     return converter
 
 
@@ -327,8 +431,16 @@ def _structure(document: object, kind: type[_T], path: str) -> _T:
         result: _T = _converter.structure(document, kind)
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
         problems = cattrs.transform_error(exc, path=path, format_exception=_format_error)
-        raise RecordError("; ".join(problems) or f"{path}: {exc}") from None
+        raise RecordError(_listed(problems) or f"{path}: {exc}") from None
     return result
+
+
+def _listed(problems: list[str]) -> str:
+    """The first problems and how many more: a million bad entries make a short message."""
+    shown = "; ".join(problems[:_MAX_PROBLEMS])
+    if len(problems) > _MAX_PROBLEMS:
+        shown += f"; and {len(problems) - _MAX_PROBLEMS} more problems"
+    return shown
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -338,39 +450,6 @@ def _package_version() -> str:
     from tricky_treats import __version__
 
     return f"tricky-treats {__version__}"
-
-
-def state_digest(state: GameState) -> str:
-    """A short digest of everything in ``state`` but its history (8 hex digits, CRC-32).
-
-    Records store one after every action so that a reader can tell where a log and a
-    snapshot part ways. It depends only on card ids and plain numbers, so it is the same on
-    every platform and Python version.
-    """
-    trigger = state.end_trigger
-    key = (
-        state.deck_position,
-        tuple(c.id if c is not None else None for c in state.market),
-        tuple(c.id for c in state.discarded),
-        state.pumpkin_on_house,
-        state.pumpkin_on_mean_house,
-        state.street_flipped,
-        state.current_player,
-        state.turn,
-        state.passes_in_a_row,
-        None if trigger is None else (trigger.player, trigger.reason.value, trigger.turn),
-        tuple(
-            (
-                tuple(tuple(c.id for c in kid) for kid in p.kids),
-                p.treats,
-                p.pumpkins,
-                tuple(sorted(p.visited)),
-                tuple(sorted(p.tricked)),
-            )
-            for p in state.players
-        ),
-    )
-    return f"{zlib.crc32(repr(key).encode()):08x}"
 
 
 def _snapshot(state: GameState) -> _Snapshot:
@@ -408,48 +487,35 @@ def _setup_record(state: GameState) -> _Setup:
         mean_houses=[_MeanHouse(m.icon, m.tile.id) for m in setup.mean_houses],
         secret_tiles=[t.id for t in setup.secret_tiles],
         deck=[c.id for c in setup.deck],
+        secret_tiles_face_up=setup.secret_tiles_face_up,
     )
 
 
-def _checks(game: GameState) -> list[str]:
-    """The digest after every action of ``game``'s history, replayed from its deal."""
-    state = start_game(game.config, game.setup.components)
-    checks = []
-    for index, action in enumerate(game.history):
-        try:
-            state = state.apply(action)
-        except TrickyTreatsError as exc:
-            raise RecordError(_UNREACHABLE.format(index, action, exc)) from None
-        checks.append(state_digest(state))
-    if state != game:
-        raise RecordError(
-            _UNREACHABLE.format(len(checks) - 1, "the last action", "a different state")
-        )
-    return checks
-
-
-_UNREACHABLE = (
-    "cannot save this game: its history does not lead from its deal to this state (action "
-    "{} ({}): {}); a state changed by hand, not by apply(), cannot be saved"
-)
+def _digest(document: Mapping[str, Any]) -> str:
+    """SHA-256 of the record's canonical JSON, its ``digest`` field left out."""
+    content = {k: v for k, v in document.items() if k != "digest"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def dumps(game: GameState, player: int | None = None, *, indent: int | None = None) -> str:
     """Save ``game`` as JSON text: a game record, or with ``player`` that player's record.
 
     The game may be new, in progress or over. A player record holds only what ``player`` may
-    see (R16) and is what a server sends to that player's client.
+    see (R16) and is what a server sends to that player's client. A state built by hand is
+    saved as it is: ``loads(text, verify=False)`` reads it back, while the verified
+    ``loads(text)`` refuses it unless its history leads from its deal to it. Raises
+    ``RecordError`` for a state that breaks an invariant of the game, as ``loads`` would.
     """
     variants = list(game.config.variants)
-    name = game.setup.components.name
+    config = game.config
     if player is not None:
         view = game.view(player)
-        config = game.config
         record: object = _ViewRecord(
             format=VIEW_FORMAT,
             format_version=VIEW_FORMAT_VERSION,
             written_by=_package_version(),
-            components=name,
+            components=game.setup.components.name,
             variants=variants,
             players=list(config.players),
             first_player=config.first_player,
@@ -457,28 +523,32 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
             refresh_ends_turn=config.refresh_ends_turn,
             view=view,
         )
-    else:
-        config = game.config
-        record = _Record(
-            format=RECORD_FORMAT,
-            format_version=RECORD_FORMAT_VERSION,
-            written_by=_package_version(),
-            components=_components_value(game.setup.components),
-            variants=variants,
-            config=_Config(
-                players=list(config.players),
-                seed=config.seed,
-                first_player=config.first_player,
-                any_mean_house=config.any_mean_house,
-                refresh_ends_turn=config.refresh_ends_turn,
-                variant_options={k: dict(v) for k, v in config.variant_options.items()},
-            ),
-            setup=_setup_record(game),
-            actions=list(game.history),
-            checks=_checks(game),
-            snapshot=_snapshot(game),
-        )
-    return json.dumps(_converter.unstructure(record), indent=indent, ensure_ascii=False)
+        return strict_dumps(_converter.unstructure(record), indent=indent)
+    _check_invariants(game, "the state")
+    record = _Record(
+        format=RECORD_FORMAT,
+        format_version=RECORD_FORMAT_VERSION,
+        written_by=_package_version(),
+        components=_components_value(game.setup.components),
+        custom_components=game.setup.custom_components,
+        variants=variants,
+        config=_Config(
+            players=list(config.players),
+            seed=config.seed,
+            first_player=config.first_player,
+            any_mean_house=config.any_mean_house,
+            refresh_ends_turn=config.refresh_ends_turn,
+            variant_options={k: dict(v) for k, v in config.variant_options.items()},
+        ),
+        rules=game.setup.rules,
+        setup=_setup_record(game),
+        actions=list(game.history),
+        snapshot=_snapshot(game),
+        digest=None,
+    )
+    document: dict[str, Any] = _converter.unstructure(record)
+    document["digest"] = _digest(document)
+    return strict_dumps(document, indent=indent)
 
 
 def _components_value(data: ComponentData) -> str | dict[str, Any]:
@@ -486,58 +556,157 @@ def _components_value(data: ComponentData) -> str | dict[str, Any]:
     return data.name if data == base_components() else components_document(data)
 
 
+# -- invariants ----------------------------------------------------------------------------------
+
+
+def _check_invariants(state: GameState, where: str) -> None:
+    """Refuse a state that no sequence of legal actions can reach, naming the broken rule.
+
+    ``build_player`` has already checked each board on its own (two cards of a type on a
+    kid, more visits than footprints); these are the checks across the whole state.
+    """
+    setup = state.setup
+    players = state.players
+    n = len(players)
+    problems: list[str] = []
+    revealed = [c.id for c in setup.deck[: state.deck_position]]
+    held = [c.id for p in players for kid in p.kids for c in kid]
+    held += [c.id for c in state.market if c is not None] + [c.id for c in state.discarded]
+    if sorted(held) != sorted(revealed):
+        problems.append(
+            "cards are not conserved: the kids, the market and the discards must hold exactly "
+            f"the {len(revealed)} cards revealed from the deck, and hold {len(held)}"
+        )
+    if any(c is None for c in state.market) and state.deck_position < len(setup.deck):
+        problems.append("a market slot is empty while the deck still has cards (R9)")
+    lookup = setup.lookup
+    for seat, p in enumerate(players):
+        unreached = [h for h in sorted(p.visited) if not p.qualified >> h & 1]
+        if unreached:
+            problems.append(
+                f"player {seat} visited nice house {unreached[0]}, which their cards do not "
+                "reach (R5)"
+            )
+        if p.secret_tile != setup.secret_tiles[seat]:
+            problems.append(f"player {seat}'s secret tile is not the one dealt")
+    del lookup
+    taken = sum(p.pumpkins for p in players)
+    left = state.pumpkin_on_house.count(False) + state.pumpkin_on_mean_house.count(False)
+    if taken != left:
+        problems.append(f"the players hold {taken} pumpkins, but {left} were taken (R6)")
+    for house, there in enumerate(state.pumpkin_on_house):
+        if not there and not any(house in p.visited for p in players):
+            problems.append(f"the pumpkin of nice house {house} is gone, yet nobody visited it")
+    for house, there in enumerate(state.pumpkin_on_mean_house):
+        if not there and not any(house in p.tricked for p in players):
+            problems.append(f"the pumpkin of mean house {house} is gone, yet nobody tricked it")
+    from tricky_treats.model import STREETS
+
+    for street, flipped in enumerate(state.street_flipped):
+        houses = STREETS[street] if street < len(STREETS) else ()
+        if flipped and not any(set(houses) <= p.visited for p in players):
+            problems.append(f"street {street}'s token is flipped, yet nobody completed it (R7)")
+    first = setup.config.first_player
+    if state.turn < 0 or state.passes_in_a_row < 0:
+        problems.append("turn and passes_in_a_row must not be negative")
+    if state.passes_in_a_row > state.turn:
+        problems.append(f"{state.passes_in_a_row} passes in a row in {state.turn} turns")
+    trigger = state.end_trigger
+    if state.current_player is None:
+        if trigger is None:
+            problems.append("the game is over, but nothing triggered its end (R10)")
+        elif state.turn % n or state.turn == 0:  # every player had as many turns (R10)
+            problems.append("the game is over before the round was finished (R10)")
+    elif state.current_player != (first + state.turn) % n:
+        problems.append(
+            f"player {state.current_player} is to act in turn {state.turn}, but the seat whose "
+            f"turn it is is {(first + state.turn) % n}"
+        )
+    if trigger is not None and not 0 <= trigger.turn <= state.turn:
+        problems.append(f"the end was triggered in turn {trigger.turn}, after turn {state.turn}")
+    if trigger is None and (
+        state.deck_position >= len(setup.deck)
+        or any(p.footprints == 0 for p in players)
+        or any(not any(p.free_kids) for p in players)
+    ):
+        problems.append("the end must have been triggered (R10), but the state records no trigger")
+    if problems:
+        raise RecordError(f"{where} is not one the rules can reach: {_listed(problems)}")
+
+
 # -- reading -----------------------------------------------------------------------------------
 
+
+def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 kept a digest per action and no rules, face-up flag or record digest.
+
+    The fields it lacked stay empty (None): the verified load deals the game and replays the
+    log, which checks what they would have.
+    """
+    document.pop("checks", None)
+    document.setdefault("custom_components", None)
+    document.setdefault("rules", None)
+    document.setdefault("digest", None)
+    setup = document.get("setup")
+    if isinstance(setup, dict):
+        setup.setdefault("secret_tiles_face_up", None)
+    return document
+
+
+def _view_from_version_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 of the player record wrote treat tracks as a list; version 2 by treat name."""
+    view = document.get("view")
+    players = view.get("players") if isinstance(view, dict) else None
+    for player in players if isinstance(players, list) else ():
+        tracks = player.get("treats") if isinstance(player, dict) else None
+        if isinstance(tracks, list) and len(tracks) == len(Treat):
+            player["treats"] = {t.value: n for t, n in zip(Treat, tracks, strict=True)}
+    return document
+
+
 _Migration = Callable[[dict[str, Any]], dict[str, Any]]
-_MIGRATIONS: dict[str, dict[int, _Migration]] = {RECORD_FORMAT: {}, VIEW_FORMAT: {}}
+_MIGRATIONS: dict[str, dict[int, _Migration]] = {
+    RECORD_FORMAT: {1: _from_version_1},
+    VIEW_FORMAT: {1: _view_from_version_1},
+}
 """Per format, the function that turns a version-``v`` document into a version-``v + 1`` one.
 
-Version 1 is the first: the chains are empty. When a format changes, bump its version and add
-the step from the previous one here; old golden files in ``tests/golden`` must still load.
+When a format changes, bump its version and add the step from the previous one here; old
+golden files in ``tests/golden`` must still load.
 """
 _CURRENT = {RECORD_FORMAT: RECORD_FORMAT_VERSION, VIEW_FORMAT: VIEW_FORMAT_VERSION}
 
 
-def _parse(text: str | bytes, expected: str) -> dict[str, Any]:
-    """JSON text to a document of format ``expected``, migrated to the current version."""
+def _parse(text: str | bytes, expected: str) -> tuple[dict[str, Any], int]:
+    """Parse a record of format ``expected``; return it migrated, and its written version."""
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"not valid JSON (truncated or corrupt?): {exc.msg} at line {exc.lineno} "
-            f"column {exc.colno}"
-        ) from None
-    except (TypeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON text: {exc}") from None
+        document = strict_loads(text, max_bytes=MAX_RECORD_BYTES)
+    except StrictJSONError as exc:
+        raise RecordError(str(exc)) from None
     if not isinstance(document, dict):
-        raise RecordError(f"$: expected a JSON object, got {type(document).__name__}")
+        raise RecordError(f"$: expected a JSON object, got {_shown(document)}")
     kind = document.get("format")
     if kind != expected:
         readers = {RECORD_FORMAT: "loads", VIEW_FORMAT: "loads_view"}
         other = readers.get(kind) if isinstance(kind, str) else None
         hint = f" (read it with tt.{other})" if other else ""
-        raise RecordError(f"$.format: expected {expected!r}, got {json.dumps(kind)}{hint}")
+        raise RecordError(f"$.format: expected {expected!r}, got {_shown(kind)}{hint}")
     version = document.get("format_version")
     current = _CURRENT[expected]
     if type(version) is not int or version < 1:
-        raise RecordError(f"$.format_version: expected a whole number >= 1, got {version!r}")
+        raise RecordError(f"$.format_version: expected a whole number >= 1, got {_shown(version)}")
     if version > current:
         raise RecordError(
             f"$.format_version: this record is version {version} of {expected!r}, but this "
             f"version of tricky-treats reads versions up to {current}; upgrade tricky-treats"
         )
+    written = version
     migrations = _MIGRATIONS[expected]
     while version < current:
-        step = migrations.get(version)
-        if step is None:
-            raise RecordError(
-                f"$.format_version: no migration from version {version} of {expected!r}"
-            )
-        document = step(document)
+        document = migrations[version](document)
         version += 1
         document["format_version"] = version
-    result: dict[str, Any] = document
-    return result
+    return document, written
 
 
 def _components(value: str | dict[str, Any]) -> ComponentData:
@@ -549,16 +718,33 @@ def _components(value: str | dict[str, Any]) -> ComponentData:
             raise RecordError(str(exc)) from None
     if value != base.name:
         raise RecordError(
-            f"$.components: the record was played with component data {value!r}, which is not "
-            "available here"
+            f"$.components: the record was played with component data {brief(value)}, which is "
+            "not available here"
         )
     return base
 
 
-def _game_state(record: _Record, components: ComponentData) -> GameState:
-    """The record's snapshot as a state (with the setup dealt from its seed and the log)."""
+def _game_config(record: _Record) -> GameConfig:
     config = record.config
-    game_config = GameConfig(
+    registry = variant_registry()
+    for index, ref in enumerate(record.variants):
+        where = f"$.variants[{index}]"
+        if ref.name not in registry.names:
+            raise RecordError(
+                f"{where}: the game was played with variant {brief(ref.name)} "
+                f"(version {brief(ref.version)}), which is not installed here"
+            )
+        try:
+            installed = registry.get(ref.name).version
+        except TrickyTreatsError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        if installed != ref.version:
+            raise RecordError(
+                f"{where}: the game was played with version {brief(ref.version)} of variant "
+                f"{ref.name!r}, but version {installed!r} is installed here; install that "
+                "version to load it"
+            )
+    return GameConfig(
         players=tuple(config.players),
         seed=config.seed,
         first_player=config.first_player,
@@ -567,22 +753,48 @@ def _game_state(record: _Record, components: ComponentData) -> GameState:
         variants=tuple(record.variants),
         variant_options=config.variant_options,
     )
-    registry = variant_registry()
-    for index, ref in enumerate(record.variants):
-        if ref.name not in registry.names:
+
+
+def _deal(record: _Record, verify: bool) -> GameState:
+    """The game's first state, dealt again from its seed, checked against the record."""
+    config = _game_config(record)
+    components = _components(record.components)
+    # Re-create the component data from the base box and the variants where the game did
+    # so, and check the record's copy against it. A game given its own data, or whose
+    # variants cannot re-create them here (card-data without its file), uses the copy.
+    custom = bool(record.custom_components)
+    dealt = None
+    if verify and record.custom_components is False:
+        try:
+            dealt = start_game(config)
+        except TrickyTreatsError:
+            dealt = None
+        if dealt is not None and dealt.setup.components != components:
             raise RecordError(
-                f"$.variants[{index}]: the game was played with variant {ref.name!r} "
-                f"(version {ref.version}), which is not installed here"
+                "$.components: the component data in the record are not what its variants make "
+                "of the base game's"
             )
-    try:
-        dealt = start_game(game_config, components)
-    except (TrickyTreatsError, ValueError, IndexError) as exc:
-        raise RecordError(f"$.config: {exc}") from None
-    if _setup_record(dealt) != record.setup:
-        raise RecordError(
-            "$.setup: the setup in the record is not the one its seed deals with these components"
+    if dealt is None:
+        try:
+            dealt = start_game(config, components, custom_components=custom)
+        except TrickyTreatsError as exc:
+            raise RecordError(f"$.config: cannot deal this game here: {exc}") from None
+    if record.rules is not None and record.rules != dealt.setup.rules:
+        raise RecordError("$.rules: the rules in the record are not those its variants give")
+    expected = _setup_record(dealt)
+    if record.setup.secret_tiles_face_up is None:  # version 1
+        expected = attrs.evolve(expected, secret_tiles_face_up=None)
+    if expected != record.setup:
+        field = next(
+            f.name
+            for f in attrs.fields(_Setup)
+            if getattr(expected, f.name) != getattr(record.setup, f.name)
         )
-    return _from_snapshot(dealt, record)
+        raise RecordError(
+            f"$.setup.{field}: the setup in the record is not the one its seed deals with these "
+            "components and variants"
+        )
+    return dealt
 
 
 def _card(components: ComponentData, card_id: int, path: str) -> CostumeCard:
@@ -667,42 +879,64 @@ def _from_snapshot(dealt: GameState, record: _Record) -> GameState:
 
 
 def _replay(record: _Record, start: GameState) -> GameState:
-    """Replay the record's log from the dealt game, checking the digest after each action."""
-    if len(record.checks) != len(record.actions):
-        raise RecordError(
-            f"$.checks: {len(record.checks)} check digests for {len(record.actions)} actions"
-        )
+    """Replay the record's log from the dealt game."""
     state = start
-    for index, (action, check) in enumerate(zip(record.actions, record.checks, strict=True)):
+    for index, action in enumerate(record.actions):
         try:
             state = state.apply(action)
         except TrickyTreatsError as exc:
             raise RecordError(f"$.actions[{index}] ({action}): {exc}") from None
-        if state_digest(state) != check:
-            raise RecordError(
-                f"$.actions[{index}] ({action}): the log and the record diverge here: the state "
-                f"after this action has digest {state_digest(state)}, the record says {check}"
-            )
     return state
+
+
+def _check_digest(document: dict[str, Any], written: int) -> None:
+    stated = document.get("digest")
+    if stated is None and written == 1:
+        return  # version 1 had no record digest
+    if stated != _digest(document):
+        raise RecordError(
+            "$.digest: the record was changed after it was written (its digest does not match "
+            "its content); it may be truncated, corrupted or edited by hand"
+        )
+
+
+def _check_complete(record: _Record, written: int) -> None:
+    if written >= 2:  # the fields version 1 lacked are required from version 2 on
+        for path, value in (
+            ("$.custom_components", record.custom_components),
+            ("$.rules", record.rules),
+            ("$.setup.secret_tiles_face_up", record.setup.secret_tiles_face_up),
+        ):
+            if value is None:
+                raise RecordError(f"{path}: required field missing")
 
 
 def loads(text: str | bytes, *, verify: bool = True) -> GameState:
     """Load a game saved by ``dumps()``; the game plays on exactly like the original.
 
-    With ``verify`` (the default) the game is dealt again from its seed and the log replayed,
-    checking every action's digest, the setup and the snapshot; a disagreement names the
-    first action where they diverge. With ``verify=False`` the state is built from the
-    snapshot alone. Raises ``RecordError`` for anything malformed, naming the JSON path
-    or the action at fault.
+    With ``verify`` (the default) the game is dealt again from its seed with the installed
+    variants (which must have the versions the record names), the component data, rules and
+    setup are checked against the record, the log is replayed, and the result is compared
+    with the snapshot. With ``verify=False`` the state is built from the snapshot and the
+    record's component data alone, and checked only for the game's invariants. Either way
+    the record's digest is checked. Raises ``RecordError`` for anything malformed or
+    inconsistent, naming the JSON path or the action at fault.
     """
-    document = _parse(text, RECORD_FORMAT)
+    document, written = _parse(text, RECORD_FORMAT)
+    _check_digest(document, written)
+    actions = document.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        raise RecordError(
+            f"$.actions: {len(actions):,} actions, more than the {MAX_ACTIONS:,} a record may hold"
+        )
     record = _structure(document, _Record, "$")
-    components = _components(record.components)
-    snapshot_state = _game_state(record, components)
+    _check_complete(record, written)
+    dealt = _deal(record, verify)
+    snapshot_state = _from_snapshot(dealt, record)
+    _check_invariants(snapshot_state, "$.snapshot")
     if not verify:
         return snapshot_state
-    start = start_game(snapshot_state.config, components)
-    replayed = _replay(record, start)
+    replayed = _replay(record, dealt)
     if replayed != snapshot_state:
         field = next(
             f.name
@@ -718,10 +952,109 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameState:
 
 
 def loads_view(text: str | bytes) -> PlayerView:
-    """Load a player record written by ``dumps(game, player=i)``; returns that player's view."""
-    document = _parse(text, VIEW_FORMAT)
+    """Load a player record written by ``dumps(game, player=i)``; returns that player's view.
+
+    Raises ``RecordError`` for a malformed record, and for one that describes no view the
+    engine could produce (a viewer who is not a seat, parts of the wrong size, cards that are
+    not those of the box, another player's secret tile shown during the game, ...).
+    """
+    document, _ = _parse(text, VIEW_FORMAT)
     record = _structure(document, _ViewRecord, "$")
+    _check_view(record)
     return record.view
+
+
+def _check_view(record: _ViewRecord) -> None:
+    """Refuse a view the engine could not have produced, naming the first problems."""
+    view = record.view
+    rules = view.rules
+    n = len(view.players)
+    problems: list[str] = []
+
+    def seat(value: int | None, name: str) -> None:
+        if value is not None and not 0 <= value < n:
+            problems.append(f"{name}: no seat {value} among {n} players")
+
+    if not rules.min_players <= n <= rules.max_players:
+        problems.append(
+            f"players: {n} players, the rules allow {rules.min_players} to {rules.max_players}"
+        )
+    if [p.name for p in view.players] != record.players:
+        problems.append("players: the view's players are not the record's")
+    if record.variants != list(view.variants):
+        problems.append("variants: the view's variants are not the record's")
+    seat(view.player, "view.player")
+    seat(view.first_player, "view.first_player")
+    seat(view.current_player, "view.current_player")
+    if view.end_trigger is not None:
+        seat(view.end_trigger.player, "view.end_trigger.player")
+    sizes = {
+        "secret_tiles": (len(view.secret_tiles), n),
+        "scores": (len(view.scores), n),
+        "grid": (len(view.grid), 9),
+        "pumpkin_on_house": (len(view.pumpkin_on_house), len(view.grid)),
+        "street_tokens": (len(view.street_tokens), 6),
+        "street_flipped": (len(view.street_flipped), len(view.street_tokens)),
+        "pumpkin_on_mean_house": (len(view.pumpkin_on_mean_house), len(view.mean_houses)),
+        "mean_houses": (len(view.mean_houses), 3),
+        "market": (len(view.market), rules.market_size),
+        "deck_cards": (len(view.deck_cards), view.deck_size),
+    }
+    problems += [
+        f"view.{name}: {got} entries, expected {want}"
+        for name, (got, want) in sizes.items()
+        if got != want
+    ]
+    if problems:  # the checks below index by these sizes
+        raise RecordError(f"$.view describes no game: {_listed(problems)}")
+    if view.secret_tiles[view.player] is None:
+        problems.append("view.secret_tiles: the viewer's own secret tile is missing")
+    shown = [p for p, t in enumerate(view.secret_tiles) if t is not None and p != view.player]
+    if shown and not view.is_over and len(shown) != n - 1:
+        problems.append(
+            "view.secret_tiles: another player's secret tile is shown while the game goes on"
+        )
+    if [s.player for s in view.scores] != list(range(n)):
+        problems.append("view.scores: expected one score sheet per seat, in seat order")
+    if view.legal_actions and view.current_player != view.player:
+        problems.append("view.legal_actions: the viewer may act only in their turn")
+    space = set(_action_space_of(rules, view))
+    if any(action not in space for action in view.legal_actions):
+        problems.append("view.legal_actions: an action that is not of this game")
+    footprints = rules.footprints_per_player
+    for i, p in enumerate(view.players):
+        if len(p.kids) != rules.kids_per_player:
+            problems.append(f"view.players[{i}].kids: expected {rules.kids_per_player} kids")
+        for k, kid in enumerate(p.kids):
+            if len({c.type for c in kid}) != len(kid):
+                problems.append(f"view.players[{i}].kids[{k}]: two cards of one type (R2)")
+        if not p.visited <= set(range(len(view.grid))) or not p.tricked <= set(range(3)):
+            problems.append(f"view.players[{i}]: a visit to a house that does not exist")
+        if p.footprints != footprints - len(p.visited) - len(p.tricked) or p.footprints < 0:
+            problems.append(f"view.players[{i}].footprints: not what the visits leave (R6)")
+        if any(t < 0 for t in p.treats) or p.pumpkins < 0:
+            problems.append(f"view.players[{i}]: negative treats or pumpkins")
+    cards = [c for p in view.players for kid in p.kids for c in kid]
+    cards += [c for c in view.market if c is not None] + [*view.discarded, *view.deck_cards]
+    if len({c.id for c in cards}) != len(cards):
+        problems.append("cards: a card is in two places at once")
+    if record.components == base_components().name:
+        box = base_components().cards
+        if any(c.id >= len(box) or box[c.id] != c for c in cards):
+            problems.append("cards: a card that is not the base game's card of that id")
+        elif len(cards) != len(box):
+            problems.append(f"cards: {len(cards)} cards in the view, the box has {len(box)}")
+    if problems:
+        raise RecordError(f"$.view describes no game the engine could produce: {_listed(problems)}")
+
+
+def _action_space_of(rules: RulesData, view: PlayerView) -> tuple[Action, ...]:
+    from tricky_treats.actions import ActionSpace
+
+    space = ActionSpace(
+        rules.market_size, rules.kids_per_player, len(view.grid), len(view.mean_houses)
+    )
+    return space.actions
 
 
 # -- schemas -------------------------------------------------------------------------------------
@@ -734,11 +1067,21 @@ def _schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def record_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a game record, as shipped in the package."""
-    return _schema("record-v1.schema.json")
+def _version(version: int | None, current: int, what: str) -> int:
+    if version is None:
+        return current
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= current:
+        raise RecordError(
+            f"no {what} schema of version {brief(version)}; versions are 1 to {current}"
+        )
+    return version
 
 
-def view_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a player record, as shipped in the package."""
-    return _schema("view-v1.schema.json")
+def record_schema(version: int | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a game record of ``version`` (default: current)."""
+    return _schema(f"record-v{_version(version, RECORD_FORMAT_VERSION, 'record')}.schema.json")
+
+
+def view_schema(version: int | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a player record of ``version`` (default: current)."""
+    return _schema(f"view-v{_version(version, VIEW_FORMAT_VERSION, 'player record')}.schema.json")

@@ -28,12 +28,19 @@ class PublicPlayer:
     """What everyone sees of a player's board; their secret tile is not part of it."""
 
     name: str
+    """The player's name."""
     kids: tuple[tuple[CostumeCard, ...], ...]
+    """Each kid's cards, bottom first; the last one is on top (R3)."""
     treats: tuple[int, ...]
+    """The treat tracks, in the order of ``Treat``."""
     pumpkins: int
+    """Pumpkins taken (R6)."""
     visited: frozenset[int]
+    """The nice houses this player visited."""
     tricked: frozenset[int]
+    """The mean houses this player tricked."""
     footprints: int
+    """Footprints left to place."""
 
 
 @attrs.frozen
@@ -45,32 +52,53 @@ class PlayerView:
     """
 
     player: int
+    """The seat whose view this is."""
     first_player: int
+    """The seat that played first (R20)."""
     variants: tuple[VariantRef, ...]
+    """The variants the game was created with."""
     variant_options: dict[str, dict[str, Any]]
+    """Options per variant name, as JSON values."""
     rules: RulesData
     """The rules in force (after the game's variants)."""
     players: tuple[PublicPlayer, ...]
+    """What everyone sees of every player's board, in seat order."""
     secret_tiles: tuple[TrickTile | None, ...]
+    """Per seat, the secret tile where the viewer may see it, else None."""
     unseen_tiles: tuple[TrickTile, ...]
     """The tiles the viewer cannot see, by id: other players' secret tiles and the box's."""
     grid: tuple[GridHouse, ...]
+    """The 9 nice houses, row by row."""
     street_tokens: tuple[StreetBonusToken, ...]
+    """The 6 street bonus tokens: rows 0 to 2, then columns 0 to 2."""
     street_flipped: tuple[bool, ...]
+    """Per street, whether its token shows its back (R7)."""
     mean_houses: tuple[MeanHouse, ...]
+    """The 3 mean houses with their (public) trick tiles."""
     pumpkin_on_house: tuple[bool, ...]
+    """Per nice house, whether its pumpkin is still there."""
     pumpkin_on_mean_house: tuple[bool, ...]
+    """Per mean house, whether its pumpkin is still there."""
     market: tuple[CostumeCard | None, ...]
+    """The market by slot; None for a slot the deck could not refill."""
     deck_size: int
+    """Cards left in the deck."""
     deck_cards: tuple[CostumeCard, ...]
     """The cards left in the deck, by id: what is in it is public, its order is not (R16)."""
     discarded: tuple[CostumeCard, ...]
+    """Cards discarded by refreshing the market, in order (R23)."""
     current_player: int | None
+    """The seat to act, or None once the game is over."""
     turn: int
+    """Turns finished so far."""
     passes_in_a_row: int
+    """Consecutive turns that ended in a pass (R17)."""
     end_trigger: EndTrigger | None
+    """What triggered the end, once it is triggered; else None."""
     scores: tuple[ScoreSheet, ...]
+    """Score sheets so far (R24), other players' secret tiles left out until the end."""
     history: tuple[Action, ...]
+    """Every action so far, oldest first (public)."""
     legal_actions: tuple[Action, ...]
     """The viewer's legal actions; empty when it is not their turn."""
 

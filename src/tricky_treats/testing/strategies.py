@@ -20,7 +20,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
-from hypothesis import strategies as st
+
+try:
+    from hypothesis import strategies as st
+except ModuleNotFoundError as exc:  # pragma: no cover - tested in a subprocess
+    raise ModuleNotFoundError(
+        "tricky_treats.testing.strategies needs Hypothesis, which the engine itself does not: "
+        "pip install 'tricky-treats[test]' (or pip install hypothesis)",
+        name=exc.name,
+    ) from exc
 
 from tricky_treats.dealing import new_game
 from tricky_treats.model import GameState

@@ -1,0 +1,307 @@
+"""The play command as a person uses it: bots, hot seat, resuming, interrupting (issue 12)."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import secrets
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+import tricky_treats as tt
+from tricky_treats.agents import make_agent
+from tricky_treats.cli import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, lines: Sequence[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+
+
+def _human_choice(game: tt.GameState) -> tt.Action:
+    """What the scripted humans play: a visit or trick when they can, else the first action."""
+    legal = game.legal_actions()
+    scoring = [a for a in legal if isinstance(a, tt.VisitHouse | tt.TrickHouse)]
+    return scoring[0] if scoring else legal[0]
+
+
+def _script(
+    seats: Sequence[str], names: Sequence[str], seed: int, stop_after: int | None = None
+) -> tuple[list[str], tt.GameState]:
+    """The keyboard input of a whole game as the play command reads it, and the final state.
+
+    The bots draw from ``random.Random(seed)`` as the command's bots do; an empty line
+    answers each "pass the keyboard" screen.
+    """
+    game = tt.new_game(players=list(names), seed=seed)
+    rng = random.Random(seed)
+    humans = [i for i, seat in enumerate(seats) if seat == "human"]
+    lines: list[str] = []
+    previous: int | None = None
+    while not game.is_over and (stop_after is None or len(game.history) < stop_after):
+        seat = game.current_player
+        assert seat is not None
+        if seats[seat] == "human":
+            if len(humans) > 1 and previous not in (None, seat):
+                lines.append("")
+            previous = seat
+            action = _human_choice(game)
+            lines.append(str(action))
+        else:
+            action = make_agent(seats[seat]).choose(game.view(seat), game.legal_actions(), rng)
+        game = game.apply(action)
+    return lines, game
+
+
+def test_a_whole_game_against_a_bot_ends_with_the_sheets_and_the_winner(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    lines, final = _script(["human", "random"], ["You", "Random 2"], seed=4)
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(
+        capsys, "play", "--players", "2", "--seed", "4", "--bot", "random", "--save", str(record)
+    )
+    assert status == 0
+    assert "You (A) to play" in out
+    assert "Take card to kid: " in out
+    saved = tt.loads(record.read_text())
+    assert saved == final
+    assert saved.config.players == ("You", "Random 2")
+    tail = out[out.index("Score sheets") :]
+    assert "(winner)" in tail
+    assert "Game over; " in tail
+    for sheet in final.scores():
+        assert str(sheet.total) in tail
+    assert "seed 4: '--seed 4' deals it again" in tail
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10: with the seed, a player could compute the deck and the bots' secret tiles."""
+    seed = 987_654_321_123
+    lines, _ = _script(["human", "greedy", "greedy"], ["You", "Greedy 2", "Greedy 3"], seed)
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--seed", str(seed))
+    assert status == 0
+    assert str(seed) in out
+    assert out.index(str(seed)) > out.index("Score sheets")
+
+
+def test_a_player_who_quits_never_sees_the_seed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stdin(monkeypatch, ["t0k0", "sheets", "log", "quit"])
+    status, out, _ = _run(capsys, "play", "--seed", "424242424242")
+    assert status == 0
+    assert "424242424242" not in out
+    assert "Bye." in out
+
+
+def test_without_seed_the_game_is_dealt_from_63_bits_of_the_os(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 10: a 31-bit seed is found from a player's record by brute force in hours."""
+    asked: list[int] = []
+    drawn: list[int] = []
+    real = secrets.randbits
+
+    def randbits(k: int) -> int:
+        asked.append(k)
+        drawn.append(real(k))
+        return drawn[-1]
+
+    monkeypatch.setattr(secrets, "randbits", randbits)
+    saved = tmp_path / "now.json"
+    _stdin(monkeypatch, [f"save {saved}", "quit"])
+    assert _run(capsys, "play", "--players", "2")[0] == 0
+    assert asked == [63]
+    assert tt.loads(saved.read_text()).config.seed == drawn[0]
+
+
+def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, final = _script(["human", "human", "greedy"], ["Ann", "Bo", "Greedy 3"], seed=11)
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--seats", "human,human,greedy", "--names",
+                          "Ann,Bo,Greedy 3", "--seed", "11")  # fmt: skip
+    assert status == 0
+    tiles = {p.name: tt_tile_text(p.secret_tile) for p in final.players}
+    screens = out.split("Pass the keyboard to ")
+    assert len(screens) == lines.count("") + 1
+    for screen in screens[1:]:
+        to_play = screen.split(".", 1)[0]
+        other = "Bo" if to_play == "Ann" else "Ann"
+        assert f"{to_play} ({'AB'[to_play == 'Bo']}) to play" in screen
+        assert f"your secret tile {tiles[to_play]}" in screen
+        assert f"{other} (" not in screen.split("Score sheets")[0]
+    assert "Ann, your action>" in out
+    assert "Bo, your action>" in out
+
+
+def test_the_hand_over_screen_clears_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from tricky_treats.cli import _pass_keyboard
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=80)
+    _stdin(monkeypatch, [""])
+    assert _pass_keyboard(console, "Bo")
+    # home, clear the screen and the scrollback, before and after the hand over
+    assert screen.getvalue().count("\x1b[H\x1b[2J\x1b[3J") == 2
+    assert "Pass the keyboard to Bo" in screen.getvalue()
+
+
+def test_default_names_tell_the_humans_apart(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = tmp_path / "now.json"
+    _stdin(monkeypatch, [f"save {saved}", "quit"])
+    assert _run(capsys, "play", "--seats", "human,human,search:5", "--seed", "1")[0] == 0
+    assert tt.loads(saved.read_text()).config.players == ("Player 1", "Player 2", "Search 3")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--names", "Ann,Bo", "--players", "3"], "--names gives 2 names for 3 seats"),
+        (["--names", "Ann,,Cy"], "--names has an empty name"),
+        (["--names", "Ann,Ann"], "must differ"),
+        (["--seats", "human,,greedy"], "--seats has an empty seat"),
+        (["--seats", "human,greedy", "--players", "3"], "--players 3 but --seats names 2 seats"),
+        (["--seats", "human,search:0"], "the search budget must be a whole number"),
+        (["--load", "/no/such/game.json"], "cannot read /no/such/game.json"),
+    ],
+)
+def test_bad_play_options_get_a_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = _run(capsys, "play", *argv)
+    assert status == 2
+    assert message in " ".join(err.split())
+    assert "Traceback" not in out + err
+
+
+def test_resume_a_saved_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = tmp_path / "half.json"
+    first, _ = _script(["human", "greedy"], ["Ann", "Greedy 2"], seed=5, stop_after=12)
+    _stdin(monkeypatch, [*first, f"save {saved}", "quit"])
+    status, out, _ = _run(capsys, "play", "--names", "Ann,Greedy 2", "--seed", "5")
+    assert status == 0
+    assert f"resume with: tricky-treats play --load {saved}" in " ".join(out.split())
+    half = tt.loads(saved.read_text())
+    assert half.turn > 0
+    assert not half.is_over
+
+    _stdin(monkeypatch, ["pass", "v99", "quit"])  # answered with hints, then quit
+    status, out, _ = _run(capsys, "play", "--load", str(saved))
+    assert status == 0
+    assert f"Round {half.round} · Ann (A) to play" in out
+    assert "Last round: You " in out  # the moves before the save are known again
+
+    status, _, err = _run(capsys, "play", "--load", str(saved), "--seed", "0")
+    assert status == 2
+    assert "leave out --seed" in err
+
+    status, _, err = _run(capsys, "play", "--load", str(saved), "--seats", "human,greedy,greedy")
+    assert status == 2
+    assert "the saved game has 2 players but --seats names 3 seats" in " ".join(err.split())
+
+
+def test_resuming_a_finished_game_shows_its_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    final = tt.play_game(tt.new_game(2, seed=3), [tt.RandomAgent()] * 2, seed=3)[-1]
+    path = tmp_path / "over.json"
+    path.write_text(tt.dumps(final))
+    status, out, _ = _run(capsys, "play", "--load", str(path))
+    assert status == 0
+    assert "Score sheets" in out
+    assert "Game over; " in out
+
+
+def test_ctrl_c_at_the_prompt_ends_the_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(prompt: str = "") -> str:
+        print(prompt, end="")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    status, out, err = _run(capsys, "play", "--seed", "1")
+    assert status == 130
+    assert out.endswith("your action> ")
+    assert err == "\n"  # the shell's prompt comes back on a line of its own
+
+
+@pytest.mark.parametrize("command", [["replay", "GAME"], ["--help"], ["replay", "--help"]])
+def test_a_closed_pipe_ends_quietly(tmp_path: Path, command: list[str]) -> None:
+    """``tricky-treats replay game.json | head`` must not print a BrokenPipeError traceback."""
+    final = tt.play_game(tt.new_game(2, seed=3), [tt.RandomAgent()] * 2, seed=3)[-1]
+    path = tmp_path / "game.json"
+    path.write_text(tt.dumps(final))
+    argv = [str(path) if word == "GAME" else word for word in command]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "tricky_treats", *argv],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    if command[-1] == "GAME":
+        assert result.returncode != 0  # 141 as a shell reports SIGPIPE, or 1 from rich
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["play", "--help"]])
+def test_help_and_version_work_without_rich(argv: list[str]) -> None:
+    code = (
+        "import sys; sys.modules['rich'] = None\n"  # as if the cli extra were not installed
+        "from tricky_treats.cli import main\n"
+        f"sys.exit(main({argv!r}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "tricky-treats" in result.stdout
+    assert result.stderr == ""
+
+
+def test_commands_without_rich_say_which_extra_to_install() -> None:
+    code = (
+        "import sys; sys.modules['rich'] = None\n"
+        "from tricky_treats.cli import main\n"
+        "sys.exit(main(['variants']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert "pip install 'tricky-treats[cli]'" in result.stderr
+
+
+def tt_tile_text(tile: tt.TrickTile) -> str:
+    from tricky_treats._terminal import tile_text
+
+    return tile_text(tile)

@@ -1,0 +1,308 @@
+"""Hostile arguments get the library's own errors, quickly, with short messages (issues 10, 16)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tricky_treats as tt
+from tests.boards import random_playout
+from tricky_treats import serialization
+from tricky_treats.rules import build_player
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("t" + "0" * 5000 + "k1", r"is not an action"),
+        ("t٣k٢", r"ASCII digits"),
+        ("v²", r"is not an action"),
+        ("v1000", r"is not an action"),
+        ("x" * 10**6, r"\(1000002 characters\)"),
+    ],
+)
+def test_action_notation_is_short_ascii(text: str, problem: str) -> None:
+    with pytest.raises(tt.InvalidActionError, match=problem) as caught:
+        tt.parse_action(text)
+    assert len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        ({"players": 10**7}, r"at most 8 players .* got 10000000"),
+        ({"players": 10**5000}, r"at most 8 players"),
+        ({"players": ["x"] * 100}, r"at most 8 players .* got 100"),
+        ({"players": ["a" * 10**6, "b"]}, r"at most 64 printable characters"),
+        ({"players": ["Ann", "B\x1bo"]}, r"printable"),
+        ({"players": 3, "variants": [5]}, r"variants are given by name .* got 5"),
+        ({"players": 3, "variants": 5}, r"variants must be a list of variant names"),
+        ({"players": 3, "variants": ["family"] * 100}, r"at most 16 variants"),
+        ({"players": 3, "variant_options": "x"}, r"variant_options must map variant names"),
+        (
+            {"players": 3, "variants": ["family"], "variant_options": {"family": None}},
+            r"variant_options must map variant names",
+        ),
+        (
+            {"players": 3, "variants": ["family"], "variant_options": {"family": {"x": 1e999}}},
+            r"is inf, which JSON cannot hold",
+        ),
+        (
+            {"players": 3, "variants": ["family"], "variant_options": {"family": {"x": {1: 2}}}},
+            r"keys are strings",
+        ),
+        (
+            {"players": 3, "variants": ["family"], "variant_options": {"family": {"x": object()}}},
+            r"is a object, not a JSON value",
+        ),
+        ({"players": 3, "seed": 2**200}, r"seed must be a whole number from 0 to 2\*\*128 - 1"),
+        ({"players": 3, "seed": -1}, r"seed must be a whole number"),
+        ({"players": 3, "seed": "42"}, r"seed must be a whole number"),
+    ],
+)
+def test_new_game_refuses_hostile_arguments(arguments: dict[str, Any], problem: str) -> None:
+    with pytest.raises(tt.ConfigurationError, match=problem) as caught:
+        tt.new_game(**arguments)
+    assert len(str(caught.value)) < 400
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def test_deeply_nested_variant_options_are_refused_before_they_can_break_saving() -> None:
+    with pytest.raises(tt.ConfigurationError, match=r"nested deeper than"):
+        tt.new_game(players=3, variants=["family"], variant_options={"family": _nested(5000)})
+    game = tt.new_game(players=3, variants=["family"], variant_options={"family": _nested(6)})
+    assert tt.loads(tt.dumps(game)) == game
+
+
+# -- records ------------------------------------------------------------------------------------
+
+
+def _resigned(record: dict[str, Any]) -> str:
+    """A record edited with care: its digest recomputed, as an attacker would."""
+    record["digest"] = serialization._digest(record)
+    return json.dumps(record)
+
+
+@pytest.fixture(scope="module")
+def middle() -> tt.GameState:
+    return random_playout(3, 7)[24]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"format": "tricky-treats-record", "format": "x"}', r"duplicate key 'format'"),
+        ('{"format": NaN}', r"NaN is not JSON"),
+        ('{"format": -Infinity}', r"-Infinity is not JSON"),
+        ('{"format": 1e999}', r"out of range"),
+        ('{"format": ' + "9" * 5000 + "}", r"a number too long to read"),
+        ("[" * 100_000 + "]" * 100_000, r"nested too deeply"),
+        (" " * (serialization.MAX_RECORD_BYTES + 1), r"more than the limit of 2,097,152"),
+        (b"\xff{}", r"not UTF-8"),
+    ],
+)
+def test_records_are_strict_bounded_json(text: str | bytes, problem: str) -> None:
+    for load in (tt.loads, tt.loads_view):
+        with pytest.raises(tt.RecordError, match=problem) as caught:
+            load(text)
+        assert len(str(caught.value)) < 400
+
+
+def test_saving_writes_strict_json_only(middle: tt.GameState) -> None:
+    text = tt.dumps(middle)
+    assert "NaN" not in text
+    json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} written"))
+
+
+def test_a_log_of_many_bad_entries_gives_a_short_message(middle: tt.GameState) -> None:
+    record = json.loads(tt.dumps(middle))
+    record["actions"] = [{"type": "steal"}] * serialization.MAX_ACTIONS
+    with pytest.raises(tt.RecordError, match=r"and 9990 more problems") as caught:
+        tt.loads(_resigned(record))
+    assert len(str(caught.value)) < 2000
+    record["actions"] = [{"type": "pass"}] * (serialization.MAX_ACTIONS + 1)
+    with pytest.raises(tt.RecordError, match=r"10,001 actions, more than the 10,000"):
+        tt.loads(_resigned(record))
+
+
+def test_a_variant_appended_to_a_record_is_refused(middle: tt.GameState) -> None:
+    """Issue 16: open-objectives appended to a mid-game record would show every secret tile."""
+    record = json.loads(tt.dumps(middle))
+    version = tt.get_variant("open-objectives").version
+    record["variants"].append({"name": "open-objectives", "version": version})
+    with pytest.raises(tt.RecordError, match=r"\$\.setup\.secret_tiles_face_up"):
+        tt.loads(_resigned(record))
+
+
+def test_edited_component_data_are_refused() -> None:
+    """Issue 16: every trick tile worth 1000 points changed the totals of a verified load."""
+    game = tt.play_game(tt.new_game(3, seed=4, variants=["family"]), [tt.RandomAgent()] * 3)[-1]
+    record = json.loads(tt.dumps(game))
+    for tile in record["components"]["trick_tiles"]["tiles"]:
+        tile["points"] = 100
+    with pytest.raises(tt.RecordError, match=r"\$\.components: the component data in the record"):
+        tt.loads(_resigned(record))
+
+
+def test_a_record_names_the_variant_versions_it_needs(middle: tt.GameState) -> None:
+    game = tt.new_game(3, seed=1, variants=["family"])
+    record = json.loads(tt.dumps(game))
+    record["variants"][0]["version"] = "999"
+    with pytest.raises(tt.RecordError, match=r"version '999' of variant 'family', but version"):
+        tt.loads(_resigned(record), verify=False)
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (
+            lambda r: r["snapshot"]["players"][0]["kids"][4].append(
+                r["snapshot"]["players"][0]["kids"][4][0]
+                if r["snapshot"]["players"][0]["kids"][4]
+                else r["snapshot"]["market"][0]
+            ),
+            r"two|not conserved",
+        ),
+        (
+            lambda r: r["snapshot"]["players"][1]["visited"].extend([0, 1, 2, 3, 4, 5, 6, 7, 8]),
+            r"footprints|R5|R6",
+        ),
+        (
+            lambda r: r["snapshot"]["discarded"].append(r["setup"]["deck"][-1]),
+            r"cards are not conserved",
+        ),
+        (lambda r: r["snapshot"]["players"][0].update(pumpkins=5), r"pumpkins, but"),
+        (lambda r: r["snapshot"].update(current_player=None), r"nothing triggered its end"),
+        (lambda r: r["snapshot"].update(passes_in_a_row=40), r"passes in a row"),
+    ],
+)
+def test_an_unverified_load_still_refuses_a_broken_snapshot(
+    middle: tt.GameState, edit: Any, problem: str
+) -> None:
+    record = json.loads(tt.dumps(middle))
+    edit(record)
+    with pytest.raises(tt.RecordError, match=problem):
+        tt.loads(_resigned(record), verify=False)
+
+
+# -- player records -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (lambda v: v.update(player=7), r"view\.player: no seat 7 among 3 players"),
+        (lambda v: v.update(current_player=-1), r"view\.current_player: no seat -1"),
+        (lambda v: v["secret_tiles"].__setitem__(1, None), r"own secret tile is missing"),
+        (
+            lambda v: v["secret_tiles"].__setitem__(2, v["secret_tiles"][1]),
+            r"another player's secret tile",
+        ),
+        (lambda v: v["market"].pop(), r"view\.market: 4 entries, expected 5"),
+        (lambda v: v["grid"].pop(), r"view\.grid: 8 entries, expected 9"),
+        (lambda v: v["deck_cards"].pop(), r"view\.deck_cards: .* entries, expected"),
+        (lambda v: v["players"][0]["kids"].pop(), r"expected 5 kids"),
+        (
+            lambda v: v["players"][0].update(footprints=8 - len(v["players"][0]["visited"]) - 1),
+            r"not what the visits leave",
+        ),
+        (lambda v: v["deck_cards"].__setitem__(0, v["market"][0]), r"a card is in two places"),
+        (
+            lambda v: v["market"][0].update(
+                colour="red" if v["market"][0]["colour"] != "red" else "green"
+            ),
+            r"not the base game's card",
+        ),
+        (
+            lambda v: v.update(legal_actions=[{"type": "pass"}], current_player=0),
+            r"only in their turn",
+        ),
+    ],
+)
+def test_a_view_that_loads_is_one_the_engine_could_produce(
+    middle: tt.GameState, edit: Any, problem: str
+) -> None:
+    record = json.loads(tt.dumps(middle, player=1))
+    edit(record["view"])
+    with pytest.raises(tt.RecordError, match=problem):
+        tt.loads_view(json.dumps(record))
+
+
+def test_a_version_1_player_record_is_migrated(middle: tt.GameState) -> None:
+    """Version 1 wrote treat tracks as a list; version 2 by treat name."""
+    record = json.loads(tt.dumps(middle, player=2))
+    assert isinstance(record["view"]["players"][0]["treats"], dict)
+    for player in record["view"]["players"]:
+        player["treats"] = [player["treats"][t.value] for t in tt.Treat]
+    record["format_version"] = 1
+    jsonschema.validate(record, tt.view_schema(1))
+    assert tt.loads_view(json.dumps(record)) == middle.view(2)
+
+
+def test_a_record_with_huge_player_names_is_refused(middle: tt.GameState) -> None:
+    record = json.loads(tt.dumps(middle))
+    record["config"]["players"][0] = "A" * 100_000
+    with pytest.raises(tt.RecordError, match=r"at most 64 printable characters") as caught:
+        tt.loads(_resigned(record))
+    assert len(str(caught.value)) < 400
+
+
+# -- hand-built states ----------------------------------------------------------------------------
+
+
+@st.composite
+def hand_built_states(draw: st.DrawFn) -> tt.GameState:
+    """A state whose boards were built by hand with build_player: any kids, any visits."""
+    game = tt.new_game(players=draw(st.integers(2, 4)), seed=draw(st.integers(0, 2**32)))
+    cards = list(game.setup.deck[game.deck_position :])
+    players = []
+    for player in game.players:
+        kids: list[list[tt.CostumeCard]] = [[] for _ in range(5)]
+        for _ in range(draw(st.integers(0, 8))):
+            card = cards.pop(draw(st.integers(0, len(cards) - 1)))
+            kid = kids[draw(st.integers(0, 4))]
+            if all(c.type is not card.type for c in kid):
+                kid.append(card)
+        houses = draw(st.lists(st.integers(0, 8), max_size=5, unique=True))
+        players.append(
+            build_player(
+                game.setup,
+                name=player.name,
+                secret_tile=player.secret_tile,
+                kids=kids,
+                visited=houses,
+                treats=draw(st.lists(st.integers(0, 6), min_size=3, max_size=3)),
+            )
+        )
+    return attrs.evolve(game, players=tuple(players))
+
+
+@given(hand_built_states(), st.data())
+def test_legal_actions_and_apply_agree_on_hand_built_states(
+    state: tt.GameState, data: st.DataObject
+) -> None:
+    """Issue 10: legal_actions() and apply() agree on every state the public API can produce,
+    before and after further moves."""
+    for _ in range(data.draw(st.integers(1, 6))):
+        legal = state.legal_actions()
+        for action in state.action_space.actions:
+            if action in legal:
+                state.apply(action)
+            else:
+                with pytest.raises(tt.IllegalActionError):
+                    state.apply(action)
+        if state.is_over:
+            return
+        state = state.apply(data.draw(st.sampled_from(legal)))
