@@ -60,6 +60,13 @@ from tricky_treats.errors import (
     TrickyTreatsError,
     UnknownPlayerError,
 )
+from tricky_treats.event_records import (
+    EVENT_FORMAT,
+    EVENT_FORMAT_VERSION,
+    event_from_json,
+    event_schema,
+    event_to_json,
+)
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -75,6 +82,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -119,11 +127,15 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "EVENT_FORMAT",
+    "EVENT_FORMAT_VERSION",
     "FEATURES",
     "MAX_ACTIONS",
     "MAX_RECORD_BYTES",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
+    "SENDER",
+    "SPECTATORS",
     "STREETS",
     "VIEW_FORMAT",
     "VIEW_FORMAT_VERSION",
@@ -159,6 +171,7 @@ __all__ = [
     "MeanNeighbour",
     "NiceNeighbour",
     "Outcome",
+    "Outgoing",
     "Pass",
     "Passed",
     "PlayerState",
@@ -177,6 +190,7 @@ __all__ = [
     "Setup",
     "StreetBonusTaken",
     "StreetBonusToken",
+    "Table",
     "TakeCard",
     "Termination",
     "Theme",
@@ -199,6 +213,9 @@ __all__ = [
     "describe_event",
     "determinize",
     "dumps",
+    "event_from_json",
+    "event_schema",
+    "event_to_json",
     "get_variant",
     "hookimpl",
     "load_components",

@@ -1,0 +1,11 @@
+"""A small web app on ``tricky_treats.Table``: create a game, share per-seat links, play.
+
+``create_app()`` builds the Starlette application; ``examples/web/serve.py`` runs it with
+uvicorn on 127.0.0.1. Needs ``pip install 'tricky-treats[web]'``.
+"""
+
+from __future__ import annotations
+
+from tricky_treats_web.app import Lobby, create_app
+
+__all__ = ["Lobby", "create_app"]

@@ -1,0 +1,233 @@
+"""The ASGI app: an HTTP API to create games, a WebSocket per client, static pages.
+
+- ``POST /api/games`` creates a game and answers one link per human seat (the seat's secret
+  credential travels in the link's fragment, ``#...``, which browsers never send to a server)
+  and a link for spectators;
+- ``/ws/{game}``: the client's first message is ``{"type": "hello", "credential": ...}``
+  (null for a spectator); then it sends moves, and the server relays the table's answers to
+  the clients they are for;
+- ``/offline`` is the page that runs the engine in the browser with Pyodide, from the wheels
+  under ``/wheels/`` and the Pyodide runtime under ``/pyodide/`` (installed from npm).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import tricky_treats as tt
+from tricky_treats_web.wheels import build_wheels
+
+__all__ = ["BOTS", "Lobby", "create_app"]
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+PYODIDE = HERE.parent / "node_modules" / "pyodide"
+
+BOTS = ("random", "greedy")
+"""The bots a game can seat: both answer at once (the search bot would keep a table waiting)."""
+
+HIDDEN_VARIANTS = frozenset({"card-data"})
+"""Variants a browser may not ask for: ``card-data`` reads a file named in its options."""
+
+MAX_GAMES = 1000
+MAX_CLIENTS_PER_GAME = 16
+MAX_REQUEST_BYTES = 4096
+
+
+@attrs.define
+class Room:
+    """One table and the WebSockets connected to it, each known as a seat or a spectator."""
+
+    table: tt.Table
+    lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    clients: dict[WebSocket, int | str] = attrs.field(factory=dict)
+
+
+class Lobby:
+    """The games of this server, by id; bounded so that nobody can fill its memory."""
+
+    def __init__(self, max_games: int = MAX_GAMES) -> None:
+        self.rooms: dict[str, Room] = {}
+        self.max_games = max_games
+
+    def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a game from a request body; the answer holds the seat links."""
+        if len(self.rooms) >= self.max_games:
+            # Make room by forgetting finished games that nobody is looking at any more.
+            for game_id, room in list(self.rooms.items()):
+                if room.table.game.is_over and not room.clients:
+                    del self.rooms[game_id]
+        if len(self.rooms) >= self.max_games:
+            raise tt.ConfigurationError("this server has as many games as it can hold")
+        players = request.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise tt.ConfigurationError("players must be a list of {name, bot} objects")
+        names = [str(p.get("name") or f"Player {i + 1}")[:24] for i, p in enumerate(players)]
+        bots = {i: p["bot"] for i, p in enumerate(players) if p.get("bot")}
+        for seat, bot in bots.items():
+            if bot not in BOTS:
+                raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(BOTS)}")
+        seed = request.get("seed")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise tt.ConfigurationError("the seed must be a whole number from 0 to 2^63 - 1")
+        variants = request.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise tt.ConfigurationError("variants must be a list of names")
+        hidden = sorted(set(variants) & HIDDEN_VARIANTS)
+        if hidden:
+            raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
+        table = tt.Table.new(
+            names,
+            seed,
+            bots=bots,
+            variants=variants,
+            any_mean_house=request.get("any_mean_house") is True,
+            refresh_ends_turn=request.get("refresh_ends_turn") is True,
+        )
+        game_id = secrets.token_urlsafe(9)
+        self.rooms[game_id] = Room(table)
+        return {
+            "game": game_id,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": name,
+                    "bot": bots.get(seat),
+                    "link": None if seat in bots else f"/play/{game_id}#{table.credential(seat)}",
+                }
+                for seat, name in enumerate(names)
+            ],
+            "watch": f"/play/{game_id}",
+        }
+
+
+async def _send(room: Room, outgoing: tuple[tt.Outgoing, ...], sender: WebSocket) -> None:
+    for out in outgoing:
+        if out.to == tt.SENDER:
+            targets = [sender]
+        else:
+            targets = [ws for ws, who in room.clients.items() if who == out.to]
+        for ws in targets:
+            try:
+                await ws.send_text(out.text)
+            except (RuntimeError, WebSocketDisconnect):  # a client that just left
+                room.clients.pop(ws, None)
+
+
+def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Starlette:
+    """The web app; ``wheel_dir`` is where the wheels for the offline page are built."""
+    lobby = lobby if lobby is not None else Lobby()
+    wheels: dict[str, Path] = {}
+
+    def wheel_files() -> dict[str, Path]:
+        if not wheels:
+            wheels.update(build_wheels(wheel_dir))
+        return wheels
+
+    async def page(request: Request) -> Response:
+        name = request.scope["route"].name
+        return FileResponse(STATIC / f"{name}.html")
+
+    async def variants(request: Request) -> Response:
+        offered = [
+            {"name": v.name, "title": v.title, "description": v.description}
+            for v in tt.available_variants()
+            if v.name not in HIDDEN_VARIANTS
+        ]
+        return JSONResponse({"variants": offered, "bots": list(BOTS)})
+
+    async def create_game(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_REQUEST_BYTES:
+            return JSONResponse({"error": "request too large"}, status_code=413)
+        try:
+            document = json.loads(body)
+            if not isinstance(document, dict):
+                raise tt.ConfigurationError("expected a JSON object")
+            answer = lobby.create(document)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        except tt.TrickyTreatsError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(answer, status_code=201)
+
+    async def wheel_index(request: Request) -> Response:
+        names = sorted(wheel_files())
+        return JSONResponse({"wheels": [f"/wheels/{name}" for name in names]})
+
+    async def wheel(request: Request) -> Response:
+        path = wheel_files().get(request.path_params["name"])
+        if path is None:
+            return JSONResponse({"error": "no such wheel"}, status_code=404)
+        return FileResponse(path, media_type="application/zip")
+
+    async def play(websocket: WebSocket) -> None:
+        room = lobby.rooms.get(websocket.path_params["game"])
+        await websocket.accept()
+        if room is None:
+            await websocket.send_text(
+                json.dumps({"type": "error", "code": "no-game", "error": "no such game"})
+            )
+            await websocket.close()
+            return
+        if len(room.clients) >= MAX_CLIENTS_PER_GAME:
+            await websocket.close(code=1013)
+            return
+        try:
+            text = await websocket.receive_text()
+            hello = json.loads(text) if len(text) <= MAX_REQUEST_BYTES else None
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                refusal = {"type": "error", "code": "malformed", "error": "say hello first"}
+                await websocket.send_text(json.dumps(refusal))
+                await websocket.close()
+                return
+            credential = hello.get("credential")
+            if credential is not None and not isinstance(credential, str):
+                credential = ""
+            async with room.lock:
+                welcome = room.table.connect(credential)
+                if welcome.to != tt.SENDER:
+                    room.clients[websocket] = welcome.to
+                await websocket.send_text(welcome.text)
+            if welcome.to == tt.SENDER:
+                await websocket.close()
+                return
+            while True:
+                text = await websocket.receive_text()
+                async with room.lock:
+                    outgoing = room.table.handle(text, sender=room.clients.get(websocket))
+                    await _send(room, outgoing, websocket)
+        except (WebSocketDisconnect, json.JSONDecodeError):
+            pass
+        finally:
+            room.clients.pop(websocket, None)
+
+    routes = [
+        Route("/", page, name="index"),
+        Route("/play/{game}", page, name="game"),
+        Route("/offline", page, name="offline"),
+        Route("/api/variants", variants),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/wheels/", wheel_index),
+        Route("/wheels/{name}", wheel),
+        WebSocketRoute("/ws/{game}", play),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    if PYODIDE.is_dir():
+        routes.append(Mount("/pyodide", StaticFiles(directory=PYODIDE), name="pyodide"))
+    app = Starlette(routes=routes)
+    app.state.lobby = lobby
+    return app

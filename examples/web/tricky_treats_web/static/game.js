@@ -1,0 +1,29 @@
+// The online game page: one WebSocket to the server's table. The seat's secret key is the
+// link's fragment (#...), which the browser never sends in a request; without one we watch.
+import { BoardView } from "/static/board.js";
+
+const gameId = location.pathname.split("/").pop();
+const credential = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
+const root = document.getElementById("app");
+let socket = null;
+const board = new BoardView(root, (action) => socket.send(JSON.stringify({ type: "move", credential, action })));
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}`);
+  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", credential }));
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "error" && !board.message) {
+      root.querySelector(".status").textContent = message.error;
+      return;
+    }
+    board.update(message);
+    document.title = message.your_turn ? "Your turn · Tricky Treats" : "Tricky Treats";
+  };
+  socket.onclose = () => {
+    // Reconnect with the same key: the table sends the current state again.
+    if (board.message && !board.message.over) setTimeout(connect, 1000);
+  };
+}
+connect();

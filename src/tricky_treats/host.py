@@ -1,0 +1,493 @@
+"""A game host for servers: one authoritative game, seats with secret credentials, bots.
+
+``Table`` is what a server keeps per game, whatever carries its messages (WebSockets, HTTP,
+a chat bot). It speaks JSON text: a client sends a message, the table answers with a tuple of
+``Outgoing`` messages, each saying who it is for (``to``): a seat number, ``SPECTATORS``, or
+``SENDER`` (the client that sent the message, and only it).
+
+Every human seat gets a secret credential (``secrets.token_urlsafe``) that only its player
+knows; bots fill the other seats and move as soon as it is their turn. The messages:
+
+- a client connects with ``connect(credential)`` (None for a spectator) and gets the current
+  state of the game for its seat: this is also how a player reconnects;
+- a move is ``{"type": "move", "credential": "...", "action": "t0k2"}``, the action in text
+  notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match;
+- after a move, every human seat gets an ``update`` with its player record
+  (``tt.dumps(game, player=seat)``), the moves since the last message with their events
+  (``event_to_json``) and its legal actions; spectators get the public view;
+- a message from the wrong seat or with a wrong credential, out of turn, malformed, too
+  large or naming an illegal action gets an ``error`` for the sender alone, and the game is
+  unchanged.
+
+No message holds what its reader may not see (R16): not another seat's secret tile before the
+end, not the deck order, not the seed, not a credential. ``save()`` writes the table (the game
+record and the seats) and ``Table.resume()`` reads it back.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from tricky_treats.actions import Action, parse_action
+from tricky_treats.agents import Agent, make_agent
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    InvalidActionError,
+    TrickyTreatsError,
+)
+from tricky_treats.event_records import EVENT_FORMAT_VERSION, event_to_json
+from tricky_treats.events import Event, describe_event
+from tricky_treats.model import GameState
+from tricky_treats.serialization import RecordError, _converter, dumps, loads
+from tricky_treats.views import PlayerView
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "SENDER",
+    "SPECTATORS",
+    "TABLE_FORMAT",
+    "TABLE_FORMAT_VERSION",
+    "Outgoing",
+    "Table",
+]
+
+SENDER: Final = "sender"
+"""``Outgoing.to`` for a message meant only for the client that sent the incoming one."""
+SPECTATORS: Final = "spectators"
+"""``Outgoing.to`` for a message meant for every spectator."""
+
+TABLE_FORMAT = "tricky-treats-table"
+TABLE_FORMAT_VERSION = 1
+PROTOCOL_VERSION = 1
+"""The version of the messages' shape (``protocol_version`` in every update)."""
+
+_DEFAULT_MAX_MESSAGE_BYTES = 1024
+
+
+class Outgoing:
+    """One message from the table: who it is for (``to``) and its JSON ``text``.
+
+    ``to`` is a seat number, ``SPECTATORS`` or ``SENDER``. The text is written when first
+    read, so a transport that has nobody to send a message to (no spectator watching, a seat
+    not connected) does not pay for it.
+    """
+
+    __slots__ = ("_render", "_text", "to")
+
+    def __init__(self, to: int | str, text: str | Callable[[], str]) -> None:
+        self.to = to
+        self._text = text if isinstance(text, str) else None
+        self._render = None if isinstance(text, str) else text
+
+    @property
+    def text(self) -> str:
+        """The message as JSON text."""
+        if self._text is None:
+            assert self._render is not None
+            self._text = self._render()
+            self._render = None
+        return self._text
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message as a dict (parsed from ``text``)."""
+        value: dict[str, Any] = json.loads(self.text)
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outgoing):
+            return NotImplemented
+        return (self.to, self.text) == (other.to, other.text)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Outgoing(to={self.to!r}, text={self.text[:60]!r}...)"
+
+
+@attrs.frozen
+class _Move:
+    player: int
+    action: Action
+    events: tuple[Event, ...]
+
+
+class _RefusalError(Exception):
+    """An incoming message the table refuses; ``code`` is stable, the text says why."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def _error(code: str, text: str) -> Outgoing:
+    return Outgoing(SENDER, json.dumps({"type": "error", "code": code, "error": text}))
+
+
+class Table:
+    """One game hosted for several clients: seats with credentials, bots and spectators.
+
+    ``bots`` maps seats to agent names (``random``, ``greedy``, ``search:N``); every other
+    seat is a human seat with a credential. Bots draw their randomness from the game's seed
+    and the move number, so a table plays the same way after ``resume()``.
+    ``max_message_bytes`` bounds an incoming message.
+
+    >>> import tricky_treats as tt
+    >>> table = Table.new(["Ann", "Bot"], seed=7, bots={1: "greedy"})
+    >>> hello = table.connect(table.credential(0))
+    >>> hello.to, hello.message["type"]
+    (0, 'update')
+    >>> move = {"credential": table.credential(0), "action": "t0k0"}
+    >>> [out.to for out in table.handle(json.dumps(move))]
+    [0, 'spectators']
+    >>> table.handle(json.dumps({"credential": "guess", "action": "pass"}))[0].message["code"]
+    'bad-credential'
+    """
+
+    def __init__(
+        self,
+        game: GameState,
+        *,
+        bots: Mapping[int, str] | None = None,
+        credentials: Sequence[str | None] | None = None,
+        max_message_bytes: int = _DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> None:
+        bots = dict(bots or {})
+        self._agents: dict[int, Agent] = {}
+        for seat, name in bots.items():
+            game.check_player(seat)
+            if not isinstance(name, str):
+                raise ConfigurationError(f"bots must be named by a string, got {name!r}")
+            self._agents[seat] = make_agent(name)
+        self._bots = bots
+        seats = range(len(game.players))
+        if credentials is None:
+            credentials = [None if s in bots else secrets.token_urlsafe(18) for s in seats]
+        if len(credentials) != len(seats):
+            raise ConfigurationError(f"need {len(seats)} credentials, got {len(credentials)}")
+        for seat, credential in zip(seats, credentials, strict=True):
+            if (credential is None) != (seat in bots):
+                raise ConfigurationError(
+                    f"seat {seat}: a human seat needs a credential and a bot seat has none"
+                )
+            if credential is not None and (not isinstance(credential, str) or len(credential) < 16):
+                raise ConfigurationError(f"seat {seat}: a credential is a string of 16+ characters")
+        if len({c for c in credentials if c is not None}) < len(seats) - len(bots):
+            raise ConfigurationError("two seats share a credential")
+        if max_message_bytes < 64:
+            raise ConfigurationError("max_message_bytes must be at least 64")
+        self._credentials: tuple[str | None, ...] = tuple(credentials)
+        self._max_bytes = max_message_bytes
+        self._game = game
+        self._play_bots()
+
+    @classmethod
+    def new(
+        cls,
+        players: int | Sequence[str] = 2,
+        seed: int | None = None,
+        *,
+        bots: Mapping[int, str] | None = None,
+        variants: Iterable[str] = (),
+        variant_options: Mapping[str, Mapping[str, Any]] | None = None,
+        any_mean_house: bool = False,
+        refresh_ends_turn: bool = False,
+        first_player: int = 0,
+        max_message_bytes: int = _DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> Table:
+        """Deal a new game (as ``tt.new_game``) and seat it at a new table."""
+        game = new_game(
+            players,
+            seed,
+            first_player=first_player,
+            any_mean_house=any_mean_house,
+            refresh_ends_turn=refresh_ends_turn,
+            variants=variants,
+            variant_options=variant_options,
+        )
+        return cls(game, bots=bots, max_message_bytes=max_message_bytes)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> GameState:
+        """The authoritative game. It holds every secret: never send it to a client."""
+        return self._game
+
+    @property
+    def bots(self) -> Mapping[int, str]:
+        """The bot seats and their agent names."""
+        return dict(self._bots)
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        """The seats played by people, each with a credential."""
+        return tuple(s for s, c in enumerate(self._credentials) if c is not None)
+
+    def credential(self, seat: int) -> str:
+        """The secret credential of human ``seat``: give it to that player only."""
+        credential = self._credentials[self._game.check_player(seat)]
+        if credential is None:
+            raise ConfigurationError(f"seat {seat} is played by a bot and has no credential")
+        return credential
+
+    def seat_of(self, credential: object) -> int | None:
+        """The seat whose credential is ``credential``, or None."""
+        if not isinstance(credential, str):
+            return None
+        found = None
+        for seat, secret in enumerate(self._credentials):
+            # Compare every credential in constant time, so timing tells nothing.
+            if secret is not None and secrets.compare_digest(
+                secret.encode(), credential.encode("utf-8", "replace")
+            ):
+                found = seat
+        return found
+
+    # -- messages --------------------------------------------------------------------------------
+
+    def connect(self, credential: str | None) -> Outgoing:
+        """Greet a client: a seat's (re)connection with its credential, or a spectator's.
+
+        The answer is the current state of the game as that client may see it, addressed to
+        the seat (or ``SPECTATORS``); a wrong credential gets an error for ``SENDER``.
+        """
+        if credential is None:
+            return Outgoing(SPECTATORS, self._spectator_update(self._game, "[]"))
+        seat = self.seat_of(credential)
+        if seat is None:
+            return _error("bad-credential", "no seat has this credential; check your link")
+        return Outgoing(seat, self._seat_update(self._game, seat, "[]"))
+
+    def handle(
+        self, message: str | bytes, *, sender: int | str | None = None
+    ) -> tuple[Outgoing, ...]:
+        """Answer one incoming message: the updates of a legal move, or an error for ``SENDER``.
+
+        ``sender`` is the seat (or ``SPECTATORS``) the transport knows the client as, if it
+        does: a move with another seat's credential is then refused. The game changes only
+        when the answer is not an error.
+        """
+        try:
+            seat, action = self._read_move(message, sender)
+            moves = [self._apply(seat, action)]
+        except _RefusalError as refusal:
+            return (_error(refusal.code, str(refusal)),)
+        moves += self._play_bots()
+        return self._updates(moves)
+
+    def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
+        game = self._game
+        moves_text = self._moves_json(moves)
+        out = [
+            Outgoing(seat, functools.partial(self._seat_update, game, seat, moves_text))
+            for seat in self.human_seats
+        ]
+        spectators = functools.partial(self._spectator_update, game, moves_text)
+        out.append(Outgoing(SPECTATORS, spectators))
+        return tuple(out)
+
+    def _read_move(self, message: str | bytes, sender: int | str | None) -> tuple[int, Action]:
+        size = len(message.encode() if isinstance(message, str) else message)
+        if size > self._max_bytes:
+            raise _RefusalError(
+                "too-large", f"message of {size} bytes; messages are at most {self._max_bytes}"
+            )
+        try:
+            document = json.loads(message)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise _RefusalError("malformed", "not JSON: send a JSON object") from None
+        if not isinstance(document, dict):
+            raise _RefusalError("malformed", "expected a JSON object")
+        unknown = sorted(set(document) - {"type", "seat", "credential", "action"})
+        if unknown:
+            raise _RefusalError(
+                "malformed", f"unknown keys {unknown}: a move has credential, action"
+            )
+        if document.get("type", "move") != "move":
+            raise _RefusalError("malformed", f"unknown message type {document.get('type')!r}")
+        seat = self.seat_of(document.get("credential"))
+        if seat is None:
+            raise _RefusalError("bad-credential", "no seat has this credential; check your link")
+        claimed = document.get("seat", seat)
+        if claimed != seat or (sender is not None and sender != seat):
+            raise _RefusalError("wrong-seat", "this credential is not the credential of your seat")
+        if self._game.is_over:
+            raise _RefusalError("game-over", "the game is over; no more moves")
+        if self._game.current_player != seat:
+            raise _RefusalError(
+                "not-your-turn",
+                f"it is {self._game.config.players[self._game.current_player or 0]}'s turn",
+            )
+        if "action" not in document:
+            raise _RefusalError("malformed", "a move needs an action: notation or integer")
+        raw = document["action"]
+        try:
+            if isinstance(raw, str):
+                action = parse_action(raw)
+            elif isinstance(raw, int) and not isinstance(raw, bool):
+                action = self._game.action_space.decode(raw)
+            else:
+                raise InvalidActionError(
+                    f"action must be notation (like 't0k2') or an integer, got {json.dumps(raw)}"
+                )
+        except InvalidActionError as exc:
+            raise _RefusalError("invalid-action", str(exc)) from None
+        return seat, action
+
+    def _apply(self, seat: int, action: Action) -> _Move:
+        try:
+            self._game, events = self._game.apply_with_events(action)
+        except IllegalActionError as exc:
+            raise _RefusalError("illegal-action", str(exc)) from None
+        except TrickyTreatsError as exc:
+            raise _RefusalError("invalid-action", str(exc)) from None
+        return _Move(seat, action, events)
+
+    def _play_bots(self) -> list[_Move]:
+        moves = []
+        game = self._game
+        while game.current_player in self._agents:
+            seat = game.current_player
+            # A fresh generator per move, from the seed and the move number: resume-safe.
+            rng = random.Random(f"tricky-treats table bots {game.config.seed} {game.turn}")
+            action = self._agents[seat].choose(game.view(seat), game.legal_actions(), rng)
+            game, events = game.apply_with_events(action)
+            moves.append(_Move(seat, action, events))
+        self._game = game
+        return moves
+
+    # -- what each client sees -----------------------------------------------------------------
+
+    def _moves_json(self, moves: Sequence[_Move]) -> str:
+        names = self._game.config.players
+        return json.dumps(
+            [
+                {
+                    "player": move.player,
+                    "action": str(move.action),
+                    "events": [event_to_json(e) for e in move.events],
+                    "text": [describe_event(e, names) for e in move.events],
+                }
+                for move in moves
+            ],
+            ensure_ascii=False,
+        )
+
+    def _header(self, game: GameState, seat: int | None, moves_text: str) -> str:
+        head = {
+            "type": "update",
+            "protocol_version": PROTOCOL_VERSION,
+            "event_format_version": EVENT_FORMAT_VERSION,
+            "seat": seat,
+            "players": list(game.config.players),
+            "bots": {str(s): name for s, name in sorted(self._bots.items())},
+            "current_player": game.current_player,
+            "over": game.is_over,
+            "your_turn": seat is not None and game.current_player == seat,
+            "winners": list(game.winners()),
+        }
+        text = json.dumps(head, ensure_ascii=False)
+        return f'{text[:-1]}, "moves": {moves_text}'
+
+    def _seat_update(self, game: GameState, seat: int, moves_text: str) -> str:
+        space = game.action_space
+        legal = (
+            [{"action": str(a), "code": space.encode(a)} for a in game.legal_actions()]
+            if game.current_player == seat
+            else []
+        )
+        record = dumps(game, player=seat)
+        return (
+            f'{self._header(game, seat, moves_text)}, "legal_actions": {json.dumps(legal)}, '
+            f'"record": {record}}}'
+        )
+
+    def _spectator_update(self, game: GameState, moves_text: str) -> str:
+        view = _converter.unstructure(_public_view(game))
+        view["player"] = None
+        view_text = json.dumps(view, ensure_ascii=False)
+        return f'{self._header(game, None, moves_text)}, "view": {view_text}}}'
+
+    def public_view(self) -> PlayerView:
+        """What everyone may see: a ``PlayerView`` with no secret tile of anyone before the end.
+
+        Its ``player`` is 0 and its ``legal_actions`` empty; spectators get it with ``player``
+        set to null. It is built from the players' views: seat p's sheet and secret tile are
+        shown as seat ``p + 1`` sees them.
+        """
+        return _public_view(self._game)
+
+    # -- saving ----------------------------------------------------------------------------------
+
+    def save(self) -> str:
+        """The table as JSON text: the game record (``tt.dumps``), the seats and the bots.
+
+        It holds every secret (the seed, the deck, the credentials): keep it on the server.
+        """
+        document = {
+            "format": TABLE_FORMAT,
+            "format_version": TABLE_FORMAT_VERSION,
+            "seats": [
+                {"credential": c, "bot": self._bots.get(s)} for s, c in enumerate(self._credentials)
+            ],
+            "max_message_bytes": self._max_bytes,
+            "record": json.loads(dumps(self._game)),
+        }
+        return json.dumps(document, ensure_ascii=False)
+
+    @classmethod
+    def resume(cls, text: str | bytes) -> Table:
+        """A table saved by ``save()``: same game, seats, credentials and bots.
+
+        Raises ``RecordError`` for a malformed save (the game record is checked by ``tt.loads``).
+        """
+        try:
+            document = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+        if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
+            raise RecordError(f"$.format: expected {TABLE_FORMAT!r}")
+        if document.get("format_version") != TABLE_FORMAT_VERSION:
+            raise RecordError(f"$.format_version: expected {TABLE_FORMAT_VERSION}")
+        seats = document.get("seats")
+        if not isinstance(seats, list) or not all(
+            isinstance(s, dict) and set(s) == {"credential", "bot"} for s in seats
+        ):
+            raise RecordError("$.seats: expected a list of {credential, bot} objects")
+        game = loads(json.dumps(document.get("record")))
+        max_bytes = document.get("max_message_bytes")
+        if type(max_bytes) is not int:
+            raise RecordError("$.max_message_bytes: expected an integer")
+        try:
+            return cls(
+                game,
+                bots={s: seat["bot"] for s, seat in enumerate(seats) if seat["bot"] is not None},
+                credentials=[seat["credential"] for seat in seats],
+                max_message_bytes=max_bytes,
+            )
+        except TrickyTreatsError as exc:
+            raise RecordError(f"$.seats: {exc}") from None
+
+
+def _public_view(game: GameState) -> PlayerView:
+    n = len(game.players)
+    views = [game.view(seat) for seat in range(n)]
+    others = [views[(p + 1) % n] for p in range(n)]
+    unseen = {t.id: t for t in views[0].unseen_tiles} | {t.id: t for t in views[1].unseen_tiles}
+    return attrs.evolve(
+        views[0],
+        secret_tiles=tuple(others[p].secret_tiles[p] for p in range(n)),
+        scores=tuple(others[p].scores[p] for p in range(n)),
+        unseen_tiles=tuple(unseen[k] for k in sorted(unseen)),
+        legal_actions=(),
+    )
