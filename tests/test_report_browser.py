@@ -15,20 +15,9 @@ pytest.importorskip("playwright")
 
 from playwright import sync_api
 
+from tests.chromium import CHROMIUM, FLAGS
 from tests.test_report import HAND, SECTIONS, _other
 from tricky_treats.report import write_report
-
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install chromium"

@@ -31,17 +31,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
 from tricky_treats_web import Lobby, create_app
 from tricky_treats_web.app import PYODIDE
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.chromium import CHROMIUM, FLAGS
+
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 MAX_MOVES = 400  # a game has far fewer: a bound, so that a stuck page fails instead of looping
 SCREENSHOTS = Path(
@@ -87,7 +78,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Lobb
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         yield chromium
         chromium.close()
 
