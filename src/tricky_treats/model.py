@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -71,6 +72,20 @@ STREETS: tuple[tuple[int, int, int], ...] = (
 _FEATURE_INDEX = {feature: i for i, feature in enumerate(FEATURES)}
 _ICON_INDEX = {icon: i for i, icon in enumerate(TrickIcon)}
 _TREAT_INDEX = {treat: i for i, treat in enumerate(Treat)}
+_FEATURE_BY_ID = {id(feature): i for i, feature in enumerate(FEATURES)}
+_ICON_BY_ID = {id(icon): i for i, icon in enumerate(TrickIcon)}
+_TREAT_BY_ID = {id(treat): i for i, treat in enumerate(Treat)}
+
+
+_ICON_OF = operator.attrgetter("neighbour.icon")
+_TREAT_OF = operator.attrgetter("treat")
+
+
+def _index(by_id: dict[int, int], by_value: Mapping[Any, int], member: object) -> int:
+    index = by_id.get(id(member))
+    return by_value[member] if index is None else index
+
+
 _STREETS_OF_HOUSE = tuple(
     tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
 )
@@ -191,11 +206,25 @@ class _Lookup:
     def __init__(self, setup: Setup) -> None:
         tables = _card_tables(setup.components)
         self.card_type, self.card_icon, self.card_features, self.card_mask = tables
-        self.house_feature = tuple(_FEATURE_INDEX[h.neighbour.wants] for h in setup.grid)
-        self.house_minimum = tuple(h.neighbour.tiers[0].cards for h in setup.grid)
-        self.house_treat = tuple(_TREAT_INDEX[h.treat] for h in setup.grid)
-        self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
-        self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
+        # Enum members are looked up by identity: their own hash is a Python-level call.
+        treats, icons = _TREAT_BY_ID, _ICON_BY_ID
+        grid = setup.grid
+        if grid:
+            self.house_feature, self.house_minimum, self.house_treat = zip(
+                *map(_house_info, grid), strict=True
+            )
+        else:
+            self.house_feature = self.house_minimum = self.house_treat = ()
+        try:
+            self.mean_icon = tuple(
+                map(icons.__getitem__, map(id, map(_ICON_OF, setup.mean_houses)))
+            )
+            self.street_treat = tuple(
+                map(treats.__getitem__, map(id, map(_TREAT_OF, setup.street_tokens)))
+            )
+        except KeyError:  # not enum members: look them up by value, which names the bad one
+            self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
+            self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
         self.streets_of_house = _STREETS_OF_HOUSE
         self.deck_size = len(setup.deck)
         space = setup.action_space
@@ -207,11 +236,59 @@ class _Lookup:
         self.pass_ = space.actions[-1]
         # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
         most = space.kids * len(CostumeType)
-        qualify = [[0] * (most + 1) for _ in FEATURES]
-        for house, feature in enumerate(self.house_feature):
-            for n in range(self.house_minimum[house], most + 1):
-                qualify[feature][n] |= 1 << house
-        self.qualify = tuple(map(tuple, qualify))
+        wanted: dict[int, list[tuple[int, int]]] = {}
+        pairs = zip(self.house_feature, self.house_minimum, strict=True)
+        for house, (feature, minimum) in enumerate(pairs):
+            wanted.setdefault(feature, []).append((minimum, house))
+        qualify = [_qualify_row(most, ())] * len(FEATURES)
+        for feature, houses in wanted.items():
+            qualify[feature] = _qualify_row(most, tuple(houses))
+        self.qualify = tuple(qualify)
+
+
+_HOUSE_INFO: dict[int, tuple[GridHouse, tuple[int, int, int]]] = {}
+
+
+def _house_info(house: GridHouse) -> tuple[int, int, int]:
+    """A grid house's wanted feature, lowest tier and treat token, as indices.
+
+    Houses are usually the shared objects of the base game's deal, so the answer is kept
+    (with the house, whose id it is looked up by) in a table cleared when it grows large.
+    """
+    entry = _HOUSE_INFO.get(id(house))
+    if entry is not None and entry[0] is house:
+        return entry[1]
+    neighbour = house.neighbour
+    info = (
+        _index(_FEATURE_BY_ID, _FEATURE_INDEX, neighbour.wants),
+        neighbour.tiers[0].cards,
+        _index(_TREAT_BY_ID, _TREAT_INDEX, house.treat),
+    )
+    if len(_HOUSE_INFO) >= 4096:
+        _HOUSE_INFO.clear()
+    _HOUSE_INFO[id(house)] = (house, info)
+    return info
+
+
+_QUALIFY_ROWS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, ...]] = {}
+
+
+def _qualify_row(most: int, houses: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """For n from 0 to ``most`` cards, the bit mask of ``houses`` (minimum, house) n reaches.
+
+    Rows repeat from game to game (a feature is usually wanted by one house), so they are
+    kept, in a table cleared whenever it grows past a few thousand rows.
+    """
+    key = (most, houses)
+    row = _QUALIFY_ROWS.get(key)
+    if row is None:
+        row = tuple(
+            sum(1 << house for minimum, house in houses if minimum <= n) for n in range(most + 1)
+        )
+        if len(_QUALIFY_ROWS) >= 4096:
+            _QUALIFY_ROWS.clear()
+        _QUALIFY_ROWS[key] = row
+    return row
 
 
 _CardTables = tuple[
