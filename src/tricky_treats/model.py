@@ -386,6 +386,8 @@ class Setup:
     )
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
     lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
+    _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, repr=False, eq=False)
+    """What views of this game's states keep for the next one (see ``_setup_memo()``)."""
 
     def __attrs_post_init__(self) -> None:
         rules = self.rules
@@ -427,6 +429,8 @@ class PlayerState:
     """Bit mask of the nice houses whose lowest tier this player reaches (R5)."""
     visitable: int = attrs.field(eq=False, repr=False)
     """Bit mask of the nice houses this player reaches and has not visited (R5, R6)."""
+    _memo: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    """What score sheets and views worked out from this board, for the next state to share."""
 
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
@@ -447,6 +451,56 @@ class PlayerState:
 
 
 ActionLog = tuple[Action, "ActionLog"] | None
+
+_MEMO_SIZE = 16
+
+
+def _setup_memo(setup: Setup) -> dict[Any, Any]:
+    """A small table of what views and histories of one game's states share.
+
+    Entries are immutable values, keyed by what they were worked out from; ``_remember()``
+    keeps the table small. Not part of the public API.
+    """
+    memo = setup._memo
+    if memo is None:
+        memo = {}
+        object.__setattr__(setup, "_memo", memo)
+    return memo
+
+
+def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
+    """Keep ``value`` under ``key`` in a setup's memo, dropping the oldest past a few entries."""
+    while len(memo) >= _MEMO_SIZE:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            break
+    memo[key] = value
+
+
+def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
+    """The actions of ``log``, oldest first, sharing the tuple of a recent earlier state.
+
+    A game viewed move after move walks one node of the log per state instead of all of it.
+    """
+    memo = _setup_memo(setup)
+    tail: list[Action] = []
+    node = log
+    prefix: tuple[Action, ...] = ()
+    while node is not None:
+        entry = memo.get(("history", id(node)))
+        if entry is not None and entry[0] is node:  # the entry keeps its node alive
+            prefix = entry[1]
+            break
+        tail.append(node[0])
+        node = node[1]
+    if not tail:
+        return prefix
+    tail.reverse()
+    history = prefix + tuple(tail)
+    _remember(memo, ("history", id(log)), (log, history))
+    return history
+
 
 _C = TypeVar("_C")
 
@@ -550,13 +604,7 @@ class GameState:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the start, oldest first."""
-        actions: list[Action] = []
-        node = self.log
-        while node is not None:
-            actions.append(node[0])
-            node = node[1]
-        actions.reverse()
-        return tuple(actions)
+        return _history(self.setup, self.log)
 
     @property
     def action_space(self) -> ActionSpace:

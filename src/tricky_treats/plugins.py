@@ -31,7 +31,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 import pluggy
@@ -495,16 +495,18 @@ def _board_problem(board: Any, components: ComponentData, players: int) -> str |
         ("deck", CostumeCard, "costume cards"),
     )
     for name, kind, what in checks:
-        value = getattr(board, name)
+        value: Any = getattr(board, name)
         if not isinstance(value, tuple):
             return f"whose {name} is {_short(value)}, not a tuple of {what}"
         problem = _tuple_of(kind, what)(value)
         if problem is not None:
             return f"whose {name} is {problem}"
-    for i, house in enumerate(board.grid):
+    grid: tuple[Any, ...] = board.grid  # checked above: the parts may still be anything
+    for i, house in enumerate(grid):
         if not isinstance(house.neighbour, NiceNeighbour) or not isinstance(house.treat, Treat):
             return f"whose grid house {i} is {_short(house)}"
-    for i, mean in enumerate(board.mean_houses):
+    mean_houses: tuple[Any, ...] = board.mean_houses
+    for i, mean in enumerate(mean_houses):
         if not isinstance(mean.neighbour, MeanNeighbour) or not isinstance(mean.tile, TrickTile):
             return f"whose mean house {i} is {_short(mean)}"
     if len(board.grid) != ComponentData.GRID_HOUSES:
@@ -515,30 +517,36 @@ def _board_problem(board: Any, components: ComponentData, players: int) -> str |
         return f"with {len(board.secret_tiles)} secret tiles for {players} players"
     if sorted(card.id for card in board.deck) != list(range(len(components.cards))):
         return "whose deck does not hold every costume card of the box exactly once"
-    if not isinstance(board.secret_tiles_face_up, bool):
-        return f"whose secret_tiles_face_up is {board.secret_tiles_face_up!r}, not a bool"
+    face_up: Any = board.secret_tiles_face_up
+    if not isinstance(face_up, bool):
+        return f"whose secret_tiles_face_up is {face_up!r}, not a bool"
     return None
 
 
-def _check_declaration(variant: Variant) -> None:
-    """Raise PluginError if ``variant``'s declared attributes have the wrong types."""
+def _check_declaration(variant: Any) -> None:
+    """Raise PluginError if ``variant``'s declared attributes have the wrong types.
+
+    ``Variant`` has no validators (a plugin may build one any way it likes), so the types
+    are checked here, once per game, cheaply.
+    """
     problem = None
     if not isinstance(variant, Variant):
         raise ConfigurationError(
             f"variants must be variant names or tricky_treats.Variant objects, got {variant!r}"
         )
-    if not isinstance(variant.players, tuple) or not all(
-        isinstance(n, int) and not isinstance(n, bool) for n in variant.players
+    declared: Any = variant  # the attributes may hold anything, whatever their annotations
+    if not isinstance(declared.players, tuple) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in declared.players
     ):
-        problem = f"players={variant.players!r}, not a tuple of player counts such as (2, 3, 4)"
-    elif not isinstance(variant.incompatible_with, tuple) or not all(
-        isinstance(n, str) for n in variant.incompatible_with
+        problem = f"players={declared.players!r}, not a tuple of player counts such as (2, 3, 4)"
+    elif not isinstance(declared.incompatible_with, tuple) or not all(
+        isinstance(n, str) for n in declared.incompatible_with
     ):
-        problem = f"incompatible_with={variant.incompatible_with!r}, not a tuple of variant names"
-    elif not isinstance(variant.version, str):
-        problem = f"version={variant.version!r}, not a string"
-    elif not isinstance(variant.public_scoring, bool):
-        problem = f"public_scoring={variant.public_scoring!r}, not True or False"
+        problem = f"incompatible_with={declared.incompatible_with!r}, not a tuple of variant names"
+    elif not isinstance(declared.version, str):
+        problem = f"version={declared.version!r}, not a string"
+    elif not isinstance(declared.public_scoring, bool):
+        problem = f"public_scoring={declared.public_scoring!r}, not True or False"
     if problem is not None:
         raise PluginError(
             f"variant {variant.name!r} from {variant.distribution!r} declares {problem}"
@@ -641,9 +649,10 @@ class _Dealer:
 
     def _check(self, board: Any, source: _Impl, hook: str, config: Any, full: bool) -> None:
         players = len(config.players)
+        board_type: Any = _board_type()
         if (
             not full
-            and type(board) is _board_type()
+            and type(board) is board_type
             and len(board.deck) == len(self.components.cards)
             and len(board.secret_tiles) == players
         ):
@@ -813,6 +822,7 @@ def _resolve_components(
         _edit(implementations(hook), hook, value, check, config=config)
         for hook, value, check in edits
     )
+    data = cast(ComponentData, data)
     if (cards, neighbours, tiles) == (data.cards, data.nice_neighbours, data.trick_tiles):
         return data  # unchanged: keep the one object, and the tables built for it
     try:

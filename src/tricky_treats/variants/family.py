@@ -52,4 +52,5 @@ VARIANT = Variant(
     title="Family game",
     description="A 36-card deck for a shorter game, and 2 extra points per complete costume.",
     plugin=sys.modules[__name__],
+    public_scoring=True,  # complete costumes are on the table for everyone to see
 )
