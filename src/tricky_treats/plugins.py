@@ -735,6 +735,7 @@ def resolve(
         raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
     key = (
         tuple(_Same(v) for v in variants),
+        tuple(_extra_key(v, config) for v in variants),
         options_key,
         len(config.players),
         bool(config.any_mean_house),
@@ -752,6 +753,14 @@ def resolve(
         resolution = _resolve(placeholder, variants, components)
         _RESOLUTIONS.put(key, resolution)
     return resolution
+
+
+def _extra_key(variant: Variant, config: Any) -> object:
+    """What else a built-in variant's hooks depend on (``card-data``: its file's state)."""
+    if variant.distribution != BUILTIN_DISTRIBUTION:
+        return None
+    key = getattr(variant.plugin, "_resolution_key", None)
+    return key(config) if callable(key) else None
 
 
 def _resolve(

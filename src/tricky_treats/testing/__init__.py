@@ -15,8 +15,8 @@ visited is the supply; every card and pumpkin is accounted for; treats never go 
 game ends with every player having had the same number of turns; replaying the log from the
 seed gives the same states; saving and loading gives the same state; a player's view does not
 depend on what that player may not see (the deck order, other players' secret tiles), which
-catches a scoring function whose visible lines read hidden information. A failure raises ``AssertionError`` saying which
-game, step and invariant.
+catches a scoring function whose visible lines read hidden information. A failure raises
+``AssertionError`` saying which game, step and invariant.
 """
 
 from __future__ import annotations
