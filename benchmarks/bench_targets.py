@@ -131,7 +131,7 @@ def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300, help="games for the keeping ratio")
+    parser.add_argument("--games", type=int, default=1000, help="games for the keeping ratio")
     args = parser.parse_args()
 
     print(f"tricky-treats {tt.__version__}")

@@ -644,12 +644,18 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        return _rules.apply(self, action, None)
+        after = _rules.apply(self, action, None)
+        # A state that was played from is mostly kept only for undo: drop its cached legal
+        # actions (they are worked out again if asked for), which would otherwise make up a
+        # large part of what the garbage collector visits in a program keeping every state.
+        object.__setattr__(self, "_legal", None)
+        return after
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
         events: list[Event] = []
         state = _rules.apply(self, action, events)
+        object.__setattr__(self, "_legal", None)  # as in apply()
         return state, tuple(events)
 
     def scores(self) -> tuple[ScoreSheet, ...]:
