@@ -731,7 +731,7 @@ def resolve(
     options = config.variant_options
     try:
         options_key = json.dumps(options, sort_keys=True) if options else ""
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
     key = (
         tuple(_Same(v) for v in variants),
@@ -749,6 +749,8 @@ def resolve(
             players=tuple(f"Player {i + 1}" for i in range(len(config.players))),
             seed=0,
             first_player=0,
+            # A copy of the options: the hooks must not share the first game's dicts.
+            variant_options=json.loads(options_key) if options_key else {},
         )
         resolution = _resolve(placeholder, variants, components)
         _RESOLUTIONS.put(key, resolution)
