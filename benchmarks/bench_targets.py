@@ -75,6 +75,7 @@ def per_state(
     part: slice,
     *,
     cold: bool = False,
+    listed: bool = False,
 ) -> float:
     """Mean CPU time of ``call`` on the states ``part`` of each game, each state fresh.
 
@@ -90,6 +91,9 @@ def per_state(
             chosen = fresh[part]
             if cold:
                 chosen = [replay(states)[fresh.index(s)] for s in chosen]
+            if listed:  # as in play, where the legal actions were listed to check the move
+                for state in chosen:
+                    state.legal_actions()
             start = time.process_time()
             for state in chosen:
                 call(state)
@@ -99,12 +103,23 @@ def per_state(
     return best_time
 
 
-def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[float, int]:
-    """CPU time of playing ``games`` keeping every state, over the time not keeping them."""
+def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[float, int, float]:
+    """CPU time of playing ``games`` keeping every state, over the time not keeping them.
+
+    Also returns the garbage collector's CPU time per kept state, in seconds.
+    """
+    collecting = [0.0, 0.0]  # since when, and how long in all
+
+    def timer(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.process_time()
+        else:
+            collecting[1] += time.process_time() - collecting[0]
 
     def run(keep: bool) -> tuple[float, int]:
         kept: list[list[tt.GameState]] = []
         gc.collect()
+        collecting[1] = 0.0
         start = time.process_time()
         for seed in range(games):
             states = play(players, seed)
@@ -121,12 +136,18 @@ def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[fl
         return elapsed, count
 
     ratios = []
+    per_state = []
     count = 0
-    for _ in range(3):
-        plain, _ = run(False)
-        keeping, count = run(True)
-        ratios.append(keeping / plain)
-    return min(ratios), count
+    gc.callbacks.append(timer)
+    try:
+        for _ in range(3):
+            plain, _ = run(False)
+            keeping, count = run(True)
+            ratios.append(keeping / plain)
+            per_state.append(collecting[1] / count)
+    finally:
+        gc.callbacks.remove(timer)
+    return min(ratios), count, min(per_state)
 
 
 def main() -> None:
@@ -164,6 +185,11 @@ def main() -> None:
             per_state(games, lambda s: [s.view(p) for p in range(4)], part) / 4,
             10e-6,
         )
+    line(
+        "view(current player), late, legal actions listed",
+        per_state(games, lambda s: s.view(s.current_player or 0), late, listed=True),
+        10e-6,
+    )
     line("scores(), family variant, late", per_state(family, lambda s: s.scores(), late), 10e-6)
     line(
         "view(current player), family variant, late",
@@ -177,12 +203,14 @@ def main() -> None:
     )
 
     print(f"keeping every state of {args.games} random 4-player games:")
-    ratio, count = keeping_ratio(args.games, 4)
+    ratio, count, collector = keeping_ratio(args.games, 4)
+    verdict = "ok" if ratio <= 1.5 else "OVER"
     print(
         f"  {'time keeping / time not keeping':<52} {ratio:9.2f} x    target 1.5 x   "
-        f"{'ok' if ratio <= 1.5 else 'OVER'}   ({count:,} states)"
+        f"{verdict}   ({count:,} states)"
     )
-    ratio, _ = keeping_ratio(args.games, 4, freeze=True)
+    line("garbage collector time per kept state", collector)
+    ratio, _, _ = keeping_ratio(args.games, 4, freeze=True)
     print(f"  {'the same, calling gc.freeze() after each game':<52} {ratio:9.2f} x")
 
     finished = games[0][-1]

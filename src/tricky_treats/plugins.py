@@ -574,8 +574,6 @@ class _Scorer:
         self.public = public
 
     def __call__(self, state: Any, player: int) -> tuple[Any, ...]:
-        from tricky_treats.scoring import ExtraScore
-
         try:
             lines = self.function(state, player)
         except Exception as exc:
@@ -583,18 +581,22 @@ class _Scorer:
                 f"{self.owner}: its scoring function failed for player {player}: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
-        if not isinstance(lines, tuple | list) or not all(
-            type(line) is ExtraScore
-            and isinstance(line.label, str)
-            and isinstance(line.points, int)
-            and not isinstance(line.points, bool)
-            for line in lines
-        ):
-            raise PluginError(
-                f"{self.owner}: its scoring function returned {_short(lines)}, not a sequence "
-                "of ExtraScore(label: str, points: int)"
-            )
-        return tuple(lines)
+        extra_score: Any = _extra_score_type()
+        kind = type(lines)
+        if kind is tuple or kind is list:
+            for line in lines:
+                if (
+                    type(line) is not extra_score
+                    or type(line.label) is not str
+                    or type(line.points) is not int
+                ):
+                    break
+            else:
+                return tuple(lines)
+        raise PluginError(
+            f"{self.owner}: its scoring function returned {_short(lines)}, not a sequence "
+            "of ExtraScore(label: str, points: int)"
+        )
 
     def __repr__(self) -> str:
         return f"_Scorer({self.function!r}, variant={self.variant!r}, public={self.public!r})"
@@ -660,6 +662,13 @@ class _Dealer:
         problem = _board_problem(board, self.components, players)
         if problem is not None:
             raise PluginError(f"{source.owner}: {hook} returned {_short(board)}, {problem}")
+
+
+@functools.cache
+def _extra_score_type() -> type:
+    from tricky_treats.scoring import ExtraScore  # imported late, as the model is
+
+    return ExtraScore
 
 
 @functools.cache
