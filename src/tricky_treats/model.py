@@ -188,6 +188,7 @@ class _Lookup:
         "card_icon",
         "card_mask",
         "card_type",
+        "deck_order",
         "deck_size",
         "house_feature",
         "house_minimum",
@@ -227,6 +228,8 @@ class _Lookup:
             self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
         self.streets_of_house = _STREETS_OF_HOUSE
         self.deck_size = len(setup.deck)
+        # For views, worked out on first use: the deck's cards by id, and their positions.
+        self.deck_order: tuple[tuple[CostumeCard, ...], tuple[int, ...]] | None = None
         space = setup.action_space
         self.all_kids = (1 << space.kids) - 1
         self.takes, self.visits = _action_tables(space)

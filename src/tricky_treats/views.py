@@ -11,6 +11,7 @@ view, never the ``GameState``.
 from __future__ import annotations
 
 import operator
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -125,12 +126,16 @@ def player_view(state: GameState, player: int) -> PlayerView:
             )
         )
         _remember(memo, unseen_key, unseen)
-    position = state.deck_position
-    deck_key = ("deck", position)
-    deck_cards = memo.get(deck_key)
-    if deck_cards is None:
-        deck_cards = tuple(sorted(setup.deck[position:], key=_BY_ID))
-        _remember(memo, deck_key, deck_cards)
+    # The cards left in the deck in id order: the deck sorted by id once per game, and per
+    # card its position in the deck; a card is left if its position is not yet drawn.
+    lookup = setup.lookup
+    order = lookup.deck_order
+    if order is None:
+        deck = setup.deck
+        by_position = sorted(range(len(deck)), key=[card.id for card in deck].__getitem__)
+        order = lookup.deck_order = (tuple(deck[i] for i in by_position), tuple(by_position))
+    cards_by_id, positions = order
+    deck_cards = tuple(compress(cards_by_id, map(state.deck_position.__le__, positions)))
     options = setup.config.variant_options
     sheets = tuple(
         # Other players' lines of scorers that may read hidden information wait for the end
