@@ -163,7 +163,7 @@ def _first_state(setup: Setup) -> GameState:
     icons = (0,) * len(TrickIcon)
     free = (all_kids,) * len(CostumeType)
     footprints = rules.footprints_per_player
-    nobody = frozenset[int]()
+    nobody: frozenset[int] = frozenset()
     players = tuple(
         new_player_state(
             name,
