@@ -158,12 +158,10 @@ def _sheet(state: GameState, player: int, *, secret_tile: bool, extras: bool) ->
     scorers = setup.scorers
     if not scorers:
         return sheet
-    lines = tuple(
-        line
-        for scorer in scorers
-        if extras or getattr(scorer, "public", False)
-        for line in scorer(state, player)
-    )
+    lines: tuple[ExtraScore, ...] = ()
+    for scorer in scorers:
+        if extras or getattr(scorer, "public", False):
+            lines += tuple(scorer(state, player))
     if not lines:
         return sheet
     return _new_sheet(player, sheet.pumpkins, sheet.costumes, sheet.trick_tiles, lines)
