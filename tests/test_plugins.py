@@ -51,7 +51,8 @@ def test_the_base_game_implements_the_hooks_at_lowest_priority() -> None:
         assert implementation.trylast
 
 
-def test_each_game_has_its_own_plugin_manager(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_combination_has_its_own_plugin_manager(monkeypatch: pytest.MonkeyPatch) -> None:
+    plugins._RESOLUTIONS.clear()  # resolved combinations are kept: start from none
     made: list[pluggy.PluginManager] = []
     original = plugins.plugin_manager
 

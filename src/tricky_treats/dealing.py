@@ -14,9 +14,23 @@ from tricky_treats._json import (
     StrictJSONError,
     check_json_value,
 )
-from tricky_treats.components import FEATURES, ComponentData, CostumeType, RulesData, TrickIcon
+from tricky_treats.components import (
+    FEATURES,
+    ComponentData,
+    CostumeType,
+    RulesData,
+    Treat,
+    TrickIcon,
+)
 from tricky_treats.errors import ConfigurationError, brief
-from tricky_treats.model import Board, GameConfig, GameState, PlayerState, Setup, VariantRef
+from tricky_treats.model import (
+    GameConfig,
+    GameState,
+    Setup,
+    VariantRef,
+    new_game_state,
+    new_player_state,
+)
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
 __all__ = ["check_config", "new_game", "start_game"]
@@ -101,9 +115,7 @@ def _start(
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
-    board = resolution.deal(random.Random(config.seed))
-    if not isinstance(board, Board):
-        raise ConfigurationError(f"tricky_treats_deal returned {board!r}, not a Board")
+    board = resolution.deal(config, random.Random(config.seed))
     return _first_state(
         Setup(
             config=config,
@@ -242,37 +254,45 @@ def _first_state(setup: Setup) -> GameState:
             f"the board was dealt {len(setup.secret_tiles)} secret tiles for "
             f"{len(setup.config.players)} players"
         )
+    # Every player starts alike; the tuples are shared (they are immutable).
+    empty_kids = ((),) * kids
+    treats = (0,) * len(Treat)
+    features = (0,) * len(FEATURES)
+    icons = (0,) * len(TrickIcon)
+    free = (all_kids,) * len(CostumeType)
+    footprints = rules.footprints_per_player
+    nobody: frozenset[int] = frozenset()
     players = tuple(
-        PlayerState(
-            name=name,
-            kids=((),) * kids,
-            treats=(0, 0, 0),
-            pumpkins=0,
-            visited=frozenset(),
-            tricked=frozenset(),
-            footprints=rules.footprints_per_player,
-            secret_tile=setup.secret_tiles[seat],
-            feature_counts=(0,) * len(FEATURES),
-            visible_icons=(0,) * len(TrickIcon),
-            free_kids=(all_kids,) * len(CostumeType),
-            qualified=0,
-            visitable=0,
+        new_player_state(
+            name,
+            empty_kids,
+            treats,
+            0,
+            nobody,
+            nobody,
+            footprints,
+            setup.secret_tiles[seat],
+            features,
+            icons,
+            free,
+            0,
+            0,
         )
         for seat, name in enumerate(setup.config.players)
     )
     market_size = rules.market_size
-    return GameState(
-        setup=setup,
-        players=players,
-        market=setup.deck[:market_size],
-        deck_position=market_size,
-        discarded=(),
-        pumpkin_on_house=(True,) * len(setup.grid),
-        pumpkin_on_mean_house=(True,) * len(setup.mean_houses),
-        street_flipped=(False,) * len(setup.street_tokens),
-        current_player=setup.config.first_player,
-        turn=0,
-        passes_in_a_row=0,
-        end_trigger=None,
-        log=None,
+    return new_game_state(
+        setup,
+        players,
+        setup.deck[:market_size],
+        market_size,
+        (),
+        (True,) * len(setup.grid),
+        (True,) * len(setup.mean_houses),
+        (False,) * len(setup.street_tokens),
+        setup.config.first_player,
+        0,
+        0,
+        None,
+        None,
     )

@@ -1,9 +1,19 @@
 """The hooks a variant plugin can implement (pluggy project name ``tricky_treats``).
 
-Every hook is called **once, when a game is created**, by a plugin manager that belongs to
-that game alone; listing legal actions and applying actions never call pluggy. The base game
-implements every hook itself (``tricky_treats.variants.base``), registered as the
-lowest-priority implementation, so a variant only implements what it changes.
+Hooks are called when a game is created, never while it is played: listing legal actions
+and applying actions never call pluggy. The base game implements every hook itself
+(``tricky_treats.variants.base``), registered as the lowest-priority implementation, so a
+variant only implements what it changes.
+
+The component, card, neighbour, tile, rules and scoring hooks are **resolved once per
+combination**: the variants (the very ``Variant`` objects), their options, the player count
+and the rule options of ``config``. What they return is kept (for the most recently used
+combinations) and reused by every game of that combination. They receive a ``config``
+whose player names, seed and first player are placeholders: what they return must depend
+only on what makes the combination, never on a particular game. ``tricky_treats_deal`` and
+``tricky_treats_board`` are called for **every game**, with that game's ``config`` and
+``rng``, directly (without pluggy). What each hook returns is checked; a wrong kind of value
+raises ``PluginError`` naming the variant.
 
 Three kinds of hook:
 
@@ -125,8 +135,12 @@ def tricky_treats_scoring(
 ) -> Callable[[GameState, int], Sequence[ExtraScore]] | None:
     """Add to the scoring: return a function that gives a player's extra score lines.
 
-    Collect hook, called once per game; every returned function is kept and called, without
-    pluggy, each time a score sheet is made (at any time, R24), with the state and the
-    player's seat. Its ``ExtraScore`` lines add to the player's total.
-    Return None to add nothing. The base game adds nothing.
+    Collect hook, called once per combination; every returned function is kept and called,
+    without pluggy, each time a score sheet is made (at any time, R24), with the state and
+    the player's seat. It must return a list or tuple of ``ExtraScore``; its lines add to
+    the player's total. If it raises or returns anything else, ``scores()`` and ``view()``
+    raise ``PluginError`` naming the variant. It sees the whole state, hidden information
+    included: a player's view shows other players' lines only once the game is over, unless
+    the variant sets ``Variant.public_scoring`` to say its lines read public information
+    only. Return None to add nothing. The base game adds nothing.
     """

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -72,6 +73,20 @@ STREETS: tuple[tuple[int, int, int], ...] = (
 _FEATURE_INDEX = {feature: i for i, feature in enumerate(FEATURES)}
 _ICON_INDEX = {icon: i for i, icon in enumerate(TrickIcon)}
 _TREAT_INDEX = {treat: i for i, treat in enumerate(Treat)}
+_FEATURE_BY_ID = {id(feature): i for i, feature in enumerate(FEATURES)}
+_ICON_BY_ID = {id(icon): i for i, icon in enumerate(TrickIcon)}
+_TREAT_BY_ID = {id(treat): i for i, treat in enumerate(Treat)}
+
+
+_ICON_OF = operator.attrgetter("neighbour.icon")
+_TREAT_OF = operator.attrgetter("treat")
+
+
+def _index(by_id: dict[int, int], by_value: Mapping[Any, int], member: object) -> int:
+    index = by_id.get(id(member))
+    return by_value[member] if index is None else index
+
+
 _STREETS_OF_HOUSE = tuple(
     tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
 )
@@ -190,6 +205,7 @@ class _Lookup:
         "card_icon",
         "card_mask",
         "card_type",
+        "deck_order",
         "deck_size",
         "house_feature",
         "house_minimum",
@@ -208,13 +224,29 @@ class _Lookup:
     def __init__(self, setup: Setup) -> None:
         tables = _card_tables(setup.components)
         self.card_type, self.card_icon, self.card_features, self.card_mask = tables
-        self.house_feature = tuple(_FEATURE_INDEX[h.neighbour.wants] for h in setup.grid)
-        self.house_minimum = tuple(h.neighbour.tiers[0].cards for h in setup.grid)
-        self.house_treat = tuple(_TREAT_INDEX[h.treat] for h in setup.grid)
-        self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
-        self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
+        # Enum members are looked up by identity: their own hash is a Python-level call.
+        treats, icons = _TREAT_BY_ID, _ICON_BY_ID
+        grid = setup.grid
+        if grid:
+            self.house_feature, self.house_minimum, self.house_treat = zip(
+                *map(_house_info, grid), strict=True
+            )
+        else:
+            self.house_feature = self.house_minimum = self.house_treat = ()
+        try:
+            self.mean_icon = tuple(
+                map(icons.__getitem__, map(id, map(_ICON_OF, setup.mean_houses)))
+            )
+            self.street_treat = tuple(
+                map(treats.__getitem__, map(id, map(_TREAT_OF, setup.street_tokens)))
+            )
+        except KeyError:  # not enum members: look them up by value, which names the bad one
+            self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
+            self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
         self.streets_of_house = _STREETS_OF_HOUSE
         self.deck_size = len(setup.deck)
+        # For views, worked out on first use: the deck's cards by id, and their positions.
+        self.deck_order: tuple[tuple[CostumeCard, ...], tuple[int, ...]] | None = None
         space = setup.action_space
         self.all_kids = (1 << space.kids) - 1
         self.takes, self.visits = _action_tables(space)
@@ -224,11 +256,59 @@ class _Lookup:
         self.pass_ = space.actions[-1]
         # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
         most = space.kids * len(CostumeType)
-        qualify = [[0] * (most + 1) for _ in FEATURES]
-        for house, feature in enumerate(self.house_feature):
-            for n in range(self.house_minimum[house], most + 1):
-                qualify[feature][n] |= 1 << house
-        self.qualify = tuple(map(tuple, qualify))
+        wanted: dict[int, list[tuple[int, int]]] = {}
+        pairs = zip(self.house_feature, self.house_minimum, strict=True)
+        for house, (feature, minimum) in enumerate(pairs):
+            wanted.setdefault(feature, []).append((minimum, house))
+        qualify = [_qualify_row(most, ())] * len(FEATURES)
+        for feature, houses in wanted.items():
+            qualify[feature] = _qualify_row(most, tuple(houses))
+        self.qualify = tuple(qualify)
+
+
+_HOUSE_INFO: dict[int, tuple[GridHouse, tuple[int, int, int]]] = {}
+
+
+def _house_info(house: GridHouse) -> tuple[int, int, int]:
+    """A grid house's wanted feature, lowest tier and treat token, as indices.
+
+    Houses are usually the shared objects of the base game's deal, so the answer is kept
+    (with the house, whose id it is looked up by) in a table cleared when it grows large.
+    """
+    entry = _HOUSE_INFO.get(id(house))
+    if entry is not None and entry[0] is house:
+        return entry[1]
+    neighbour = house.neighbour
+    info = (
+        _index(_FEATURE_BY_ID, _FEATURE_INDEX, neighbour.wants),
+        neighbour.tiers[0].cards,
+        _index(_TREAT_BY_ID, _TREAT_INDEX, house.treat),
+    )
+    if len(_HOUSE_INFO) >= 4096:
+        _HOUSE_INFO.clear()
+    _HOUSE_INFO[id(house)] = (house, info)
+    return info
+
+
+_QUALIFY_ROWS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, ...]] = {}
+
+
+def _qualify_row(most: int, houses: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """For n from 0 to ``most`` cards, the bit mask of ``houses`` (minimum, house) n reaches.
+
+    Rows repeat from game to game (a feature is usually wanted by one house), so they are
+    kept, in a table cleared whenever it grows past a few thousand rows.
+    """
+    key = (most, houses)
+    row = _QUALIFY_ROWS.get(key)
+    if row is None:
+        row = tuple(
+            sum(1 << house for minimum, house in houses if minimum <= n) for n in range(most + 1)
+        )
+        if len(_QUALIFY_ROWS) >= 4096:
+            _QUALIFY_ROWS.clear()
+        _QUALIFY_ROWS[key] = row
+    return row
 
 
 _CardTables = tuple[
@@ -344,6 +424,8 @@ class Setup:
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
     """Every action of this configuration with its integer."""
     lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
+    _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, repr=False, eq=False)
+    """What views of this game's states keep for the next one (see ``_setup_memo()``)."""
 
     def __attrs_post_init__(self) -> None:
         rules = self.rules
@@ -420,6 +502,8 @@ class PlayerState:
     """Bit mask of the nice houses whose lowest tier this player reaches (R5)."""
     visitable: int = attrs.field(eq=False, repr=False)
     """Bit mask of the nice houses this player reaches and has not visited (R5, R6)."""
+    _memo: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    """What score sheets and views worked out from this board, for the next state to share."""
 
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
@@ -440,6 +524,56 @@ class PlayerState:
 
 
 ActionLog = tuple[Action, "ActionLog"] | None
+
+_MEMO_SIZE = 16
+
+
+def _setup_memo(setup: Setup) -> dict[Any, Any]:
+    """A small table of what views and histories of one game's states share.
+
+    Entries are immutable values, keyed by what they were worked out from; ``_remember()``
+    keeps the table small. Not part of the public API.
+    """
+    memo = setup._memo
+    if memo is None:
+        memo = {}
+        object.__setattr__(setup, "_memo", memo)
+    return memo
+
+
+def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
+    """Keep ``value`` under ``key`` in a setup's memo, dropping the oldest past a few entries."""
+    while len(memo) >= _MEMO_SIZE:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            break
+    memo[key] = value
+
+
+def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
+    """The actions of ``log``, oldest first, sharing the tuple of a recent earlier state.
+
+    A game viewed move after move walks one node of the log per state instead of all of it.
+    """
+    memo = _setup_memo(setup)
+    tail: list[Action] = []
+    node = log
+    prefix: tuple[Action, ...] = ()
+    while node is not None:
+        entry = memo.get(("history", id(node)))
+        if entry is not None and entry[0] is node:  # the entry keeps its node alive
+            prefix = entry[1]
+            break
+        tail.append(node[0])
+        node = node[1]
+    if not tail:
+        return prefix
+    tail.reverse()
+    history = prefix + tuple(tail)
+    _remember(memo, ("history", id(log)), (log, history))
+    return history
+
 
 _C = TypeVar("_C")
 
@@ -546,13 +680,7 @@ class GameState:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the start, oldest first."""
-        actions: list[Action] = []
-        node = self.log
-        while node is not None:
-            actions.append(node[0])
-            node = node[1]
-        actions.reverse()
-        return tuple(actions)
+        return _history(self.setup, self.log)
 
     @property
     def action_space(self) -> ActionSpace:
@@ -592,12 +720,18 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        return _rules.apply(self, action, None)
+        after = _rules.apply(self, action, None)
+        # A state that was played from is mostly kept only for undo: drop its cached legal
+        # actions (they are worked out again if asked for), which would otherwise make up a
+        # large part of what the garbage collector visits in a program keeping every state.
+        object.__setattr__(self, "_legal", None)
+        return after
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
         events: list[Event] = []
         state = _rules.apply(self, action, events)
+        object.__setattr__(self, "_legal", None)  # as in apply()
         return state, tuple(events)
 
     def scores(self) -> tuple[ScoreSheet, ...]:

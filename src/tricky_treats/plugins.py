@@ -15,30 +15,44 @@ entry point only, and ``available_variants()`` loads them all once. A plugin tha
 load does not stop the others; asking for it raises ``PluginError`` naming the
 distribution and the cause.
 
-Each game gets its own ``pluggy.PluginManager``, with the base game registered as the
-lowest-priority implementation of every hook and then the game's variants in order. The hooks
-are resolved into plain values and functions once, by ``resolve()``; play never calls
-pluggy.
+Each combination of variants (with their options, the player count and the rule options)
+gets its own ``pluggy.PluginManager``, with the base game registered as the lowest-priority
+implementation of every hook and then the variants in order. ``resolve()`` turns the hooks
+into plain values and functions once per combination and keeps the most recently used
+combinations; creating a game, playing and scoring never call pluggy after that.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.metadata
+import json
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 import pluggy
 
 from tricky_treats import hookspecs
-from tricky_treats.components import ComponentData, RulesData
+from tricky_treats.components import (
+    ComponentData,
+    CostumeCard,
+    MeanNeighbour,
+    NiceNeighbour,
+    RulesData,
+    StreetBonusToken,
+    Treat,
+    TrickTile,
+)
 from tricky_treats.errors import ConfigurationError, TrickyTreatsError
 
 __all__ = [
     "BUILTIN_DISTRIBUTION",
     "ENTRY_POINT_GROUP",
+    "RESOLUTION_CACHE_SIZE",
     "PluginError",
     "Resolution",
     "Variant",
@@ -69,6 +83,10 @@ class Variant:
     ``players`` are the player counts it supports; ``incompatible_with`` names variants it
     cannot be combined with (two variants that replace the same thing are refused anyway).
     ``distribution`` is filled in by the registry: the distribution that registered it.
+    ``public_scoring`` declares that the lines of the variant's scoring function are computed
+    from public information only (what every player's view shows); only then do other
+    players see them during the game. Leave it False if the scorer reads a secret tile or the
+    deck: other players' lines then stay out of views until the game is over.
     """
 
     name: str
@@ -87,6 +105,9 @@ class Variant:
     """Names of variants it cannot be combined with."""
     distribution: str = attrs.field(default=BUILTIN_DISTRIBUTION, eq=False)
     """The distribution that registered it (filled in by the registry)."""
+    public_scoring: bool = False
+    """Whether its extra score lines may show in other players' views during the game: only
+    when they are computed from public information (see docs/writing-a-variant.md)."""
 
     def __attrs_post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower() or " " in self.name:
@@ -223,7 +244,63 @@ def variant_problems() -> tuple[PluginError, ...]:
     return variant_registry().problems()
 
 
-# -- one game's plugin manager -----------------------------------------------------------------
+# -- bounded caches ------------------------------------------------------------------------------
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _BoundedCache(Generic[_K, _V]):
+    """A thread-safe mapping that keeps the ``maxsize`` most recently used entries."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[_K, _V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: _K) -> _V | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: _K, value: _V) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class _Same:
+    """A cache key part that matches only the very object it holds (and keeps it alive).
+
+    Keeping the object alive while the key is cached means its ``id`` cannot be reused by
+    another object.
+    """
+
+    __slots__ = ("_hash", "obj")
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+        self._hash = id(obj)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
+# -- a plugin manager for resolving a combination of variants ------------------------------------
 
 _REPLACE_HOOKS = {
     "tricky_treats_components": "the component data",
@@ -235,31 +312,36 @@ class _GameManager(pluggy.PluginManager):
     """A plugin manager that remembers how it parsed each plugin's attributes.
 
     pluggy inspects every attribute of a plugin (with ``inspect.getattr_static``) each time it
-    is registered, which costs more than dealing a game. Plugins are long-lived modules and
-    objects whose hook markers do not change, so the result is kept per plugin and name.
+    is registered. Plugins are long-lived modules and objects whose hook markers do not change,
+    so the result is kept per plugin and name, for the most recently used ones only: a program
+    that makes a fresh plugin object for every game must not fill memory.
     """
 
-    _impl_opts: ClassVar[dict[tuple[object, str], Any]] = {}
-    _spec_opts: ClassVar[dict[tuple[object, str], Any]] = {}
+    _impl_opts: ClassVar[_BoundedCache[tuple[_Same, str], Any]] = _BoundedCache(4096)
+    _spec_opts: ClassVar[_BoundedCache[tuple[_Same, str], Any]] = _BoundedCache(256)
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
-        try:
-            return self._impl_opts[plugin, name]
-        except KeyError:
-            opts = self._impl_opts[plugin, name] = super().parse_hookimpl_opts(plugin, name)
+        key = (_Same(plugin), name)
+        opts = self._impl_opts.get(key)
+        if opts is None:
+            opts = super().parse_hookimpl_opts(plugin, name)
+            # None (not a hook implementation) is kept as False, to tell it from a miss.
+            self._impl_opts.put(key, opts if opts is not None else False)
             return opts
-        except TypeError:  # an unhashable plugin object: parse it every time
-            return super().parse_hookimpl_opts(plugin, name)
+        return opts if opts is not False else None
 
     def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
-        key = (module_or_class, name)
-        if key not in self._spec_opts:
-            self._spec_opts[key] = super().parse_hookspec_opts(module_or_class, name)
-        return self._spec_opts[key]
+        key = (_Same(module_or_class), name)
+        opts = self._spec_opts.get(key)
+        if opts is None:
+            opts = super().parse_hookspec_opts(module_or_class, name)
+            self._spec_opts.put(key, opts if opts is not None else False)
+            return opts
+        return opts if opts is not False else None
 
 
 def plugin_manager(variants: Sequence[Variant]) -> pluggy.PluginManager:
-    """A new plugin manager for one game: the base game, then ``variants`` in order."""
+    """A new plugin manager: the base game, then ``variants`` in order."""
     from tricky_treats.variants import base
 
     manager = _GameManager(hookspecs.PROJECT)
@@ -289,15 +371,37 @@ def _owner(variants: Sequence[Variant], plugin: object) -> str:
     return "the base game"
 
 
-def _implementations(manager: pluggy.PluginManager, hook: str) -> list[Any]:
+@attrs.frozen
+class _Impl:
+    """One hook implementation, taken out of pluggy: the function and what it is called with."""
+
+    function: Callable[..., Any]
+    argnames: tuple[str, ...]
+    plugin_name: str
+    owner: str
+    """Who to blame in an error: "variant 'x' from 'dist'", or "the base game"."""
+
+
+def _implementations(
+    manager: pluggy.PluginManager, hook: str, owners: Mapping[str, str] | None = None
+) -> list[_Impl]:
     """The hook's implementations in the order the hookspecs describe: base first."""
     caller = getattr(manager.hook, hook)
-    return list(caller.get_hookimpls())
+    owners = owners or {}
+    return [
+        _Impl(
+            i.function,
+            tuple(i.argnames),
+            i.plugin_name,
+            owners.get(i.plugin_name, "the base game"),
+        )
+        for i in caller.get_hookimpls()
+    ]
 
 
-def _call(implementation: Any, kwargs: Mapping[str, object], hook: str) -> Any:
+def _call(implementation: _Impl, kwargs: Mapping[str, object], hook: str) -> Any:
     try:
-        return implementation.function(*(kwargs[name] for name in implementation.argnames))
+        return implementation.function(*[kwargs[name] for name in implementation.argnames])
     except TrickyTreatsError:
         raise
     except Exception as exc:
@@ -306,19 +410,32 @@ def _call(implementation: Any, kwargs: Mapping[str, object], hook: str) -> Any:
         ) from exc
 
 
-def _edit(manager: pluggy.PluginManager, hook: str, value: Any, **kwargs: object) -> Any:
-    for implementation in _implementations(manager, hook):
+def _edit(
+    implementations: Sequence[_Impl],
+    hook: str,
+    value: Any,
+    check: Callable[[Any], str | None],
+    **kwargs: object,
+) -> Any:
+    """Apply the edit hook's implementations in order; check what each returns."""
+    for implementation in implementations:
         result = _call(implementation, {**kwargs, _first_arg(hook): value}, hook)
         if result is not None:
+            problem = check(result)
+            if problem is not None:
+                raise PluginError(
+                    f"{implementation.owner}: {hook} returned {_short(result)}, {problem}"
+                )
             value = result
     return value
 
 
-def _replace(manager: pluggy.PluginManager, hook: str, **kwargs: object) -> Any:
-    for implementation in reversed(_implementations(manager, hook)):
+def _replace(implementations: Sequence[_Impl], hook: str, **kwargs: object) -> tuple[Any, _Impl]:
+    """The value of the highest-priority implementation that returns one, and which one."""
+    for implementation in reversed(implementations):
         result = _call(implementation, kwargs, hook)
         if result is not None:
-            return result
+            return result, implementation
     raise PluginError(f"no plugin implements {hook}")  # pragma: no cover - the base game does
 
 
@@ -332,14 +449,267 @@ def _first_arg(hook: str) -> str:
     }[hook]
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- what hooks must return ----------------------------------------------------------------------
+
+
+def _tuple_of(kind: type, what: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, tuple | list):
+            return f"not a tuple of {what}"
+        for i, item in enumerate(value):
+            if not isinstance(item, kind):
+                return f"whose item {i} is {_short(item)}, not a {what[:-1]}"
+        return None
+
+    return check
+
+
+def _check_rules(value: Any) -> str | None:
+    if not isinstance(value, RulesData):
+        return "not a RulesData (return attrs.evolve(rules, ...))"
+    for field in attrs.fields(RulesData):
+        item = getattr(value, field.name)
+        if field.type in (bool, "bool"):
+            if not isinstance(item, bool):
+                return f"whose {field.name} is {item!r}, not True or False"
+        elif not isinstance(item, int) or isinstance(item, bool):
+            return f"whose {field.name} is {item!r}, not an integer"
+    return None
+
+
+def _check_components(value: Any) -> str | None:
+    if not isinstance(value, ComponentData):
+        return "not a ComponentData"
+    checks: tuple[tuple[str, type, str], ...] = (
+        ("cards", CostumeCard, "costume cards"),
+        ("nice_neighbours", NiceNeighbour, "nice neighbours"),
+        ("mean_neighbours", MeanNeighbour, "mean neighbours"),
+        ("house_treat_tokens", Treat, "treats"),
+        ("street_bonus_tokens", StreetBonusToken, "street bonus tokens"),
+        ("trick_tiles", TrickTile, "trick tiles"),
+    )
+    for name, kind, what in checks:
+        problem = _tuple_of(kind, what)(getattr(value, name))
+        if problem is not None:
+            return f"whose {name} is {problem}"
+    return _check_rules(value.rules)
+
+
+def _board_problem(board: Any, components: ComponentData, players: int) -> str | None:
+    """What is wrong with a dealt board, or None: the types, the counts, the cards."""
+    from tricky_treats.model import Board, GridHouse, MeanHouse
+
+    if not isinstance(board, Board):
+        return "not a Board"
+    checks: tuple[tuple[str, type, str], ...] = (
+        ("grid", GridHouse, "grid houses"),
+        ("street_tokens", StreetBonusToken, "street bonus tokens"),
+        ("mean_houses", MeanHouse, "mean houses"),
+        ("secret_tiles", TrickTile, "trick tiles"),
+        ("deck", CostumeCard, "costume cards"),
+    )
+    for name, kind, what in checks:
+        value: Any = getattr(board, name)
+        if not isinstance(value, tuple):
+            return f"whose {name} is {_short(value)}, not a tuple of {what}"
+        problem = _tuple_of(kind, what)(value)
+        if problem is not None:
+            return f"whose {name} is {problem}"
+    grid: tuple[Any, ...] = board.grid  # checked above: the parts may still be anything
+    for i, house in enumerate(grid):
+        if not isinstance(house.neighbour, NiceNeighbour) or not isinstance(house.treat, Treat):
+            return f"whose grid house {i} is {_short(house)}"
+    mean_houses: tuple[Any, ...] = board.mean_houses
+    for i, mean in enumerate(mean_houses):
+        if not isinstance(mean.neighbour, MeanNeighbour) or not isinstance(mean.tile, TrickTile):
+            return f"whose mean house {i} is {_short(mean)}"
+    if len(board.grid) != ComponentData.GRID_HOUSES:
+        return f"with {len(board.grid)} houses in the grid, not {ComponentData.GRID_HOUSES}"
+    if len(board.street_tokens) != ComponentData.STREETS:
+        return f"with {len(board.street_tokens)} street bonus tokens, not {ComponentData.STREETS}"
+    if len(board.secret_tiles) != players:
+        return f"with {len(board.secret_tiles)} secret tiles for {players} players"
+    if sorted(card.id for card in board.deck) != list(range(len(components.cards))):
+        return "whose deck does not hold every costume card of the box exactly once"
+    face_up: Any = board.secret_tiles_face_up
+    if not isinstance(face_up, bool):
+        return f"whose secret_tiles_face_up is {face_up!r}, not a bool"
+    return None
+
+
+def _check_declaration(variant: Any) -> None:
+    """Raise PluginError if ``variant``'s declared attributes have the wrong types.
+
+    ``Variant`` has no validators (a plugin may build one any way it likes), so the types
+    are checked here, once per game, cheaply.
+    """
+    problem = None
+    if not isinstance(variant, Variant):
+        raise ConfigurationError(
+            f"variants must be variant names or tricky_treats.Variant objects, got {variant!r}"
+        )
+    declared: Any = variant  # the attributes may hold anything, whatever their annotations
+    if not isinstance(declared.players, tuple) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in declared.players
+    ):
+        problem = f"players={declared.players!r}, not a tuple of player counts such as (2, 3, 4)"
+    elif not isinstance(declared.incompatible_with, tuple) or not all(
+        isinstance(n, str) for n in declared.incompatible_with
+    ):
+        problem = f"incompatible_with={declared.incompatible_with!r}, not a tuple of variant names"
+    elif not isinstance(declared.version, str):
+        problem = f"version={declared.version!r}, not a string"
+    elif not isinstance(declared.public_scoring, bool):
+        problem = f"public_scoring={declared.public_scoring!r}, not True or False"
+    if problem is not None:
+        raise PluginError(
+            f"variant {variant.name!r} from {variant.distribution!r} declares {problem}"
+        )
+
+
+# -- scorers -------------------------------------------------------------------------------------
+
+
+class _Scorer:
+    """A variant's scoring function, as the engine calls it: failures become PluginError.
+
+    ``public`` is the variant's ``public_scoring``: whether other players may see the lines
+    during the game.
+    """
+
+    __slots__ = ("function", "owner", "public", "variant")
+
+    def __init__(
+        self, function: Callable[..., Any], variant: str, owner: str, *, public: bool
+    ) -> None:
+        self.function = function
+        self.variant = variant
+        self.owner = owner
+        self.public = public
+
+    def __call__(self, state: Any, player: int) -> tuple[Any, ...]:
+        try:
+            lines = self.function(state, player)
+        except Exception as exc:
+            raise PluginError(
+                f"{self.owner}: its scoring function failed for player {player}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        extra_score: Any = _extra_score_type()
+        kind = type(lines)
+        if kind is tuple or kind is list:
+            for line in lines:
+                if (
+                    type(line) is not extra_score
+                    or type(line.label) is not str
+                    or type(line.points) is not int
+                ):
+                    break
+            else:
+                return tuple(lines)
+        raise PluginError(
+            f"{self.owner}: its scoring function returned {_short(lines)}, not a sequence "
+            "of ExtraScore(label: str, points: int)"
+        )
+
+    def __repr__(self) -> str:
+        return f"_Scorer({self.function!r}, variant={self.variant!r}, public={self.public!r})"
+
+
+# -- resolving a combination of variants once ----------------------------------------------------
+
+
+class _Dealer:
+    """Deals boards for one resolved combination of variants, calling the hooks directly.
+
+    The first board dealt is checked in full (types, counts, every card once); later ones
+    only cheaply, since the same hooks deal them.
+    """
+
+    __slots__ = ("_board_edits", "_checked", "_deals", "components", "rules")
+
+    def __init__(
+        self,
+        components: ComponentData,
+        rules: RulesData,
+        deals: Sequence[_Impl],
+        board_edits: Sequence[_Impl],
+    ) -> None:
+        self.components = components
+        self.rules = rules
+        self._deals = tuple(reversed(deals))  # the base game's last: a variant's wins
+        self._board_edits = tuple(board_edits)
+        self._checked = False
+
+    def __call__(self, config: Any, rng: random.Random) -> Any:
+        full = not self._checked
+        values: dict[str, object] = {
+            "config": config,
+            "components": self.components,
+            "rules": self.rules,
+            "rng": rng,
+        }
+        for source in self._deals:
+            board = _call(source, values, "tricky_treats_deal")
+            if board is not None:
+                break
+        self._check(board, source, "tricky_treats_deal", config, full)
+        for implementation in self._board_edits:
+            values["board"] = board
+            result = _call(implementation, values, "tricky_treats_board")
+            if result is not None:
+                self._check(result, implementation, "tricky_treats_board", config, full)
+                board = result
+        self._checked = True
+        return board
+
+    def _check(self, board: Any, source: _Impl, hook: str, config: Any, full: bool) -> None:
+        players = len(config.players)
+        board_type: Any = _board_type()
+        if (
+            not full
+            and type(board) is board_type
+            and len(board.deck) == len(self.components.cards)
+            and len(board.secret_tiles) == players
+        ):
+            return
+        problem = _board_problem(board, self.components, players)
+        if problem is not None:
+            raise PluginError(f"{source.owner}: {hook} returned {_short(board)}, {problem}")
+
+
+@functools.cache
+def _extra_score_type() -> type:
+    from tricky_treats.scoring import ExtraScore  # imported late, as the model is
+
+    return ExtraScore
+
+
+@functools.cache
+def _board_type() -> type:
+    from tricky_treats.model import Board  # model imports the variants' modules' parents
+
+    return Board
+
+
 @attrs.frozen
 class Resolution:
-    """What a game's hooks resolved to: the values and functions play uses, without pluggy."""
+    """What a combination of variants resolved to: the values and functions play uses.
+
+    ``deal(config, rng)`` deals a board for a game of ``config`` without pluggy;
+    ``scorers`` are the variants' scoring functions, wrapped so that a failure raises
+    ``PluginError`` naming the variant.
+    """
 
     components: ComponentData
     rules: RulesData
-    deal: Callable[[random.Random], Any]
-    scorers: tuple[Callable[..., Any], ...]
+    deal: Callable[[Any, random.Random], Any]
+    scorers: tuple[_Scorer, ...]
 
 
 def check_combination(
@@ -366,44 +736,132 @@ def check_combination(
             )
 
 
+RESOLUTION_CACHE_SIZE = 128
+"""How many combinations of variants, options and components stay resolved."""
+
+_RESOLUTIONS: _BoundedCache[tuple[object, ...], Resolution] = _BoundedCache(RESOLUTION_CACHE_SIZE)
+
+
 def resolve(
     config: Any, variants: Sequence[Variant], components: ComponentData | None = None
 ) -> Resolution:
-    """Resolve the hooks of a game of ``config`` with ``variants``, once.
+    """Resolve the hooks of ``variants`` for games like ``config``, once per combination.
 
-    With ``components`` given (a saved game's final component data), the component hooks are
-    not called again.
+    A combination is the variants (the very objects), the variant options, the player count,
+    the rule options of ``config`` and ``components`` (the very object; a saved game's final
+    component data, for which the component hooks are not called again). The hooks are called
+    with a copy of ``config`` whose player names, seed and first player are placeholders, so
+    that what they return cannot depend on which game came first. The last
+    ``RESOLUTION_CACHE_SIZE`` combinations used are kept.
     """
+    for variant in variants:
+        _check_declaration(variant)
+    options = config.variant_options
+    try:
+        options_key = json.dumps(options, sort_keys=True) if options else ""
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
+    key = (
+        tuple(_Same(v) for v in variants),
+        tuple(_extra_key(v, config) for v in variants),
+        options_key,
+        len(config.players),
+        bool(config.any_mean_house),
+        bool(config.refresh_ends_turn),
+        None if components is None else _Same(components),
+    )
+    resolution = _RESOLUTIONS.get(key)
+    if resolution is None:
+        placeholder = attrs.evolve(
+            config,
+            players=tuple(f"Player {i + 1}" for i in range(len(config.players))),
+            seed=0,
+            first_player=0,
+            # A copy of the options: the hooks must not share the first game's dicts.
+            variant_options=json.loads(options_key) if options_key else {},
+        )
+        resolution = _resolve(placeholder, variants, components)
+        _RESOLUTIONS.put(key, resolution)
+    return resolution
+
+
+def _extra_key(variant: Variant, config: Any) -> object:
+    """What else a built-in variant's hooks depend on (``card-data``: its file's state)."""
+    if variant.distribution != BUILTIN_DISTRIBUTION:
+        return None
+    key = getattr(variant.plugin, "_resolution_key", None)
+    return key(config) if callable(key) else None
+
+
+def _resolve(
+    config: Any, variants: Sequence[Variant], components: ComponentData | None
+) -> Resolution:
     manager = plugin_manager(variants)
     check_combination(manager, variants, len(config.players))
+    owners = {v.name: f"variant {v.name!r} from {v.distribution!r}" for v in variants}
+
+    def implementations(hook: str) -> list[_Impl]:
+        return _implementations(manager, hook, owners)
+
     if components is None:
-        components = _resolve_components(manager, config)
-    rules = _edit(manager, "tricky_treats_rules", components.rules, config=config)
-    if not isinstance(rules, RulesData):
-        raise PluginError(f"tricky_treats_rules returned {rules!r}, not a RulesData")
-    scorers = []
-    for implementation in _implementations(manager, "tricky_treats_scoring"):
-        scorer = _call(implementation, {"config": config, "rules": rules}, "tricky_treats_scoring")
-        if scorer is not None:
-            scorers.append(scorer)
-    final = components
-
-    def deal(rng: random.Random) -> Any:
-        board = _replace(
-            manager, "tricky_treats_deal", config=config, components=final, rules=rules, rng=rng
-        )
-        return _edit(manager, "tricky_treats_board", board, config=config)
-
-    return Resolution(components=final, rules=rules, deal=deal, scorers=tuple(scorers))
-
-
-def _resolve_components(manager: pluggy.PluginManager, config: Any) -> ComponentData:
-    data: ComponentData = _replace(manager, "tricky_treats_components", config=config)
-    cards = _edit(manager, "tricky_treats_costume_cards", data.cards, config=config)
-    neighbours = _edit(
-        manager, "tricky_treats_nice_neighbours", data.nice_neighbours, config=config
+        components = _resolve_components(implementations, config)
+    rules = _edit(
+        implementations("tricky_treats_rules"),
+        "tricky_treats_rules",
+        components.rules,
+        _check_rules,
+        config=config,
     )
-    tiles = _edit(manager, "tricky_treats_trick_tiles", data.trick_tiles, config=config)
+    scorers = []
+    for implementation in implementations("tricky_treats_scoring"):
+        function = _call(
+            implementation, {"config": config, "rules": rules}, "tricky_treats_scoring"
+        )
+        if function is None:
+            continue
+        if not callable(function):
+            raise PluginError(
+                f"{implementation.owner}: tricky_treats_scoring returned {_short(function)}, "
+                "not a function (state, player) -> [ExtraScore, ...]"
+            )
+        variant = next(v for v in variants if v.name == implementation.plugin_name)
+        scorers.append(
+            _Scorer(function, variant.name, implementation.owner, public=variant.public_scoring)
+        )
+    dealer = _Dealer(
+        components,
+        rules,
+        implementations("tricky_treats_deal"),
+        implementations("tricky_treats_board"),
+    )
+    return Resolution(components=components, rules=rules, deal=dealer, scorers=tuple(scorers))
+
+
+def _resolve_components(
+    implementations: Callable[[str], list[_Impl]], config: Any
+) -> ComponentData:
+    data, source = _replace(
+        implementations("tricky_treats_components"), "tricky_treats_components", config=config
+    )
+    problem = _check_components(data)
+    if problem is not None:
+        raise PluginError(
+            f"{source.owner}: tricky_treats_components returned {_short(data)}, {problem}"
+        )
+    edits: tuple[tuple[str, Any, Callable[[Any], str | None]], ...] = (
+        ("tricky_treats_costume_cards", data.cards, _tuple_of(CostumeCard, "costume cards")),
+        (
+            "tricky_treats_nice_neighbours",
+            data.nice_neighbours,
+            _tuple_of(NiceNeighbour, "nice neighbours"),
+        ),
+        ("tricky_treats_trick_tiles", data.trick_tiles, _tuple_of(TrickTile, "trick tiles")),
+    )
+    cards, neighbours, tiles = (
+        _edit(implementations(hook), hook, value, check, config=config)
+        for hook, value, check in edits
+    )
+    data = cast(ComponentData, data)
     if (cards, neighbours, tiles) == (data.cards, data.nice_neighbours, data.trick_tiles):
         return data  # unchanged: keep the one object, and the tables built for it
     try:

@@ -313,7 +313,7 @@ def _visit(state: GameState, seat: int, action: VisitHouse, events: _Events) -> 
     treats = list(player.treats)
     treat_index = lookup.house_treat[house]
     treats[treat_index] += gained
-    visited = player.visited | {house}
+    visited = _with_house(player.visited, house)
     if events is not None:
         events.append(HouseVisited(seat, house, matching, _TREATS[treat_index], gained))
     pumpkins = player.pumpkins
@@ -416,7 +416,7 @@ def _trick(state: GameState, seat: int, action: TrickHouse, events: _Events) -> 
         player.treats,
         pumpkins,
         player.visited,
-        player.tricked | {house},
+        _with_house(player.tricked, house),
         footprints,
         player.secret_tile,
         player.feature_counts,
@@ -575,6 +575,25 @@ def _end_turn(
     if current is None and events is not None:
         events.append(GameOver(new.winners()))
     return new
+
+
+_WITH_HOUSE: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+
+
+def _with_house(houses: frozenset[int], house: int) -> frozenset[int]:
+    """``houses | {house}``, one shared set for each result (there are few: 2 ** houses).
+
+    Sharing them means a kept state holds no set of its own for the garbage collector to
+    visit; the table is cleared if it ever grows large.
+    """
+    key = (houses, house)
+    result = _WITH_HOUSE.get(key)
+    if result is None:
+        result = houses | {house}
+        if len(_WITH_HOUSE) >= 8192:
+            _WITH_HOUSE.clear()
+        _WITH_HOUSE[key] = result
+    return result
 
 
 # Each handler takes the action class it is registered for.

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickTile
-from tricky_treats.model import EndTrigger, Termination
+from tricky_treats.model import EndTrigger, Termination, _fast_constructor
 
 if TYPE_CHECKING:
     from tricky_treats.model import GameState
@@ -35,6 +35,12 @@ def costume_points(kid: Sequence[CostumeCard]) -> int:
     """
     if len(kid) < _COMPLETE:
         return 0
+    if len(kid) == 3:  # the box's three types: no loops
+        a, b, c = kid
+        same_colour = a.colour is b.colour is c.colour
+        if a.theme is b.theme is c.theme:
+            return 8 if same_colour else 6
+        return 4 if same_colour else 2
     same_colour = all(card.colour is kid[0].colour for card in kid)
     same_theme = all(card.theme is kid[0].theme for card in kid)
     if same_theme:
@@ -100,9 +106,24 @@ class ScoreSheet:
         )
 
 
-def _tile_score(tile: TrickTile, mean_house: int | None, treats: dict[Treat, int]) -> TileScore:
-    sets = tile.sets(treats)
-    return TileScore(tile, mean_house, sets, sets * tile.points)
+def _tile_score(tile: TrickTile, mean_house: int | None, treats: tuple[int, ...]) -> TileScore:
+    """What ``tile`` gives for the treat tracks ``treats``; the answers are shared (immutable)."""
+    key = (id(tile), mean_house, treats)
+    entry = _TILE_SCORES.get(key)
+    if entry is not None and entry[0] is tile:  # the entry keeps its tile alive
+        return entry[1]
+    sets = tile.sets(dict(zip(_TREATS, treats, strict=True)))
+    score = TileScore(tile, mean_house, sets, sets * tile.points)
+    if len(_TILE_SCORES) >= 4096:
+        _TILE_SCORES.clear()
+    _TILE_SCORES[key] = (tile, score)
+    return score
+
+
+_TILE_SCORES: dict[tuple[int, int | None, tuple[int, ...]], tuple[TrickTile, TileScore]] = {}
+
+
+_TREATS = tuple(Treat)
 
 
 def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> ScoreSheet:
@@ -111,25 +132,70 @@ def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> S
     With ``secret_tile=False`` their secret tile is left out, as other players see the sheet
     before the game ends (R16).
     """
+    return _sheet(state, player, secret_tile=secret_tile, extras=True)
+
+
+def _sheet(state: GameState, player: int, *, secret_tile: bool, extras: bool) -> ScoreSheet:
+    """``player``'s sheet; ``extras=False`` leaves out the lines of non-public scorers.
+
+    The lines that depend on the player's board alone are kept with the board, which the
+    states after it share until the player moves again, so a sheet costs little whatever the
+    state. Variants' lines depend on the whole state and are worked out every time.
+    """
     setup = state.setup
     board = state.players[player]
-    treats = board.treat_counts
-    tiles = [_tile_score(board.secret_tile, None, treats)] if secret_tile else []
-    tiles += [
-        _tile_score(setup.mean_houses[house].tile, house, treats) for house in sorted(board.tricked)
-    ]
-    return ScoreSheet(
-        player=player,
-        pumpkins=board.pumpkins * setup.rules.pumpkin_points,
-        costumes=tuple(costume_points(kid) for kid in board.kids),
-        trick_tiles=tuple(tiles),
-        extras=tuple(extra for scorer in setup.scorers for extra in scorer(state, player)),
+    memo = board._memo
+    if memo is None or memo[0] is not setup or memo[1] != player:
+        # The board's memo: [setup, seat, full sheet, sheet without the secret tile, public
+        # board for views]. A board belongs to one game, so this rarely misses.
+        memo = [setup, player, None, None, None]
+        object.__setattr__(board, "_memo", memo)
+    index = 2 if secret_tile else 3
+    sheet: ScoreSheet | None = memo[index]
+    if sheet is None:
+        full: ScoreSheet | None = memo[2]
+        if full is None:
+            full = memo[2] = _board_sheet(state, player)
+        if secret_tile:
+            sheet = full
+        else:  # the same lines without the secret tile's, which comes first
+            sheet = memo[3] = _new_sheet(
+                player, full.pumpkins, full.costumes, full.trick_tiles[1:], ()
+            )
+    scorers = setup.scorers
+    if not scorers:
+        return sheet
+    lines: tuple[ExtraScore, ...] = ()
+    for scorer in scorers:
+        if extras or getattr(scorer, "public", False):
+            lines += tuple(scorer(state, player))
+    if not lines:
+        return sheet
+    return _new_sheet(player, sheet.pumpkins, sheet.costumes, sheet.trick_tiles, lines)
+
+
+def _board_sheet(state: GameState, player: int) -> ScoreSheet:
+    setup = state.setup
+    board = state.players[player]
+    treats = board.treats
+    tiles = [_tile_score(board.secret_tile, None, treats)]
+    if board.tricked:
+        mean_houses = setup.mean_houses
+        tiles += [
+            _tile_score(mean_houses[house].tile, house, treats) for house in sorted(board.tricked)
+        ]
+    return _new_sheet(
+        player,
+        board.pumpkins * setup.rules.pumpkin_points,
+        tuple(map(costume_points, board.kids)),
+        tuple(tiles),
+        (),
     )
 
 
 def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     """Every player's score sheet with full information."""
-    return tuple(score_sheet(state, p) for p in range(len(state.players)))
+    return tuple(_sheet(state, p, secret_tile=True, extras=True) for p in range(len(state.players)))
 
 
 def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
@@ -154,6 +220,9 @@ class Outcome:
     """The seats that share the win (R15)."""
     scores: tuple[ScoreSheet, ...]
     """The final score sheets, in seat order."""
+
+
+_new_sheet = _fast_constructor(ScoreSheet)
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -2,20 +2,33 @@
 
 A view leaves out the deck order (only its size shows) and every other player's secret trick
 tile until the game is over. Score sheets in a view show the points so far (R24), with the
-other players' secret tiles left out while the game goes on. Send a client its view, never
-the ``GameState``.
+other players' secret tiles left out while the game goes on, and so are the lines variants
+add to other players' sheets, unless the variant declares them public
+(``Variant.public_scoring``): a scoring function sees the whole state. Send a client its
+view, never the ``GameState``.
 """
 
 from __future__ import annotations
 
+import operator
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tricky_treats.actions import Action
 from tricky_treats.components import CostumeCard, RulesData, StreetBonusToken, TrickTile
-from tricky_treats.model import EndTrigger, GridHouse, MeanHouse, VariantRef
-from tricky_treats.scoring import ScoreSheet, score_sheet
+from tricky_treats.model import (
+    EndTrigger,
+    GridHouse,
+    MeanHouse,
+    PlayerState,
+    VariantRef,
+    _fast_constructor,
+    _remember,
+    _setup_memo,
+)
+from tricky_treats.scoring import ScoreSheet, _sheet
 
 if TYPE_CHECKING:
     from tricky_treats.model import GameState
@@ -114,50 +127,98 @@ class PlayerView:
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
-    """Build ``player``'s view of ``state`` (the player index is not checked here)."""
+    """Build ``player``'s view of ``state`` (the player index is not checked here).
+
+    What does not change from one state to the next (public boards, score sheet lines of
+    boards that did not change, the history, the cards left in the deck) is shared with the
+    views of earlier states, so a view costs about the same early and late in a game.
+    """
     setup = state.setup
-    shown = state.is_over or setup.secret_tiles_face_up  # R16, or dealt face up by a variant
+    over = state.is_over
+    shown = over or setup.secret_tiles_face_up  # R16, or dealt face up by a variant
+    players = state.players
     secret_tiles = tuple(
-        p.secret_tile if shown or i == player else None for i, p in enumerate(state.players)
+        p.secret_tile if shown or i == player else None for i, p in enumerate(players)
     )
-    in_sight = {t.id for t in secret_tiles if t is not None} | {
-        m.tile.id for m in setup.mean_houses
-    }
-    return PlayerView(
-        player=player,
-        first_player=setup.config.first_player,
-        variants=setup.config.variants,
-        variant_options={k: dict(v) for k, v in setup.config.variant_options.items()},
-        rules=setup.rules,
-        players=tuple(
-            PublicPlayer(p.name, p.kids, p.treats, p.pumpkins, p.visited, p.tricked, p.footprints)
-            for p in state.players
-        ),
-        secret_tiles=secret_tiles,
-        unseen_tiles=tuple(
+    memo = _setup_memo(setup)
+    unseen_key = ("unseen", tuple(t.id if t is not None else None for t in secret_tiles))
+    unseen = memo.get(unseen_key)
+    if unseen is None:
+        in_sight = {t.id for t in secret_tiles if t is not None} | {
+            m.tile.id for m in setup.mean_houses
+        }
+        unseen = tuple(
             sorted(
                 (t for t in setup.components.trick_tiles if t.id not in in_sight),
-                key=lambda t: t.id,
+                key=_BY_ID,
             )
-        ),
-        grid=setup.grid,
-        street_tokens=setup.street_tokens,
-        street_flipped=state.street_flipped,
-        mean_houses=setup.mean_houses,
-        pumpkin_on_house=state.pumpkin_on_house,
-        pumpkin_on_mean_house=state.pumpkin_on_mean_house,
-        market=state.market,
-        deck_size=state.deck_size,
-        deck_cards=tuple(sorted(setup.deck[state.deck_position :], key=lambda c: c.id)),
-        discarded=state.discarded,
-        current_player=state.current_player,
-        turn=state.turn,
-        passes_in_a_row=state.passes_in_a_row,
-        end_trigger=state.end_trigger,
-        scores=tuple(
-            score_sheet(state, p, secret_tile=shown or p == player)
-            for p in range(len(state.players))
-        ),
-        history=state.history,
-        legal_actions=state.legal_actions() if state.current_player == player else (),
+        )
+        _remember(memo, unseen_key, unseen)
+    # The cards left in the deck in id order: the deck sorted by id once per game, and per
+    # card its position in the deck; a card is left if its position is not yet drawn.
+    lookup = setup.lookup
+    order = lookup.deck_order
+    if order is None:
+        deck = setup.deck
+        by_position = sorted(range(len(deck)), key=[card.id for card in deck].__getitem__)
+        order = lookup.deck_order = (tuple(deck[i] for i in by_position), tuple(by_position))
+    cards_by_id, positions = order
+    deck_cards = tuple(compress(cards_by_id, map(state.deck_position.__le__, positions)))
+    options = setup.config.variant_options
+    sheets = tuple(
+        # Other players' lines of scorers that may read hidden information wait for the end
+        # of the game, as their secret tiles do (R16).
+        _sheet(state, p, secret_tile=shown or p == player, extras=over or p == player)
+        for p in range(len(players))
     )
+    return _new_view(
+        player,
+        setup.config.first_player,
+        setup.config.variants,
+        {k: dict(v) for k, v in options.items()} if options else {},
+        setup.rules,
+        tuple(_public(p) for p in players),
+        secret_tiles,
+        unseen,
+        setup.grid,
+        setup.street_tokens,
+        state.street_flipped,
+        setup.mean_houses,
+        state.pumpkin_on_house,
+        state.pumpkin_on_mean_house,
+        state.market,
+        state.deck_size,
+        deck_cards,
+        state.discarded,
+        state.current_player,
+        state.turn,
+        state.passes_in_a_row,
+        state.end_trigger,
+        sheets,
+        state.history,
+        state.legal_actions() if state.current_player == player else (),
+    )
+
+
+def _public(board: PlayerState) -> PublicPlayer:
+    """What everyone sees of ``board``, kept with it for the views of later states."""
+    memo = board._memo
+    if memo is not None and memo[4] is not None:
+        public: PublicPlayer = memo[4]
+        return public
+    public = PublicPlayer(
+        board.name,
+        board.kids,
+        board.treats,
+        board.pumpkins,
+        board.visited,
+        board.tricked,
+        board.footprints,
+    )
+    if memo is not None:
+        memo[4] = public
+    return public
+
+
+_new_view = _fast_constructor(PlayerView)
+_BY_ID = operator.attrgetter("id")

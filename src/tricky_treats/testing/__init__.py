@@ -14,8 +14,9 @@ wears at most one card of each type and placed cards never move; footprints left
 visited is the supply; every card and pumpkin is accounted for; treats never go down; the
 game ends with every player having had the same number of turns; replaying the log from the
 seed gives the same states; saving and loading gives the same state; a player's view does not
-depend on what that player may not see. A failure raises ``AssertionError`` saying which
-game, step and invariant.
+depend on what that player may not see (the deck order, other players' secret tiles), which
+catches a scoring function whose visible lines read hidden information. A failure raises
+``AssertionError`` saying which game, step and invariant.
 """
 
 from __future__ import annotations
@@ -178,17 +179,27 @@ def _check_step(before: GameState, after: GameState, where: str) -> None:
 def _with_hidden_changed(state: GameState, viewer: int) -> GameState | None:
     """``state`` with what ``viewer`` may not see changed, or None if nothing is hidden.
 
-    The deck order is reversed and two other players' secret tiles are swapped.
+    The deck order is reversed and two other players' secret tiles are swapped; with one
+    other player, their secret tile is exchanged for one left in the box. A scoring function
+    whose lines show in the view (the viewer's own, or a ``public_scoring`` variant's) and
+    that reads any of these makes the two views differ.
     """
     setup = state.setup
     drawn = setup.deck[: state.deck_position]
     rest = setup.deck[state.deck_position :][::-1]
     others = [p for p in range(len(state.players)) if p != viewer]
-    if state.is_over or setup.secret_tiles_face_up or (len(rest) < 2 and len(others) < 2):
-        return None
     tiles = list(setup.secret_tiles)
     if len(others) >= 2:
         tiles[others[0]], tiles[others[1]] = tiles[others[1]], tiles[others[0]]
+    elif others:
+        in_play = {t.id for t in tiles} | {m.tile.id for m in setup.mean_houses}
+        spare = [t for t in setup.components.trick_tiles if t.id not in in_play]
+        spare = [t for t in spare if t != tiles[others[0]]]
+        if spare:
+            tiles[others[0]] = spare[0]
+    changed = len(rest) >= 2 or tiles != list(setup.secret_tiles)
+    if state.is_over or setup.secret_tiles_face_up or not changed:
+        return None
     players = tuple(
         attrs.evolve(p, secret_tile=tiles[i]) if i in others else p
         for i, p in enumerate(state.players)

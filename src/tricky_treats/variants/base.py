@@ -7,7 +7,10 @@ edit hook receives what this one returned.
 
 from __future__ import annotations
 
+import functools
 import random
+import threading
+from collections.abc import Sequence
 
 import attrs
 
@@ -42,22 +45,128 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     house treat tokens, street bonus tokens, trick tiles (the first on the mean houses, the
     next one per player as secret tiles), then the deck.
     """
-    neighbours = list(components.nice_neighbours)
-    rng.shuffle(neighbours)
-    treat_tokens = list(components.house_treat_tokens)
-    rng.shuffle(treat_tokens)
-    street_tokens = list(components.street_bonus_tokens)
-    rng.shuffle(street_tokens)
-    tiles = list(components.trick_tiles)
-    rng.shuffle(tiles)
-    deck = list(components.cards)
-    rng.shuffle(deck)
-    mean = components.mean_neighbours
-    grid = zip(neighbours[:GRID_HOUSES], treat_tokens, strict=True)
-    return Board(
-        grid=tuple(GridHouse(neighbour, treat) for neighbour, treat in grid),
-        street_tokens=tuple(street_tokens),
-        mean_houses=tuple(MeanHouse(m, tile) for m, tile in zip(mean, tiles, strict=False)),
-        secret_tiles=tuple(tiles[len(mean) : len(mean) + len(config.players)]),
-        deck=tuple(deck),
+    box = _box(components)
+    neighbours, treat_tokens, street_tokens, tiles, deck = _shuffled(
+        rng,
+        (
+            len(components.nice_neighbours),
+            len(components.house_treat_tokens),
+            len(components.street_bonus_tokens),
+            len(components.trick_tiles),
+            len(components.cards),
+        ),
     )
+    mean = len(components.mean_neighbours)
+    grid = box.grid_houses
+    mean_houses = box.mean_houses
+    all_tiles = components.trick_tiles
+    return Board(
+        grid=tuple(
+            map(tuple.__getitem__, map(grid.__getitem__, neighbours[:GRID_HOUSES]), treat_tokens)
+        ),
+        street_tokens=tuple(map(components.street_bonus_tokens.__getitem__, street_tokens)),
+        mean_houses=tuple(map(tuple.__getitem__, mean_houses, tiles[:mean])),
+        secret_tiles=tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
+        deck=tuple(map(components.cards.__getitem__, deck)),
+    )
+
+
+def _reference_shuffles(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
+    orders = []
+    for n in sizes:
+        order = list(range(n))
+        rng.shuffle(order)
+        orders.append(order)
+    return orders
+
+
+def _fast_shuffles(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
+    """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster.
+
+    ``random.shuffle`` draws, for each position i from the last down to 1, ``getrandbits(k)``
+    with k the bit length of i + 1 until the number is below i + 1. The same loop, written
+    out with the bit lengths worked out once per size, skips two method calls a draw.
+    """
+    getrandbits = rng.getrandbits
+    orders = []
+    for n in sizes:
+        order = list(range(n))
+        for i, bound, bits in _draws(n):
+            r = getrandbits(bits)
+            while r >= bound:
+                r = getrandbits(bits)
+            order[i], order[r] = order[r], order[i]
+        orders.append(order)
+    return orders
+
+
+@functools.lru_cache(maxsize=64)
+def _draws(n: int) -> tuple[tuple[int, int, int], ...]:
+    """Per draw of a shuffle of n items: the position, the bound and its bit length."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+def _same_draws() -> bool:
+    """Whether ``_fast_shuffles`` gives what this Python's ``random.shuffle`` gives."""
+    for seed in range(20):
+        sizes = (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)
+        fast, reference = random.Random(seed), random.Random(seed)
+        if _fast_shuffles(fast, sizes) != _reference_shuffles(reference, sizes):
+            return False  # pragma: no cover - another Python's shuffle
+        if fast.getstate() != reference.getstate():
+            return False  # pragma: no cover - another Python's shuffle
+    return True
+
+
+_FAST = _same_draws()
+
+
+def _shuffled(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
+    """For each size n, the positions 0 to n - 1 in the order ``rng.shuffle`` puts them.
+
+    The shuffles are done one after the other, as ``rng.shuffle`` on each list in turn
+    would. Shuffling positions instead of the components draws the same numbers, so seeds
+    deal the same boards. The fast path is used only for ``random.Random`` itself, and only
+    if it was checked at import to agree with this Python's ``shuffle``.
+    """
+    if _FAST and type(rng) is random.Random:
+        return _fast_shuffles(rng, sizes)
+    return _reference_shuffles(rng, sizes)
+
+
+class _Box:
+    """The grid and mean houses one box can make, built once and shared by every game.
+
+    ``grid_houses[n][t]`` is nice neighbour n with house treat token t; ``mean_houses[m][t]``
+    is mean neighbour m with trick tile t. They are immutable, so games share them.
+    """
+
+    __slots__ = ("grid_houses", "mean_houses")
+
+    def __init__(self, components: ComponentData) -> None:
+        tokens = components.house_treat_tokens
+        tiles = components.trick_tiles
+        self.grid_houses = tuple(
+            tuple(GridHouse(neighbour, token) for token in tokens)
+            for neighbour in components.nice_neighbours
+        )
+        self.mean_houses = tuple(
+            tuple(MeanHouse(mean, tile) for tile in tiles) for mean in components.mean_neighbours
+        )
+
+
+_BOXES: dict[int, tuple[ComponentData, _Box]] = {}
+_BOXES_KEPT = 16
+_BOXES_LOCK = threading.Lock()
+
+
+def _box(components: ComponentData) -> _Box:
+    entry = _BOXES.get(id(components))
+    if entry is not None and entry[0] is components:  # the entry keeps its key's object alive
+        return entry[1]
+    box = _Box(components)
+    with _BOXES_LOCK:
+        while len(_BOXES) >= _BOXES_KEPT:
+            del _BOXES[next(iter(_BOXES))]  # the oldest: the cache stays small
+        _BOXES[id(components)] = (components, box)
+    return box

@@ -8,10 +8,15 @@ its path as the variant's ``file`` option::
 
 A malformed file raises ``ComponentDataError`` naming the file, the entry
 and the problem. Saved games embed the data, so they load without the file.
+
+Hooks are resolved once per combination of variants and options (see
+``tricky_treats.plugins.resolve``); the file's size and modification time are part of that
+combination, so a game created after the file changed reads it again.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from tricky_treats.components import ComponentData, load_components
@@ -34,6 +39,16 @@ def tricky_treats_components(config: GameConfig) -> ComponentData:
             f"variant_options={{{NAME!r}: {{'file': 'my-box.toml'}}}}"
         )
     return load_components(path)
+
+
+def _resolution_key(config: GameConfig) -> object:
+    """What besides the options decides this variant's hooks: the file's size and time."""
+    path = config.variant_options.get(NAME, {}).get("file")
+    try:
+        stat = os.stat(path) if isinstance(path, str) and path else None
+    except OSError:
+        return None
+    return None if stat is None else (stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
 
 VARIANT = Variant(

@@ -7,6 +7,7 @@ dressing up pays even without matching colours.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Sequence
 
@@ -19,6 +20,7 @@ from tricky_treats.plugins import Variant
 from tricky_treats.scoring import ExtraScore
 
 BONUS_PER_COSTUME = 2
+_COMPLETE = len(CostumeType)
 
 
 @hookimpl
@@ -36,7 +38,13 @@ def tricky_treats_costume_cards(cards: tuple[CostumeCard, ...]) -> tuple[Costume
 
 def costume_bonus(state: GameState, player: int) -> Sequence[ExtraScore]:
     """2 points for every kid in a complete costume."""
-    complete = sum(len(kid) == len(CostumeType) for kid in state.players[player].kids)
+    complete = list(map(len, state.players[player].kids)).count(_COMPLETE)
+    return _bonus_line(complete)
+
+
+@functools.lru_cache(maxsize=64)
+def _bonus_line(complete: int) -> tuple[ExtraScore, ...]:
+    """The score line for ``complete`` costumes: one shared, immutable line per count."""
     return (ExtraScore("family: complete costumes", BONUS_PER_COSTUME * complete),)
 
 
@@ -52,4 +60,5 @@ VARIANT = Variant(
     title="Family game",
     description="A 36-card deck for a shorter game, and 2 extra points per complete costume.",
     plugin=sys.modules[__name__],
+    public_scoring=True,  # complete costumes are on the table for everyone to see
 )

@@ -1,0 +1,235 @@
+"""The engine-speed targets of issue 11, each printed beside its target.
+
+Run with ``python benchmarks/bench_targets.py``; it prints figures and asserts nothing.
+Times are CPU time of this process (``time.process_time``), the best of a few rounds, so
+that other programs on a shared machine disturb them less; the first line times a plain
+Python loop, to compare machines.
+
+- ``new_game``: at most 50 us, with and without variants.
+- ``scores()`` and ``view(p)``: at most 10 us each, early and late in a game. Measured the
+  way a server uses them: on every state of a game as it is played, each state fresh (no
+  earlier call on it). "Cold" is a fresh state whose predecessor was never scored or viewed.
+- Keeping every state of many games: at most 1.5 times the time of not keeping them.
+- ``dumps`` then verified ``loads`` of a finished 4-player game: at most 1 ms; a player
+  record (``dumps(game, player=0)``): at most 0.3 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import time
+from collections.abc import Callable, Sequence
+
+import tricky_treats as tt
+
+
+def best(function: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """The best mean CPU time of one call to ``function``, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        for _ in range(number):
+            function()
+        times.append((time.process_time() - start) / number)
+    return min(times)
+
+
+def line(label: str, seconds: float, target: float | None = None, unit: str = "us") -> None:
+    scale = {"us": 1e6, "ms": 1e3}[unit]
+    figure = f"{seconds * scale:9.2f} {unit}"
+    if target is None:
+        print(f"  {label:<52} {figure}")
+        return
+    verdict = "ok" if seconds <= target else "OVER"
+    print(f"  {label:<52} {figure}   target {target * scale:g} {unit}   {verdict}")
+
+
+def play(players: int, seed: int, **options: object) -> list[tt.GameState]:
+    """Every state of a random game, first to last."""
+    game = tt.new_game(players, seed=seed, **options)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    states = [game]
+    while not game.is_over:
+        legal = game.legal_actions()
+        game = game.apply(legal[rng.randrange(len(legal))])
+        states.append(game)
+    return states
+
+
+def replay(states: Sequence[tt.GameState]) -> list[tt.GameState]:
+    """Fresh copies of ``states`` (nothing worked out on them yet), by replaying the log."""
+    first = states[0]
+    game = tt.start_game(first.config, first.setup.components)
+    fresh = [game]
+    for action in states[-1].history:
+        game = game.apply(action)
+        fresh.append(game)
+    return fresh
+
+
+def per_state(
+    games: Sequence[list[tt.GameState]],
+    call: Callable[[tt.GameState], object],
+    part: slice,
+    *,
+    cold: bool = False,
+    listed: bool = False,
+) -> float:
+    """Mean CPU time of ``call`` on the states ``part`` of each game, each state fresh.
+
+    The states are visited in order, as a server does after every move; with ``cold`` each
+    one comes from its own replay, so nothing was worked out on the states before it.
+    """
+    best_time = float("inf")
+    for _ in range(3):
+        total = 0.0
+        count = 0
+        for states in games:
+            fresh = replay(states)
+            chosen = fresh[part]
+            if cold:
+                chosen = [replay(states)[fresh.index(s)] for s in chosen]
+            if listed:  # as in play, where the legal actions were listed to check the move
+                for state in chosen:
+                    state.legal_actions()
+            start = time.process_time()
+            for state in chosen:
+                call(state)
+            total += time.process_time() - start
+            count += len(chosen)
+        best_time = min(best_time, total / count)
+    return best_time
+
+
+def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[float, int, float]:
+    """CPU time of playing ``games`` keeping every state, over the time not keeping them.
+
+    Also returns the garbage collector's CPU time per kept state, in seconds.
+    """
+    collecting = [0.0, 0.0]  # since when, and how long in all
+
+    def timer(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.process_time()
+        else:
+            collecting[1] += time.process_time() - collecting[0]
+
+    def run(keep: bool) -> tuple[float, int]:
+        kept: list[list[tt.GameState]] = []
+        gc.collect()
+        collecting[1] = 0.0
+        start = time.process_time()
+        for seed in range(games):
+            states = play(players, seed)
+            if keep:
+                kept.append(states)
+                if freeze:
+                    gc.freeze()
+        elapsed = time.process_time() - start
+        count = sum(map(len, kept))
+        del kept
+        if freeze:
+            gc.unfreeze()
+        gc.collect()
+        return elapsed, count
+
+    ratios = []
+    per_state = []
+    count = 0
+    gc.callbacks.append(timer)
+    try:
+        for _ in range(3):
+            plain, _ = run(False)
+            keeping, count = run(True)
+            ratios.append(keeping / plain)
+            per_state.append(collecting[1] / count)
+    finally:
+        gc.callbacks.remove(timer)
+    return min(ratios), count, min(per_state)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="games for the keeping ratio")
+    args = parser.parse_args()
+
+    print(f"tricky-treats {tt.__version__}")
+    line("calibration: a 1000-step Python loop", best(lambda: sum(range(1000)), 2000))
+
+    print("new_game (4 players):")
+    seeds = iter(range(10**9))
+    line("base game", best(lambda: tt.new_game(4, seed=next(seeds)), 2000), 50e-6)
+    for variants in (["family"], ["family", "open-objectives"], ["any-mean-house"]):
+        line(
+            f"with {' + '.join(variants)}",
+            best(lambda v=variants: tt.new_game(4, seed=next(seeds), variants=v), 2000),  # type: ignore[misc]
+            50e-6,
+        )
+    line("2 players, base game", best(lambda: tt.new_game(2, seed=next(seeds)), 2000), 50e-6)
+
+    games = [play(4, seed) for seed in range(10)]
+    family = [play(4, seed, variants=["family"]) for seed in range(10)]
+    early, late = slice(1, 11), slice(-11, -1)
+    print("scores() and view(p), 4 players, every state as the game is played:")
+    for label, part in (("early (states 1-10)", early), ("late (last 10)", late)):
+        line(f"scores(), {label}", per_state(games, lambda s: s.scores(), part), 10e-6)
+        line(
+            f"view(current player), {label}",
+            per_state(games, lambda s: s.view(s.current_player or 0), part),
+            10e-6,
+        )
+        line(
+            f"view(p) for all 4 players, per view, {label}",
+            per_state(games, lambda s: [s.view(p) for p in range(4)], part) / 4,
+            10e-6,
+        )
+    line(
+        "view(current player), late, legal actions listed",
+        per_state(games, lambda s: s.view(s.current_player or 0), late, listed=True),
+        10e-6,
+    )
+    line("scores(), family variant, late", per_state(family, lambda s: s.scores(), late), 10e-6)
+    line(
+        "view(current player), family variant, late",
+        per_state(family, lambda s: s.view(s.current_player or 0), late),
+        10e-6,
+    )
+    line("scores(), cold state, late", per_state(games, lambda s: s.scores(), late, cold=True))
+    line(
+        "view(current player), cold state, late",
+        per_state(games, lambda s: s.view(s.current_player or 0), late, cold=True),
+    )
+
+    print(f"keeping every state of {args.games} random 4-player games:")
+    ratio, count, collector = keeping_ratio(args.games, 4)
+    verdict = "ok" if ratio <= 1.5 else "OVER"
+    print(
+        f"  {'time keeping / time not keeping':<52} {ratio:9.2f} x    target 1.5 x   "
+        f"{verdict}   ({count:,} states)"
+    )
+    line("garbage collector time per kept state", collector)
+    ratio, _, _ = keeping_ratio(args.games, 4, freeze=True)
+    print(f"  {'the same, calling gc.freeze() after each game':<52} {ratio:9.2f} x")
+
+    finished = games[0][-1]
+    text = tt.dumps(finished)
+    print(f"records of a finished 4-player game ({len(finished.history)} actions):")
+    line(
+        "dumps(game) then verified loads(text)",
+        best(lambda: tt.loads(tt.dumps(finished)), 20, repeat=3),
+        1e-3,
+        "ms",
+    )
+    line("loads(text) alone (verified)", best(lambda: tt.loads(text), 20, repeat=3), unit="ms")
+    line(
+        "dumps(game, player=0)",
+        best(lambda: tt.dumps(finished, player=0), 50, repeat=3),
+        0.3e-3,
+        "ms",
+    )
+
+
+if __name__ == "__main__":
+    main()
