@@ -306,3 +306,37 @@ def test_legal_actions_and_apply_agree_on_hand_built_states(
         if state.is_over:
             return
         state = state.apply(data.draw(st.sampled_from(legal)))
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (
+            lambda r: r["rules"].update(kids_per_player=10**20),
+            r"kids_per_player: must be between 1 and 8",
+        ),
+        (
+            lambda r: r["rules"].update(kids_per_player=16),
+            r"kids_per_player: must be between 1 and 8",
+        ),
+        (lambda r: r["rules"].update(market_size=10**6), r"market_size: must be between 1 and 10"),
+    ],
+)
+def test_absurd_numbers_in_a_record_are_refused_before_anything_is_built(
+    middle: tt.GameState, edit: Any, problem: str
+) -> None:
+    """Issue 10: kids_per_player of 10**20 made loads run for minutes or run out of memory."""
+    record = json.loads(tt.dumps(middle))
+    edit(record)
+    with pytest.raises(tt.RecordError, match=problem):
+        tt.loads(_resigned(record))
+
+
+def test_absurd_numbers_in_embedded_component_data_are_refused() -> None:
+    box = attrs.evolve(tt.base_components(), name="my-box")
+    game = tt.new_game(3, seed=4, components=box)
+    record = json.loads(tt.dumps(game))
+    assert isinstance(record["components"], dict)
+    record["components"]["rules"]["kids_per_player"] = 16
+    with pytest.raises(tt.RecordError, match=r"kids_per_player: must be between 1 and 8, got 16"):
+        tt.loads(_resigned(record))
