@@ -49,8 +49,6 @@ class _Edit:
         ("tricky_treats_nice_neighbours", ("a", "b"), r"item 0 is 'a', not a nice neighbour"),
         ("tricky_treats_trick_tiles", (None,), r"item 0 is None, not a trick tile"),
         ("tricky_treats_rules", 7, r"not a RulesData"),
-        ("tricky_treats_rules", tt.RulesData(market_size=None), r"market_size is None"),  # type: ignore[arg-type]
-        ("tricky_treats_rules", tt.RulesData(any_mean_house=1), r"any_mean_house is 1"),  # type: ignore[arg-type]
         ("tricky_treats_components", "box", r"not a ComponentData"),
     ],
 )
@@ -61,6 +59,33 @@ def test_an_edit_hook_returning_the_wrong_kind_of_value(
     with pytest.raises(tt.PluginError, match=rf"variant 'wrong' from 'tricky-treats': {hook}"):
         tt.new_game(2, seed=1, variants=[variant])
     with pytest.raises(tt.PluginError, match=message):
+        tt.new_game(2, seed=1, variants=[variant])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"market_size": None}, r"RulesData\.market_size: expected an integer, got null"),
+        ({"any_mean_house": 1}, r"RulesData\.any_mean_house"),
+        ({"kids_per_player": 10**20}, r"kids_per_player: must be between 1 and 8"),
+    ],
+)
+def test_a_rules_hook_building_impossible_rules(change: dict[str, Any], message: str) -> None:
+    """The rules' own ranges and types hold for values a plugin builds (issue 10), and the
+    error names the variant and its hook."""
+
+    class Rules:
+        @tt.hookimpl
+        def tricky_treats_rules(self, rules: tt.RulesData) -> tt.RulesData:
+            return attrs.evolve(rules, **change)
+
+    variant = _variant("bad-rules", Rules())
+    with pytest.raises(
+        tt.ComponentDataError,
+        match=r"variant 'bad-rules' from 'tricky-treats': tricky_treats_rules",
+    ):
+        tt.new_game(2, seed=1, variants=[variant])
+    with pytest.raises(tt.ComponentDataError, match=message):
         tt.new_game(2, seed=1, variants=[variant])
 
 

@@ -402,8 +402,14 @@ def _implementations(
 def _call(implementation: _Impl, kwargs: Mapping[str, object], hook: str) -> Any:
     try:
         return implementation.function(*[kwargs[name] for name in implementation.argnames])
-    except TrickyTreatsError:
+    except PluginError:
         raise
+    except TrickyTreatsError as exc:
+        # The library's own error (a user's data file, rules out of range): keep its kind,
+        # and say which variant's hook met it.
+        if implementation.owner == "the base game":
+            raise
+        raise type(exc)(f"{implementation.owner}: {hook}: {exc}") from exc
     except Exception as exc:
         raise PluginError(
             f"{hook} of plugin {implementation.plugin_name!r} failed: {type(exc).__name__}: {exc}"

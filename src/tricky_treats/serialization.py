@@ -1030,7 +1030,7 @@ def _check_view(record: _ViewRecord) -> None:
         problems.append("cards: a card is in two places at once")
     if record.components == base_components().name:
         box = base_components().cards
-        if any(c.id >= len(box) or box[c.id] != c for c in cards):
+        if any(not 0 <= c.id < len(box) or box[c.id] != c for c in cards):
             problems.append("cards: a card that is not the base game's card of that id")
         elif len(cards) != len(box):
             problems.append(f"cards: {len(cards)} cards in the view, the box has {len(box)}")
