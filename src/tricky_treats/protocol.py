@@ -380,11 +380,14 @@ def run_console(
     render: Callable[[Any], str],
     argv: Sequence[str] | None = None,
     players: tuple[int, int] = (2, 2),
+    describe: Callable[[Any, Hashable, int], str] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
     ``new_game(players, seed)`` builds a game. ``play`` seats a ``TerminalPlayer`` (unless
     ``--watch``) and bots; ``simulate`` plays many seeded games and prints the summary.
+    ``describe(state, action, seat)`` writes an action as ``seat`` may learn of it (default:
+    ``str(action)``); the person at the terminal sees actions only that way.
     """
     parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -419,7 +422,8 @@ def run_console(
         seated[args.seat] = TerminalPlayer(render=render)
 
     def show(state: TurnBasedGame, action: Hashable) -> None:
-        print(f"player {state.current_player}: {action}")
+        told = str(action) if describe is None or args.watch else describe(state, action, args.seat)
+        print(f"player {state.current_player}: {told}")
 
     try:
         final = play_match(new_game(args.players, args.seed), seated, args.seed, on_action=show)

@@ -10,7 +10,7 @@ from contextlib import redirect_stdout
 import attrs
 import candy_chaser as cc
 import pytest
-from candy_chaser.__main__ import main
+from candy_chaser.__main__ import describe, main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -298,3 +298,10 @@ def test_command_line_simulates_and_plays() -> None:
         assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
     assert out.getvalue().startswith("3 games, ")
     assert "winners: player " in out.getvalue()
+
+
+def test_the_terminal_hides_others_accusations() -> None:
+    game = tattletale(("red", "green", "yellow"))
+    assert describe(game, cc.Accuse(1, "green"), 2) == "accuse 1 (candy hidden)"
+    assert describe(game, cc.Accuse(1, "green"), 1) == "accuse 1 green"
+    assert describe(game, cc.Accuse(1, "green"), 0) == "accuse 1 green"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from candy_chaser.game import CandyChaserView, _price_lines, new_game
+from candy_chaser.game import Accuse, CandyChaserState, CandyChaserView, _price_lines, new_game
 from tricky_treats.protocol import TurnBasedGame, run_console
 
 
@@ -27,13 +27,20 @@ def render(view: CandyChaserView) -> str:
     return "\n".join(lines)
 
 
+def describe(state: CandyChaserState, action: object, seat: int) -> str:
+    """An action as ``seat`` learns of it: others' accusations do not show the candy [B]."""
+    if isinstance(action, Accuse) and seat not in (state.current_player, action.target):
+        return f"accuse {action.target} (candy hidden)"
+    return str(action)
+
+
 def _new(players: int, seed: int) -> TurnBasedGame:
     return new_game(players, seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``candy-chaser`` command."""
-    return run_console("candy-chaser", _new, render, argv, players=(2, 4))
+    return run_console("candy-chaser", _new, render, argv, (2, 4), describe)
 
 
 if __name__ == "__main__":
