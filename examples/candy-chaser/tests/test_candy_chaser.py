@@ -305,3 +305,8 @@ def test_the_terminal_hides_others_accusations() -> None:
     assert describe(game, cc.Accuse(1, "green"), 2) == "accuse 1 (candy hidden)"
     assert describe(game, cc.Accuse(1, "green"), 1) == "accuse 1 green"
     assert describe(game, cc.Accuse(1, "green"), 0) == "accuse 1 green"
+
+
+def test_oversized_records_are_refused_unread() -> None:
+    with pytest.raises(cc.RecordError, match="at most 1000000 characters"):
+        cc.loads(" " * 1_000_001)

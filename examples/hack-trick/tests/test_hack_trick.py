@@ -474,3 +474,8 @@ def test_command_line_simulates_and_plays() -> None:
     with redirect_stdout(out):
         assert main(["play", "--watch", "--bot", "random", "--seed", "2"]) == 0
     assert "winners: player " in out.getvalue()
+
+
+def test_oversized_records_are_refused_unread() -> None:
+    with pytest.raises(ht.RecordError, match="at most 1000000 characters"):
+        ht.loads(" " * 1_000_001)

@@ -316,3 +316,8 @@ def test_simulate_and_command_line() -> None:
         assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
     assert out.getvalue().startswith("3 games, ")
     assert "winners: player " in out.getvalue()
+
+
+def test_oversized_records_are_refused_unread() -> None:
+    with pytest.raises(tnt.RecordError, match="at most 1000000 characters"):
+        tnt.loads(" " * 1_000_001)

@@ -17,10 +17,12 @@ from cattrs.strategies import configure_tagged_union
 from hack_trick.errors import HackTrickError, RecordError
 from hack_trick.game import Action, Config, HackTrickState, new_match
 
-__all__ = ["FORMAT", "VERSION", "dumps", "loads"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "dumps", "loads"]
 
 FORMAT: Final = "hack-trick"
 VERSION: Final = 1
+MAX_RECORD_BYTES: Final = 1_000_000
+"""Longer text is refused unread: no legal game comes near it."""
 
 
 @attrs.frozen
@@ -66,6 +68,8 @@ def dumps(state: HackTrickState) -> str:
 
 def loads(text: str | bytes) -> HackTrickState:
     """The match a record describes, rebuilt by replaying its actions from the start."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} characters; this one is longer")
     try:
         data: Any = json.loads(text)
     except (ValueError, TypeError) as error:
