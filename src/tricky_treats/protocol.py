@@ -171,14 +171,16 @@ class SearchPlayer:
 
     Each iteration samples a determinization of the information set, descends the shared tree
     among the actions legal in that sample, expands one action, finishes the game with uniform
-    random moves and credits each seat its ``returns()``. It is game-independent: it needs only
-    ``TurnBasedGame``.
+    random moves (or ``rollout_policy(state, rng)``, a game's own quick policy) and credits each
+    seat its ``returns()``. It is game-independent: it needs only ``TurnBasedGame``.
     """
 
     iterations: int = 200
     exploration: float = 0.7
     max_rollout_actions: int = 10_000
     """A guard against a game that never ends; reaching it is an error of the game."""
+    rollout_policy: Callable[[Any, random.Random], Hashable] | None = None
+    """Chooses the actions of the playouts; uniform among the legal actions when None."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Return the most visited root action after ``iterations`` iterations."""
@@ -213,7 +215,7 @@ class SearchPlayer:
             node = node.children[action]
             path.append((node, seat))
             state = state.apply(action)
-        state = _random_playout(state, rng, self.max_rollout_actions)
+        state = _random_playout(state, rng, self.max_rollout_actions, self.rollout_policy)
         shares = state.returns()
         for child, seat in path:
             child.visits += 1
@@ -225,10 +227,18 @@ class SearchPlayer:
         )
 
 
-def _random_playout(state: _G, rng: random.Random, limit: int) -> _G:
+def _random_playout(
+    state: _G,
+    rng: random.Random,
+    limit: int,
+    policy: Callable[[Any, random.Random], Hashable] | None = None,
+) -> _G:
     for _ in range(limit):
         if state.is_over:
             return state
+        if policy is not None:
+            state = state.apply(policy(state, rng))
+            continue
         legal = state.legal_actions()
         state = state.apply(legal[rng.randrange(len(legal))])
     if not state.is_over:
@@ -359,16 +369,21 @@ class TrickyTreatsGame:
         return TrickyTreatsGame(determinize(self.state.view(player), rng))
 
 
-def make_player(spec: str) -> Agent:
-    """A generic bot from its name: ``random``, ``search`` or ``search:ITERATIONS``."""
+def make_player(
+    spec: str, rollout_policy: Callable[[Any, random.Random], Hashable] | None = None
+) -> Agent:
+    """A generic bot from its name: ``random``, ``search`` or ``search:ITERATIONS``.
+
+    A search bot plays its playouts with ``rollout_policy`` when one is given.
+    """
     name, _, budget = spec.partition(":")
     if name == "random" and not budget:
         return RandomPlayer()
     if name == "search":
         if not budget:
-            return SearchPlayer()
+            return SearchPlayer(rollout_policy=rollout_policy)
         if budget.isdigit() and 0 < int(budget) <= 100_000:
-            return SearchPlayer(iterations=int(budget))
+            return SearchPlayer(iterations=int(budget), rollout_policy=rollout_policy)
     raise ConfigurationError(
         f"no bot {spec!r}; choose random, search or search:ITERATIONS (1 to 100000)"
     )
@@ -381,13 +396,15 @@ def run_console(
     argv: Sequence[str] | None = None,
     players: tuple[int, int] = (2, 2),
     describe: Callable[[Any, Hashable, int], str] | None = None,
+    rollout_policy: Callable[[Any, random.Random], Hashable] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
     ``new_game(players, seed)`` builds a game. ``play`` seats a ``TerminalPlayer`` (unless
     ``--watch``) and bots; ``simulate`` plays many seeded games and prints the summary.
     ``describe(state, action, seat)`` writes an action as ``seat`` may learn of it (default:
-    ``str(action)``); the person at the terminal sees actions only that way.
+    ``str(action)``); the person at the terminal sees actions only that way. Search bots play
+    their playouts with ``rollout_policy`` when one is given.
     """
     parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -410,13 +427,13 @@ def run_console(
         specs = specs * args.players if len(specs) == 1 else specs
         if len(specs) != args.players:
             parser.error(f"give one bot or {args.players} bots")
-        agents = [make_player(spec) for spec in specs]
+        agents = [make_player(spec, rollout_policy) for spec in specs]
         summary = simulate(lambda seed: new_game(args.players, seed), agents, args.games, args.seed)
         print(summary)
         return 0
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
-    bot = make_player(args.bot)
+    bot = make_player(args.bot, rollout_policy)
     seated: list[Agent] = [bot] * args.players
     if not args.watch:
         seated[args.seat] = TerminalPlayer(render=render)

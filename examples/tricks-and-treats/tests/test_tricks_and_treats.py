@@ -321,3 +321,14 @@ def test_simulate_and_command_line() -> None:
 def test_oversized_records_are_refused_unread() -> None:
     with pytest.raises(tnt.RecordError, match="at most 1000000 characters"):
         tnt.loads(" " * 1_000_001)
+
+
+def test_search_with_calm_rollouts_does_not_accuse_blindly() -> None:
+    game = tnt.new_game(3, seed=6)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), game.legal_actions(), state=game)
+    searcher = SearchPlayer(iterations=300, rollout_policy=tnt.calm_rollout)
+    assert searcher.choose(info, random.Random(0)) == tnt.Draw()
+    rng = random.Random(1)
+    assert all(tnt.calm_rollout(game, rng) in game.legal_actions() for _ in range(50))

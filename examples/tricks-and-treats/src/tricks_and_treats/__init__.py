@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from tricks_and_treats.bots import calm_rollout
 from tricks_and_treats.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -59,6 +60,7 @@ __all__ = [
     "TricksAndTreatsError",
     "TricksAndTreatsState",
     "TricksAndTreatsView",
+    "calm_rollout",
     "dumps",
     "loads",
     "new_game",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from tricks_and_treats.bots import calm_rollout
 from tricks_and_treats.game import TricksAndTreatsView, _row_lines, new_game
 from tricky_treats.protocol import TurnBasedGame, run_console
 
@@ -36,7 +37,7 @@ def _new(players: int, seed: int) -> TurnBasedGame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tricks-and-treats`` command."""
-    return run_console("tricks-and-treats", _new, render, argv, players=(2, 4))
+    return run_console("tricks-and-treats", _new, render, argv, (2, 4), rollout_policy=calm_rollout)
 
 
 if __name__ == "__main__":
