@@ -60,6 +60,15 @@ def _extras() -> set[str]:
     return set(project["optional-dependencies"])
 
 
+def _example_scripts() -> set[str]:
+    """The console scripts of the packages under examples/."""
+    scripts: set[str] = set()
+    for path in ROOT.glob("examples/*/pyproject.toml"):
+        project = tomllib.loads(path.read_text())["project"]
+        scripts |= set(project.get("scripts", {}))
+    return scripts
+
+
 def _check_shell_line(page: Path, line: str) -> None:
     words = shlex.split(line, comments=True)
     if not words:
@@ -79,11 +88,13 @@ def _check_shell_line(page: Path, line: str) -> None:
             name, _, extras = word.partition("[")
             for extra in filter(None, extras.rstrip("]").split(",")):
                 assert extra in _extras(), f"{page.name}: no extra {extra!r} in {line!r}"
-            if name.startswith("."):
+            if name.startswith((".", "examples/")):
                 assert (ROOT / name).exists() or name == "./my-variant", f"{page.name}: {line!r}"
             else:
                 assert name == "tricky-treats", f"{page.name}: {line!r}"
         return
+    if words[0] in _example_scripts():
+        return  # the console script of a package under examples/, tested by its own tests
     if words[0] == "python" and words[1].endswith(".py"):
         assert (ROOT / words[1]).is_file(), f"{page.name}: {line!r}"
         return

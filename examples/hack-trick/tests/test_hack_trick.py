@@ -1,0 +1,481 @@
+"""Hack Trick: every rule sentence of hack-trick-nl.txt and every ruling of RULES.md, tested."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections import Counter
+from contextlib import redirect_stdout
+
+import attrs
+import hack_trick as ht
+import pytest
+from hack_trick.__main__ import main
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tricky_treats.protocol import (
+    InformationSet,
+    RandomPlayer,
+    SearchPlayer,
+    TurnBasedGame,
+    play_match,
+    simulate,
+)
+
+EXAMPLES = settings(max_examples=40, deadline=None)
+
+
+def board(**squares: tuple[int, tuple[bool, ...]]) -> tuple[ht.Square, ...]:
+    """A board from ``s4=(owner, stack)`` keywords."""
+    cells = [ht.Square()] * 9
+    for name, (owner, stack) in squares.items():
+        cells[int(name[1:]) - 1] = ht.Square(owner, stack)
+    return tuple(cells)
+
+
+def turn(p: int = 0, **fields: object) -> ht.HackTrickState:
+    """A hand in progress, player ``p`` to move, with ``fields`` replaced."""
+    state = ht.new_match(seed=1)
+    state = state.apply(state.legal_actions()[0])
+    base: dict[str, object] = {"current_player": p, "step": ht.Step.MAIN}
+    base.update(fields)
+    return attrs.evolve(state, **base)  # type: ignore[arg-type]
+
+
+def finish(seed: int) -> ht.HackTrickState:
+    return play_match(ht.new_match(seed=seed), [RandomPlayer()] * 2, seed)
+
+
+# -- set-up ("Begin van het spel") --------------------------------------------------------------
+
+
+def test_deal_sets_two_aside_gives_four_and_three_and_leaves_nine() -> None:
+    match = ht.new_match(seed=5)
+    assert match.dealer == 0
+    assert len(match.set_aside) == 2
+    assert len(match.hands[1]) == 4
+    assert len(match.hands[0]) == 3
+    assert len(match.deck) == 9
+    assert Counter(match.deck + match.set_aside + match.hands[0] + match.hands[1]) == Counter(
+        ht.CARDS
+    )
+
+
+def test_four_card_player_lays_the_start_card_without_a_marker_and_sums_are_announced() -> None:
+    match = ht.new_match(seed=5)
+    assert match.current_player == 1
+    assert match.step is ht.Step.START
+    card = match.hands[1][0]
+    after = match.apply(ht.Start(card))
+    assert after.row == (card,)
+    assert all(square.owner is None for square in after.board)
+    assert {(r.player, r.hand_sum) for r in after.reveals} == {
+        (0, sum(after.hands[0])),
+        (1, sum(after.hands[1])),
+    }
+    assert len(after.hands[1]) == 3
+    assert after.current_player == 0  # HT-2: the three-card player moves first
+
+
+def test_the_starting_player_alternates_between_hands() -> None:
+    match = turn(0, row=(3,), hands=((1, 2, 4), (0, 0, 5)), board=board(s5=(0, (False, False))))
+    won = match.apply(ht.Play(2))  # 2 + 3 = square 5, a third marker there
+    assert won.hand_number == 1
+    assert won.dealer == 1
+    assert won.current_player == 0
+    assert len(won.hands[0]) == 4
+
+
+# -- playing a card ([2.B]) ---------------------------------------------------------------------
+
+
+def test_card_plus_previous_card_names_the_square() -> None:
+    state = turn(0, row=(3,), hands=((0, 1, 5), (2, 2, 2)))
+    after = state.apply(ht.Play(1))
+    assert after.board[3] == ht.Square(0, (False,))  # 3 + 1 = square 4
+    assert after.row == (3, 1)
+    assert after.hands[0] == (0, 5)
+    after = attrs.evolve(after, current_player=0, step=ht.Step.MAIN).apply(ht.Play(0))
+    assert after.board[0] == ht.Square(0, (False,))  # 1 + 0 = square 1
+
+
+def test_the_card_may_not_repeat_the_last_card() -> None:
+    state = turn(0, row=(3,), hands=((3, 3, 1), (2, 2, 2)))
+    assert ht.Play(3) not in state.legal_actions()
+    with pytest.raises(ht.IllegalActionError, match=r"may not equal the last card, 3"):
+        state.apply(ht.Play(3))
+
+
+def test_a_played_card_places_a_single_or_the_double_marker() -> None:
+    state = turn(0, row=(3,), hands=((1, 4, 4), (2, 2, 2)))
+    assert {ht.Play(1), ht.Play(1, double=True)} <= set(state.legal_actions())
+    after = state.apply(ht.Play(1, double=True))
+    assert after.board[3].stack == (True,)
+    assert after.doubles == (False, True)
+    assert after.singles == (9, 9)
+
+
+def test_opponent_markers_on_the_square_go_to_your_supply() -> None:
+    state = turn(0, row=(3,), hands=((1, 4, 4), (2, 2, 2)), board=board(s4=(1, (False, True))))
+    after = state.apply(ht.Play(1))
+    assert after.board[3] == ht.Square(0, (False,))
+    assert after.captured[0] == (1, 1)
+
+
+def test_own_markers_stack() -> None:
+    state = turn(0, row=(3,), hands=((1, 4, 4), (2, 2, 2)), board=board(s4=(0, (False,))))
+    assert state.apply(ht.Play(1)).board[3] == ht.Square(0, (False, False))
+
+
+# -- drawing ([2.A], "Let op") ------------------------------------------------------------------
+
+
+def test_draw_takes_the_top_card_and_ends_the_turn() -> None:
+    state = turn(0, row=(3,), hands=((1,), (2, 2, 2)), deck=(5, 0))
+    after = state.apply(ht.Draw())
+    assert after.hands[0] == (1, 5)
+    assert after.deck == (0,)
+    assert after.current_player == 1
+
+
+def test_hand_limit_is_four_so_four_cards_must_play() -> None:
+    state = turn(0, row=(3,), hands=((0, 1, 2, 4), (2, 2, 2)))
+    assert ht.Draw() not in state.legal_actions()
+    with pytest.raises(ht.IllegalActionError, match="hand limit is 4"):
+        state.apply(ht.Draw())
+
+
+def test_no_cards_means_draw() -> None:
+    state = turn(0, row=(3,), hands=((), (2, 2, 2)))
+    assert state.legal_actions() == (ht.Draw(),)
+
+
+def test_an_empty_deck_is_the_played_cards_but_the_last_reshuffled() -> None:
+    state = turn(0, row=(0, 1, 2, 3), hands=((4,), (2, 2, 2)), deck=())
+    after = state.apply(ht.Draw())
+    assert after.row == (3,)
+    assert len(after.deck) == 2
+    assert Counter(after.deck + after.hands[0]) == Counter((0, 1, 2, 4))
+
+
+def test_four_cards_and_no_marker_loses_the_hand() -> None:
+    state = turn(
+        1, row=(3,), hands=((0, 0, 0), (1, 1, 2, 2)), singles=(9, 0), doubles=(True, False)
+    )
+    after = attrs.evolve(state, current_player=0, step=ht.Step.END).apply(ht.Pass())
+    assert after.results[-1] == ht.HandResult(0, 1, "no marker")
+    assert after.scores == (1, 0)
+
+
+# -- asking ([1]) -------------------------------------------------------------------------------
+
+
+def test_ask_pays_a_captured_marker_and_reveals_the_opponents_sum() -> None:
+    state = turn(0, row=(3,), hands=((1,), (2, 4, 5)), captured=((2, 0), (0, 0)))
+    assert state.legal_actions()[0] == ht.Ask()
+    after = state.apply(ht.Ask())
+    assert after.reveals[-1] == ht.Reveal(1, "ask", 11)
+    assert after.captured[0] == (1, 0)
+    assert after.spent[1] == (1, 0)
+    assert ht.Ask() not in after.legal_actions()  # once a turn
+    assert after.current_player == 0
+
+
+def test_no_ask_without_a_captured_marker() -> None:
+    state = turn(0, row=(3,), hands=((1,), (2, 4, 5)))
+    assert ht.Ask() not in state.legal_actions()
+    with pytest.raises(ht.IllegalActionError, match="captured marker"):
+        state.apply(ht.Ask())
+
+
+# -- end of turn: Play! and Block ([3]) ---------------------------------------------------------
+
+
+def test_force_and_guard_follow_only_a_played_card() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)), deck=(0, 0, 0))
+    assert not {ht.Force(), ht.Guard(), ht.Pass()} & set(state.legal_actions())
+    after = state.apply(ht.Play(1))
+    assert after.legal_actions() == (ht.Pass(), ht.Force(), ht.Guard())
+    assert state.apply(ht.Draw()).current_player == 1  # a draw ends the turn
+
+
+def test_force_costs_a_marker_and_the_opponent_must_play() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)), deck=(0, 0, 0))
+    after = state.apply(ht.Play(1)).apply(ht.Force())
+    assert after.singles[0] == 7
+    assert after.spent[0] == (1, 0)
+    assert after.current_player == 1
+    assert after.forced == (False, True)
+    assert ht.Draw() not in after.legal_actions()
+    assert after.legal_actions()[0] == ht.Play(2)
+    with pytest.raises(ht.IllegalActionError, match=r"called Play!"):
+        after.apply(ht.Draw())
+    done = after.apply(ht.Play(2)).apply(ht.Pass())
+    assert done.forced == (False, False)
+
+
+def test_forced_but_holding_only_the_last_number_shows_the_hand_and_draws() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (1, 1)), deck=(0, 0, 0))
+    after = state.apply(ht.Play(1)).apply(ht.Force())
+    assert after.reveals[-1] == ht.Reveal(1, "show", 2, (1, 1))
+    assert after.legal_actions() == (ht.Draw(),)
+
+
+def test_forced_without_markers_loses_the_hand() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 5)), singles=(9, 0), doubles=(True, False))
+    after = state.apply(ht.Play(1)).apply(ht.Force())
+    assert after.results[-1] == ht.HandResult(0, 1, "no marker")
+
+
+def test_guard_stops_the_opponent_forcing_next_turn() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)), deck=(0, 0, 0))
+    after = state.apply(ht.Play(1)).apply(ht.Guard())
+    assert after.guarded == (False, True)
+    their_end = after.apply(ht.Play(2))
+    assert their_end.legal_actions() == (ht.Pass(), ht.Guard())
+    with pytest.raises(ht.IllegalActionError, match="guarded"):
+        their_end.apply(ht.Force())
+    assert their_end.apply(ht.Pass()).guarded == (False, False)
+
+
+def test_no_marker_to_spend_means_pass() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 5)), singles=(1, 9), doubles=(False, True))
+    assert state.apply(ht.Play(1)).legal_actions() == (ht.Pass(),)
+
+
+# -- winning a hand ("Einde van het spel") ------------------------------------------------------
+
+
+def test_three_markers_on_one_square_win() -> None:
+    state = turn(0, row=(3,), hands=((2, 4), (0,)), board=board(s5=(0, (False, False))))
+    after = state.apply(ht.Play(2))
+    assert after.results == (ht.HandResult(0, 1, "triple"),)
+
+
+def test_three_in_a_line_win() -> None:
+    # 8 1 6 is the top row of the magic square; 5 + 1 marks square 6.
+    state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line"),)
+
+
+def test_a_line_with_the_opponents_square_is_no_win() -> None:
+    state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(1, (False,))))
+    assert state.apply(ht.Play(1)).results == ()
+
+
+def test_the_double_marker_in_the_winning_line_scores_two() -> None:
+    state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (True,)), s1=(0, (False,))))
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 2, "line"),)
+
+
+def test_the_double_marker_played_last_scores_one() -> None:
+    state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
+    assert state.apply(ht.Play(1, double=True)).results == (ht.HandResult(0, 1, "line"),)
+
+
+def test_the_double_marker_elsewhere_on_the_board_scores_one() -> None:
+    state = turn(
+        0,
+        row=(5,),
+        hands=((1, 4), (0,)),
+        board=board(s8=(0, (False,)), s1=(0, (False,)), s9=(0, (True,))),
+    )
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line"),)
+
+
+def test_the_double_marker_under_a_triple_scores_two() -> None:
+    state = turn(0, row=(3,), hands=((2, 4), (0,)), board=board(s5=(0, (True, False))))
+    assert state.apply(ht.Play(2)).results == (ht.HandResult(0, 2, "triple"),)
+
+
+def test_the_first_to_five_points_wins_the_match() -> None:
+    state = turn(
+        0, row=(3,), hands=((2, 4), (0,)), board=board(s5=(0, (False, False))), scores=(4, 4)
+    )
+    after = state.apply(ht.Play(2))
+    assert after.is_over
+    assert after.winner() == 0
+    assert after.returns() == (1.0, 0.0)
+    assert after.legal_actions() == ()
+    assert after.current_player is None
+
+
+def test_the_target_is_configurable() -> None:
+    assert ht.new_match(target=3).config.target == 3
+    with pytest.raises(ht.ConfigurationError, match="target"):
+        ht.new_match(target=0)
+
+
+# -- notation, errors ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        ht.Start(0),
+        ht.Ask(),
+        ht.Draw(),
+        ht.Play(5),
+        ht.Play(0, True),
+        ht.Pass(),
+        ht.Force(),
+        ht.Guard(),
+    ],
+)
+def test_notation_round_trips(action: ht.Action) -> None:
+    assert ht.parse_action(str(action)) == action
+    assert eval(repr(action), vars(ht)) == action
+
+
+@pytest.mark.parametrize("text", ["", "play", "play 6", "play -1", "jump 3", "start 3x", "x" * 50])
+def test_bad_notation_is_refused(text: str) -> None:
+    with pytest.raises(ht.InvalidActionError, match="not an action"):
+        ht.parse_action(text)
+
+
+def test_an_illegal_action_names_the_legal_ones_and_changes_nothing() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)))
+    before = attrs.asdict(state)
+    with pytest.raises(ht.IllegalActionError, match=r"player 0 holds no 5.*legal now: draw"):
+        state.apply(ht.Play(5))
+    assert attrs.asdict(state) == before
+    assert isinstance(ht.IllegalActionError("x"), ht.HackTrickError)
+
+
+def test_views_refuse_unknown_players() -> None:
+    with pytest.raises(ht.ConfigurationError, match="no player 2"):
+        ht.new_match().view(2)
+
+
+# -- records ------------------------------------------------------------------------------------
+
+
+def test_records_round_trip_and_are_tagged() -> None:
+    final = finish(3)
+    text = ht.dumps(final)
+    data = json.loads(text)
+    assert data["format"] == "hack-trick"
+    assert data["version"] == 1
+    assert {"type": "draw"} in data["actions"]
+    assert ht.loads(text) == final
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(format="chess"), "not a Hack Trick record"),
+        (lambda d: d.update(extra=1), "malformed"),
+        (lambda d: d["config"].update(seed="1"), "malformed"),
+        (lambda d: d["actions"].append({"type": "fly"}), "malformed"),
+        (lambda d: d["actions"].insert(0, {"type": "pass"}), "does not replay"),
+    ],
+)
+def test_bad_records_are_refused(edit: object, message: str) -> None:
+    data = json.loads(ht.dumps(finish(4)))
+    edit(data)  # type: ignore[operator]
+    with pytest.raises(ht.RecordError, match=message):
+        ht.loads(json.dumps(data))
+
+
+def test_non_json_is_refused() -> None:
+    with pytest.raises(ht.RecordError, match="JSON"):
+        ht.loads("{")
+
+
+# -- invariants over whole matches --------------------------------------------------------------
+
+
+def _markers_conserved(state: ht.HackTrickState) -> None:
+    for p in (0, 1):
+        on_board = [m for sq in state.board if sq.owner == p for m in sq.stack]
+        singles = (
+            state.singles[p] + on_board.count(False) + state.captured[1 - p][0] + state.spent[p][0]
+        )
+        doubles = (
+            state.doubles[p] + on_board.count(True) + state.captured[1 - p][1] + state.spent[p][1]
+        )
+        assert (singles, doubles) == (9, 1)
+
+
+@EXAMPLES
+@given(st.integers(0, 2**32), st.integers(0, 2**32))
+def test_invariants_hold_throughout_random_matches(seed: int, play_seed: int) -> None:
+    rng = random.Random(play_seed)
+    state = ht.new_match(seed=seed)
+    while not state.is_over:
+        cards = state.deck + state.set_aside + state.row + state.hands[0] + state.hands[1]
+        assert Counter(cards) == Counter(ht.CARDS)  # cards conserved
+        _markers_conserved(state)
+        assert all(len(h) <= 4 for h in state.hands)
+        assert all(x != y for x, y in zip(state.row, state.row[1:], strict=False))
+        for p in (0, 1):
+            view = state.view(p)
+            sample = state.determinize(p, rng)
+            assert sample.view(p) == view  # the view leaks nothing the sample does not share
+        legal = state.legal_actions()
+        assert legal
+        state = state.apply(legal[rng.randrange(len(legal))])
+    assert max(state.scores) >= 5
+    assert sum(state.returns()) == 1.0
+    assert ht.loads(ht.dumps(state)) == state  # replay reproduces the match
+
+
+@EXAMPLES
+@given(st.integers(0, 2**32))
+def test_same_seed_same_match(seed: int) -> None:
+    assert finish(seed) == finish(seed)
+
+
+def test_views_hide_the_opponents_hand_the_deck_and_the_set_aside_cards() -> None:
+    state = ht.new_match(seed=8)
+    swapped = attrs.evolve(
+        state,
+        hands=(state.hands[0], tuple(sorted(state.deck[:4]))),
+        deck=tuple(state.hands[1]) + state.deck[4:],
+        set_aside=state.set_aside[::-1],
+        config=ht.Config(5, 99),
+    )
+    assert swapped.view(0) == state.view(0)
+    assert swapped.view(1) != state.view(1)
+
+
+# -- protocol, bots, command line ---------------------------------------------------------------
+
+
+def test_the_state_satisfies_the_game_protocol() -> None:
+    assert isinstance(ht.new_match(), TurnBasedGame)
+
+
+def test_search_finds_the_winning_play() -> None:
+    state = turn(
+        0, row=(3,), hands=((1, 2, 4), (0,)), board=board(s5=(0, (False, False))), scores=(4, 4)
+    )
+    info = InformationSet(0, state.view(0), state.legal_actions(), state=state)
+    assert SearchPlayer(iterations=60).choose(info, random.Random(1)) in {ht.Play(2)}
+
+
+def test_simulate_plays_seeded_matches() -> None:
+    summary = simulate(lambda seed: ht.new_match(target=1, seed=seed), [RandomPlayer()] * 2, 4)
+    assert summary.games == 4
+    assert sum(summary.wins) == 4
+    again = simulate(lambda seed: ht.new_match(target=1, seed=seed), [RandomPlayer()] * 2, 4)
+    assert again == summary
+
+
+def test_command_line_simulates_and_plays() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["simulate", "--games", "3", "--bots", "random"]) == 0
+    assert out.getvalue().startswith("3 games, ")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["play", "--watch", "--bot", "random", "--seed", "2"]) == 0
+    assert "winners: player " in out.getvalue()
+
+
+def test_oversized_records_are_refused_unread() -> None:
+    with pytest.raises(ht.RecordError, match="at most 1000000 characters"):
+        ht.loads(" " * 1_000_001)

@@ -1,0 +1,68 @@
+"""Tricks & Treats (Emerson Matsuuchi, Nazca Games, 2012), basic game, as an immutable engine.
+
+Two to four players secretly own one basket each of a row of players + 2 baskets. On your
+turn you draw a candy card and put one under any basket; at any time in your turn you may
+accuse another player of owning a basket: right, they are out and you win their number card
+(5 points); wrong, you are out. When Time's Up is drawn, survivors score their basket's candy.
+Built on tricky-treats' game protocol (``tricky_treats.protocol``).
+
+>>> import tricks_and_treats as tnt
+>>> game = tnt.new_game(3, seed=2).apply("draw")
+>>> tnt.loads(tnt.dumps(game)) == game
+True
+"""
+
+from __future__ import annotations
+
+from tricks_and_treats.bots import calm_rollout
+from tricks_and_treats.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    TricksAndTreatsError,
+)
+from tricks_and_treats.game import (
+    CANDY_CARDS,
+    KINDS,
+    TIMES_UP,
+    Accusation,
+    Accuse,
+    Action,
+    Card,
+    Config,
+    Draw,
+    Play,
+    Step,
+    TricksAndTreatsState,
+    TricksAndTreatsView,
+    new_game,
+    parse_action,
+)
+from tricks_and_treats.records import dumps, loads
+
+__all__ = [
+    "CANDY_CARDS",
+    "KINDS",
+    "TIMES_UP",
+    "Accusation",
+    "Accuse",
+    "Action",
+    "Card",
+    "Config",
+    "ConfigurationError",
+    "Draw",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Play",
+    "RecordError",
+    "Step",
+    "TricksAndTreatsError",
+    "TricksAndTreatsState",
+    "TricksAndTreatsView",
+    "calm_rollout",
+    "dumps",
+    "loads",
+    "new_game",
+    "parse_action",
+]

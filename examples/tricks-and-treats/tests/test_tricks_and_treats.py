@@ -1,0 +1,334 @@
+"""Tricks & Treats (basic game): the rules of tricks-and-treats-zh.txt and RULES.md, tested."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections import Counter
+from contextlib import redirect_stdout
+
+import attrs
+import pytest
+import tricks_and_treats as tnt
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tricks_and_treats.__main__ import main
+
+from tricky_treats.protocol import InformationSet, SearchPlayer, TurnBasedGame, simulate
+
+EXAMPLES = settings(max_examples=40, deadline=None)
+K = tnt.Card.parse
+
+
+def game3(**fields: object) -> tnt.TricksAndTreatsState:
+    """Three players; player 0 to move and holding baskets/numbers 1, 2, 3 (4, 5 unowned)."""
+    game = tnt.new_game(3, seed=1)
+    base: dict[str, object] = {"current_player": 0, "numbers": (1, 2, 3), "row": (5, 3, 1, 4, 2)}
+    base.update(fields)
+    return attrs.evolve(game, **base)  # type: ignore[arg-type]
+
+
+def play_out(
+    game: tnt.TricksAndTreatsState, rng: random.Random, accuse: float
+) -> list[tnt.TricksAndTreatsState]:
+    """Random play that accuses with probability ``accuse`` when it may."""
+    states = [game]
+    while not game.is_over:
+        legal = game.legal_actions()
+        calm = [a for a in legal if not isinstance(a, tnt.Accuse)]
+        pool = legal if not calm or rng.random() < accuse else calm
+        game = game.apply(pool[rng.randrange(len(pool))])
+        states.append(game)
+    return states
+
+
+def all_cards(game: tnt.TricksAndTreatsState) -> Counter[tnt.Card]:
+    held = [c for h in game.hands for c in h] + [c for p in game.piles for c in p]
+    return Counter([*game.deck, *held, *game.discarded])
+
+
+# -- set-up [1] ---------------------------------------------------------------------------------
+
+
+def test_components_are_48_candy_cards_and_times_up() -> None:
+    assert len(tnt.CANDY_CARDS) == 48
+    assert Counter(tnt.CANDY_CARDS)[tnt.Card("gummy", 3)] == 3
+    assert {c.kind for c in tnt.CANDY_CARDS} == set(tnt.KINDS)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_set_up(players: int) -> None:
+    game = tnt.new_game(players, seed=players)
+    assert all_cards(game) == Counter([*tnt.CANDY_CARDS, tnt.TIMES_UP])
+    assert tnt.TIMES_UP in game.deck[-6:]  # [1.(1)] among the five bottom cards
+    assert [len(h) for h in game.hands] == [2] * players  # [1.(2)]
+    assert sorted(game.row) == list(range(1, players + 3))  # [1.(3)]
+    assert sorted(game.numbers + game.removed_numbers) == list(range(1, players + 3))  # [1.(4)]
+    assert len(game.removed_numbers) == 2
+
+
+def test_rows_and_first_players_vary_with_the_seed() -> None:
+    games = [tnt.new_game(4, seed) for seed in range(30)]
+    assert len({g.row for g in games}) > 1
+    assert {g.current_player for g in games} == {0, 1, 2, 3}  # TT-2
+
+
+@pytest.mark.parametrize("players", [1, 5, "2"])
+def test_two_to_four_players(players: object) -> None:
+    with pytest.raises(tnt.ConfigurationError, match="2 to 4 players"):
+        tnt.new_game(players)  # type: ignore[arg-type]
+
+
+# -- a turn [2] ---------------------------------------------------------------------------------
+
+
+def test_draw_then_play_one_card_on_any_basket() -> None:
+    game = game3(hands=((K("M1"), K("K4")), (), ()), deck=(K("C2"), tnt.TIMES_UP))
+    assert game.legal_actions()[0] == tnt.Draw()
+    assert not any(isinstance(a, tnt.Play) for a in game.legal_actions())
+    drawn = game.apply("draw")
+    assert Counter(drawn.hands[0]) == Counter((K("C2"), K("K4"), K("M1")))
+    plays = {a for a in drawn.legal_actions() if isinstance(a, tnt.Play)}
+    assert plays == {tnt.Play(c, b) for c in drawn.hands[0] for b in range(1, 6)}
+    after = drawn.apply("play K4 5").apply("draw")
+    assert after.piles[4] == (K("K4"),)
+    assert after.pile_value(5) == 4
+    assert after.current_player is None  # player 1 drew Time's Up
+
+
+def test_cards_stack_on_a_basket() -> None:
+    game = game3(hands=((K("M1"), K("K4")), (), ()), step=tnt.Step.PLAY)
+    game = attrs.evolve(game.apply("play M1 2"), current_player=0, step=tnt.Step.PLAY)
+    assert game.apply("play K4 2").piles[1] == (K("M1"), K("K4"))
+
+
+def test_play_before_drawing_is_refused() -> None:
+    game = game3(hands=((K("M1"), K("K4")), (), ()))
+    with pytest.raises(tnt.IllegalActionError, match="draw a card first"):
+        game.apply("play M1 1")
+
+
+def test_turns_go_clockwise_skipping_eliminated_players() -> None:
+    game = game3(hands=((K("M1"),), (), ()), step=tnt.Step.PLAY, alive=(True, False, True))
+    assert game.apply("play M1 3").current_player == 2
+
+
+# -- accusing [2] -------------------------------------------------------------------------------
+
+
+def test_a_right_accusation_eliminates_the_target_and_wins_their_number_card() -> None:
+    game = game3(hands=((K("M1"),), (K("C3"), K("C4")), ()))
+    after = game.apply("accuse 1 2")
+    assert after.alive == (True, False, True)
+    assert after.captured[0] == (2,)
+    assert after.current_player == 0  # the turn goes on
+    assert after.step is tnt.Step.DRAW
+    assert after.hands[1] == ()  # TT-5
+    assert Counter(after.discarded) == Counter((K("C3"), K("C4")))
+
+
+def test_a_wrong_accusation_eliminates_the_accuser_who_gives_the_target_their_card() -> None:
+    game = game3()
+    after = game.apply("accuse 1 4")
+    assert after.alive == (False, True, True)
+    assert after.captured[1] == (1,)
+    assert after.current_player == 1
+    assert after.view(0).numbers == (1, 2, None)  # shown the target's card secretly
+    assert after.view(2).numbers == (1, None, 3)  # the accuser's card is face up
+
+
+def test_accusing_can_happen_after_drawing() -> None:
+    game = game3(deck=(K("C2"), tnt.TIMES_UP)).apply("draw")
+    assert tnt.Accuse(2, 3) in game.legal_actions()
+
+
+def test_no_accusing_yourself_or_naming_your_own_number() -> None:
+    game = game3()
+    assert tnt.Accuse(1, 1) not in game.legal_actions()  # TT-4
+    with pytest.raises(tnt.IllegalActionError, match="not your own"):
+        game.apply("accuse 0 2")
+
+
+def test_the_last_survivor_wins_at_once() -> None:
+    game = game3(alive=(True, True, False))
+    after = game.apply("accuse 1 2")
+    assert after.is_over
+    assert after.winners() == (0,)
+    assert after.legal_actions() == ()
+
+
+# -- end [3] ------------------------------------------------------------------------------------
+
+
+def piles(**baskets: str) -> tuple[tuple[tnt.Card, ...], ...]:
+    out: list[tuple[tnt.Card, ...]] = [()] * 5
+    for name, cards in baskets.items():
+        out[int(name[1:]) - 1] = tuple(K(c) for c in cards.split())
+    return tuple(out)
+
+
+def ended(**fields: object) -> tnt.TricksAndTreatsState:
+    return game3(deck=(tnt.TIMES_UP,), **fields).apply("draw")
+
+
+def test_times_up_ends_the_game_and_survivors_score_their_basket_plus_five_a_card() -> None:
+    game = ended(
+        piles=piles(b1="M4 K4", b2="C3", b3="G1 G1", b4="K4 K4 K4"), captured=((), (3,), ())
+    )
+    assert game.is_over
+    assert game.times_up
+    assert game.scores() == (8, 8, 2)
+    game = ended(
+        piles=piles(b1="M4 K4", b2="C3", b3="G1 G1"),
+        captured=((), (3,), ()),
+        alive=(True, True, False),
+    )
+    assert game.scores() == (8, 8, None)
+
+
+def test_highest_score_wins() -> None:
+    game = ended(piles=piles(b1="M4 K4", b2="C3", b3="G1"))
+    assert game.winners() == (0,)
+    assert game.returns() == (1.0, 0.0, 0.0)
+    assert game.view(1).numbers == (1, 2, 3)  # survivors turn their number cards up
+
+
+def test_a_tie_goes_to_the_next_best_untied_score() -> None:
+    game = ended(piles=piles(b1="M4", b2="K4", b3="G1"))
+    assert game.winners() == (2,)
+
+
+def test_all_tied_share_the_win() -> None:
+    game = ended(piles=piles(b1="M4", b2="K4", b3="G3 G1"))
+    assert game.winners() == (0, 1, 2)  # TT-8
+
+
+# -- notation, errors, records ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [tnt.Draw(), tnt.Play(tnt.Card("corn", 3), 6), tnt.Accuse(0, 1)])
+def test_notation_round_trips(action: tnt.Action) -> None:
+    assert tnt.parse_action(str(action)) == action
+    assert eval(repr(action), vars(tnt)) == action
+
+
+@pytest.mark.parametrize("text", ["", "play", "play X3 1", "play M5 1", "play M1 7", "accuse 5 1"])
+def test_bad_notation_is_refused(text: str) -> None:
+    with pytest.raises(tnt.InvalidActionError, match="not a"):
+        tnt.parse_action(text)
+
+
+def test_illegal_actions_are_explained_and_change_nothing() -> None:
+    game = game3(hands=((K("M1"),), (), ()), step=tnt.Step.PLAY)
+    with pytest.raises(tnt.IllegalActionError, match="player 0 holds no K4"):
+        game.apply("play K4 1")
+    with pytest.raises(tnt.IllegalActionError, match="no basket 6"):
+        game.apply("play M1 6")
+    with pytest.raises(tnt.IllegalActionError, match="drawn this turn"):
+        game.apply("draw")
+    assert game == game3(hands=((K("M1"),), (), ()), step=tnt.Step.PLAY)
+    with pytest.raises(tnt.ConfigurationError, match="no player 3"):
+        game.view(3)
+
+
+def test_records_round_trip_and_refuse_bad_input() -> None:
+    final = play_out(tnt.new_game(3, 5), random.Random(5), 0.01)[-1]
+    data = json.loads(tnt.dumps(final))
+    assert data["format"] == "tricks-and-treats"
+    assert {"type": "draw"} in data["actions"]
+    assert tnt.loads(tnt.dumps(final)) == final
+    data["actions"][0] = {"type": "play", "card": {"kind": "mint", "value": "1"}, "basket": 1}
+    with pytest.raises(tnt.RecordError, match="malformed"):
+        tnt.loads(json.dumps(data))
+
+
+# -- invariants ---------------------------------------------------------------------------------
+
+
+@EXAMPLES
+@given(
+    st.integers(2, 4),
+    st.integers(0, 2**32),
+    st.integers(0, 2**32),
+    st.sampled_from([0.0, 0.02, 0.3]),
+)
+def test_invariants_hold_throughout_random_games(
+    players: int, seed: int, play: int, accuse: float
+) -> None:
+    rng = random.Random(play)
+    states = play_out(tnt.new_game(players, seed), rng, accuse)
+    for game in states[:: max(1, len(states) // 12)] + states[-1:]:
+        # cards conserved
+        expected = [*tnt.CANDY_CARDS] + ([] if game.times_up else [tnt.TIMES_UP])
+        assert all_cards(game) == Counter(expected)
+        assert sorted(game.numbers + game.removed_numbers) == list(range(1, players + 3))
+        for p in range(players):
+            assert game.determinize(p, rng).view(p) == game.view(p)  # views leak nothing
+    final = states[-1]
+    assert final.times_up or sum(final.alive) == 1 or not final.is_over
+    assert sum(final.returns()) == pytest.approx(1.0)
+    assert tnt.loads(tnt.dumps(final)) == final  # replay reproduces the game
+
+
+def test_views_hide_hands_numbers_deck_and_seed() -> None:
+    game = tnt.new_game(3, seed=4)
+    other = attrs.evolve(
+        game,
+        hands=(game.hands[0], game.deck[:2], game.deck[2:4]),
+        deck=(*game.hands[1], *game.hands[2], *game.deck[4:]),
+        numbers=(game.numbers[0], game.numbers[2], game.numbers[1]),
+        config=tnt.Config(3, 99),
+    )
+    assert other.view(0) == game.view(0)
+    assert other.view(1) != game.view(1)
+
+
+# -- protocol, bots, command line ---------------------------------------------------------------
+
+
+def test_the_state_satisfies_the_game_protocol() -> None:
+    assert isinstance(tnt.new_game(2), TurnBasedGame)
+
+
+def test_search_accuses_the_only_possible_owner() -> None:
+    # Players 2 and 3 wrongly named 3 and 5 for player 1 and are out; their cards 4 and 6 are
+    # face up. Player 0 holds 1, so player 1 can only hold 2: accusing wins at once.
+    game = attrs.evolve(
+        tnt.new_game(4, seed=3),
+        current_player=0,
+        numbers=(1, 2, 4, 6),
+        removed_numbers=(3, 5),
+        alive=(True, True, False, False),
+        captured=((), (4, 6), (), ()),
+        accusations=(tnt.Accusation(2, 1, 3, False), tnt.Accusation(3, 1, 5, False)),
+    )
+    info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
+    assert SearchPlayer(iterations=100).choose(info, random.Random(0)) == tnt.Accuse(1, 2)
+
+
+def test_simulate_and_command_line() -> None:
+    summary = simulate(lambda s: tnt.new_game(3, s), [SearchPlayer(iterations=5)] * 3, 2)
+    assert summary.games == 2
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["simulate", "--games", "3", "--bots", "random"]) == 0
+        assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
+    assert out.getvalue().startswith("3 games, ")
+    assert "winners: player " in out.getvalue()
+
+
+def test_oversized_records_are_refused_unread() -> None:
+    with pytest.raises(tnt.RecordError, match="at most 1000000 characters"):
+        tnt.loads(" " * 1_000_001)
+
+
+def test_search_with_calm_rollouts_does_not_accuse_blindly() -> None:
+    game = tnt.new_game(3, seed=6)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), game.legal_actions(), state=game)
+    searcher = SearchPlayer(iterations=300, rollout_policy=tnt.calm_rollout)
+    assert searcher.choose(info, random.Random(0)) == tnt.Draw()
+    rng = random.Random(1)
+    assert all(tnt.calm_rollout(game, rng) in game.legal_actions() for _ in range(50))

@@ -1,0 +1,136 @@
+"""The game protocol and the generic players and runner, on Tricky Treats through its adapter."""
+
+from __future__ import annotations
+
+import io
+import random
+from contextlib import redirect_stdout
+
+import pytest
+
+import tricky_treats as tt
+from tricky_treats.protocol import (
+    InformationSet,
+    MatchSummary,
+    RandomPlayer,
+    SearchPlayer,
+    TerminalPlayer,
+    TrickyTreatsGame,
+    TurnBasedGame,
+    make_player,
+    play_match,
+    run_console,
+    simulate,
+)
+
+
+def _new(seed: int) -> TrickyTreatsGame:
+    return TrickyTreatsGame(tt.new_game(2, seed=seed))
+
+
+def test_the_adapter_satisfies_the_protocol() -> None:
+    game = TrickyTreatsGame(tt.new_game(3, seed=1))
+    assert isinstance(game, TurnBasedGame)
+    assert game.num_players == 3
+    assert game.current_player == game.state.current_player
+    assert tuple(game.legal_actions()) == game.state.legal_actions()
+    action = game.state.legal_actions()[0]
+    assert game.apply(action).state == game.state.apply(action)
+    assert game.view(1) == game.state.view(1)
+
+
+def test_a_determinized_state_looks_the_same_to_its_player() -> None:
+    game = TrickyTreatsGame(tt.new_game(3, seed=4))
+    sample = game.determinize(2, random.Random(0))
+    assert sample.view(2) == game.view(2)
+
+
+def test_play_match_is_deterministic_and_ends_with_shares_summing_to_one() -> None:
+    first = play_match(_new(3), [RandomPlayer()] * 2, seed=3)
+    again = play_match(_new(3), [RandomPlayer()] * 2, seed=3)
+    assert first == again
+    assert first.is_over
+    assert sum(first.returns()) == pytest.approx(1.0)
+    assert first.returns() == tuple(
+        1.0 / len(first.state.winners()) if p in first.state.winners() else 0.0 for p in range(2)
+    )
+
+
+def test_play_match_needs_one_agent_per_seat() -> None:
+    with pytest.raises(tt.ConfigurationError, match="need 2 agents"):
+        play_match(_new(0), [RandomPlayer()])
+
+
+def test_agents_see_the_view_not_the_state() -> None:
+    seen: list[InformationSet] = []
+
+    class Spy:
+        def choose(self, info: InformationSet, rng: random.Random) -> object:
+            seen.append(info)
+            return info.legal_actions[0]
+
+    play_match(_new(1), [Spy(), Spy()], seed=1, max_actions=100_000)
+    assert seen
+    assert all(isinstance(info.view, tt.PlayerView) for info in seen)
+    assert all(info.view.player == info.player for info in seen)  # type: ignore[attr-defined]
+
+
+def test_simulate_counts_wins_per_seat() -> None:
+    summary = simulate(_new, [RandomPlayer()] * 2, games=4, seed=10)
+    assert summary.games == 4
+    assert sum(summary.wins) == pytest.approx(4)
+    assert summary.actions > 0
+    assert str(summary).startswith("4 games, ")
+    assert simulate(_new, [RandomPlayer()] * 2, games=4, seed=10) == summary
+    assert MatchSummary(0, (), 0).win_rates() == ()
+    with pytest.raises(tt.ConfigurationError, match="cannot play -1 games"):
+        simulate(_new, [RandomPlayer()] * 2, games=-1)
+
+
+def test_the_search_player_returns_a_legal_action() -> None:
+    game = _new(5)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+    assert SearchPlayer(iterations=8).choose(info, random.Random(0)) in info.legal_actions
+
+
+def test_make_player() -> None:
+    assert make_player("random") == RandomPlayer()
+    assert make_player("search:7") == SearchPlayer(iterations=7)
+    assert make_player("search") == SearchPlayer()
+    for bad in ("greedy", "search:0", "random:3", "search:x"):
+        with pytest.raises(tt.ConfigurationError, match="no bot"):
+            make_player(bad)
+
+
+def test_the_terminal_player_asks_until_the_answer_is_legal() -> None:
+    game = _new(2)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+    answers = iter(["nonsense", "99999", "1"])
+    written: list[str] = []
+    player = TerminalPlayer(
+        render=lambda view: "VIEW", read=lambda _: next(answers), write=written.append
+    )
+    assert player.choose(info, random.Random(0)) == info.legal_actions[1]
+    assert written[0] == "VIEW"
+    assert sum("is not legal now" in line for line in written) == 2
+    by_text = TerminalPlayer(read=lambda _: str(info.legal_actions[0]), write=written.append)
+    assert by_text.choose(info, random.Random(0)) == info.legal_actions[0]
+
+
+def test_run_console_simulates_and_plays() -> None:
+    def new(players: int, seed: int) -> TurnBasedGame:
+        return TrickyTreatsGame(tt.new_game(players, seed=seed))
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert (
+            run_console("tt", new, str, ["simulate", "--games", "2", "--players", "3"], (2, 4)) == 0
+        )
+        assert run_console("tt", new, str, ["play", "--watch", "--bot", "random"], (2, 4)) == 0
+    text = out.getvalue()
+    assert text.startswith("2 games, ")
+    assert "winners: player " in text
