@@ -340,3 +340,14 @@ def test_absurd_numbers_in_embedded_component_data_are_refused() -> None:
     record["components"]["rules"]["kids_per_player"] = 16
     with pytest.raises(tt.RecordError, match=r"kids_per_player: must be between 1 and 8, got 16"):
         tt.loads(_resigned(record))
+
+
+@pytest.mark.parametrize(
+    "variants", [["family"], ["open-objectives"], ["family", "any-mean-house"]]
+)
+def test_player_records_of_games_with_variants_load(variants: list[str]) -> None:
+    """A variant may edit the base box under its name (family plays 36 cards)."""
+    states = tt.play_game(tt.new_game(3, seed=8, variants=variants), [tt.RandomAgent()] * 3)
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        for player in range(3):
+            assert tt.loads_view(tt.dumps(state, player=player)) == state.view(player)
