@@ -352,6 +352,63 @@ def test_a_broken_save_is_refused(change: Any, message: str) -> None:
         tt.Table.resume(text)
 
 
+def test_a_save_with_hashed_credentials_holds_no_credential_and_still_checks_them() -> None:
+    table = tt.Table.new(3, seed=SEED, bots={1: "random"})
+    table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    saved = table.save(hash_credentials=True)
+    for seat in (0, 2):
+        assert table.credential(seat) not in saved
+    resumed = tt.Table.resume(saved)
+    assert resumed.game == table.game
+    assert resumed.bots == {1: "random"}
+    assert resumed.human_seats == (0, 2)
+    assert [resumed.seat_of(table.credential(s)) for s in (0, 2)] == [0, 2]
+    assert resumed.seat_of(table.credential(0)[:-1] + "?") is None
+    assert resumed.connect("not-a-credential-at-all").message["code"] == "bad-credential"
+    with pytest.raises(tt.ConfigurationError, match="keeps only a hash"):
+        resumed.credential(0)
+    assert resumed.save() == saved  # a table that knows only the hashes saves only them
+    seat = _human_to_act(resumed)
+    action = str(resumed.game.legal_actions()[0])
+    move = json.dumps({"credential": table.credential(seat), "action": action})
+    assert resumed.handle(move) == table.handle(move)
+
+
+@pytest.mark.parametrize(
+    ("hashes", "message"),
+    [
+        (["0" * 64], "need 2 credential hashes"),
+        (["0" * 64, "0" * 64], "two seats share a credential"),
+        (["0" * 64, "A" * 64], "64 lowercase hexadecimal digits"),
+        (["0" * 64, None], "a human seat needs a credential hash"),
+    ],
+)
+def test_bad_credential_hashes_are_refused(hashes: list[str | None], message: str) -> None:
+    with pytest.raises(tt.ConfigurationError, match=message):
+        tt.Table(tt.new_game(2, seed=SEED), credential_hashes=hashes)
+
+
+def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it() -> None:
+    table = tt.Table.new(["Ann", "Bot"], seed=SEED, bots={1: "greedy"})
+    before = table.game
+    seen: list[int] = []
+
+    def full_disk(committed: tt.Table) -> None:
+        seen.append(len(committed.game.history))
+        raise OSError(28, "No space left on device")
+
+    move = _move(table, 0, str(table.game.legal_actions()[0]))
+    error = _only_error(table.handle(move, commit=full_disk), "not-saved")
+    assert "could not store this move" in error
+    assert seen == [2]  # the move and the bot's answer, stored together
+    assert table.game is before
+    stored: list[str] = []
+    outgoing = table.handle(move, commit=lambda t: stored.append(t.save()))
+    assert [out.to for out in outgoing] == [0, tt.SPECTATORS]
+    assert stored == [table.save()]
+    assert len(table.game.history) == 2
+
+
 # -- the no-leak property ----------------------------------------------------------------------
 
 
