@@ -409,6 +409,25 @@ def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it()
     assert len(table.game.history) == 2
 
 
+def test_two_messages_for_one_state_give_one_move_and_a_stale_refusal() -> None:
+    # A refresh does not end the turn (R8 unless refresh_ends_turn): without moves_played, a
+    # second tab's move for the same state would be applied after it.
+    table = tt.Table.new(2, seed=4_611_686_018_427_387_000 + 29)  # a market that may refresh
+    assert "refresh" in map(str, table.game.legal_actions())
+    seat = _human_to_act(table)
+    played = table.connect(table.credential(seat)).message["moves_played"]
+    assert played == len(table.game.history)
+    first = table.handle(_move(table, seat, "refresh", moves_played=played))
+    assert first[0].message["moves_played"] == played + 1
+    after = table.game
+    assert after.current_player == seat
+    second = _move(table, seat, str(after.legal_actions()[0]), moves_played=played)
+    error = _only_error(table.handle(second), "stale")
+    assert f"after {played} moves, but {played + 1} have been played" in error
+    assert table.game is after
+    _only_error(table.handle(_move(table, seat, "refresh", moves_played="1")), "malformed")
+
+
 # -- the no-leak property ----------------------------------------------------------------------
 
 

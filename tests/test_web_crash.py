@@ -364,9 +364,10 @@ def test_two_clients_racing_for_one_turn_get_one_move_and_one_refusal(tmp_path: 
             takes = [e["action"] for e in hello["legal_actions"] if e["action"].startswith("t")]
             tabs = [ws for s, ws in sockets if s == seat]
             before = _played(hello)
+            move = {"type": "move", "credential": keys[seat], "moves_played": before}
             await asyncio.gather(
                 *(
-                    ws.send(json.dumps({"type": "move", "credential": keys[seat], "action": a}))
+                    ws.send(json.dumps({**move, "action": a}))
                     for ws, a in zip(tabs, takes[:2], strict=True)
                 )
             )
@@ -390,6 +391,6 @@ def test_two_clients_racing_for_one_turn_get_one_move_and_one_refusal(tmp_path: 
     finally:
         server.stop()
     assert accepted == 8
-    assert refusals == ["not-your-turn"] * 8
+    assert refusals == ["stale"] * 8
     (record,) = _stored_records(tmp_path / "tables.sqlite3").values()
     assert len(tt.loads(record).history) == 8

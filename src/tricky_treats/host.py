@@ -11,7 +11,9 @@ knows; bots fill the other seats and move as soon as it is their turn. The messa
 - a client connects with ``connect(credential)`` (None for a spectator) and gets the current
   state of the game for its seat: this is also how a player reconnects;
 - a move is ``{"type": "move", "credential": "...", "action": "t0k2"}``, the action in text
-  notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match;
+  notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match,
+  and so may ``"moves_played"`` (from the last update): a move sent for a state the game has
+  left (another message came first) is then refused as ``stale``;
 - after a move, every human seat gets an ``update`` with its player record
   (``tt.dumps(game, player=seat)``), the moves since the last message with their events
   (``event_to_json``) and its legal actions; spectators get the public view;
@@ -374,7 +376,7 @@ class Table:
             raise _RefusalError("malformed", "not JSON: send a JSON object") from None
         if not isinstance(document, dict):
             raise _RefusalError("malformed", "expected a JSON object")
-        unknown = sorted(set(document) - {"type", "seat", "credential", "action"})
+        unknown = sorted(set(document) - {"type", "seat", "credential", "action", "moves_played"})
         if unknown:
             raise _RefusalError(
                 "malformed", f"unknown keys {unknown}: a move has credential, action"
@@ -389,6 +391,17 @@ class Table:
             raise _RefusalError("wrong-seat", "this credential is not the credential of your seat")
         if self._game.is_over:
             raise _RefusalError("game-over", "the game is over; no more moves")
+        if "moves_played" in document:
+            seen = document["moves_played"]
+            if type(seen) is not int:
+                raise _RefusalError("malformed", "moves_played must be an integer")
+            played = len(self._game.history)
+            if seen != played:
+                raise _RefusalError(
+                    "stale",
+                    f"this move was meant for the game after {seen} moves, but {played} "
+                    "have been played: another message came first; look at the update",
+                )
         if self._game.current_player != seat:
             raise _RefusalError(
                 "not-your-turn",
@@ -458,6 +471,7 @@ class Table:
             "players": list(game.config.players),
             "bots": {str(s): name for s, name in sorted(self._bots.items())},
             "current_player": game.current_player,
+            "moves_played": len(game.history),
             "over": game.is_over,
             "your_turn": seat is not None and game.current_player == seat,
             "winners": list(game.winners()),
