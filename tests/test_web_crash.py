@@ -65,6 +65,16 @@ class Server:
         return f"127.0.0.1:{self.port}"
 
     async def start(self) -> None:
+        for attempt in range(3):
+            if await self._start_once():
+                self.starts += 1
+                self.up.set()
+                return
+            # Another process took the free port before uvicorn bound it: try another.
+            if attempt == 2:
+                pytest.fail(f"the server exited on start:\n{self.log.read_text()}")
+
+    async def _start_once(self) -> bool:
         self.port = _free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
@@ -76,7 +86,7 @@ class Server:
         deadline = time.monotonic() + START_SECONDS
         while True:
             if self.process.poll() is not None:
-                pytest.fail(f"the server exited on start:\n{self.log.read_text()}")
+                return False
             try:
                 _, writer = await asyncio.open_connection("127.0.0.1", self.port)
             except OSError:
@@ -86,9 +96,7 @@ class Server:
             else:
                 writer.close()
                 await writer.wait_closed()
-                break
-        self.starts += 1
-        self.up.set()
+                return True
 
     def kill(self) -> None:
         assert self.process is not None
