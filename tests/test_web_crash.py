@@ -1,7 +1,8 @@
 """Games survive a crash: the real server (uvicorn, a subprocess on 127.0.0.1) is killed with
 SIGKILL at seeded random points while scripted clients play over WebSockets, restarted on the
 same store file, and every game is finished with nothing lost and nothing applied twice.
-Also: two clients racing for one turn get one accepted move and one refusal.
+Also: two clients racing for one turn get one accepted move and one refusal, and the server
+starts on a corrupted store file, keeping it aside.
 
 Needs the ``[web]`` extra (uvicorn, websockets); ``.ci/run`` installs it. Bounded: a fixed
 number of games and kills, and a deadline on the whole run.
@@ -402,3 +403,27 @@ def test_two_clients_racing_for_one_turn_get_one_move_and_one_refusal(tmp_path: 
     assert refusals == ["stale"] * 8
     (record,) = _stored_records(tmp_path / "tables.sqlite3").values()
     assert len(tt.loads(record).history) == 8
+
+
+def test_the_real_server_starts_on_a_corrupted_store_file_and_keeps_it_aside(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "tables.sqlite3"
+    store.write_bytes(b"\x13\x37 torn write " * 512)
+    server = Server(store, tmp_path / "server.log")
+
+    async def start_and_create() -> dict[str, Any]:
+        await server.start()
+        body = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED}
+        return await asyncio.to_thread(_post, f"http://{server.url}/api/games", body)
+
+    try:
+        answer = asyncio.run(start_and_create())
+    finally:
+        server.stop()
+    log = (tmp_path / "server.log").read_text()
+    assert "is not a readable SQLite database" in log
+    (aside,) = tmp_path.glob("tables.sqlite3.corrupt-*")
+    assert aside.read_bytes() == b"\x13\x37 torn write " * 512
+    assert str(aside) in log
+    assert set(_stored_records(store)) == {answer["game"]}
