@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import WebSocketException
 
 import tricky_treats as tt
 
@@ -239,7 +239,8 @@ async def _play(server: Server, game: Game, progress: Progress) -> None:
                 game.acknowledged_as_written[position] = written[position]
             latest[seat] = answer
             progress.moves += 1
-        except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+        except (WebSocketException, OSError, EOFError, TimeoutError):
+            # The server died under this client (any way a connection can break): reconnect.
             for ws in sockets.values():
                 await ws.close()
             sockets.clear()
