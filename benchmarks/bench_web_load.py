@@ -22,6 +22,7 @@ import resource
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -108,11 +109,12 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def main_async(games: int, seconds: float, seed: int) -> Tally:
+async def main_async(games: int, seconds: float, seed: int, store: str) -> Tally:
     port = _free_port()
     base = f"http://{HOST}:{port}"
+    serve = ROOT / "examples" / "web" / "serve.py"
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "web" / "serve.py"), "--port", str(port)],
+        [sys.executable, str(serve), "--port", str(port), "--store", store],
         stdout=subprocess.DEVNULL,
     )
     try:
@@ -139,14 +141,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long (default 20)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--store",
+        help="the server's SQLite store (default: a new file in a temporary directory; "
+        "':memory:' keeps it in memory, to measure without the disk)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300:
         parser.error("keep it bounded: 1 to 500 games, at most 300 seconds")
     started = time.monotonic()
-    tally = asyncio.run(main_async(args.games, args.seconds, args.seed))
+    with tempfile.TemporaryDirectory() as scratch:
+        store = args.store or str(Path(scratch) / "tables.sqlite3")
+        tally = asyncio.run(main_async(args.games, args.seconds, args.seed, store))
     elapsed = time.monotonic() - started
     messages = tally.sent + tally.received
     print(f"concurrent games      {args.games} for {args.seconds:.0f} s on {HOST}")
+    print(f"store                 {args.store or 'SQLite file (fsync on every move)'}")
     print(f"games finished        {tally.games}")
     print(f"moves played          {tally.moves}")
     rate = messages / elapsed

@@ -352,6 +352,82 @@ def test_a_broken_save_is_refused(change: Any, message: str) -> None:
         tt.Table.resume(text)
 
 
+def test_a_save_with_hashed_credentials_holds_no_credential_and_still_checks_them() -> None:
+    table = tt.Table.new(3, seed=SEED, bots={1: "random"})
+    table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    saved = table.save(hash_credentials=True)
+    for seat in (0, 2):
+        assert table.credential(seat) not in saved
+    resumed = tt.Table.resume(saved)
+    assert resumed.game == table.game
+    assert resumed.bots == {1: "random"}
+    assert resumed.human_seats == (0, 2)
+    assert [resumed.seat_of(table.credential(s)) for s in (0, 2)] == [0, 2]
+    assert resumed.seat_of(table.credential(0)[:-1] + "?") is None
+    assert resumed.connect("not-a-credential-at-all").message["code"] == "bad-credential"
+    with pytest.raises(tt.ConfigurationError, match="keeps only a hash"):
+        resumed.credential(0)
+    assert resumed.save() == saved  # a table that knows only the hashes saves only them
+    seat = _human_to_act(resumed)
+    action = str(resumed.game.legal_actions()[0])
+    move = json.dumps({"credential": table.credential(seat), "action": action})
+    assert resumed.handle(move) == table.handle(move)
+
+
+@pytest.mark.parametrize(
+    ("hashes", "message"),
+    [
+        (["0" * 64], "need 2 credential hashes"),
+        (["0" * 64, "0" * 64], "two seats share a credential"),
+        (["0" * 64, "A" * 64], "64 lowercase hexadecimal digits"),
+        (["0" * 64, None], "a human seat needs a credential hash"),
+    ],
+)
+def test_bad_credential_hashes_are_refused(hashes: list[str | None], message: str) -> None:
+    with pytest.raises(tt.ConfigurationError, match=message):
+        tt.Table(tt.new_game(2, seed=SEED), credential_hashes=hashes)
+
+
+def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it() -> None:
+    table = tt.Table.new(["Ann", "Bot"], seed=SEED, bots={1: "greedy"})
+    before = table.game
+    seen: list[int] = []
+
+    def full_disk(committed: tt.Table) -> None:
+        seen.append(len(committed.game.history))
+        raise OSError(28, "No space left on device")
+
+    move = _move(table, 0, str(table.game.legal_actions()[0]))
+    error = _only_error(table.handle(move, commit=full_disk), "not-saved")
+    assert "could not store this move" in error
+    assert seen == [2]  # the move and the bot's answer, stored together
+    assert table.game is before
+    stored: list[str] = []
+    outgoing = table.handle(move, commit=lambda t: stored.append(t.save()))
+    assert [out.to for out in outgoing] == [0, tt.SPECTATORS]
+    assert stored == [table.save()]
+    assert len(table.game.history) == 2
+
+
+def test_two_messages_for_one_state_give_one_move_and_a_stale_refusal() -> None:
+    # A refresh does not end the turn (R8 unless refresh_ends_turn): without moves_played, a
+    # second tab's move for the same state would be applied after it.
+    table = tt.Table.new(2, seed=4_611_686_018_427_387_000 + 29)  # a market that may refresh
+    assert "refresh" in map(str, table.game.legal_actions())
+    seat = _human_to_act(table)
+    played = table.connect(table.credential(seat)).message["moves_played"]
+    assert played == len(table.game.history)
+    first = table.handle(_move(table, seat, "refresh", moves_played=played))
+    assert first[0].message["moves_played"] == played + 1
+    after = table.game
+    assert after.current_player == seat
+    second = _move(table, seat, str(after.legal_actions()[0]), moves_played=played)
+    error = _only_error(table.handle(second), "stale")
+    assert f"after {played} moves, but {played + 1} have been played" in error
+    assert table.game is after
+    _only_error(table.handle(_move(table, seat, "refresh", moves_played="1")), "malformed")
+
+
 # -- the no-leak property ----------------------------------------------------------------------
 
 

@@ -11,7 +11,9 @@ knows; bots fill the other seats and move as soon as it is their turn. The messa
 - a client connects with ``connect(credential)`` (None for a spectator) and gets the current
   state of the game for its seat: this is also how a player reconnects;
 - a move is ``{"type": "move", "credential": "...", "action": "t0k2"}``, the action in text
-  notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match;
+  notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match,
+  and so may ``"moves_played"`` (from the last update): a move sent for a state the game has
+  left (another message came first) is then refused as ``stale``;
 - after a move, every human seat gets an ``update`` with its player record
   (``tt.dumps(game, player=seat)``), the moves since the last message with their events
   (``event_to_json``) and its legal actions; spectators get the public view;
@@ -21,12 +23,15 @@ knows; bots fill the other seats and move as soon as it is their turn. The messa
 
 No message holds what its reader may not see (R16): not another seat's secret tile before the
 end, not the deck order, not the seed, not a credential. ``save()`` writes the table (the game
-record and the seats) and ``Table.resume()`` reads it back.
+record and the seats; ``hash_credentials=True`` keeps only a SHA-256 of each credential) and
+``Table.resume()`` reads it back. ``handle(..., commit=store)`` lets a server store each move
+before anyone hears of it, and undoes the move when storing fails.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import random
 import secrets
@@ -129,6 +134,15 @@ class _RefusalError(Exception):
         self.code = code
 
 
+def _hash_credential(credential: str) -> str:
+    # Credentials carry 144 random bits, so a plain SHA-256 cannot be searched backwards.
+    return hashlib.sha256(credential.encode("utf-8", "replace")).hexdigest()
+
+
+def _is_sha256(text: object) -> bool:
+    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
 def _error(code: str, text: str) -> Outgoing:
     return Outgoing(SENDER, json.dumps({"type": "error", "code": code, "error": text}))
 
@@ -139,7 +153,9 @@ class Table:
     ``bots`` maps seats to agent names (``random``, ``greedy``, ``search:N``); every other
     seat is a human seat with a credential. Bots draw their randomness from the game's seed
     and the move number, so a table plays the same way after ``resume()``.
-    ``max_message_bytes`` bounds an incoming message.
+    ``max_message_bytes`` bounds an incoming message. ``credential_hashes`` (instead of
+    ``credentials``) seats a table whose credentials are known only by their SHA-256, as
+    ``save(hash_credentials=True)`` keeps them: it checks a credential but cannot tell one.
 
     >>> import tricky_treats as tt
     >>> table = Table.new(["Ann", "Bot"], seed=7, bots={1: "greedy"})
@@ -159,6 +175,7 @@ class Table:
         *,
         bots: Mapping[int, str] | None = None,
         credentials: Sequence[str | None] | None = None,
+        credential_hashes: Sequence[str | None] | None = None,
         max_message_bytes: int = _DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         bots = dict(bots or {})
@@ -170,6 +187,21 @@ class Table:
             self._agents[seat] = make_agent(name)
         self._bots = bots
         seats = range(len(game.players))
+        if credential_hashes is not None:
+            if credentials is not None:
+                raise ConfigurationError("give credentials or credential_hashes, not both")
+            self._init_hashes(seats, bots, credential_hashes)
+        else:
+            self._init_credentials(seats, bots, credentials)
+        if max_message_bytes < 64:
+            raise ConfigurationError("max_message_bytes must be at least 64")
+        self._max_bytes = max_message_bytes
+        self._game = game
+        self._play_bots()
+
+    def _init_credentials(
+        self, seats: range, bots: Mapping[int, str], credentials: Sequence[str | None] | None
+    ) -> None:
         if credentials is None:
             credentials = [None if s in bots else secrets.token_urlsafe(18) for s in seats]
         if len(credentials) != len(seats):
@@ -183,12 +215,27 @@ class Table:
                 raise ConfigurationError(f"seat {seat}: a credential is a string of 16+ characters")
         if len({c for c in credentials if c is not None}) < len(seats) - len(bots):
             raise ConfigurationError("two seats share a credential")
-        if max_message_bytes < 64:
-            raise ConfigurationError("max_message_bytes must be at least 64")
         self._credentials: tuple[str | None, ...] = tuple(credentials)
-        self._max_bytes = max_message_bytes
-        self._game = game
-        self._play_bots()
+        self._hashes = tuple(None if c is None else _hash_credential(c) for c in credentials)
+
+    def _init_hashes(
+        self, seats: range, bots: Mapping[int, str], hashes: Sequence[str | None]
+    ) -> None:
+        if len(hashes) != len(seats):
+            raise ConfigurationError(f"need {len(seats)} credential hashes, got {len(hashes)}")
+        for seat, digest in zip(seats, hashes, strict=True):
+            if (digest is None) != (seat in bots):
+                raise ConfigurationError(
+                    f"seat {seat}: a human seat needs a credential hash and a bot seat has none"
+                )
+            if digest is not None and not _is_sha256(digest):
+                raise ConfigurationError(
+                    f"seat {seat}: a credential hash is 64 lowercase hexadecimal digits"
+                )
+        if len({h for h in hashes if h is not None}) < len(seats) - len(bots):
+            raise ConfigurationError("two seats share a credential")
+        self._credentials = tuple(None for _ in seats)
+        self._hashes = tuple(hashes)
 
     @classmethod
     def new(
@@ -231,25 +278,30 @@ class Table:
     @property
     def human_seats(self) -> tuple[int, ...]:
         """The seats played by people, each with a credential."""
-        return tuple(s for s, c in enumerate(self._credentials) if c is not None)
+        return tuple(s for s, h in enumerate(self._hashes) if h is not None)
 
     def credential(self, seat: int) -> str:
         """The secret credential of human ``seat``: give it to that player only."""
-        credential = self._credentials[self._game.check_player(seat)]
-        if credential is None:
+        seat = self._game.check_player(seat)
+        credential = self._credentials[seat]
+        if self._hashes[seat] is None:
             raise ConfigurationError(f"seat {seat} is played by a bot and has no credential")
+        if credential is None:
+            raise ConfigurationError(
+                f"seat {seat}: this table keeps only a hash of its credential; the player's "
+                "link holds it"
+            )
         return credential
 
     def seat_of(self, credential: object) -> int | None:
         """The seat whose credential is ``credential``, or None."""
         if not isinstance(credential, str):
             return None
+        presented = _hash_credential(credential)
         found = None
-        for seat, secret in enumerate(self._credentials):
-            # Compare every credential in constant time, so timing tells nothing.
-            if secret is not None and secrets.compare_digest(
-                secret.encode(), credential.encode("utf-8", "replace")
-            ):
+        for seat, digest in enumerate(self._hashes):
+            # Compare every hash in constant time, so timing tells nothing.
+            if digest is not None and secrets.compare_digest(digest, presented):
                 found = seat
         return found
 
@@ -269,20 +321,36 @@ class Table:
         return Outgoing(seat, self._seat_update(self._game, seat, "[]"))
 
     def handle(
-        self, message: str | bytes, *, sender: int | str | None = None
+        self,
+        message: str | bytes,
+        *,
+        sender: int | str | None = None,
+        commit: Callable[[Table], object] | None = None,
     ) -> tuple[Outgoing, ...]:
         """Answer one incoming message: the updates of a legal move, or an error for ``SENDER``.
 
         ``sender`` is the seat (or ``SPECTATORS``) the transport knows the client as, if it
         does: a move with another seat's credential is then refused. The game changes only
         when the answer is not an error.
+
+        ``commit``, if given, is called with the table after the move and the bots' moves
+        that follow it, before any answer is written: a server stores the table there, so
+        that no client hears of a move that is not stored. If it raises an ``Exception``, the
+        moves are undone and the sender gets a ``not-saved`` error.
         """
+        before = self._game
         try:
             seat, action = self._read_move(message, sender)
             moves = [self._apply(seat, action)]
         except _RefusalError as refusal:
             return (_error(refusal.code, str(refusal)),)
         moves += self._play_bots()
+        if commit is not None:
+            try:
+                commit(self)
+            except Exception:  # whatever the store raises, the move must not stand
+                self._game = before
+                return (_error("not-saved", "the server could not store this move; try again"),)
         return self._updates(moves)
 
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
@@ -308,7 +376,7 @@ class Table:
             raise _RefusalError("malformed", "not JSON: send a JSON object") from None
         if not isinstance(document, dict):
             raise _RefusalError("malformed", "expected a JSON object")
-        unknown = sorted(set(document) - {"type", "seat", "credential", "action"})
+        unknown = sorted(set(document) - {"type", "seat", "credential", "action", "moves_played"})
         if unknown:
             raise _RefusalError(
                 "malformed", f"unknown keys {unknown}: a move has credential, action"
@@ -323,6 +391,17 @@ class Table:
             raise _RefusalError("wrong-seat", "this credential is not the credential of your seat")
         if self._game.is_over:
             raise _RefusalError("game-over", "the game is over; no more moves")
+        if "moves_played" in document:
+            seen = document["moves_played"]
+            if type(seen) is not int:
+                raise _RefusalError("malformed", "moves_played must be an integer")
+            played = len(self._game.history)
+            if seen != played:
+                raise _RefusalError(
+                    "stale",
+                    f"this move was meant for the game after {seen} moves, but {played} "
+                    "have been played: another message came first; look at the update",
+                )
         if self._game.current_player != seat:
             raise _RefusalError(
                 "not-your-turn",
@@ -392,6 +471,7 @@ class Table:
             "players": list(game.config.players),
             "bots": {str(s): name for s, name in sorted(self._bots.items())},
             "current_player": game.current_player,
+            "moves_played": len(game.history),
             "over": game.is_over,
             "your_turn": seat is not None and game.current_player == seat,
             "winners": list(game.winners()),
@@ -429,17 +509,30 @@ class Table:
 
     # -- saving ----------------------------------------------------------------------------------
 
-    def save(self) -> str:
+    def save(self, *, hash_credentials: bool = False) -> str:
         """The table as JSON text: the game record (``tt.dumps``), the seats and the bots.
 
         It holds every secret (the seed, the deck, the credentials): keep it on the server.
+        With ``hash_credentials`` each seat holds ``credential_sha256`` instead of its
+        credential: a table resumed from it checks credentials but cannot tell them. A table
+        that knows only the hashes always saves them.
         """
+        hashed = hash_credentials or any(
+            c is None and h is not None
+            for c, h in zip(self._credentials, self._hashes, strict=True)
+        )
+        seats = [
+            {"credential_sha256": digest, "bot": self._bots.get(seat)}
+            if hashed
+            else {"credential": credential, "bot": self._bots.get(seat)}
+            for seat, (credential, digest) in enumerate(
+                zip(self._credentials, self._hashes, strict=True)
+            )
+        ]
         document = {
             "format": TABLE_FORMAT,
             "format_version": TABLE_FORMAT_VERSION,
-            "seats": [
-                {"credential": c, "bot": self._bots.get(s)} for s, c in enumerate(self._credentials)
-            ],
+            "seats": seats,
             "max_message_bytes": self._max_bytes,
             "record": json.loads(dumps(self._game)),
         }
@@ -460,19 +553,33 @@ class Table:
         if document.get("format_version") != TABLE_FORMAT_VERSION:
             raise RecordError(f"$.format_version: expected {TABLE_FORMAT_VERSION}")
         seats = document.get("seats")
-        if not isinstance(seats, list) or not all(
+        plain = isinstance(seats, list) and all(
             isinstance(s, dict) and set(s) == {"credential", "bot"} for s in seats
-        ):
-            raise RecordError("$.seats: expected a list of {credential, bot} objects")
+        )
+        hashed = isinstance(seats, list) and all(
+            isinstance(s, dict) and set(s) == {"credential_sha256", "bot"} for s in seats
+        )
+        if not isinstance(seats, list) or not (plain or hashed):
+            raise RecordError(
+                "$.seats: expected a list of {credential, bot} or {credential_sha256, bot} objects"
+            )
         game = loads(json.dumps(document.get("record")))
         max_bytes = document.get("max_message_bytes")
         if type(max_bytes) is not int:
             raise RecordError("$.max_message_bytes: expected an integer")
+        bots = {s: seat["bot"] for s, seat in enumerate(seats) if seat["bot"] is not None}
         try:
+            if plain:
+                return cls(
+                    game,
+                    bots=bots,
+                    credentials=[seat["credential"] for seat in seats],
+                    max_message_bytes=max_bytes,
+                )
             return cls(
                 game,
-                bots={s: seat["bot"] for s, seat in enumerate(seats) if seat["bot"] is not None},
-                credentials=[seat["credential"] for seat in seats],
+                bots=bots,
+                credential_hashes=[seat["credential_sha256"] for seat in seats],
                 max_message_bytes=max_bytes,
             )
         except TrickyTreatsError as exc:

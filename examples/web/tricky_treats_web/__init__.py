@@ -6,6 +6,14 @@ uvicorn on 127.0.0.1. Needs ``pip install 'tricky-treats[web]'``.
 
 from __future__ import annotations
 
-from tricky_treats_web.app import Lobby, create_app
+from tricky_treats_web.app import Lobby, StoreFailedError, create_app
+from tricky_treats_web.store import QuarantinedTable, SqliteTableStore, TableStore
 
-__all__ = ["Lobby", "create_app"]
+__all__ = [
+    "Lobby",
+    "QuarantinedTable",
+    "SqliteTableStore",
+    "StoreFailedError",
+    "TableStore",
+    "create_app",
+]

@@ -6,6 +6,9 @@
 - ``/ws/{game}``: the client's first message is ``{"type": "hello", "credential": ...}``
   (null for a spectator); then it sends moves, and the server relays the table's answers to
   the clients they are for;
+- with a ``TableStore`` (``tricky_treats_web.store``), every table is stored after every
+  accepted move, before any client hears of it, and the unfinished games come back when the
+  server starts again;
 - ``/offline`` is the page that runs the engine in the browser with Pyodide, from the wheels
   under ``/wheels/`` and the Pyodide runtime under ``/pyodide/`` (installed from npm).
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,9 +32,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
+from tricky_treats_web.store import TableStore
 from tricky_treats_web.wheels import build_wheels
 
-__all__ = ["BOTS", "Lobby", "create_app"]
+__all__ = ["BOTS", "Lobby", "StoreFailedError", "create_app"]
+
+log = logging.getLogger("tricky_treats_web")
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -47,9 +54,17 @@ MAX_CLIENTS_PER_GAME = 16
 MAX_REQUEST_BYTES = 4096
 
 
+class StoreFailedError(Exception):
+    """The store could not keep a new game: nothing was created."""
+
+
 @attrs.define
 class Room:
-    """One table and the WebSockets connected to it, each known as a seat or a spectator."""
+    """One table and the WebSockets connected to it, each known as a seat or a spectator.
+
+    ``lock`` makes the messages for this table go one at a time: a move is applied, stored
+    and answered before the next message for the table is read.
+    """
 
     table: tt.Table
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
@@ -57,19 +72,52 @@ class Room:
 
 
 class Lobby:
-    """The games of this server, by id; bounded so that nobody can fill its memory."""
+    """The games of this server, by id; bounded so that nobody can fill its memory.
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+    With a ``store``, the lobby starts with the store's unfinished games, stores every new
+    game and every accepted move, and finds a game it has forgotten (a finished one) in the
+    store when a client asks for it.
+    """
+
+    def __init__(self, max_games: int = MAX_GAMES, store: TableStore | None = None) -> None:
         self.rooms: dict[str, Room] = {}
         self.max_games = max_games
+        self.store = store
+        if store is not None:
+            self.rooms = {game_id: Room(t) for game_id, t in store.load_unfinished().items()}
+            log.info("restored %d unfinished games from the store", len(self.rooms))
 
-    def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a game from a request body; the answer holds the seat links."""
+    def _make_room(self) -> None:
         if len(self.rooms) >= self.max_games:
-            # Make room by forgetting finished games that nobody is looking at any more.
+            # Forget finished games that nobody is looking at any more (the store keeps them).
             for game_id, room in list(self.rooms.items()):
                 if room.table.game.is_over and not room.clients:
                     del self.rooms[game_id]
+
+    def room(self, game_id: str) -> Room | None:
+        """The room of ``game_id``, from memory or else from the store; None if unknown."""
+        room = self.rooms.get(game_id)
+        if room is None and self.store is not None:
+            self._make_room()
+            if len(self.rooms) < self.max_games:
+                table = self.store.load(game_id)
+                if table is not None:
+                    room = self.rooms[game_id] = Room(table)
+        return room
+
+    def commit(self, game_id: str, table: tt.Table) -> None:
+        """Store ``table`` (if there is a store); a failure is logged and raised."""
+        if self.store is None:
+            return
+        try:
+            self.store.save(game_id, table)
+        except Exception:
+            log.exception("could not store game %s; its last move is refused", game_id)
+            raise
+
+    def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a game from a request body; the answer holds the seat links."""
+        self._make_room()
         if len(self.rooms) >= self.max_games:
             raise tt.ConfigurationError("this server has as many games as it can hold")
         players = request.get("players")
@@ -98,6 +146,10 @@ class Lobby:
             refresh_ends_turn=request.get("refresh_ends_turn") is True,
         )
         game_id = secrets.token_urlsafe(9)
+        try:
+            self.commit(game_id, table)
+        except Exception as exc:
+            raise StoreFailedError("the server could not store the new game; try again") from exc
         self.rooms[game_id] = Room(table)
         return {
             "game": game_id,
@@ -162,6 +214,8 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             return JSONResponse({"error": "expected a JSON object"}, status_code=400)
         except tt.TrickyTreatsError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        except StoreFailedError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
         return JSONResponse(answer, status_code=201)
 
     async def wheel_index(request: Request) -> Response:
@@ -175,7 +229,8 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
         return FileResponse(path, media_type="application/zip")
 
     async def play(websocket: WebSocket) -> None:
-        room = lobby.rooms.get(websocket.path_params["game"])
+        game_id = websocket.path_params["game"]
+        room = lobby.room(game_id)
         await websocket.accept()
         if room is None:
             await websocket.send_text(
@@ -208,7 +263,12 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             while True:
                 text = await websocket.receive_text()
                 async with room.lock:
-                    outgoing = room.table.handle(text, sender=room.clients.get(websocket))
+                    # commit stores the move before any answer is sent, or undoes it.
+                    outgoing = room.table.handle(
+                        text,
+                        sender=room.clients.get(websocket),
+                        commit=lambda table: lobby.commit(game_id, table),
+                    )
                     await _send(room, outgoing, websocket)
         except (WebSocketDisconnect, json.JSONDecodeError):
             pass

@@ -6,7 +6,10 @@ const gameId = location.pathname.split("/").pop();
 const credential = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
 const root = document.getElementById("app");
 let socket = null;
-const board = new BoardView(root, (action) => socket.send(JSON.stringify({ type: "move", credential, action })));
+// moves_played: if another tab of this seat moved first, the server refuses this move as stale.
+const board = new BoardView(root, (action) =>
+  socket.send(JSON.stringify({ type: "move", credential, action, moves_played: board.message?.moves_played })),
+);
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";

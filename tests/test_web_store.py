@@ -1,0 +1,245 @@
+"""The web example's table store: every accepted move stored before it is answered, games
+back after a restart, bad stored tables and bad store files kept aside and reported, and a
+store that cannot write (a full disk) refusing the move and changing nothing.
+
+Needs the ``[web]`` extra and httpx (``.ci/run`` installs ``.[webtest]``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+import tricky_treats as tt
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+
+from tricky_treats_web import Lobby, SqliteTableStore, TableStore, create_app
+
+SEED = 4_611_686_018_427_387_000 + 1717
+
+
+def _client(lobby: Lobby, tmp_path: Path) -> TestClient:
+    return TestClient(create_app(lobby, wheel_dir=tmp_path / "wheels"))
+
+
+def _create(client: TestClient, **body: Any) -> tuple[str, list[str | None]]:
+    request = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED, **body}
+    response = client.post("/api/games", content=json.dumps(request))
+    assert response.status_code == 201, response.text
+    answer = response.json()
+    keys = [s["link"].split("#", 1)[1] if s["link"] else None for s in answer["seats"]]
+    return answer["game"], keys
+
+
+def _play(client: TestClient, game_id: str, keys: list[str | None], moves: int) -> dict[str, Any]:
+    """Play ``moves`` moves (the last legal action each time) and answer the last update."""
+    update: dict[str, Any] = {}
+    for _ in range(moves):
+        for key in keys:
+            if key is None:
+                continue
+            with client.websocket_connect(f"/ws/{game_id}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "credential": key}))
+                hello = ws.receive_json()
+                if not hello["your_turn"]:
+                    continue
+                action = hello["legal_actions"][-1]["action"]
+                ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
+                update = ws.receive_json()
+                assert update["type"] == "update", update
+                break
+    return update
+
+
+def _rows(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT game_id, data FROM tables").fetchall())
+
+
+def test_the_sqlite_store_is_a_table_store(tmp_path: Path) -> None:
+    store: TableStore = SqliteTableStore(tmp_path / "t.sqlite3")
+    assert store.load_unfinished() == {}
+
+
+def test_every_accepted_move_is_stored_before_it_is_answered(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    lobby = Lobby(store=SqliteTableStore(path))
+    client = _client(lobby, tmp_path)
+    game_id, keys = _create(client, players=[{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}])
+    assert tt.Table.resume(_rows(path)[game_id]).game == lobby.rooms[game_id].table.game
+    update = _play(client, game_id, keys, 3)
+    stored = tt.Table.resume(_rows(path)[game_id])
+    assert stored.game == lobby.rooms[game_id].table.game
+    assert len(update["record"]["view"]["history"]) == len(stored.game.history) == 6
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    # The credential is kept only as its hash; the stored table checks it.
+    assert keys[0] is not None
+    assert keys[0] not in path.read_bytes().decode("latin-1")
+    assert stored.seat_of(keys[0]) == 0
+
+
+def test_a_restarted_server_has_the_unfinished_games_and_finds_finished_ones(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    first = Lobby(store=SqliteTableStore(path))
+    client = _client(first, tmp_path)
+    playing, keys = _create(client)
+    update = _play(client, playing, keys, 4)
+    bots = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "greedy"}]
+    finished, _ = _create(client, players=bots)
+    assert first.rooms[finished].table.game.is_over
+
+    again = Lobby(store=SqliteTableStore(path))  # as serve.py does on start
+    assert set(again.rooms) == {playing}
+    client = _client(again, tmp_path)
+    with client.websocket_connect(f"/ws/{playing}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
+        hello = ws.receive_json()
+    assert len(update["record"]["view"]["history"]) == 4
+    assert hello["record"] == json.loads(tt.dumps(first.rooms[playing].table.game, player=0))
+    with client.websocket_connect(f"/ws/{finished}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": None}))
+        watched = ws.receive_json()
+    assert watched["over"] is True
+    assert finished in again.rooms
+    with client.websocket_connect("/ws/no-such-game") as ws:
+        assert ws.receive_json()["code"] == "no-game"
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({"format": "tricky-treats-table", "format_version": 99}), "format_version"),
+        (b"\x00\xff binary", "expected text, got bytes"),
+        ("tampered", "digest does not match"),
+    ],
+)
+def test_a_stored_table_that_fails_to_load_is_reported_and_kept_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, data: str | bytes, reason: str
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteTableStore(path)
+    good = tt.Table.new(2, seed=SEED)
+    store.save("good", good)
+    store.save("bad", tt.Table.new(2, seed=SEED + 1))
+    if data == "tampered":  # valid JSON, but a record the engine refuses
+        document = json.loads(_rows(path)["bad"])
+        document["record"]["seed"] = "seven"
+        data = json.dumps(document)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE tables SET data = ? WHERE game_id = 'bad'", (data,))
+    store.close()
+
+    with caplog.at_level(logging.ERROR, logger="tricky_treats_web.store"):
+        lobby = Lobby(store=SqliteTableStore(path))
+    assert set(lobby.rooms) == {"good"}
+    assert lobby.rooms["good"].table.game == good.game
+    assert "stored game bad does not load" in caplog.text
+    assert reason in caplog.text
+    assert lobby.store is not None
+    (kept,) = lobby.store.quarantined()
+    assert kept.game_id == "bad"
+    assert reason in kept.reason
+    assert kept.data == (data if isinstance(data, str) else repr(data))
+    assert "bad" not in _rows(path)
+    # Reported once: a second start finds it in quarantine, not in the tables.
+    assert set(Lobby(store=SqliteTableStore(path)).rooms) == {"good"}
+
+
+@pytest.mark.parametrize("damage", ["garbage", "header"])
+def test_a_corrupted_store_file_is_moved_aside_and_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database, " * 200)
+    else:
+        store = SqliteTableStore(path)
+        store.save("game", tt.Table.new(2, seed=SEED))
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.close()
+        raw = bytearray(path.read_bytes())
+        raw[0:16] = b"scrambled header"
+        path.write_bytes(bytes(raw))
+    damaged = path.read_bytes()
+
+    with caplog.at_level(logging.ERROR, logger="tricky_treats_web.store"):
+        store = SqliteTableStore(path)
+    assert store.set_aside is not None
+    assert store.set_aside.read_bytes() == damaged
+    assert "is not a readable SQLite database" in caplog.text
+    assert str(store.set_aside) in caplog.text
+    assert store.load_unfinished() == {}
+    store.save("new", tt.Table.new(2, seed=SEED))
+    assert set(SqliteTableStore(path).load_unfinished()) == {"new"}
+
+
+class FullDiskStore(SqliteTableStore):
+    """A store whose disk fills up when ``full`` is set: every save raises."""
+
+    full = False
+
+    def save(self, game_id: str, table: tt.Table) -> None:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().save(game_id, table)
+
+
+def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    store = FullDiskStore(path)
+    lobby = Lobby(store=store)
+    client = _client(lobby, tmp_path)
+    game_id, keys = _create(client)
+    table = lobby.rooms[game_id].table
+    before, stored_before = table.game, _rows(path)[game_id]
+    store.full = True
+    with client.websocket_connect(f"/ws/{game_id}") as ws, caplog.at_level(logging.ERROR):
+        ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
+        action = ws.receive_json()["legal_actions"][0]["action"]
+        ws.send_text(json.dumps({"type": "move", "credential": keys[0], "action": action}))
+        refusal = ws.receive_json()
+        assert refusal == {
+            "type": "error",
+            "code": "not-saved",
+            "error": "the server could not store this move; try again",
+        }
+        assert table.game is before
+        assert _rows(path)[game_id] == stored_before
+        assert f"could not store game {game_id}" in caplog.text
+        assert "database or disk is full" in caplog.text
+
+        store.full = False  # space again: the same move goes through
+        ws.send_text(json.dumps({"type": "move", "credential": keys[0], "action": action}))
+        update = ws.receive_json()
+    assert update["type"] == "update"
+    assert update["moves"][0]["action"] == action
+    assert tt.Table.resume(_rows(path)[game_id]).game == table.game
+
+
+def test_a_game_the_store_cannot_write_is_not_created(tmp_path: Path) -> None:
+    store = FullDiskStore(tmp_path / "tables.sqlite3")
+    store.full = True
+    lobby = Lobby(store=store)
+    client = _client(lobby, tmp_path)
+    body = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(logging.getLogger("tricky_treats_web"), "disabled", True)
+        response = client.post("/api/games", content=json.dumps(body))
+    assert response.status_code == 503
+    assert "could not store the new game" in response.json()["error"]
+    assert lobby.rooms == {}
