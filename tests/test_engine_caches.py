@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tricky_treats import plugins
-from tricky_treats.model import _MEMO_SIZE, ActionLog
+from tricky_treats.model import _MEMO_SIZE, FEATURES, ActionLog, _qualify
 from tricky_treats.variants import base
 
 
@@ -172,6 +172,27 @@ def test_a_games_memo_stays_small() -> None:
     assert 0 < len(memo) <= _MEMO_SIZE
 
 
+# -- the per-game lookup tables --------------------------------------------------------------------
+
+
+@given(
+    most=st.integers(0, 20),
+    houses=st.lists(st.tuples(st.integers(0, len(FEATURES) - 1), st.integers(0, 25)), max_size=12),
+)
+def test_qualify_table_says_which_houses_a_count_reaches(
+    most: int, houses: list[tuple[int, int]]
+) -> None:
+    """qualify[f][n] is the set of houses wanting feature f whose minimum n cards reach."""
+    features = tuple(f for f, _ in houses)
+    minimums = tuple(m for _, m in houses)
+    table = _qualify(most, features, minimums)
+    assert len(table) == len(FEATURES)
+    for feature in range(len(FEATURES)):
+        for n in range(most + 1):
+            expected = sum(1 << h for h, (f, m) in enumerate(houses) if f == feature and m <= n)
+            assert table[feature][n] == expected
+
+
 # -- dealing: the same games from the same seeds -------------------------------------------------
 
 
@@ -181,7 +202,8 @@ def test_a_games_memo_stays_small() -> None:
 )
 def test_fast_shuffles_draw_what_random_shuffle_draws(seed: int, sizes: list[int]) -> None:
     fast, reference = random.Random(seed), random.Random(seed)
-    assert base._fast_shuffles(fast, sizes) == base._reference_shuffles(reference, sizes)
+    sequences = [range(n) for n in sizes]
+    assert base._fast_shuffles(fast, sequences) == base._reference_shuffles(reference, sequences)
     assert fast.getstate() == reference.getstate()
 
 
@@ -194,7 +216,7 @@ def test_a_subclass_of_random_is_shuffled_by_its_own_shuffle() -> None:
         def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
             x.reverse()
 
-    assert base._shuffled(Reversed(1), [4]) == [[3, 2, 1, 0]]
+    assert base._shuffled(Reversed(1), [range(4)]) == [[3, 2, 1, 0]]
 
 
 @given(seed=st.integers(min_value=0, max_value=2**63), players=st.integers(2, 4))

@@ -30,6 +30,7 @@ from tricky_treats.model import (
     VariantRef,
     new_game_state,
     new_player_state,
+    new_setup,
 )
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
@@ -117,18 +118,18 @@ def _start(
     check_config(config, resolution.rules)
     board = resolution.deal(config, random.Random(config.seed))
     return _first_state(
-        Setup(
-            config=config,
-            components=resolution.components,
-            rules=resolution.rules,
-            grid=board.grid,
-            street_tokens=board.street_tokens,
-            mean_houses=board.mean_houses,
-            secret_tiles=board.secret_tiles,
-            deck=board.deck,
-            secret_tiles_face_up=board.secret_tiles_face_up,
-            custom_components=custom_components,
-            scorers=resolution.scorers,
+        new_setup(
+            config,
+            resolution.components,
+            resolution.rules,
+            board.grid,
+            board.street_tokens,
+            board.mean_houses,
+            board.secret_tiles,
+            board.deck,
+            board.secret_tiles_face_up,
+            custom_components,
+            resolution.scorers,
         )
     )
 

@@ -208,7 +208,6 @@ class _Lookup:
         "deck_order",
         "deck_size",
         "house_feature",
-        "house_minimum",
         "house_treat",
         "mean_icon",
         "pass_",
@@ -228,11 +227,10 @@ class _Lookup:
         treats, icons = _TREAT_BY_ID, _ICON_BY_ID
         grid = setup.grid
         if grid:
-            self.house_feature, self.house_minimum, self.house_treat = zip(
-                *map(_house_info, grid), strict=True
-            )
+            _, features, minimums, self.house_treat = zip(*_grid_info(grid), strict=True)
         else:
-            self.house_feature = self.house_minimum = self.house_treat = ()
+            features = minimums = self.house_treat = ()
+        self.house_feature = features
         try:
             self.mean_icon = tuple(
                 map(icons.__getitem__, map(id, map(_ICON_OF, setup.mean_houses)))
@@ -248,67 +246,76 @@ class _Lookup:
         # For views, worked out on first use: the deck's cards by id, and their positions.
         self.deck_order: tuple[tuple[CostumeCard, ...], tuple[int, ...]] | None = None
         space = setup.action_space
-        self.all_kids = (1 << space.kids) - 1
-        self.takes, self.visits = _action_tables(space)
-        first_trick = space.market_size * space.kids + space.nice_houses
-        self.tricks = space.actions[first_trick : first_trick + space.mean_houses]
-        self.refresh = space.actions[-2]
-        self.pass_ = space.actions[-1]
+        (self.all_kids, self.takes, self.visits, self.tricks, self.refresh, self.pass_) = (
+            _space_tables(space)
+        )
         # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
-        most = space.kids * len(CostumeType)
-        wanted: dict[int, list[tuple[int, int]]] = {}
-        pairs = zip(self.house_feature, self.house_minimum, strict=True)
-        for house, (feature, minimum) in enumerate(pairs):
-            wanted.setdefault(feature, []).append((minimum, house))
-        qualify = [_qualify_row(most, ())] * len(FEATURES)
-        for feature, houses in wanted.items():
-            qualify[feature] = _qualify_row(most, tuple(houses))
-        self.qualify = tuple(qualify)
+        self.qualify = _qualify(space.kids * len(CostumeType), features, minimums)
 
 
-_HOUSE_INFO: dict[int, tuple[GridHouse, tuple[int, int, int]]] = {}
+# Per nice house: the house, then its wanted feature, lowest tier and treat token as indices.
+# Keyed by the house's id; the entry holds the house, so no other object can have that id
+# while the entry is there. Houses are usually the shared objects of the base game's deal.
+_HOUSE_INFO: dict[int, tuple[GridHouse, int, int, int]] = {}
 
 
-def _house_info(house: GridHouse) -> tuple[int, int, int]:
-    """A grid house's wanted feature, lowest tier and treat token, as indices.
+def _grid_info(grid: tuple[GridHouse, ...]) -> list[tuple[GridHouse, int, int, int]]:
+    """``_HOUSE_INFO`` entries of the houses of ``grid``, worked out where missing."""
+    entries = list(map(_HOUSE_INFO.get, map(id, grid)))
+    if None in entries:
+        entries = list(map(_house_info, grid))
+    return entries  # type: ignore[return-value]
 
-    Houses are usually the shared objects of the base game's deal, so the answer is kept
-    (with the house, whose id it is looked up by) in a table cleared when it grows large.
-    """
+
+def _house_info(house: GridHouse) -> tuple[GridHouse, int, int, int]:
     entry = _HOUSE_INFO.get(id(house))
-    if entry is not None and entry[0] is house:
-        return entry[1]
+    if entry is not None:
+        return entry
     neighbour = house.neighbour
-    info = (
+    entry = (
+        house,
         _index(_FEATURE_BY_ID, _FEATURE_INDEX, neighbour.wants),
         neighbour.tiers[0].cards,
         _index(_TREAT_BY_ID, _TREAT_INDEX, house.treat),
     )
     if len(_HOUSE_INFO) >= 4096:
         _HOUSE_INFO.clear()
-    _HOUSE_INFO[id(house)] = (house, info)
-    return info
+    _HOUSE_INFO[id(house)] = entry
+    return entry
 
 
-_QUALIFY_ROWS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, ...]] = {}
+@functools.lru_cache(maxsize=64)
+def _single_house_rows(
+    most: int, houses: int
+) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """The empty qualifying row, and the rows of single houses.
 
-
-def _qualify_row(most: int, houses: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    """For n from 0 to ``most`` cards, the bit mask of ``houses`` (minimum, house) n reaches.
-
-    Rows repeat from game to game (a feature is usually wanted by one house), so they are
-    kept, in a table cleared whenever it grows past a few thousand rows.
+    ``rows[h][m][n]``, for house h wanting m cards and a count n from 0 to ``most``, is the
+    bit of h if n reaches m, else 0; m runs to ``most`` + 1, which stands for out of reach.
     """
-    key = (most, houses)
-    row = _QUALIFY_ROWS.get(key)
-    if row is None:
-        row = tuple(
-            sum(1 << house for minimum, house in houses if minimum <= n) for n in range(most + 1)
-        )
-        if len(_QUALIFY_ROWS) >= 4096:
-            _QUALIFY_ROWS.clear()
-        _QUALIFY_ROWS[key] = row
-    return row
+    nobody = (0,) * (most + 1)
+    rows = tuple(
+        tuple(tuple(1 << h if m <= n else 0 for n in range(most + 1)) for m in range(most + 2))
+        for h in range(houses)
+    )
+    return nobody, rows
+
+
+def _qualify(
+    most: int, features: tuple[int, ...], minimums: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Per feature f and card count n (0 to ``most``), the houses wanting f that n cards reach.
+
+    A bit mask of houses; house h wants ``features[h]`` from ``minimums[h]`` cards on.
+    """
+    nobody, single = _single_house_rows(most, len(features))
+    qualify = [nobody] * len(FEATURES)
+    unreachable = most + 1
+    for rows, feature, minimum in zip(single, features, minimums, strict=True):
+        row = rows[minimum if minimum < unreachable else unreachable]
+        wanted = qualify[feature]
+        qualify[feature] = row if wanted is nobody else tuple(map(operator.or_, wanted, row))
+    return tuple(qualify)
 
 
 _CardTables = tuple[
@@ -340,25 +347,50 @@ def _card_tables(components: ComponentData) -> _CardTables:
     return tables
 
 
-@functools.cache
-def _action_tables(
-    space: ActionSpace,
-) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[Action, ...], ...]]:
-    """``takes[slot][kids]`` and ``visits[houses]``: the actions for each bit mask."""
+_SpaceTables = tuple[
+    int,
+    tuple[tuple[tuple[Action, ...], ...], ...],
+    tuple[tuple[Action, ...], ...],
+    tuple[Action, ...],
+    Action,
+    Action,
+]
+_SPACE_TABLES: dict[int, tuple[ActionSpace, _SpaceTables]] = {}
+
+
+def _space_tables(space: ActionSpace) -> _SpaceTables:
+    """The action tables of ``space``, kept per space object (by id: the entry holds it)."""
+    entry = _SPACE_TABLES.get(id(space))
+    if entry is None:
+        if len(_SPACE_TABLES) >= 64:
+            _SPACE_TABLES.clear()
+        entry = _SPACE_TABLES[id(space)] = (space, _action_tables(space))
+    return entry[1]
+
+
+def _action_tables(space: ActionSpace) -> _SpaceTables:
+    """The tables of one action space.
+
+    All kids as a bit mask; ``takes[slot][kids]`` and ``visits[houses]``, the actions for each
+    bit mask; the tricks; refresh; pass.
+    """
     kids = space.kids
+    actions = space.actions
     takes = tuple(
         tuple(
-            tuple(space.actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
+            tuple(actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
             for mask in range(1 << kids)
         )
         for slot in range(space.market_size)
     )
     first = space.market_size * kids
     visits = tuple(
-        tuple(space.actions[first + h] for h in range(space.nice_houses) if mask >> h & 1)
+        tuple(actions[first + h] for h in range(space.nice_houses) if mask >> h & 1)
         for mask in range(1 << space.nice_houses)
     )
-    return takes, visits
+    first_trick = first + space.nice_houses
+    tricks = actions[first_trick : first_trick + space.mean_houses]
+    return (1 << kids) - 1, takes, visits, tricks, actions[-2], actions[-1]
 
 
 @functools.cache
@@ -366,7 +398,7 @@ def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: in
     return ActionSpace(market_size, kids, nice_houses, mean_houses)
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Board:
     """A dealt board: what the ``tricky_treats_deal`` hook returns.
 
@@ -387,7 +419,7 @@ class Board:
     """Whether the secret tiles are dealt face up (every view shows them)."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Setup:
     """The fixed part of a game, dealt once from the seed and shared by all its states.
 
@@ -585,14 +617,15 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
     dominates the cost of a move. The hot path instead fills a mutable twin class with the
     same slots (plain attribute stores) and then gives the object its real class; CPython
     allows that ``__class__`` assignment between layout-identical slotted classes. The result
-    is an ordinary, equal, frozen instance. Arguments are positional, in field order, and
-    fields with ``init=False`` get their default. Where the interpreter refuses the
-    assignment, the attrs constructor is returned instead.
+    is an ordinary, equal, frozen instance. Arguments are positional, in field order;
+    fields with ``init=False`` get their default, and ``__attrs_post_init__`` runs last (it
+    sets the others). Where the interpreter refuses the assignment, the attrs constructor is
+    returned instead. No validators or converters run: callers pass checked values.
     """
     fields = attrs.fields(cls)  # type: ignore[arg-type]
     params = [f.name.lstrip("_") for f in fields if f.init]
     body = [f"    self.{f.name} = {f.name.lstrip('_')}" for f in fields if f.init]
-    body += [f"    self.{f.name} = {f.default!r}" for f in fields if not f.init]
+    body += [f"    self.{f.name} = {f.default!r}" for f in fields if _plain_default(f)]
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
     namespace: dict[str, object] = {}
     exec(source, namespace)
@@ -605,17 +638,34 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
         },
     )
 
+    post_init = getattr(cls, "__attrs_post_init__", None)
+
     def build(*args: object) -> _C:
         instance = twin(*args)
         instance.__class__ = cls
         result: _C = instance
         return result
 
+    def build_then_post_init(*args: object) -> _C:
+        instance = twin(*args)
+        instance.__class__ = cls
+        instance.__attrs_post_init__()
+        result: _C = instance
+        return result
+
+    if post_init is not None:
+        build = build_then_post_init
+
     try:
-        build(*(None for _ in params))
+        twin(*(None for _ in params)).__class__ = cls
     except TypeError:  # pragma: no cover - an interpreter without __class__ assignment
         return cls
     return build
+
+
+def _plain_default(field: attrs.Attribute[Any]) -> bool:
+    """Whether ``field`` is set from a plain default rather than by ``__attrs_post_init__``."""
+    return not field.init and field.default is not attrs.NOTHING
 
 
 @attrs.frozen(weakref_slot=False)
@@ -796,6 +846,8 @@ class GameState:
 
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
+new_setup = _fast_constructor(Setup)
+new_board = _fast_constructor(Board)
 
 
 def _restore_game_state(*fields: Any) -> GameState:

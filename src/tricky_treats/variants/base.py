@@ -11,12 +11,13 @@ import functools
 import random
 import threading
 from collections.abc import Sequence
+from typing import TypeVar
 
 import attrs
 
 from tricky_treats.components import ComponentData, RulesData, base_components
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse
+from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse, new_board
 
 GRID_HOUSES = 9
 
@@ -46,41 +47,44 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     next one per player as secret tiles), then the deck.
     """
     box = _box(components)
+    # Positions where the deal needs them as indices, the components themselves otherwise:
+    # shuffling either draws the same numbers, so seeds deal the same boards.
     neighbours, treat_tokens, street_tokens, tiles, deck = _shuffled(
         rng,
         (
-            len(components.nice_neighbours),
-            len(components.house_treat_tokens),
-            len(components.street_bonus_tokens),
-            len(components.trick_tiles),
-            len(components.cards),
+            range(len(components.nice_neighbours)),
+            range(len(components.house_treat_tokens)),
+            components.street_bonus_tokens,
+            range(len(components.trick_tiles)),
+            components.cards,
         ),
     )
     mean = len(components.mean_neighbours)
-    grid = box.grid_houses
-    mean_houses = box.mean_houses
     all_tiles = components.trick_tiles
-    return Board(
-        grid=tuple(
-            map(tuple.__getitem__, map(grid.__getitem__, neighbours[:GRID_HOUSES]), treat_tokens)
-        ),
-        street_tokens=tuple(map(components.street_bonus_tokens.__getitem__, street_tokens)),
-        mean_houses=tuple(map(tuple.__getitem__, mean_houses, tiles[:mean])),
-        secret_tiles=tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
-        deck=tuple(map(components.cards.__getitem__, deck)),
+    neighbours_in_grid = map(box.grid_houses.__getitem__, neighbours[:GRID_HOUSES])
+    return new_board(  # Board(...) without its frozen guard: the values are built right here
+        tuple(map(tuple.__getitem__, neighbours_in_grid, treat_tokens)),
+        tuple(street_tokens),
+        tuple(map(tuple.__getitem__, box.mean_houses, tiles[:mean])),
+        tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
+        tuple(deck),
+        False,
     )
 
 
-def _reference_shuffles(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
-    orders = []
-    for n in sizes:
-        order = list(range(n))
-        rng.shuffle(order)
-        orders.append(order)
-    return orders
+_T = TypeVar("_T")
 
 
-def _fast_shuffles(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
+def _reference_shuffles(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
+    shuffled = []
+    for sequence in sequences:
+        items = list(sequence)
+        rng.shuffle(items)
+        shuffled.append(items)
+    return shuffled
+
+
+def _fast_shuffles(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
     """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster.
 
     ``random.shuffle`` draws, for each position i from the last down to 1, ``getrandbits(k)``
@@ -88,16 +92,16 @@ def _fast_shuffles(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
     out with the bit lengths worked out once per size, skips two method calls a draw.
     """
     getrandbits = rng.getrandbits
-    orders = []
-    for n in sizes:
-        order = list(range(n))
-        for i, bound, bits in _draws(n):
+    shuffled = []
+    for sequence in sequences:
+        items = list(sequence)
+        for i, bound, bits in _draws(len(items)):
             r = getrandbits(bits)
             while r >= bound:
                 r = getrandbits(bits)
-            order[i], order[r] = order[r], order[i]
-        orders.append(order)
-    return orders
+            items[i], items[r] = items[r], items[i]
+        shuffled.append(items)
+    return shuffled
 
 
 @functools.lru_cache(maxsize=64)
@@ -109,9 +113,9 @@ def _draws(n: int) -> tuple[tuple[int, int, int], ...]:
 def _same_draws() -> bool:
     """Whether ``_fast_shuffles`` gives what this Python's ``random.shuffle`` gives."""
     for seed in range(20):
-        sizes = (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)
+        sequences = [range(n) for n in (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)]
         fast, reference = random.Random(seed), random.Random(seed)
-        if _fast_shuffles(fast, sizes) != _reference_shuffles(reference, sizes):
+        if _fast_shuffles(fast, sequences) != _reference_shuffles(reference, sequences):
             return False  # pragma: no cover - another Python's shuffle
         if fast.getstate() != reference.getstate():
             return False  # pragma: no cover - another Python's shuffle
@@ -121,17 +125,16 @@ def _same_draws() -> bool:
 _FAST = _same_draws()
 
 
-def _shuffled(rng: random.Random, sizes: Sequence[int]) -> list[list[int]]:
-    """For each size n, the positions 0 to n - 1 in the order ``rng.shuffle`` puts them.
+def _shuffled(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
+    """Each of ``sequences`` as a list in the order ``rng.shuffle`` puts it.
 
     The shuffles are done one after the other, as ``rng.shuffle`` on each list in turn
-    would. Shuffling positions instead of the components draws the same numbers, so seeds
-    deal the same boards. The fast path is used only for ``random.Random`` itself, and only
-    if it was checked at import to agree with this Python's ``shuffle``.
+    would. The fast path is used only for ``random.Random`` itself, and only if it was
+    checked at import to agree with this Python's ``shuffle``.
     """
     if _FAST and type(rng) is random.Random:
-        return _fast_shuffles(rng, sizes)
-    return _reference_shuffles(rng, sizes)
+        return _fast_shuffles(rng, sequences)
+    return _reference_shuffles(rng, sequences)
 
 
 class _Box:
