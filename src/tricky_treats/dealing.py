@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import secrets
@@ -28,6 +29,7 @@ from tricky_treats.model import (
     GameState,
     Setup,
     VariantRef,
+    new_config,
     new_game_state,
     new_player_state,
     new_setup,
@@ -65,25 +67,30 @@ def new_game(
     >>> game.current_player, len(game.legal_actions()) > 0
     (0, True)
     """
-    chosen = _variants(variants)
-    options = _variant_options(variant_options)
-    unknown = sorted(set(options) - {v.name for v in chosen})
-    if unknown:
-        raise ConfigurationError(f"variant_options names variants not in the game: {unknown}")
+    chosen: list[Variant] = []
+    options: dict[str, dict[str, Any]] = {}
+    refs: tuple[VariantRef, ...] = ()
+    if variants != () or variant_options is not None:  # else the base game: nothing to check
+        chosen = _variants(variants)
+        options = _variant_options(variant_options)
+        unknown = sorted(set(options) - {v.name for v in chosen})
+        if unknown:
+            raise ConfigurationError(f"variant_options names variants not in the game: {unknown}")
+        refs = tuple(VariantRef(v.name, v.version) for v in chosen)
     if seed is None:
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
         raise ConfigurationError(
             f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
         )
-    config = GameConfig(
-        players=_player_names(players),
-        seed=seed,
-        first_player=first_player,
-        any_mean_house=bool(any_mean_house),
-        refresh_ends_turn=bool(refresh_ends_turn),
-        variants=tuple(VariantRef(v.name, v.version) for v in chosen),
-        variant_options=options,
+    config = new_config(
+        _player_names(players),
+        seed,
+        first_player,
+        bool(any_mean_house),
+        bool(refresh_ends_turn),
+        refs,
+        options,
     )
     return _start(config, chosen, components, custom_components=components is not None)
 
@@ -112,7 +119,7 @@ def _start(
     *,
     custom_components: bool,
 ) -> GameState:
-    if len({v.name for v in variants}) != len(variants):
+    if variants and len({v.name for v in variants}) != len(variants):
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
@@ -152,7 +159,7 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
                 f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), "
                 f"got {brief(players)}"
             )
-        return tuple(f"Player {i + 1}" for i in range(players))
+        return _numbered_players(players)
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigurationError(wrong)
     if len(players) > _MAX_PLAYERS:
@@ -163,6 +170,11 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
 
 
 _MAX_PLAYERS = 8  # the most any component data allows (components' limits)
+
+
+@functools.lru_cache(maxsize=_MAX_PLAYERS + 1)
+def _numbered_players(count: int) -> tuple[str, ...]:
+    return tuple(f"Player {i + 1}" for i in range(count))
 
 
 def _variants(variants: Iterable[str | Variant]) -> list[Variant]:

@@ -127,7 +127,7 @@ class VariantRef:
     """The variant's version when the game was created."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class GameConfig:
     """What a game was created with: players, seed, rule options and variants.
 
@@ -847,6 +847,7 @@ class GameState:
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
 new_setup = _fast_constructor(Setup)
+new_config = _fast_constructor(GameConfig)
 new_board = _fast_constructor(Board)
 
 

@@ -760,22 +760,27 @@ def resolve(
     that what they return cannot depend on which game came first. The last
     ``RESOLUTION_CACHE_SIZE`` combinations used are kept.
     """
-    for variant in variants:
-        _check_declaration(variant)
     options = config.variant_options
-    try:
-        options_key = json.dumps(options, sort_keys=True) if options else ""
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
-    key = (
-        tuple(_Same(v) for v in variants),
-        tuple(_extra_key(v, config) for v in variants),
-        options_key,
-        len(config.players),
-        bool(config.any_mean_house),
-        bool(config.refresh_ends_turn),
-        None if components is None else _Same(components),
-    )
+    key: tuple[object, ...]
+    if not variants and not options and components is None:  # the base game's own short key
+        key = (len(config.players), bool(config.any_mean_house), bool(config.refresh_ends_turn))
+        options_key = ""
+    else:
+        for variant in variants:
+            _check_declaration(variant)
+        try:
+            options_key = json.dumps(options, sort_keys=True) if options else ""
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
+        key = (
+            tuple(_Same(v) for v in variants),
+            tuple(_extra_key(v, config) for v in variants),
+            options_key,
+            len(config.players),
+            bool(config.any_mean_house),
+            bool(config.refresh_ends_turn),
+            None if components is None else _Same(components),
+        )
     resolution = _RESOLUTIONS.get(key)
     if resolution is None:
         placeholder = attrs.evolve(

@@ -47,25 +47,25 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     next one per player as secret tiles), then the deck.
     """
     box = _box(components)
-    # Positions where the deal needs them as indices, the components themselves otherwise:
-    # shuffling either draws the same numbers, so seeds deal the same boards.
-    neighbours, treat_tokens, street_tokens, tiles, deck = _shuffled(
+    # Positions where the deal needs them as indices, then the cards themselves: shuffling
+    # either draws the same numbers, so seeds deal the same boards.
+    neighbours, treat_tokens, street_tokens, tiles = _shuffled(
         rng,
         (
             range(len(components.nice_neighbours)),
             range(len(components.house_treat_tokens)),
-            components.street_bonus_tokens,
+            range(len(components.street_bonus_tokens)),
             range(len(components.trick_tiles)),
-            components.cards,
         ),
     )
+    (deck,) = _shuffled(rng, (components.cards,))
     mean = len(components.mean_neighbours)
     all_tiles = components.trick_tiles
-    neighbours_in_grid = map(box.grid_houses.__getitem__, neighbours[:GRID_HOUSES])
+    houses = box.grid_houses
     return new_board(  # Board(...) without its frozen guard: the values are built right here
-        tuple(map(tuple.__getitem__, neighbours_in_grid, treat_tokens)),
-        tuple(street_tokens),
-        tuple(map(tuple.__getitem__, box.mean_houses, tiles[:mean])),
+        tuple(houses[n][t] for n, t in zip(neighbours[:GRID_HOUSES], treat_tokens, strict=False)),
+        tuple(map(components.street_bonus_tokens.__getitem__, street_tokens)),
+        tuple(box.mean_houses[m][t] for m, t in enumerate(tiles[:mean])),
         tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
         tuple(deck),
         False,
