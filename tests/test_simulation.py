@@ -58,6 +58,34 @@ def test_inline_and_pool_play_the_same_games() -> None:
     assert sorted(unordered, key=lambda r: r.game) == inline
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork only on Linux")
+def test_pool_workers_fork_unless_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+    import threading
+
+    methods: list[str] = []
+    real_get_context = multiprocessing.get_context
+
+    def recording_get_context(method: str | None = None) -> object:
+        methods.append(str(method))
+        return real_get_context(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", recording_get_context)
+    inline = list(simulate(4, ["random", "random"], seed=7, backend="inline"))
+    assert list(simulate(4, ["random", "random"], seed=7, backend="pool", jobs=2)) == inline
+    # Forking a process that runs another thread is unsafe: then the workers are spawned.
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        spawned = list(simulate(4, ["random", "random"], seed=7, backend="pool", jobs=2))
+    finally:
+        stop.set()
+        other.join()
+    assert spawned == inline
+    assert methods == ["fork", "spawn"]
+
+
 def test_a_random_agent_is_asked_without_a_view(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_view(self: tt.GameState, player: int) -> tt.PlayerView:
         raise AssertionError("simulate built a view for an agent that needs none")
