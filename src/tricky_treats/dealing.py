@@ -159,7 +159,7 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
                 f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), "
                 f"got {brief(players)}"
             )
-        return _numbered_players(players)
+        return _NUMBERED[players]
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigurationError(wrong)
     if len(players) > _MAX_PLAYERS:
@@ -172,9 +172,10 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
 _MAX_PLAYERS = 8  # the most any component data allows (components' limits)
 
 
-@functools.lru_cache(maxsize=_MAX_PLAYERS + 1)
-def _numbered_players(count: int) -> tuple[str, ...]:
-    return tuple(f"Player {i + 1}" for i in range(count))
+# The names of players given by number, one shared tuple per count: check_config knows them.
+_NUMBERED = {
+    count: tuple(f"Player {i + 1}" for i in range(count)) for count in range(_MAX_PLAYERS + 1)
+}
 
 
 def _variants(variants: Iterable[str | Variant]) -> list[Variant]:
@@ -236,7 +237,7 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
     names = config.players
     if not low <= len(names) <= high:
         raise ConfigurationError(f"Tricky Treats is for {low} to {high} players, got {len(names)}")
-    for name in names:
+    for name in () if names is _NUMBERED.get(len(names)) else names:
         if not isinstance(name, str) or not name.strip():
             raise ConfigurationError(f"player names must be non-empty strings, got {brief(name)}")
         if len(name) > MAX_NAME_LENGTH or not name.isprintable():
@@ -258,40 +259,55 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
         )
 
 
+_NOBODY: frozenset[int] = frozenset()
+
+
+@functools.lru_cache(maxsize=16)
+def _empty_board(
+    kids: int,
+) -> tuple[
+    tuple[tuple[()], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
+]:
+    """A player's board at the start, for ``kids`` kids: kids, treats, features, icons, free."""
+    return (
+        ((),) * kids,
+        (0,) * len(Treat),
+        (0,) * len(FEATURES),
+        (0,) * len(TrickIcon),
+        ((1 << kids) - 1,) * len(CostumeType),
+    )
+
+
 def _first_state(setup: Setup) -> GameState:
     rules = setup.rules
     kids = rules.kids_per_player
-    all_kids = (1 << kids) - 1
     if len(setup.secret_tiles) != len(setup.config.players):
         raise ConfigurationError(
             f"the board was dealt {len(setup.secret_tiles)} secret tiles for "
             f"{len(setup.config.players)} players"
         )
     # Every player starts alike; the tuples are shared (they are immutable).
-    empty_kids = ((),) * kids
-    treats = (0,) * len(Treat)
-    features = (0,) * len(FEATURES)
-    icons = (0,) * len(TrickIcon)
-    free = (all_kids,) * len(CostumeType)
+    empty_kids, treats, features, icons, free = _empty_board(kids)
     footprints = rules.footprints_per_player
-    nobody: frozenset[int] = frozenset()
     players = tuple(
-        new_player_state(
-            name,
-            empty_kids,
-            treats,
-            0,
-            nobody,
-            nobody,
-            footprints,
-            setup.secret_tiles[seat],
-            features,
-            icons,
-            free,
-            0,
-            0,
-        )
-        for seat, name in enumerate(setup.config.players)
+        [
+            new_player_state(
+                name,
+                empty_kids,
+                treats,
+                0,
+                _NOBODY,
+                _NOBODY,
+                footprints,
+                tile,
+                features,
+                icons,
+                free,
+                0,
+                0,
+            )
+            for name, tile in zip(setup.config.players, setup.secret_tiles, strict=True)
+        ]
     )
     market_size = rules.market_size
     return new_game_state(

@@ -250,7 +250,11 @@ class _Lookup:
             _space_tables(space)
         )
         # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
-        self.qualify = _qualify(space.kids * len(CostumeType), features, minimums)
+        self.qualify = _qualify(space.kids * _TYPES, features, minimums)
+
+
+_TYPES = len(CostumeType)  # EnumType.__len__ is a Python-level call: counted once
+_FEATURES = len(FEATURES)
 
 
 # Per nice house: the house, then its wanted feature, lowest tier and treat token as indices.
@@ -309,7 +313,7 @@ def _qualify(
     A bit mask of houses; house h wants ``features[h]`` from ``minimums[h]`` cards on.
     """
     nobody, single = _single_house_rows(most, len(features))
-    qualify = [nobody] * len(FEATURES)
+    qualify = [nobody] * _FEATURES
     unreachable = most + 1
     for rows, feature, minimum in zip(single, features, minimums, strict=True):
         row = rows[minimum if minimum < unreachable else unreachable]
