@@ -148,11 +148,14 @@ MAX_NAME_LENGTH = 64
 _MAX_VARIANTS = 16
 
 
+def _not_players(players: object) -> str:
+    return f"players must be a count or a list of names, got {brief(players)}"
+
+
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     """The players' names, checked before anything grows with their number."""
-    wrong = f"players must be a count or a list of names, got {brief(players)}"
     if isinstance(players, bool):
-        raise ConfigurationError(wrong)
+        raise ConfigurationError(_not_players(players))
     if isinstance(players, int):
         if not 0 <= players <= _MAX_PLAYERS:
             raise ConfigurationError(
@@ -161,7 +164,7 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
             )
         return _NUMBERED[players]
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise ConfigurationError(wrong)
+        raise ConfigurationError(_not_players(players))
     if len(players) > _MAX_PLAYERS:
         raise ConfigurationError(
             f"a game has at most {_MAX_PLAYERS} players (the base game 2 to 4), got {len(players)}"

@@ -11,7 +11,7 @@ import functools
 import random
 import threading
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -61,11 +61,12 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     (deck,) = _shuffled(rng, (components.cards,))
     mean = len(components.mean_neighbours)
     all_tiles = components.trick_tiles
-    houses = box.grid_houses
+    pick: Any = tuple.__getitem__  # houses[n][t] for pairs (n, t), without a Python loop
+    in_grid = map(box.grid_houses.__getitem__, neighbours[:GRID_HOUSES])
     return new_board(  # Board(...) without its frozen guard: the values are built right here
-        tuple(houses[n][t] for n, t in zip(neighbours[:GRID_HOUSES], treat_tokens, strict=False)),
+        tuple(map(pick, in_grid, treat_tokens)),
         tuple(map(components.street_bonus_tokens.__getitem__, street_tokens)),
-        tuple(box.mean_houses[m][t] for m, t in enumerate(tiles[:mean])),
+        tuple(map(pick, box.mean_houses, tiles[:mean])),
         tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
         tuple(deck),
         False,
