@@ -800,8 +800,18 @@ def _extra_key(variant: Variant, config: Any) -> object:
     """What else a built-in variant's hooks depend on (``card-data``: its file's state)."""
     if variant.distribution != BUILTIN_DISTRIBUTION:
         return None
-    key = getattr(variant.plugin, "_resolution_key", None)
-    return key(config) if callable(key) else None
+    key = _KEY_FUNCTIONS.get(id(variant))
+    if key is None or key[0] is not variant:
+        # Looked up once per variant: a missing module attribute is slow to look up.
+        function = getattr(variant.plugin, "_resolution_key", None)
+        if len(_KEY_FUNCTIONS) >= 64:
+            _KEY_FUNCTIONS.clear()
+        key = _KEY_FUNCTIONS[id(variant)] = (variant, function if callable(function) else None)
+    return None if key[1] is None else key[1](config)
+
+
+# The key functions of built-in variants, by the variant's id (the entry holds the variant).
+_KEY_FUNCTIONS: dict[int, tuple[Variant, Callable[[Any], object] | None]] = {}
 
 
 def _resolve(
