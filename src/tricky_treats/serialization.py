@@ -3,10 +3,13 @@
 A **game record** (``tt.dumps(game)``) holds the configuration and variants with their
 versions, the seed, the rules in force, the setup it deals (so readers in other languages need
 not re-implement the shuffle), the action log, a snapshot of the current state, and a SHA-256
-digest of all of it. ``tt.loads(text)`` checks the digest, deals the game again from the seed
-and the installed variants, checks the deal, the rules and the component data against the
-record, replays the log and compares the result with the snapshot: a record whose parts
-disagree is refused, naming the part. ``tt.loads(text, verify=False)`` builds the state from
+digest of all of it, written as canonical JSON (keys sorted, no spaces): but for the digest,
+the text is what the digest is taken over. ``tt.loads(text)`` checks the digest, deals the
+game again from the seed and the installed variants, checks the deal, the rules and the
+component data against the record, replays the log and compares the result with the
+snapshot: a record whose parts disagree is refused, naming the part. (A record exactly as
+``dumps`` writes it is checked by writing the replayed game's record again and comparing the
+texts, which proves all of that at once.) ``tt.loads(text, verify=False)`` builds the state from
 the snapshot without replaying, and still refuses a snapshot that breaks an invariant of the
 game (cards not conserved, two cards of one type on a kid, more visits than footprints, ...).
 
