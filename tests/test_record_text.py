@@ -107,6 +107,13 @@ def test_the_fast_load_and_the_general_load_agree(game: tt.GameState) -> None:
     assert fast.legal_actions() == game.legal_actions()
 
 
+def test_saving_after_every_move_writes_every_record_whole() -> None:
+    """The text of a log is extended move by move; in any order, each record is whole."""
+    states = random_playout(4, 12, variants=["open-objectives"])
+    for state in [*states, *reversed(states), *states[::3]]:
+        assert tt.dumps(state) == _reference_record(state)
+
+
 def test_records_in_the_layout_of_earlier_versions_load_through_the_general_path() -> None:
     for game in random_playout(3, 5, variants=["family"])[::9]:
         text = strict_dumps(serialization._record_document(game))  # insertion order, spaces

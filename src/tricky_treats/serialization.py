@@ -68,6 +68,7 @@ from tricky_treats.components import (
 from tricky_treats.dealing import start_game
 from tricky_treats.errors import TrickyTreatsError, brief
 from tricky_treats.model import (
+    STREETS,
     ActionLog,
     EndTrigger,
     GameConfig,
@@ -635,6 +636,36 @@ def _action_text(action: Action) -> str:
     return _canonical(_unstructure_action(action))
 
 
+_LOG_TEXTS: dict[int, tuple[ActionLog, str]] = {}
+
+
+def _log_text(log: ActionLog) -> str:
+    """``_actions_text`` of the log's actions, extending the text of a recent earlier log.
+
+    A server that saves a game after every move writes the new actions only.
+    """
+    cache = _LOG_TEXTS
+    newest: list[Action] = []
+    node = log
+    earlier = "[]"
+    while node is not None:
+        entry = cache.get(id(node))
+        if entry is not None and entry[0] is node:  # the entry keeps its node alive
+            earlier = entry[1]
+            break
+        newest.append(node[0])
+        node = node[1]
+    if not newest:
+        return earlier
+    newest.reverse()
+    added = _actions_text(tuple(newest))
+    text = added if earlier == "[]" else f"{earlier[:-1]},{added[1:]}"
+    if len(cache) >= 4 * _GAMES_KEPT:
+        cache.clear()
+    cache[id(log)] = (log, text)
+    return text
+
+
 _SETUP_TEXTS: dict[int, tuple[Setup, tuple[str, str, str, str]]] = {}
 
 
@@ -646,7 +677,7 @@ def _setup_texts(setup: Setup) -> tuple[str, str, str, str]:
     """
     components = _by_identity(_PART_TEXTS, setup.components, _components_text)
     rules = _by_identity(_PART_TEXTS, setup.rules, _canonical_of(RulesData))
-    variants = _canonical(_converter.unstructure(list(setup.config.variants), list[VariantRef]))
+    variants = _by_identity(_PART_TEXTS, setup.config.variants, _canonical_of(list[VariantRef]))
     return (
         components,
         f',"custom_components":{_canonical(setup.custom_components)}',
@@ -663,41 +694,52 @@ def _canonical_of(kind: Any) -> Callable[[Any], str]:
     return lambda value: _canonical(_converter.unstructure(value, kind))
 
 
-_NAME_TEXT = _canonical_of(str)
-_TREAT_TEXT = _canonical_of(Treat)
-_ICON_TEXT = _canonical_of(TrickIcon)
-
-
 def _components_text(data: ComponentData) -> str:
     return _canonical(_converter.unstructure(_components_value(data), str | dict[str, Any]))
 
 
 def _setup_text(setup: Setup) -> str:
     """``_canonical(_converter.unstructure(_setup_of(setup)))``, from the texts of its parts."""
-    cache = _PART_TEXTS
-    name, treat, icon = _NAME_TEXT, _TREAT_TEXT, _ICON_TEXT
-    grid = ",".join(
-        [
-            f'{{"neighbour":{_by_identity(cache, h.neighbour.id, name)}'
-            f',"treat":{_by_identity(cache, h.treat, treat)}}}'
-            for h in setup.grid
-        ]
-    )
-    means = ",".join(
-        [
-            f'{{"icon":{_by_identity(cache, m.icon, icon)}'
-            f',"tile":{_by_identity(cache, m.tile.id, name)}}}'
-            for m in setup.mean_houses
-        ]
-    )
-    tokens = ",".join([_by_identity(cache, t.treat, treat) for t in setup.street_tokens])
-    tiles = ",".join([_by_identity(cache, t.id, name) for t in setup.secret_tiles])
-    deck = _CANONICAL([c.id for c in setup.deck])
+    texts = _by_identity(_BOX_TEXTS, setup.components, _box_texts, _GAMES_KEPT)
+    try:
+        grid = ",".join(
+            [
+                f'{{"neighbour":{texts[id(h.neighbour)]},"treat":{texts[id(h.treat)]}}}'
+                for h in setup.grid
+            ]
+        )
+        means = ",".join(
+            [
+                f'{{"icon":{texts[id(m.icon)]},"tile":{texts[id(m.tile)]}}}'
+                for m in setup.mean_houses
+            ]
+        )
+        tokens = ",".join([texts[id(t.treat)] for t in setup.street_tokens])
+        tiles = ",".join([texts[id(t)] for t in setup.secret_tiles])
+        deck = ",".join([texts[id(c)] for c in setup.deck])
+    except KeyError:  # parts that are not the box's: write them the general way
+        return _canonical(_converter.unstructure(_setup_of(setup)))
     face_up = _canonical(setup.secret_tiles_face_up)
     return (
-        f'{{"deck":{deck},"grid":[{grid}],"mean_houses":[{means}],"secret_tiles":[{tiles}]'
+        f'{{"deck":[{deck}],"grid":[{grid}],"mean_houses":[{means}],"secret_tiles":[{tiles}]'
         f',"secret_tiles_face_up":{face_up},"street_tokens":[{tokens}]}}'
     )
+
+
+_BOX_TEXTS: dict[int, tuple[ComponentData, dict[int, str]]] = {}
+
+
+def _box_texts(data: ComponentData) -> dict[int, str]:
+    """By identity, how a setup record names each part of ``data`` and each treat and icon.
+
+    Cards by their id, neighbours and tiles by their name. The table is kept with ``data``,
+    which keeps the parts alive, so that an identity found in it is that part's.
+    """
+    texts = {id(member): _canonical(member.value) for member in (*Treat, *TrickIcon)}
+    texts.update((id(card), _canonical(card.id)) for card in data.cards)
+    texts.update((id(n), _canonical(n.id)) for n in data.nice_neighbours)
+    texts.update((id(t), _canonical(t.id)) for t in data.trick_tiles)
+    return texts
 
 
 def _record_text(game: GameState, written_by: str, actions: str | None = None) -> str:
@@ -722,7 +764,7 @@ def _record_text(game: GameState, written_by: str, actions: str | None = None) -
         }
     )
     if actions is None:
-        actions = _actions_text(game.history)
+        actions = _log_text(game.log)
     head = f'{{"actions":{actions},"components":{components},"config":{config_text}{custom}'
     tail = (
         f'{middle},"snapshot":{_canonical(_snapshot_value(game))}'
@@ -883,7 +925,7 @@ def _check_invariants(state: GameState, where: str) -> None:
     revealed = [c.id for c in setup.deck[: state.deck_position]]
     held = [c.id for p in players for kid in p.kids for c in kid]
     held += [c.id for c in state.market if c is not None] + [c.id for c in state.discarded]
-    if sorted(held) != sorted(revealed):
+    if len(held) != len(revealed) or sorted(held) != sorted(revealed):
         problems.append(
             "cards are not conserved: the kids, the market and the discards must hold exactly "
             f"the {len(revealed)} cards revealed from the deck, and hold {len(held)}"
@@ -898,25 +940,29 @@ def _check_invariants(state: GameState, where: str) -> None:
                 f"player {seat} visited nice house {unreached[0]}, which their cards do not "
                 "reach (R5)"
             )
-        if p.secret_tile != setup.secret_tiles[seat]:
+        dealt = setup.secret_tiles[seat]
+        if p.secret_tile is not dealt and p.secret_tile != dealt:
             problems.append(f"player {seat}'s secret tile is not the one dealt")
     del lookup
     taken = sum(p.pumpkins for p in players)
     left = state.pumpkin_on_house.count(False) + state.pumpkin_on_mean_house.count(False)
     if taken != left:
         problems.append(f"the players hold {taken} pumpkins, but {left} were taken (R6)")
-    for house, there in enumerate(state.pumpkin_on_house):
-        if not there and not any(house in p.visited for p in players):
-            problems.append(f"the pumpkin of nice house {house} is gone, yet nobody visited it")
-    for house, there in enumerate(state.pumpkin_on_mean_house):
-        if not there and not any(house in p.tricked for p in players):
-            problems.append(f"the pumpkin of mean house {house} is gone, yet nobody tricked it")
-    from tricky_treats.model import STREETS
-
+    if not all(state.pumpkin_on_house):
+        visited = frozenset().union(*(p.visited for p in players))
+        for house, there in enumerate(state.pumpkin_on_house):
+            if not there and house not in visited:
+                problems.append(f"the pumpkin of nice house {house} is gone, yet nobody visited it")
+    if not all(state.pumpkin_on_mean_house):
+        tricked = frozenset().union(*(p.tricked for p in players))
+        for house, there in enumerate(state.pumpkin_on_mean_house):
+            if not there and house not in tricked:
+                problems.append(f"the pumpkin of mean house {house} is gone, yet nobody tricked it")
     for street, flipped in enumerate(state.street_flipped):
-        houses = STREETS[street] if street < len(STREETS) else ()
-        if flipped and not any(set(houses) <= p.visited for p in players):
-            problems.append(f"street {street}'s token is flipped, yet nobody completed it (R7)")
+        if flipped:
+            houses = STREETS[street] if street < len(STREETS) else ()
+            if not any(set(houses) <= p.visited for p in players):
+                problems.append(f"street {street}'s token is flipped, yet nobody completed it (R7)")
     first = setup.config.first_player
     if state.turn < 0 or state.passes_in_a_row < 0:
         problems.append("turn and passes_in_a_row must not be negative")
