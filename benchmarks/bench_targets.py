@@ -223,6 +223,9 @@ def main() -> None:
         "ms",
     )
     line("loads(text) alone (verified)", best(lambda: tt.loads(text), 20, repeat=3), unit="ms")
+    line("dumps(game) alone", best(lambda: tt.dumps(finished), 50, repeat=3), unit="ms")
+    encoding = best(lambda: tt.dumps(finished, player=0), 50, repeat=3)
+    line("dumps(game, player=0) less view(0)", encoding - best(lambda: finished.view(0), 50, 3))
     line(
         "dumps(game, player=0)",
         best(lambda: tt.dumps(finished, player=0), 50, repeat=3),

@@ -3,10 +3,13 @@
 A **game record** (``tt.dumps(game)``) holds the configuration and variants with their
 versions, the seed, the rules in force, the setup it deals (so readers in other languages need
 not re-implement the shuffle), the action log, a snapshot of the current state, and a SHA-256
-digest of all of it. ``tt.loads(text)`` checks the digest, deals the game again from the seed
-and the installed variants, checks the deal, the rules and the component data against the
-record, replays the log and compares the result with the snapshot: a record whose parts
-disagree is refused, naming the part. ``tt.loads(text, verify=False)`` builds the state from
+digest of all of it, written as canonical JSON (keys sorted, no spaces): but for the digest,
+the text is what the digest is taken over. ``tt.loads(text)`` checks the digest, deals the
+game again from the seed and the installed variants, checks the deal, the rules and the
+component data against the record, replays the log and compares the result with the
+snapshot: a record whose parts disagree is refused, naming the part. (A record exactly as
+``dumps`` writes it is checked by writing the replayed game's record again and comparing the
+texts, which proves all of that at once.) ``tt.loads(text, verify=False)`` builds the state from
 the snapshot without replaying, and still refuses a snapshot that breaks an invariant of the
 game (cards not conserved, two cards of one type on a kid, more visits than footprints, ...).
 
@@ -31,6 +34,8 @@ import functools
 import hashlib
 import importlib.resources
 import json
+import operator
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -62,8 +67,19 @@ from tricky_treats.components import (
 )
 from tricky_treats.dealing import start_game
 from tricky_treats.errors import TrickyTreatsError, brief
-from tricky_treats.model import ActionLog, EndTrigger, GameConfig, GameState, VariantRef
+from tricky_treats.model import (
+    STREETS,
+    ActionLog,
+    EndTrigger,
+    GameConfig,
+    GameState,
+    GridHouse,
+    MeanHouse,
+    Setup,
+    VariantRef,
+)
 from tricky_treats.plugins import variant_registry
+from tricky_treats.rules import apply as _apply
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import ScoreSheet
 from tricky_treats.views import PlayerView, PublicPlayer
@@ -470,7 +486,10 @@ def _snapshot(state: GameState) -> _Snapshot:
 
 
 def _setup_record(state: GameState) -> _Setup:
-    setup = state.setup
+    return _setup_of(state.setup)
+
+
+def _setup_of(setup: Setup) -> _Setup:
     return _Setup(
         grid=[_GridHouse(h.neighbour.id, h.treat) for h in setup.grid],
         street_tokens=[t.treat for t in setup.street_tokens],
@@ -497,31 +516,43 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     ``loads(text)`` refuses it unless its history leads from its deal to it. Raises
     ``RecordError`` for a state that breaks an invariant of the game, as ``loads`` would.
     """
-    variants = list(game.config.variants)
-    config = game.config
     if player is not None:
         view = game.view(player)
-        record: object = _ViewRecord(
-            format=VIEW_FORMAT,
-            format_version=VIEW_FORMAT_VERSION,
-            written_by=_package_version(),
-            components=game.setup.components.name,
-            variants=variants,
-            players=list(config.players),
-            first_player=config.first_player,
-            any_mean_house=config.any_mean_house,
-            refresh_ends_turn=config.refresh_ends_turn,
-            view=view,
-        )
-        return strict_dumps(_converter.unstructure(record), indent=indent)
+        if indent is None:
+            return _view_text(game, view)
+        return strict_dumps(_converter.unstructure(_view_record(game, view)), indent=indent)
     _check_invariants(game, "the state")
+    if indent is None:
+        return _record_text(game, _package_version())
+    return strict_dumps(_record_document(game), indent=indent)
+
+
+def _view_record(game: GameState, view: PlayerView) -> _ViewRecord:
+    config = game.config
+    return _ViewRecord(
+        format=VIEW_FORMAT,
+        format_version=VIEW_FORMAT_VERSION,
+        written_by=_package_version(),
+        components=game.setup.components.name,
+        variants=list(config.variants),
+        players=list(config.players),
+        first_player=config.first_player,
+        any_mean_house=config.any_mean_house,
+        refresh_ends_turn=config.refresh_ends_turn,
+        view=view,
+    )
+
+
+def _record_document(game: GameState) -> dict[str, Any]:
+    """The game record of ``game`` as a JSON value, by the converter (the reference writer)."""
+    config = game.config
     record = _Record(
         format=RECORD_FORMAT,
         format_version=RECORD_FORMAT_VERSION,
         written_by=_package_version(),
         components=_components_value(game.setup.components),
         custom_components=game.setup.custom_components,
-        variants=variants,
+        variants=list(config.variants),
         config=_Config(
             players=list(config.players),
             seed=config.seed,
@@ -538,7 +569,339 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     )
     document: dict[str, Any] = _converter.unstructure(record)
     document["digest"] = _digest(document)
-    return strict_dumps(document, indent=indent)
+    return document
+
+
+# -- writing fast ------------------------------------------------------------------------------
+# A game record is written in its canonical form (keys sorted, no spaces), the digest put in
+# its place among the sorted keys: the text is the JSON the digest is taken over, but for the
+# digest itself, so one encoding serves both. The JSON of each immutable part (an action, the
+# rules, a box's component data, a game's setup) is worked out once per object and joined.
+# Tests compare the result with the reference writer's, _record_document().
+
+_WRITE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode
+_CANONICAL = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, check_circular=False, sort_keys=True, separators=(",", ":")
+).encode
+_CACHE_SIZE = 4096
+_GAMES_KEPT = 32
+"""How many games' setups the tables of record parts keep alive (a server's active games)."""
+
+
+def _canonical(value: object) -> str:
+    """``value`` as canonical JSON: keys sorted, no spaces, UTF-8 (not escaped)."""
+    try:
+        return _CANONICAL(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise StrictJSONError(f"cannot be written as JSON: {exc}") from None
+
+
+def _canonical_record(document: Mapping[str, Any]) -> str:
+    """The text ``dumps`` writes for a record ``document`` (the reference, for tests)."""
+    return _canonical(document)
+
+
+def _by_identity(
+    cache: dict[int, tuple[Any, _T]], item: Any, make: Callable[[Any], _T], size: int = _CACHE_SIZE
+) -> _T:
+    """``make(item)``, kept for ``item`` (immutable) by identity; the entry keeps it alive.
+
+    The table is emptied when it holds ``size`` entries.
+    """
+    entry = cache.get(id(item))
+    if entry is None or entry[0] is not item:
+        if len(cache) >= size:
+            cache.clear()
+        entry = cache[id(item)] = (item, make(item))
+    return entry[1]
+
+
+_ACTION_TEXTS: dict[int, tuple[Action, str]] = {}
+
+
+def _actions_text(actions: tuple[Action, ...]) -> str:
+    """The log as canonical JSON."""
+    cache = _ACTION_TEXTS
+    texts = []
+    for action in actions:
+        entry = cache.get(id(action))
+        if entry is None or entry[0] is not action:
+            texts.append(_by_identity(cache, action, _action_text))
+        else:
+            texts.append(entry[1])
+    return f"[{','.join(texts)}]"
+
+
+def _action_text(action: Action) -> str:
+    return _canonical(_unstructure_action(action))
+
+
+_LOG_TEXTS: dict[int, tuple[ActionLog, str]] = {}
+
+
+def _log_text(log: ActionLog) -> str:
+    """``_actions_text`` of the log's actions, extending the text of a recent earlier log.
+
+    A server that saves a game after every move writes the new actions only.
+    """
+    cache = _LOG_TEXTS
+    newest: list[Action] = []
+    node = log
+    earlier = "[]"
+    while node is not None:
+        entry = cache.get(id(node))
+        if entry is not None and entry[0] is node:  # the entry keeps its node alive
+            earlier = entry[1]
+            break
+        newest.append(node[0])
+        node = node[1]
+    if not newest:
+        return earlier
+    newest.reverse()
+    added = _actions_text(tuple(newest))
+    text = added if earlier == "[]" else f"{earlier[:-1]},{added[1:]}"
+    if len(cache) >= 4 * _GAMES_KEPT:
+        cache.clear()
+    cache[id(log)] = (log, text)
+    return text
+
+
+_SETUP_TEXTS: dict[int, tuple[Setup, tuple[str, str, str, str]]] = {}
+
+
+def _setup_texts(setup: Setup) -> tuple[str, str, str, str]:
+    """The parts of a record that the game's setup decides (immutable, as the setup is).
+
+    The component data; what follows the config (up to the digest); what follows the digest
+    (up to the snapshot); the variants, which follow the snapshot.
+    """
+    components = _by_identity(_PART_TEXTS, setup.components, _components_text)
+    rules = _by_identity(_PART_TEXTS, setup.rules, _canonical_of(RulesData))
+    variants = _by_identity(_PART_TEXTS, setup.config.variants, _canonical_of(list[VariantRef]))
+    return (
+        components,
+        f',"custom_components":{_canonical(setup.custom_components)}',
+        f',"format":{_canonical(RECORD_FORMAT)},"format_version":{RECORD_FORMAT_VERSION}'
+        f',"rules":{rules},"setup":{_setup_text(setup)}',
+        f',"variants":{variants}',
+    )
+
+
+_PART_TEXTS: dict[int, tuple[Any, str]] = {}
+
+
+def _canonical_of(kind: Any) -> Callable[[Any], str]:
+    return lambda value: _canonical(_converter.unstructure(value, kind))
+
+
+def _components_text(data: ComponentData) -> str:
+    return _canonical(_converter.unstructure(_components_value(data), str | dict[str, Any]))
+
+
+def _setup_text(setup: Setup) -> str:
+    """``_canonical(_converter.unstructure(_setup_of(setup)))``, from the texts of its parts."""
+    texts = _by_identity(_BOX_TEXTS, setup.components, _box_texts, _GAMES_KEPT)
+    try:
+        grid = ",".join(
+            [
+                f'{{"neighbour":{texts[id(h.neighbour)]},"treat":{texts[id(h.treat)]}}}'
+                for h in setup.grid
+            ]
+        )
+        means = ",".join(
+            [
+                f'{{"icon":{texts[id(m.icon)]},"tile":{texts[id(m.tile)]}}}'
+                for m in setup.mean_houses
+            ]
+        )
+        tokens = ",".join([texts[id(t.treat)] for t in setup.street_tokens])
+        tiles = ",".join([texts[id(t)] for t in setup.secret_tiles])
+        deck = ",".join([texts[id(c)] for c in setup.deck])
+    except KeyError:  # parts that are not the box's: write them the general way
+        return _canonical(_converter.unstructure(_setup_of(setup)))
+    face_up = _canonical(setup.secret_tiles_face_up)
+    return (
+        f'{{"deck":[{deck}],"grid":[{grid}],"mean_houses":[{means}],"secret_tiles":[{tiles}]'
+        f',"secret_tiles_face_up":{face_up},"street_tokens":[{tokens}]}}'
+    )
+
+
+_BOX_TEXTS: dict[int, tuple[ComponentData, dict[int, str]]] = {}
+
+
+def _box_texts(data: ComponentData) -> dict[int, str]:
+    """By identity, how a setup record names each part of ``data`` and each treat and icon.
+
+    Cards by their id, neighbours and tiles by their name. The table is kept with ``data``,
+    which keeps the parts alive, so that an identity found in it is that part's.
+    """
+    texts = {id(member): _canonical(member.value) for member in (*Treat, *TrickIcon)}
+    texts.update((id(card), _canonical(card.id)) for card in data.cards)
+    texts.update((id(n), _canonical(n.id)) for n in data.nice_neighbours)
+    texts.update((id(t), _canonical(t.id)) for t in data.trick_tiles)
+    return texts
+
+
+def _record_text(game: GameState, written_by: str, actions: str | None = None) -> str:
+    """The record ``dumps`` writes of ``game`` (without its invariant checks), by pieces.
+
+    ``actions`` is the log's text where the caller has it already.
+    """
+    setup = game.setup
+    config = setup.config
+    components, custom, middle, variants = _by_identity(
+        _SETUP_TEXTS, setup, _setup_texts, _GAMES_KEPT
+    )
+    options = config.variant_options
+    config_text = _canonical(
+        {
+            "players": list(config.players),
+            "seed": config.seed,
+            "first_player": config.first_player,
+            "any_mean_house": config.any_mean_house,
+            "refresh_ends_turn": config.refresh_ends_turn,
+            "variant_options": {k: dict(v) for k, v in options.items()} if options else {},
+        }
+    )
+    if actions is None:
+        actions = _log_text(game.log)
+    head = f'{{"actions":{actions},"components":{components},"config":{config_text}{custom}'
+    tail = (
+        f'{middle},"snapshot":{_canonical(_snapshot_value(game))}'
+        f'{variants},"written_by":{_canonical(written_by)}}}'
+    )
+    digest = hashlib.sha256(f"{head}{tail}".encode()).hexdigest()
+    return f'{head},"digest":"sha256:{digest}"{tail}'
+
+
+_ITEM_TEXTS: dict[int, tuple[Any, str]] = {}
+_TUPLE_TEXTS: dict[int, tuple[Any, str]] = {}
+_VIEW_HEADS: dict[int, tuple[Setup, str]] = {}
+
+
+def _view_text(game: GameState, view: PlayerView) -> str:
+    """``strict_dumps(_converter.unstructure(_view_record(game, view)))``, from pieces."""
+    head = _by_identity(_VIEW_HEADS, game.setup, lambda _: _view_head(game, view), _GAMES_KEPT)
+    body = ", ".join([f"{key}{write(get(view))}" for key, get, write in _VIEW_WRITERS])
+    return f"{head}{{{body}}}}}"
+
+
+def _view_head(game: GameState, view: PlayerView) -> str:
+    """The player record's text up to its view, the same for every view of one game."""
+    record = _view_record(game, view)
+    hints = typing.get_type_hints(_ViewRecord)
+    names = [f.name for f in attrs.fields(_ViewRecord)]
+    assert names[-1] == "view"
+    head = {name: _converter.unstructure(getattr(record, name), hints[name]) for name in names[:-1]}
+    return f'{strict_dumps(head)[:-1]}, "view": '
+
+
+def _items_text(items: tuple[Any, ...]) -> str:
+    """An array of immutable objects (or None), each written once per object."""
+    cache = _ITEM_TEXTS
+    texts = []
+    for item in items:
+        entry = cache.get(id(item))
+        if entry is None or entry[0] is not item:
+            texts.append(_by_identity(cache, item, _item_text))
+        else:
+            texts.append(entry[1])
+    return f"[{', '.join(texts)}]"
+
+
+def _item_text(item: object) -> str:
+    return strict_dumps(_converter.unstructure(item))
+
+
+_ACTIONS_WRITTEN: dict[int, tuple[Action, str]] = {}
+
+
+def _view_actions_text(actions: tuple[Action, ...]) -> str:
+    cache = _ACTIONS_WRITTEN
+    texts = []
+    for action in actions:
+        entry = cache.get(id(action))
+        if entry is None or entry[0] is not action:
+            texts.append(_by_identity(cache, action, _item_text))
+        else:
+            texts.append(entry[1])
+    return f"[{', '.join(texts)}]"
+
+
+def _int_text(value: object) -> str:
+    return str(value) if type(value) is int else strict_dumps(value)
+
+
+def _view_writers() -> list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]]:
+    """Per field of a view: its key, how to get it, and how to write it.
+
+    Fields of the types below take the fast writers; any other field (or one whose type
+    changes) is written by the converter, as the reference writer does.
+    """
+    fast: dict[Any, Callable[[Any], str]] = {
+        int: _int_text,
+        RulesData: functools.partial(_by_identity, _TUPLE_TEXTS, make=_item_text),
+        tuple[Action, ...]: _view_actions_text,
+    }
+    for kind in (
+        tuple[CostumeCard, ...],
+        tuple[CostumeCard | None, ...],
+        tuple[TrickTile, ...],
+        tuple[TrickTile | None, ...],
+        tuple[PublicPlayer, ...],
+        tuple[ScoreSheet, ...],
+    ):
+        fast[kind] = _items_text
+    writers: list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]] = []
+    for name, kind in typing.get_type_hints(PlayerView).items():
+        write = fast.get(kind)
+        if write is None:
+            if kind in (tuple[GridHouse, ...], tuple[StreetBonusToken, ...], tuple[MeanHouse, ...]):
+                # Parts of the setup, the same tuple in every view of a game.
+                write = functools.partial(_by_identity, _TUPLE_TEXTS, make=_writer(kind))
+            else:
+                write = _writer(kind)
+        writers.append((f'"{name}": ', operator.attrgetter(name), write))
+    return writers
+
+
+def _writer(kind: Any) -> Callable[[Any], str]:
+    return lambda value: strict_dumps(_converter.unstructure(value, kind))
+
+
+_VIEW_WRITERS = _view_writers()
+_TREAT_NAMES = tuple(t.value for t in Treat)
+
+
+def _snapshot_value(state: GameState) -> dict[str, Any]:
+    """``_converter.unstructure(_snapshot(state))``, built directly."""
+    trigger = state.end_trigger
+    return {
+        "players": [
+            {
+                "name": p.name,
+                "kids": [[c.id for c in kid] for kid in p.kids],
+                "treats": dict(zip(_TREAT_NAMES, p.treats, strict=True)),
+                "pumpkins": p.pumpkins,
+                "visited": sorted(p.visited),
+                "tricked": sorted(p.tricked),
+                "footprints": p.footprints,
+            }
+            for p in state.players
+        ],
+        "market": [c.id if c is not None else None for c in state.market],
+        "deck_position": state.deck_position,
+        "discarded": [c.id for c in state.discarded],
+        "pumpkin_on_house": list(state.pumpkin_on_house),
+        "pumpkin_on_mean_house": list(state.pumpkin_on_mean_house),
+        "street_flipped": list(state.street_flipped),
+        "current_player": state.current_player,
+        "turn": state.turn,
+        "passes_in_a_row": state.passes_in_a_row,
+        "end_trigger": None
+        if trigger is None
+        else {"player": trigger.player, "reason": trigger.reason.value, "turn": trigger.turn},
+    }
 
 
 def _components_value(data: ComponentData) -> str | dict[str, Any]:
@@ -562,7 +925,7 @@ def _check_invariants(state: GameState, where: str) -> None:
     revealed = [c.id for c in setup.deck[: state.deck_position]]
     held = [c.id for p in players for kid in p.kids for c in kid]
     held += [c.id for c in state.market if c is not None] + [c.id for c in state.discarded]
-    if sorted(held) != sorted(revealed):
+    if len(held) != len(revealed) or sorted(held) != sorted(revealed):
         problems.append(
             "cards are not conserved: the kids, the market and the discards must hold exactly "
             f"the {len(revealed)} cards revealed from the deck, and hold {len(held)}"
@@ -577,25 +940,29 @@ def _check_invariants(state: GameState, where: str) -> None:
                 f"player {seat} visited nice house {unreached[0]}, which their cards do not "
                 "reach (R5)"
             )
-        if p.secret_tile != setup.secret_tiles[seat]:
+        dealt = setup.secret_tiles[seat]
+        if p.secret_tile is not dealt and p.secret_tile != dealt:
             problems.append(f"player {seat}'s secret tile is not the one dealt")
     del lookup
     taken = sum(p.pumpkins for p in players)
     left = state.pumpkin_on_house.count(False) + state.pumpkin_on_mean_house.count(False)
     if taken != left:
         problems.append(f"the players hold {taken} pumpkins, but {left} were taken (R6)")
-    for house, there in enumerate(state.pumpkin_on_house):
-        if not there and not any(house in p.visited for p in players):
-            problems.append(f"the pumpkin of nice house {house} is gone, yet nobody visited it")
-    for house, there in enumerate(state.pumpkin_on_mean_house):
-        if not there and not any(house in p.tricked for p in players):
-            problems.append(f"the pumpkin of mean house {house} is gone, yet nobody tricked it")
-    from tricky_treats.model import STREETS
-
+    if not all(state.pumpkin_on_house):
+        visited = frozenset().union(*(p.visited for p in players))
+        for house, there in enumerate(state.pumpkin_on_house):
+            if not there and house not in visited:
+                problems.append(f"the pumpkin of nice house {house} is gone, yet nobody visited it")
+    if not all(state.pumpkin_on_mean_house):
+        tricked = frozenset().union(*(p.tricked for p in players))
+        for house, there in enumerate(state.pumpkin_on_mean_house):
+            if not there and house not in tricked:
+                problems.append(f"the pumpkin of mean house {house} is gone, yet nobody tricked it")
     for street, flipped in enumerate(state.street_flipped):
-        houses = STREETS[street] if street < len(STREETS) else ()
-        if flipped and not any(set(houses) <= p.visited for p in players):
-            problems.append(f"street {street}'s token is flipped, yet nobody completed it (R7)")
+        if flipped:
+            houses = STREETS[street] if street < len(STREETS) else ()
+            if not any(set(houses) <= p.visited for p in players):
+                problems.append(f"street {street}'s token is flipped, yet nobody completed it (R7)")
     first = setup.config.first_player
     if state.turn < 0 or state.passes_in_a_row < 0:
         problems.append("turn and passes_in_a_row must not be negative")
@@ -714,10 +1081,9 @@ def _components(value: str | dict[str, Any]) -> ComponentData:
     return base
 
 
-def _game_config(record: _Record) -> GameConfig:
-    config = record.config
+def _game_config(config: _Config, variants: list[VariantRef]) -> GameConfig:
     registry = variant_registry()
-    for index, ref in enumerate(record.variants):
+    for index, ref in enumerate(variants):
         where = f"$.variants[{index}]"
         if ref.name not in registry.names:
             raise RecordError(
@@ -740,14 +1106,14 @@ def _game_config(record: _Record) -> GameConfig:
         first_player=config.first_player,
         any_mean_house=config.any_mean_house,
         refresh_ends_turn=config.refresh_ends_turn,
-        variants=tuple(record.variants),
+        variants=tuple(variants),
         variant_options=config.variant_options,
     )
 
 
 def _deal(record: _Record, verify: bool) -> GameState:
     """The game's first state, dealt again from its seed, checked against the record."""
-    config = _game_config(record)
+    config = _game_config(record.config, record.variants)
     components = _components(record.components)
     # Re-create the component data from the base box and the variants where the game did
     # so, and check the record's copy against it. A game given its own data, or whose
@@ -912,6 +1278,15 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameState:
     the record's digest is checked. Raises ``RecordError`` for anything malformed or
     inconsistent, naming the JSON path or the action at fault.
     """
+    if verify:
+        game = _load_exact(text)
+        if game is not None:
+            return game
+    return _load_checked(text, verify=verify)
+
+
+def _load_checked(text: str | bytes, *, verify: bool) -> GameState:
+    """``loads`` of any record: each check in turn, the first failing one named."""
     document, written = _parse(text, RECORD_FORMAT)
     _check_digest(document, written)
     actions = document.get("actions")
@@ -939,6 +1314,87 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameState:
             f"its last action ($.actions[{last}])"
         )
     return replayed
+
+
+def _load_exact(text: str | bytes) -> GameState | None:
+    """The game of a record exactly as this version's ``dumps`` writes it, or None.
+
+    Deals the game from the record's config and variants, replays its actions and writes the
+    record of the result: if that is the text itself (``written_by`` aside), every check of
+    the general path holds (strict JSON, digest, variants, component data, rules, setup,
+    snapshot; the game's invariants hold in every state the rules reach). Any other text,
+    including every one that would be refused, gives None: the general path then reads it
+    and names what is wrong. Only the parts needed to deal and replay are parsed; the text
+    comparison covers the rest.
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > MAX_RECORD_BYTES:
+            return None
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not isinstance(text, str) or len(text) > MAX_RECORD_BYTES:
+        return None
+    if not text.startswith(_ACTIONS_KEY) or not text.endswith("}"):
+        return None
+    try:
+        end = text.index("]", len(_ACTIONS_KEY)) + 1
+        log = text[len(_ACTIONS_KEY) - 1 : end]
+        actions = _actions_of(log)
+        config_at = text.index(',"config":', end) + len(',"config":')
+        config_value = _DECODER.raw_decode(text, config_at)[0]
+        variants_at = text.rindex(',"variants":') + len(',"variants":')
+        variants_value, written_at = _DECODER.raw_decode(text, variants_at)
+        if not text.startswith(',"written_by":', written_at):
+            return None
+        written_by = _DECODER.raw_decode(text, written_at + len(',"written_by":'))[0]
+        if type(written_by) is not str:
+            return None
+        config = _converter.structure(config_value, _Config)
+        variants = _converter.structure(variants_value, list[VariantRef])
+        state = start_game(_game_config(config, variants))
+        apply = _apply
+        for action in actions:
+            state = apply(state, action, None)
+        expected = _record_text(state, written_by, log)
+    except Exception:  # the general path reports whatever is wrong
+        return None
+    return state if expected == text else None
+
+
+_ACTIONS_KEY = '{"actions":['
+_DECODER = json.JSONDecoder()
+_ACTIONS_BY_TEXT: dict[str, Action] = {}
+"""Actions by their canonical JSON, braces left out, as ``_actions_text`` writes them."""
+
+
+def _actions_of(log: str) -> list[Action]:
+    """The actions of a log written by ``_actions_text``; raises ValueError for any other."""
+    if log == "[]":
+        return []
+    if not log.startswith("[{") or not log.endswith("}]"):
+        raise ValueError("not a log as records write it")
+    pieces = log[2:-2].split("},{")
+    if len(pieces) > MAX_ACTIONS:
+        raise ValueError("too many actions")
+    table = _ACTIONS_BY_TEXT
+    try:
+        return list(map(table.__getitem__, pieces))
+    except KeyError:
+        pass
+    actions = []
+    for piece in pieces:
+        action = table.get(piece)
+        if action is None:
+            action = _structure_action(json.loads(f"{{{piece}}}"), object)
+            if _action_text(action) != f"{{{piece}}}":
+                raise ValueError("not an action as records write it")
+            if len(table) >= _CACHE_SIZE:
+                table.clear()
+            table[piece] = action
+        actions.append(action)
+    return actions
 
 
 def loads_view(text: str | bytes) -> PlayerView:
