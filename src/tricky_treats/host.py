@@ -563,7 +563,12 @@ class Table:
             raise RecordError(
                 "$.seats: expected a list of {credential, bot} or {credential_sha256, bot} objects"
             )
-        game = loads(json.dumps(document.get("record")))
+        # Written again in the layout tt.dumps uses, an intact record takes the quick check.
+        game = loads(
+            json.dumps(
+                document.get("record"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            )
+        )
         max_bytes = document.get("max_message_bytes")
         if type(max_bytes) is not int:
             raise RecordError("$.max_message_bytes: expected an integer")
