@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
 from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickTile
-from tricky_treats.model import EndTrigger, Termination, _fast_constructor
+from tricky_treats.model import EndTrigger, Termination, _fast_constructor, _setup_memo
 
 if TYPE_CHECKING:
-    from tricky_treats.model import GameState
+    from tricky_treats.model import GameState, PlayerState, Setup
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = [
     "ExtraScore",
@@ -135,43 +138,129 @@ def score_sheet(state: GameState, player: int, *, secret_tile: bool = True) -> S
     return _sheet(state, player, secret_tile=secret_tile, extras=True)
 
 
+_BOARD_SCORERS: set[Callable[..., Any]] = set()
+"""Scoring functions whose lines depend on the setup and the player's board alone."""
+
+
+def _board_scorer(function: _F) -> _F:
+    """Declare that ``function``'s lines depend only on the setup and the player's board.
+
+    The engine then keeps its lines with the board, as it does the board's own lines, instead
+    of calling it for every sheet. Only for the engine's own variants: a scoring function may
+    read the whole state, and is called every time unless it is declared here.
+    """
+    _BOARD_SCORERS.add(function)
+    return function
+
+
+def _kept_by_board(setup: Setup) -> bool:
+    """Whether whole sheets (variants' lines included) may be kept with the boards."""
+    scorers = setup.scorers
+    if not scorers:
+        return True
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    kept: bool | None = memo.get("board-scoring")
+    if kept is None:
+        kept = memo["board-scoring"] = all(
+            getattr(scorer, "function", scorer) in _BOARD_SCORERS for scorer in scorers
+        )
+    return kept
+
+
+# A board's memo, a list kept on the board: the setup (a weak reference: the setup's memo
+# keeps boards, and a cycle would leave freed games to the garbage collector) and seat it
+# was worked out for, the
+# public board for views, the sheets without variants' lines (full, then without the secret
+# tile) and, where they may be kept (``_kept_by_board()``), the finished sheets in slots
+# ``_SHEET + 2 * secret_tile + extras``.
+_SETUP, _SEAT, _PUBLIC, _FULL, _HIDDEN, _SHEET = range(6)
+
+
+def _board_memo(board: PlayerState, setup: Setup, player: int) -> list[Any]:
+    memo: list[Any] | None = board._memo
+    if memo is None or memo[_SETUP]() is not setup or memo[_SEAT] != player:
+        # A board belongs to one game and seat, so this rarely replaces a memo.
+        memo = [weakref.ref(setup), player, None, None, None, None, None, None, None]
+        object.__setattr__(board, "_memo", memo)
+    return memo
+
+
 def _sheet(state: GameState, player: int, *, secret_tile: bool, extras: bool) -> ScoreSheet:
     """``player``'s sheet; ``extras=False`` leaves out the lines of non-public scorers.
 
     The lines that depend on the player's board alone are kept with the board, which the
     states after it share until the player moves again, so a sheet costs little whatever the
-    state. Variants' lines depend on the whole state and are worked out every time.
+    state. Variants' lines depend on the whole state and are worked out every time, unless
+    the variant declared them to depend on the board alone (``_board_scorer()``).
     """
     setup = state.setup
-    board = state.players[player]
-    memo = board._memo
-    if memo is None or memo[0] is not setup or memo[1] != player:
-        # The board's memo: [setup, seat, full sheet, sheet without the secret tile, public
-        # board for views]. A board belongs to one game, so this rarely misses.
-        memo = [setup, player, None, None, None]
-        object.__setattr__(board, "_memo", memo)
-    index = 2 if secret_tile else 3
-    sheet: ScoreSheet | None = memo[index]
-    if sheet is None:
-        full: ScoreSheet | None = memo[2]
-        if full is None:
-            full = memo[2] = _board_sheet(state, player)
-        if secret_tile:
-            sheet = full
-        else:  # the same lines without the secret tile's, which comes first
-            sheet = memo[3] = _new_sheet(
+    memo = _board_memo(state.players[player], setup, player)
+    slot = _SHEET + 2 * secret_tile + extras
+    sheet: ScoreSheet | None = memo[slot]
+    if sheet is not None:
+        return sheet
+    full: ScoreSheet | None = memo[_FULL]
+    if full is None:
+        full = memo[_FULL] = _board_sheet(state, player)
+    if secret_tile:
+        sheet = full
+    else:  # the same lines without the secret tile's, which comes first
+        sheet = memo[_HIDDEN]
+        if sheet is None:
+            sheet = memo[_HIDDEN] = _new_sheet(
                 player, full.pumpkins, full.costumes, full.trick_tiles[1:], ()
             )
-    scorers = setup.scorers
-    if not scorers:
-        return sheet
     lines: tuple[ExtraScore, ...] = ()
-    for scorer in scorers:
+    for scorer in setup.scorers:
         if extras or getattr(scorer, "public", False):
             lines += tuple(scorer(state, player))
-    if not lines:
-        return sheet
-    return _new_sheet(player, sheet.pumpkins, sheet.costumes, sheet.trick_tiles, lines)
+    if lines:
+        sheet = _new_sheet(player, sheet.pumpkins, sheet.costumes, sheet.trick_tiles, lines)
+    if _kept_by_board(setup):
+        memo[slot] = sheet
+    return sheet
+
+
+def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[ScoreSheet, ...]:
+    """Every player's sheet with the same flags, shared by the states with the same boards.
+
+    Where variants' lines may read more than the boards, worked out every time.
+    """
+    setup = state.setup
+    players = state.players
+    if not _kept_by_board(setup):
+        return tuple(
+            [_sheet(state, p, secret_tile=secret_tile, extras=extras) for p in range(len(players))]
+        )
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    slot = _SHEET + 2 * secret_tile + extras
+    key = _SHEETS_KEYS[slot]
+    entry = memo.get(key)
+    if entry is not None and entry[0] is players:  # the entry keeps its boards alive
+        kept: tuple[ScoreSheet, ...] = entry[1]
+        return kept
+    found = []
+    for seat, board in enumerate(players):
+        board_memo = board._memo
+        if (
+            board_memo is not None
+            and board_memo[_SETUP]() is setup
+            and board_memo[_SEAT] == seat
+            and board_memo[slot] is not None
+        ):
+            found.append(board_memo[slot])
+        else:
+            found.append(_sheet(state, seat, secret_tile=secret_tile, extras=extras))
+    sheets = tuple(found)
+    memo[key] = (players, sheets)
+    return sheets
+
+
+_SHEETS_KEYS = {slot: ("sheets", slot) for slot in range(_SHEET, _SHEET + 4)}
 
 
 def _board_sheet(state: GameState, player: int) -> ScoreSheet:
@@ -195,7 +284,7 @@ def _board_sheet(state: GameState, player: int) -> ScoreSheet:
 
 def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     """Every player's score sheet with full information."""
-    return tuple(_sheet(state, p, secret_tile=True, extras=True) for p in range(len(state.players)))
+    return _sheets(state, secret_tile=True, extras=True)
 
 
 def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
