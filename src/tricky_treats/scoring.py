@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -153,36 +152,38 @@ def _board_scorer(function: _F) -> _F:
     return function
 
 
-def _kept_by_board(setup: Setup) -> bool:
-    """Whether whole sheets (variants' lines included) may be kept with the boards."""
-    scorers = setup.scorers
-    if not scorers:
-        return True
+def _game_key(setup: Setup) -> tuple[object, bool]:
+    """A token of this game for boards' memos, and whether they may keep whole sheets.
+
+    Whole sheets, variants' lines included, are kept only when every scorer reads the board
+    alone (``_board_scorer()``). The token is a plain object kept in the setup's memo: a
+    board's memo names its game by it, so that the setup's memo (which keeps boards) and the
+    boards' do not form a cycle that only the garbage collector would free.
+    """
     memo = setup._memo
     if memo is None:
         memo = _setup_memo(setup)
-    kept: bool | None = memo.get("board-scoring")
-    if kept is None:
-        kept = memo["board-scoring"] = all(
-            getattr(scorer, "function", scorer) in _BOARD_SCORERS for scorer in scorers
+    key: tuple[object, bool] | None = memo.get("board-key")
+    if key is None:
+        kept = all(
+            getattr(scorer, "function", scorer) in _BOARD_SCORERS for scorer in setup.scorers
         )
-    return kept
+        key = memo["board-key"] = (object(), kept)
+    return key
 
 
-# A board's memo, a list kept on the board: the setup (a weak reference: the setup's memo
-# keeps boards, and a cycle would leave freed games to the garbage collector) and seat it
-# was worked out for, the
-# public board for views, the sheets without variants' lines (full, then without the secret
-# tile) and, where they may be kept (``_kept_by_board()``), the finished sheets in slots
+# A board's memo, a list kept on the board: the game's token and the seat it was worked out
+# for, the public board for views, the sheets without variants' lines (full, then without the
+# secret tile) and, where they may be kept (``_game_key()``), the finished sheets in slots
 # ``_SHEET + 2 * secret_tile + extras``.
-_SETUP, _SEAT, _PUBLIC, _FULL, _HIDDEN, _SHEET = range(6)
+_TOKEN, _SEAT, _PUBLIC, _FULL, _HIDDEN, _SHEET = range(6)
 
 
-def _board_memo(board: PlayerState, setup: Setup, player: int) -> list[Any]:
+def _board_memo(board: PlayerState, token: object, player: int) -> list[Any]:
     memo: list[Any] | None = board._memo
-    if memo is None or memo[_SETUP]() is not setup or memo[_SEAT] != player:
+    if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != player:
         # A board belongs to one game and seat, so this rarely replaces a memo.
-        memo = [weakref.ref(setup), player, None, None, None, None, None, None, None]
+        memo = [token, player, None, None, None, None, None, None, None]
         object.__setattr__(board, "_memo", memo)
     return memo
 
@@ -196,29 +197,23 @@ def _sheet(state: GameState, player: int, *, secret_tile: bool, extras: bool) ->
     the variant declared them to depend on the board alone (``_board_scorer()``).
     """
     setup = state.setup
-    memo = _board_memo(state.players[player], setup, player)
+    token, kept = _game_key(setup)
+    memo = _board_memo(state.players[player], token, player)
     slot = _SHEET + 2 * secret_tile + extras
     sheet: ScoreSheet | None = memo[slot]
     if sheet is not None:
         return sheet
-    full: ScoreSheet | None = memo[_FULL]
-    if full is None:
-        full = memo[_FULL] = _board_sheet(state, player)
-    if secret_tile:
-        sheet = full
-    else:  # the same lines without the secret tile's, which comes first
-        sheet = memo[_HIDDEN]
-        if sheet is None:
-            sheet = memo[_HIDDEN] = _new_sheet(
-                player, full.pumpkins, full.costumes, full.trick_tiles[1:], ()
-            )
+    base = _FULL if secret_tile else _HIDDEN
+    sheet = memo[base]
+    if sheet is None:
+        sheet = memo[base] = _board_sheet(state, player, secret_tile, memo[_HIDDEN + _FULL - base])
     lines: tuple[ExtraScore, ...] = ()
     for scorer in setup.scorers:
         if extras or getattr(scorer, "public", False):
             lines += tuple(scorer(state, player))
     if lines:
         sheet = _new_sheet(player, sheet.pumpkins, sheet.costumes, sheet.trick_tiles, lines)
-    if _kept_by_board(setup):
+    if kept:
         memo[slot] = sheet
     return sheet
 
@@ -230,25 +225,26 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
     """
     setup = state.setup
     players = state.players
-    if not _kept_by_board(setup):
-        return tuple(
-            [_sheet(state, p, secret_tile=secret_tile, extras=extras) for p in range(len(players))]
-        )
     memo = setup._memo
     if memo is None:
         memo = _setup_memo(setup)
+    token, kept = memo.get("board-key") or _game_key(setup)
+    if not kept:
+        return tuple(
+            [_sheet(state, p, secret_tile=secret_tile, extras=extras) for p in range(len(players))]
+        )
     slot = _SHEET + 2 * secret_tile + extras
     key = _SHEETS_KEYS[slot]
     entry = memo.get(key)
     if entry is not None and entry[0] is players:  # the entry keeps its boards alive
-        kept: tuple[ScoreSheet, ...] = entry[1]
-        return kept
+        shared: tuple[ScoreSheet, ...] = entry[1]
+        return shared
     found = []
     for seat, board in enumerate(players):
         board_memo = board._memo
         if (
             board_memo is not None
-            and board_memo[_SETUP]() is setup
+            and board_memo[_TOKEN] is token
             and board_memo[_SEAT] == seat
             and board_memo[slot] is not None
         ):
@@ -263,21 +259,33 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
 _SHEETS_KEYS = {slot: ("sheets", slot) for slot in range(_SHEET, _SHEET + 4)}
 
 
-def _board_sheet(state: GameState, player: int) -> ScoreSheet:
-    setup = state.setup
+def _board_sheet(
+    state: GameState, player: int, secret_tile: bool, other: ScoreSheet | None
+) -> ScoreSheet:
+    """The lines of ``player``'s board, with or without the secret tile's (which comes first).
+
+    ``other`` is the board's sheet the other way, if it was worked out: the lines they share
+    are taken from it.
+    """
     board = state.players[player]
+    if other is not None:
+        if secret_tile:
+            tiles = (_tile_score(board.secret_tile, None, board.treats), *other.trick_tiles)
+            return _new_sheet(player, other.pumpkins, other.costumes, tiles, ())
+        return _new_sheet(player, other.pumpkins, other.costumes, other.trick_tiles[1:], ())
+    setup = state.setup
     treats = board.treats
-    tiles = [_tile_score(board.secret_tile, None, treats)]
+    scores = [_tile_score(board.secret_tile, None, treats)] if secret_tile else []
     if board.tricked:
         mean_houses = setup.mean_houses
-        tiles += [
+        scores += [
             _tile_score(mean_houses[house].tile, house, treats) for house in sorted(board.tricked)
         ]
     return _new_sheet(
         player,
         board.pumpkins * setup.rules.pumpkin_points,
         tuple(map(costume_points, board.kids)),
-        tuple(tiles),
+        tuple(scores),
         (),
     )
 

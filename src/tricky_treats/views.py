@@ -31,11 +31,11 @@ from tricky_treats.model import (
 from tricky_treats.scoring import (
     _PUBLIC,
     _SEAT,
-    _SETUP,
     _SHEET,
+    _TOKEN,
     ScoreSheet,
     _board_memo,
-    _kept_by_board,
+    _game_key,
     _sheet,
     _sheets,
 )
@@ -228,13 +228,13 @@ lines may read more than the boards: then they are worked out for every view).""
 
 def _boards(state: GameState) -> _Boards:
     """The memo entry for ``state.players``; each board keeps what was worked out from it."""
-    setup = state.setup
+    token, kept = _game_key(state.setup)
     players = state.players
     public = []
     for seat, board in enumerate(players):
         memo = board._memo
-        if memo is None or memo[_SETUP]() is not setup or memo[_SEAT] != seat:
-            memo = _board_memo(board, setup, seat)
+        if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != seat:
+            memo = _board_memo(board, token, seat)
         shown: PublicPlayer | None = memo[_PUBLIC]
         if shown is None:
             shown = memo[_PUBLIC] = _new_public(
@@ -248,7 +248,7 @@ def _boards(state: GameState) -> _Boards:
             )
         public.append(shown)
     viewers: list[tuple[ScoreSheet, ...] | None] | None = None
-    if _kept_by_board(setup):
+    if kept:
         viewers = [None] * len(players)
     return players, tuple(public), tuple([board.secret_tile for board in players]), viewers
 
@@ -259,8 +259,8 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
     Their own in full; the others' without the secret tile (unless ``shown``) and without
     the lines of scorers that are not public.
     """
-    setup = state.setup
-    if not _kept_by_board(setup):
+    token, kept = _game_key(state.setup)
+    if not kept:
         return tuple(
             [
                 _sheet(state, p, secret_tile=shown or p == player, extras=p == player)
@@ -273,7 +273,7 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
     for seat, board in enumerate(state.players):
         slot = own if seat == player else other
         memo = board._memo
-        if memo is not None and memo[_SETUP]() is setup and memo[_SEAT] == seat:
+        if memo is not None and memo[_TOKEN] is token and memo[_SEAT] == seat:
             sheet: ScoreSheet | None = memo[slot]
             if sheet is not None:
                 sheets.append(sheet)
