@@ -526,29 +526,22 @@ class PlayerState:
 ActionLog = tuple[Action, "ActionLog"] | None
 
 _MEMO_SIZE = 16
+"""The most entries a game's memo holds: it has a few fixed keys, each holding the latest value."""
 
 
 def _setup_memo(setup: Setup) -> dict[Any, Any]:
-    """A small table of what views and histories of one game's states share.
+    """A small table of what views, sheets and histories of one game's states share.
 
-    Entries are immutable values, keyed by what they were worked out from; ``_remember()``
-    keeps the table small. Not part of the public API.
+    Each entry is kept under a fixed key and holds the latest value worked out, with what it
+    was worked out from (kept alive, and compared by identity), so the table stays small.
+    Entries are immutable, or lists filled in place with immutable values; an entry never
+    refers back to the setup. Not part of the public API.
     """
     memo = setup._memo
     if memo is None:
         memo = {}
         object.__setattr__(setup, "_memo", memo)
     return memo
-
-
-def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
-    """Keep ``value`` under ``key`` in a setup's memo, dropping the oldest past a few entries."""
-    while len(memo) >= _MEMO_SIZE:
-        try:
-            del memo[next(iter(memo))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            break
-    memo[key] = value
 
 
 def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:

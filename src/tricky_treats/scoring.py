@@ -239,18 +239,25 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
     if entry is not None and entry[0] is players:  # the entry keeps its boards alive
         shared: tuple[ScoreSheet, ...] = entry[1]
         return shared
+    scorers = setup.scorers
+    base = _FULL if secret_tile else _HIDDEN
     found = []
     for seat, board in enumerate(players):
         board_memo = board._memo
-        if (
-            board_memo is not None
-            and board_memo[_TOKEN] is token
-            and board_memo[_SEAT] == seat
-            and board_memo[slot] is not None
-        ):
-            found.append(board_memo[slot])
-        else:
-            found.append(_sheet(state, seat, secret_tile=secret_tile, extras=extras))
+        if board_memo is None or board_memo[_TOKEN] is not token or board_memo[_SEAT] != seat:
+            board_memo = _board_memo(board, token, seat)
+        sheet: ScoreSheet | None = board_memo[slot]
+        if sheet is None:
+            if scorers:
+                sheet = _sheet(state, seat, secret_tile=secret_tile, extras=extras)
+            else:  # as _sheet() does, without looking up again what is known here
+                sheet = board_memo[base]
+                if sheet is None:
+                    sheet = board_memo[base] = _board_sheet(
+                        state, seat, secret_tile, board_memo[_FULL + _HIDDEN - base]
+                    )
+                board_memo[slot] = sheet
+        found.append(sheet)
     sheets = tuple(found)
     memo[key] = (players, sheets)
     return sheets

@@ -29,12 +29,15 @@ from tricky_treats.model import (
     _setup_memo,
 )
 from tricky_treats.scoring import (
+    _FULL,
+    _HIDDEN,
     _PUBLIC,
     _SEAT,
     _SHEET,
     _TOKEN,
     ScoreSheet,
     _board_memo,
+    _board_sheet,
     _game_key,
     _sheet,
     _sheets,
@@ -269,16 +272,27 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
         )
     own = _SHEET + 3  # the slot of the sheet with the secret tile and every line
     other = _SHEET + 2 * shown  # the slot of the sheet with public lines only
+    scorers = state.setup.scorers
     sheets = []
     for seat, board in enumerate(state.players):
         slot = own if seat == player else other
         memo = board._memo
-        if memo is not None and memo[_TOKEN] is token and memo[_SEAT] == seat:
-            sheet: ScoreSheet | None = memo[slot]
-            if sheet is not None:
-                sheets.append(sheet)
-                continue
-        sheets.append(_sheet(state, seat, secret_tile=slot == own or shown, extras=slot == own))
+        if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != seat:
+            memo = _board_memo(board, token, seat)
+        sheet: ScoreSheet | None = memo[slot]
+        if sheet is None:
+            secret_tile = slot == own or shown
+            if scorers:
+                sheet = _sheet(state, seat, secret_tile=secret_tile, extras=slot == own)
+            else:  # as _sheet() does, without looking up again what is known here
+                base = _FULL if secret_tile else _HIDDEN
+                sheet = memo[base]
+                if sheet is None:
+                    sheet = memo[base] = _board_sheet(
+                        state, seat, secret_tile, memo[_FULL + _HIDDEN - base]
+                    )
+                memo[slot] = sheet
+        sheets.append(sheet)
     return tuple(sheets)
 
 
@@ -296,11 +310,13 @@ def _seat(
     if shown:
         secret_tiles: tuple[TrickTile | None, ...] = tiles
         in_sight = {t.id for t in tiles}
-    else:
-        secret_tiles = (None,) * player + (tiles[player],) + (None,) * (len(tiles) - player - 1)
-        in_sight = {tiles[player].id}
-    unseen = tuple([t for t in off_board if t.id not in in_sight])
-    return tiles, secret_tiles, unseen
+        return tiles, secret_tiles, tuple([t for t in off_board if t.id not in in_sight])
+    own = tiles[player]
+    secret_tiles = (None,) * player + (own,) + (None,) * (len(tiles) - player - 1)
+    index = bisect_left(off_board, own.id, key=_BY_ID)
+    if index < len(off_board) and off_board[index].id == own.id:  # ids are unique in a box
+        return tiles, secret_tiles, (*off_board[:index], *off_board[index + 1 :])
+    return tiles, secret_tiles, tuple(off_board)
 
 
 def _deck_cards(setup: Setup, memo: dict[Any, Any], position: int) -> tuple[CostumeCard, ...]:
