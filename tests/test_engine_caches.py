@@ -330,7 +330,9 @@ def _reference_sheet(
     setup = state.setup
     board = state.players[player]
     counts = dict(zip(tt.Treat, board.treats, strict=True))
-    tiles = [(board.secret_tile, None)] if secret_tile else []
+    tiles: list[tuple[tt.TrickTile, int | None]] = []
+    if secret_tile:
+        tiles.append((board.secret_tile, None))
     tiles += [(setup.mean_houses[house].tile, house) for house in sorted(board.tricked)]
     scores = []
     for tile, house in tiles:

@@ -253,7 +253,7 @@ def _boards(state: GameState) -> _Boards:
     viewers: list[tuple[ScoreSheet, ...] | None] | None = None
     if kept:
         viewers = [None] * len(players)
-    return players, tuple(public), tuple([board.secret_tile for board in players]), viewers
+    return players, tuple(public), tuple(map(_SECRET_TILE, players)), viewers
 
 
 def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreSheet, ...]:
@@ -348,3 +348,4 @@ def _deck_cards(setup: Setup, memo: dict[Any, Any], position: int) -> tuple[Cost
 _new_view = _fast_constructor(PlayerView)
 _new_public = _fast_constructor(PublicPlayer)
 _BY_ID = operator.attrgetter("id")
+_SECRET_TILE = operator.attrgetter("secret_tile")
