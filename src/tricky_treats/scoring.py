@@ -239,8 +239,6 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
     if entry is not None and entry[0] is players:  # the entry keeps its boards alive
         shared: tuple[ScoreSheet, ...] = entry[1]
         return shared
-    scorers = setup.scorers
-    base = _FULL if secret_tile else _HIDDEN
     found = []
     for seat, board in enumerate(players):
         board_memo = board._memo
@@ -248,15 +246,7 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
             board_memo = _board_memo(board, token, seat)
         sheet: ScoreSheet | None = board_memo[slot]
         if sheet is None:
-            if scorers:
-                sheet = _sheet(state, seat, secret_tile=secret_tile, extras=extras)
-            else:  # as _sheet() does, without looking up again what is known here
-                sheet = board_memo[base]
-                if sheet is None:
-                    sheet = board_memo[base] = _board_sheet(
-                        state, seat, secret_tile, board_memo[_FULL + _HIDDEN - base]
-                    )
-                board_memo[slot] = sheet
+            sheet = _kept_sheet(state, seat, board_memo, secret_tile, extras)
         found.append(sheet)
     sheets = tuple(found)
     memo[key] = (players, sheets)
@@ -264,6 +254,20 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
 
 
 _SHEETS_KEYS = {slot: ("sheets", slot) for slot in range(_SHEET, _SHEET + 4)}
+
+
+def _kept_sheet(
+    state: GameState, player: int, memo: list[Any], secret_tile: bool, extras: bool
+) -> ScoreSheet:
+    """As ``_sheet()``, for a game whose sheets are kept by board, given the board's memo."""
+    if state.setup.scorers:
+        return _sheet(state, player, secret_tile=secret_tile, extras=extras)
+    base = _FULL if secret_tile else _HIDDEN
+    sheet: ScoreSheet | None = memo[base]
+    if sheet is None:
+        sheet = memo[base] = _board_sheet(state, player, secret_tile, memo[_FULL + _HIDDEN - base])
+    memo[_SHEET + 2 * secret_tile + extras] = sheet
+    return sheet
 
 
 def _board_sheet(

@@ -29,16 +29,14 @@ from tricky_treats.model import (
     _setup_memo,
 )
 from tricky_treats.scoring import (
-    _FULL,
-    _HIDDEN,
     _PUBLIC,
     _SEAT,
     _SHEET,
     _TOKEN,
     ScoreSheet,
     _board_memo,
-    _board_sheet,
     _game_key,
+    _kept_sheet,
     _sheet,
     _sheets,
 )
@@ -160,7 +158,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     # What every view of states with these boards shares.
     boards: _Boards | None = memo.get("boards")
     if boards is None or boards[0] is not players:  # the entry keeps its boards alive
-        boards = memo["boards"] = _boards(state)
+        boards = memo["boards"] = _boards(state, player, shown)
     # What this seat sees of the secret tiles, and which tiles it cannot see.
     seats = memo.get("seats")
     if seats is None:
@@ -229,18 +227,24 @@ score sheets it sees while the game goes on, worked out on first use (None where
 lines may read more than the boards: then they are worked out for every view)."""
 
 
-def _boards(state: GameState) -> _Boards:
-    """The memo entry for ``state.players``; each board keeps what was worked out from it."""
+def _boards(state: GameState, player: int, shown: bool) -> _Boards:
+    """The memo entry for ``state.players``; each board keeps what was worked out from it.
+
+    While the game goes on, the same pass works out the sheets ``player`` sees.
+    """
     token, kept = _game_key(state.setup)
     players = state.players
     public = []
+    sheets: list[ScoreSheet] | None = [] if kept and state.current_player is not None else None
+    own = _SHEET + 3  # the slot of the sheet with the secret tile and every line
+    other = _SHEET + 2 * shown  # the slot of the sheet with public lines only
     for seat, board in enumerate(players):
         memo = board._memo
         if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != seat:
             memo = _board_memo(board, token, seat)
-        shown: PublicPlayer | None = memo[_PUBLIC]
-        if shown is None:
-            shown = memo[_PUBLIC] = _new_public(
+        visible: PublicPlayer | None = memo[_PUBLIC]
+        if visible is None:
+            visible = memo[_PUBLIC] = _new_public(
                 board.name,
                 board.kids,
                 board.treats,
@@ -249,10 +253,18 @@ def _boards(state: GameState) -> _Boards:
                 board.tricked,
                 board.footprints,
             )
-        public.append(shown)
+        public.append(visible)
+        if sheets is not None:
+            slot = own if seat == player else other
+            sheet: ScoreSheet | None = memo[slot]
+            if sheet is None:
+                sheet = _kept_sheet(state, seat, memo, slot == own or shown, slot == own)
+            sheets.append(sheet)
     viewers: list[tuple[ScoreSheet, ...] | None] | None = None
     if kept:
         viewers = [None] * len(players)
+        if sheets is not None:
+            viewers[player] = tuple(sheets)
     return players, tuple(public), tuple(map(_SECRET_TILE, players)), viewers
 
 
@@ -270,9 +282,8 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
                 for p in range(len(state.players))
             ]
         )
-    own = _SHEET + 3  # the slot of the sheet with the secret tile and every line
-    other = _SHEET + 2 * shown  # the slot of the sheet with public lines only
-    scorers = state.setup.scorers
+    own = _SHEET + 3
+    other = _SHEET + 2 * shown
     sheets = []
     for seat, board in enumerate(state.players):
         slot = own if seat == player else other
@@ -281,17 +292,7 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
             memo = _board_memo(board, token, seat)
         sheet: ScoreSheet | None = memo[slot]
         if sheet is None:
-            secret_tile = slot == own or shown
-            if scorers:
-                sheet = _sheet(state, seat, secret_tile=secret_tile, extras=slot == own)
-            else:  # as _sheet() does, without looking up again what is known here
-                base = _FULL if secret_tile else _HIDDEN
-                sheet = memo[base]
-                if sheet is None:
-                    sheet = memo[base] = _board_sheet(
-                        state, seat, secret_tile, memo[_FULL + _HIDDEN - base]
-                    )
-                memo[slot] = sheet
+            sheet = _kept_sheet(state, seat, memo, slot == own or shown, slot == own)
         sheets.append(sheet)
     return tuple(sheets)
 
