@@ -16,12 +16,13 @@ from typing import Any
 import attrs
 import pluggy
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tricky_treats import plugins
-from tricky_treats.model import _MEMO_SIZE, FEATURES, ActionLog, _qualify
+from tricky_treats.components import FEATURES
+from tricky_treats.model import _MEMO_SIZE, ActionLog, _qualify
 from tricky_treats.variants import base
 
 
@@ -313,6 +314,202 @@ def _walk(log: ActionLog) -> list[tt.Action]:
         actions.append(log[0])
         log = log[1]
     return actions[::-1]
+
+
+# Views and sheets built from nothing, the plain way, to check what the engine shares.
+
+
+class _TurnBonus:
+    """A scorer that reads more than the board (the turn), private to its player."""
+
+    @tt.hookimpl
+    def tricky_treats_scoring(self) -> Any:
+        return lambda state, player: [tt.ExtraScore("turn", state.turn + player)]
+
+
+class _TrackBonus:
+    """A public scorer that reads the board alone, but does not say so."""
+
+    @tt.hookimpl
+    def tricky_treats_scoring(self) -> Any:
+        return lambda state, player: [tt.ExtraScore("tracks", sum(state.players[player].treats))]
+
+
+_VARIANT_SETS: list[list[Any]] = [
+    [],
+    ["family"],
+    ["open-objectives"],
+    ["family", "open-objectives"],
+    ["any-mean-house"],
+    [_variant("turn-bonus", _TurnBonus())],
+    [_variant("track-bonus", _TrackBonus(), public_scoring=True), "family"],
+]
+
+
+def _reference_sheet(
+    state: tt.GameState, player: int, *, secret_tile: bool, extras: bool
+) -> tt.ScoreSheet:
+    """A sheet by the rules (R12 to R14, R24), from the state's plain fields."""
+    setup = state.setup
+    board = state.players[player]
+    counts = dict(zip(tt.Treat, board.treats, strict=True))
+    tiles: list[tuple[tt.TrickTile, int | None]] = []
+    if secret_tile:
+        tiles.append((board.secret_tile, None))
+    tiles += [(setup.mean_houses[house].tile, house) for house in sorted(board.tricked)]
+    scores = []
+    for tile, house in tiles:
+        sets = tile.sets(counts)
+        scores.append(tt.TileScore(tile, house, sets, sets * tile.points))
+    lines: list[tt.ExtraScore] = []
+    for scorer in setup.scorers:
+        if extras or getattr(scorer, "public", False):
+            lines += scorer(state, player)
+    return tt.ScoreSheet(
+        player,
+        board.pumpkins * setup.rules.pumpkin_points,
+        tuple(tt.costume_points(kid) for kid in board.kids),
+        tuple(scores),
+        tuple(lines),
+    )
+
+
+def _reference_view(state: tt.GameState, player: int) -> tt.PlayerView:
+    """``player``'s view by R16, built with the public constructors from the plain fields."""
+    setup = state.setup
+    over = state.is_over
+    shown = over or setup.secret_tiles_face_up
+    secret = tuple(
+        board.secret_tile if shown or seat == player else None
+        for seat, board in enumerate(state.players)
+    )
+    in_sight = {t.id for t in secret if t is not None} | {m.tile.id for m in setup.mean_houses}
+    unseen = sorted(
+        (t for t in setup.components.trick_tiles if t.id not in in_sight), key=lambda t: t.id
+    )
+    options = setup.config.variant_options
+    return tt.PlayerView(
+        player=player,
+        first_player=setup.config.first_player,
+        variants=setup.config.variants,
+        variant_options={name: dict(value) for name, value in options.items()},
+        rules=setup.rules,
+        players=tuple(
+            tt.PublicPlayer(
+                b.name, b.kids, b.treats, b.pumpkins, b.visited, b.tricked, b.footprints
+            )
+            for b in state.players
+        ),
+        secret_tiles=secret,
+        unseen_tiles=tuple(unseen),
+        grid=setup.grid,
+        street_tokens=setup.street_tokens,
+        street_flipped=state.street_flipped,
+        mean_houses=setup.mean_houses,
+        pumpkin_on_house=state.pumpkin_on_house,
+        pumpkin_on_mean_house=state.pumpkin_on_mean_house,
+        market=state.market,
+        deck_size=len(setup.deck) - state.deck_position,
+        deck_cards=tuple(sorted(setup.deck[state.deck_position :], key=lambda c: c.id)),
+        discarded=state.discarded,
+        current_player=state.current_player,
+        turn=state.turn,
+        passes_in_a_row=state.passes_in_a_row,
+        end_trigger=state.end_trigger,
+        scores=tuple(
+            _reference_sheet(state, p, secret_tile=shown or p == player, extras=over or p == player)
+            for p in range(len(state.players))
+        ),
+        history=tuple(_walk(state.log)),
+        legal_actions=state.legal_actions() if state.current_player == player else (),
+    )
+
+
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    variants=st.sampled_from(_VARIANT_SETS),
+    order=st.randoms(),
+)
+def test_views_and_scores_are_those_built_from_nothing(
+    seed: int, players: int, variants: list[Any], order: random.Random
+) -> None:
+    """Whatever was asked before, on whichever states: the answer built the plain way.
+
+    States are asked in game order (as a server does), in random order, from branches of an
+    earlier state, and from the end back to the start, so that every memo is used and
+    replaced; a stale or another seat's answer would differ from the reference.
+    """
+    states = _states(players, seed, variants=variants)
+    middle = states[len(states) // 2]
+    branches = [middle.apply(action) for action in middle.legal_actions()[:3]]
+    asked = [*states, *branches, *states[::-1]]
+    asked += [order.choice(asked) for _ in range(len(asked))]
+    for index, state in enumerate(asked):
+        seats = list(range(players))
+        if index % 3:
+            seats = [order.randrange(players)]
+        for seat in seats:
+            assert state.view(seat) == _reference_view(state, seat)
+        if order.random() < 0.5:
+            expected = [
+                _reference_sheet(state, p, secret_tile=True, extras=True) for p in range(players)
+            ]
+            assert list(state.scores()) == expected
+
+
+def test_views_follow_a_scorer_that_reads_more_than_the_boards() -> None:
+    """Sheets are shared between states with the same boards only where that is safe."""
+    game = tt.new_game(3, seed=4, variants=[_variant("turn-bonus", _TurnBonus())])
+    later = attrs.evolve(game, turn=game.turn + 5)  # the same boards, another turn
+    assert later.players is game.players
+    assert game.view(0).scores[0].extras == (tt.ExtraScore("turn", 0),)
+    assert later.view(0).scores[0].extras == (tt.ExtraScore("turn", 5),)
+    assert later.scores()[1].extras == (tt.ExtraScore("turn", 6),)
+    assert later.view(0).scores[1].extras == ()  # not public: hidden until the end (R16)
+
+
+def test_a_board_moved_to_another_seat_is_scored_for_that_seat() -> None:
+    game = _states(3, 6)[12]
+    for seat in range(3):
+        game.view(seat)
+    first, second, third = game.players
+    swapped = attrs.evolve(game, players=(second, first, third))
+    for seat in range(3):
+        assert swapped.view(seat) == _reference_view(swapped, seat)
+    assert [sheet.player for sheet in swapped.scores()] == [0, 1, 2]
+
+
+def test_views_of_one_state_share_nothing_mutable() -> None:
+    """The options dict is each view's own; everything else in a view is immutable."""
+    from pathlib import Path
+
+    box = str(Path(tt.__file__).parent / "data" / "base.toml")
+    options = {"card-data": {"file": box}}
+    game = tt.new_game(3, seed=2, variants=["card-data"], variant_options=options)
+    first, second = game.view(0), game.view(1)
+    assert first.variant_options == second.variant_options
+    assert first.variant_options is not second.variant_options
+    first.variant_options["card-data"]["file"] = "elsewhere.toml"
+    assert game.view(0).variant_options == options
+
+
+def test_fast_built_values_are_the_public_classes() -> None:
+    """The engine's fast constructors make ordinary, frozen, equal instances."""
+    import weakref
+
+    game = _states(3, 1)[5]
+    view = game.view(0)
+    assert type(view) is tt.PlayerView
+    assert type(view.players[0]) is tt.PublicPlayer
+    assert type(view.scores[0]) is tt.ScoreSheet
+    assert view == attrs.evolve(view)
+    assert repr(view) == repr(attrs.evolve(view))
+    assert hash(view.scores[0]) == hash(attrs.evolve(view.scores[0]))
+    assert weakref.ref(view)() is view
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        view.turn = 3  # type: ignore[misc]
 
 
 def test_a_view_of_a_hand_built_state_uses_its_own_secret_tiles() -> None:

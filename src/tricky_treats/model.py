@@ -562,13 +562,16 @@ class PlayerState:
 ActionLog = tuple[Action, "ActionLog"] | None
 
 _MEMO_SIZE = 16
+"""The most entries a game's memo holds: it has a few fixed keys, each holding the latest value."""
 
 
 def _setup_memo(setup: Setup) -> dict[Any, Any]:
-    """A small table of what views and histories of one game's states share.
+    """A small table of what views, sheets and histories of one game's states share.
 
-    Entries are immutable values, keyed by what they were worked out from; ``_remember()``
-    keeps the table small. Not part of the public API.
+    Each entry is kept under a fixed key and holds the latest value worked out, with what it
+    was worked out from (kept alive, and compared by identity), so the table stays small.
+    Entries are immutable, or lists filled in place with immutable values; an entry never
+    refers back to the setup. Not part of the public API.
     """
     memo = setup._memo
     if memo is None:
@@ -577,37 +580,39 @@ def _setup_memo(setup: Setup) -> dict[Any, Any]:
     return memo
 
 
-def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
-    """Keep ``value`` under ``key`` in a setup's memo, dropping the oldest past a few entries."""
-    while len(memo) >= _MEMO_SIZE:
-        try:
-            del memo[next(iter(memo))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            break
-    memo[key] = value
-
-
 def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
-    """The actions of ``log``, oldest first, sharing the tuple of a recent earlier state.
+    """The actions of ``log``, oldest first, sharing the tuple of the last history asked for.
 
-    A game viewed move after move walks one node of the log per state instead of all of it.
+    The game's memo keeps the last history built; a game viewed move after move walks one
+    node of the log per state instead of all of it. A log that does not continue the last
+    one (another branch, an earlier state) is walked to its start.
     """
-    memo = _setup_memo(setup)
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    last = memo.get("history")
+    last_log: ActionLog = None
+    if last is not None:
+        last_log = last[0]
+        if last_log is log:
+            history: tuple[Action, ...] = last[1]
+            return history
     tail: list[Action] = []
+    append = tail.append
     node = log
-    prefix: tuple[Action, ...] = ()
-    while node is not None:
-        entry = memo.get(("history", id(node)))
-        if entry is not None and entry[0] is node:  # the entry keeps its node alive
-            prefix = entry[1]
-            break
-        tail.append(node[0])
+    # The entry keeps its log alive, so a node that is it is the same log, not a reused id.
+    while node is not None and node is not last_log:
+        append(node[0])
         node = node[1]
-    if not tail:
-        return prefix
+    if node is None:
+        if not tail:
+            return ()
+        prefix: tuple[Action, ...] = ()
+    else:
+        prefix = last[1]  # type: ignore[index]
     tail.reverse()
     history = prefix + tuple(tail)
-    _remember(memo, ("history", id(log)), (log, history))
+    memo["history"] = (log, history)
     return history
 
 
@@ -618,13 +623,15 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
     """A constructor for the frozen slotted attrs class ``cls`` that skips its frozen guard.
 
     attrs builds a frozen instance with one ``object.__setattr__`` call per field, which
-    dominates the cost of a move. The hot path instead fills a mutable twin class with the
-    same slots (plain attribute stores) and then gives the object its real class; CPython
-    allows that ``__class__`` assignment between layout-identical slotted classes. The result
-    is an ordinary, equal, frozen instance. Arguments are positional, in field order;
-    fields with ``init=False`` get their default, and ``__attrs_post_init__`` runs last (it
-    sets the others). Where the interpreter refuses the assignment, the attrs constructor is
-    returned instead. No validators or converters run: callers pass checked values.
+    dominates the cost of a move. The hot path instead fills an instance of a subclass with
+    no slots of its own and the plain ``__setattr__`` (plain attribute stores) and then gives
+    the object its real class; CPython allows that ``__class__`` assignment to a base class
+    of the same layout (a sibling class would not do for classes with a ``__weakref__``
+    slot). The result is an ordinary, equal, frozen instance. Arguments are positional, in
+    field order; fields with ``init=False`` get their default, and ``__attrs_post_init__``
+    runs last (it sets the others). Where the interpreter refuses the assignment, the attrs
+    constructor is returned instead. No validators or converters run: callers pass checked
+    values.
     """
     fields = attrs.fields(cls)  # type: ignore[arg-type]
     params = [f.name.lstrip("_") for f in fields if f.init]
@@ -635,10 +642,13 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
     exec(source, namespace)
     twin = type(
         f"_Mutable{cls.__name__}",
-        (),
+        (cls,),
         {
-            "__slots__": cls.__slots__,  # type: ignore[attr-defined]
+            "__slots__": (),
             "__init__": namespace["__init__"],
+            # Both, as they share one type slot: with either left frozen, stores are slow.
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
         },
     )
 
