@@ -127,7 +127,7 @@ class VariantRef:
     """The variant's version when the game was created."""
 
 
-@attrs.frozen(weakref_slot=False)
+@attrs.frozen
 class GameConfig:
     """What a game was created with: players, seed, rule options and variants.
 
@@ -205,7 +205,6 @@ class _Lookup:
         "card_icon",
         "card_mask",
         "card_type",
-        "deck_order",
         "deck_size",
         "house_feature",
         "house_treat",
@@ -243,8 +242,6 @@ class _Lookup:
             self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
         self.streets_of_house = _STREETS_OF_HOUSE
         self.deck_size = len(setup.deck)
-        # For views, worked out on first use: the deck's cards by id, and their positions.
-        self.deck_order: tuple[tuple[CostumeCard, ...], tuple[int, ...]] | None = None
         space = setup.action_space
         (self.all_kids, self.takes, self.visits, self.tricks, self.refresh, self.pass_) = (
             _space_tables(space)
@@ -402,7 +399,7 @@ def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: in
     return ActionSpace(market_size, kids, nice_houses, mean_houses)
 
 
-@attrs.frozen(weakref_slot=False)
+@attrs.frozen
 class Board:
     """A dealt board: what the ``tricky_treats_deal`` hook returns.
 
@@ -423,7 +420,7 @@ class Board:
     """Whether the secret tiles are dealt face up (every view shows them)."""
 
 
-@attrs.frozen(weakref_slot=False)
+@attrs.frozen
 class Setup:
     """The fixed part of a game, dealt once from the seed and shared by all its states.
 
