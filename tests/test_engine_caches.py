@@ -208,6 +208,16 @@ def test_fast_shuffles_draw_what_random_shuffle_draws(seed: int, sizes: list[int
     assert fast.getstate() == reference.getstate()
 
 
+@given(seed=st.integers(min_value=0, max_value=2**128 - 1))
+def test_a_game_random_is_seeded_as_random_random_seeds(seed: int) -> None:
+    from tricky_treats import dealing
+
+    assert dealing._SEEDING_AGREES  # this Python agrees: games take the single seeding
+    rng = dealing._seeded_random(seed)
+    assert type(rng) is random.Random
+    assert rng.getstate() == random.Random(seed).getstate()
+
+
 def test_the_fast_shuffle_is_in_use_here() -> None:
     assert base._FAST  # this Python's shuffle agrees, so dealing takes the fast path
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _random
 import functools
 import itertools
 import random
@@ -123,7 +124,7 @@ def _start(
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
-    board = resolution.deal(config, random.Random(config.seed))
+    board = resolution.deal(config, _seeded_random(config.seed))
     return _first_state(
         new_setup(
             config,
@@ -139,6 +140,30 @@ def _start(
             resolution.scorers,
         )
     )
+
+
+def _seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)``, seeded once: its ``__init__`` seeds twice, in Python."""
+    if not _SEEDING_AGREES:  # pragma: no cover - another Python's Random
+        return random.Random(seed)
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.seed() also sets
+    return rng
+
+
+def _seeding_agrees() -> bool:
+    """Whether seeding as ``_seeded_random`` does gives what ``random.Random`` gives here."""
+    for seed in (0, 1, 2**32, 2**63 - 1, 2**128 - 1):
+        rng = random.Random.__new__(random.Random)
+        _random.Random.seed(rng, seed)
+        rng.gauss_next = None  # type: ignore[attr-defined]
+        if rng.getstate() != random.Random(seed).getstate():
+            return False  # pragma: no cover - another Python's Random
+    return True
+
+
+_SEEDING_AGREES = _seeding_agrees()
 
 
 MAX_SEED = 2**128
