@@ -146,6 +146,10 @@ def _seeded_random(seed: int) -> random.Random:
     """``random.Random(seed)``, seeded once: its ``__init__`` seeds twice, in Python."""
     if not _SEEDING_AGREES:  # pragma: no cover - another Python's Random
         return random.Random(seed)
+    return _seeded_once(seed)
+
+
+def _seeded_once(seed: int) -> random.Random:
     rng = random.Random.__new__(random.Random)
     _random.Random.seed(rng, seed)
     rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.seed() also sets
@@ -153,14 +157,9 @@ def _seeded_random(seed: int) -> random.Random:
 
 
 def _seeding_agrees() -> bool:
-    """Whether seeding as ``_seeded_random`` does gives what ``random.Random`` gives here."""
-    for seed in (0, 1, 2**32, 2**63 - 1, 2**128 - 1):
-        rng = random.Random.__new__(random.Random)
-        _random.Random.seed(rng, seed)
-        rng.gauss_next = None  # type: ignore[attr-defined]
-        if rng.getstate() != random.Random(seed).getstate():
-            return False  # pragma: no cover - another Python's Random
-    return True
+    """Whether ``_seeded_once`` gives what ``random.Random`` gives on this Python."""
+    seeds = (0, 1, 2**32, 2**63 - 1, 2**128 - 1)
+    return all(_seeded_once(s).getstate() == random.Random(s).getstate() for s in seeds)
 
 
 _SEEDING_AGREES = _seeding_agrees()

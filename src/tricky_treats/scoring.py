@@ -203,10 +203,7 @@ def _sheet(state: GameState, player: int, *, secret_tile: bool, extras: bool) ->
     sheet: ScoreSheet | None = memo[slot]
     if sheet is not None:
         return sheet
-    base = _FULL if secret_tile else _HIDDEN
-    sheet = memo[base]
-    if sheet is None:
-        sheet = memo[base] = _board_sheet(state, player, secret_tile, memo[_HIDDEN + _FULL - base])
+    sheet = _board_lines(state, player, memo, secret_tile)
     lines: tuple[ExtraScore, ...] = ()
     for scorer in setup.scorers:
         if extras or getattr(scorer, "public", False):
@@ -262,11 +259,16 @@ def _kept_sheet(
     """As ``_sheet()``, for a game whose sheets are kept by board, given the board's memo."""
     if state.setup.scorers:
         return _sheet(state, player, secret_tile=secret_tile, extras=extras)
+    sheet = memo[_SHEET + 2 * secret_tile + extras] = _board_lines(state, player, memo, secret_tile)
+    return sheet
+
+
+def _board_lines(state: GameState, player: int, memo: list[Any], secret_tile: bool) -> ScoreSheet:
+    """The sheet of the board's own lines (no variant's), kept in the board's ``memo``."""
     base = _FULL if secret_tile else _HIDDEN
     sheet: ScoreSheet | None = memo[base]
     if sheet is None:
         sheet = memo[base] = _board_sheet(state, player, secret_tile, memo[_FULL + _HIDDEN - base])
-    memo[_SHEET + 2 * secret_tile + extras] = sheet
     return sheet
 
 

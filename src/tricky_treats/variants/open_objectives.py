@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sys
 
+import attrs
+
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board
 from tricky_treats.plugins import Variant
@@ -15,14 +17,7 @@ from tricky_treats.plugins import Variant
 @hookimpl
 def tricky_treats_board(board: Board) -> Board:
     """Turn the dealt secret tiles face up: views and score sheets show every one."""
-    return Board(
-        grid=board.grid,
-        street_tokens=board.street_tokens,
-        mean_houses=board.mean_houses,
-        secret_tiles=board.secret_tiles,
-        deck=board.deck,
-        secret_tiles_face_up=True,
-    )
+    return attrs.evolve(board, secret_tiles_face_up=True)
 
 
 VARIANT = Variant(
