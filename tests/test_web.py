@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("httpx", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 

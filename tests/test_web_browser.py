@@ -3,8 +3,10 @@
 A person's whole game by clicks, two people in two browser contexts, the offline Pyodide page,
 and no request that leaves 127.0.0.1. Screenshots of the board mid-game and of the end screen
 are saved in the folder printed at the end of the run (``TRICKY_TREATS_SCREENSHOTS`` to
-choose it). ``.ci/run`` installs chromium (apt-get), ``.[webtest]`` and the Pyodide runtime
-(``npm ci`` in examples/web); Playwright's own browser download is never used.
+choose it). Needs ``.[webtest]`` and chromium (``apt-get install chromium``, or
+``$TRICKY_TREATS_CHROMIUM``); the offline page needs the Pyodide runtime, which these tests
+install with ``npm ci`` in examples/web where npm is. Playwright's own browser download is
+never used.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -23,6 +26,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.requirements import NPM_HINT, install_hint, npm_path
+
+pytest.importorskip("starlette", reason=install_hint("webtest"))
+pytest.importorskip("playwright", reason=install_hint("webtest"))
+
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
@@ -31,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
 from tricky_treats_web import Lobby, create_app
 from tricky_treats_web.app import PYODIDE
 
-from tests.chromium import CHROMIUM, FLAGS
+from tests import chromium as _chromium
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 MAX_MOVES = 400  # a game has far fewer: a bound, so that a stuck page fails instead of looping
@@ -53,9 +62,26 @@ def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
         )
 
 
+def _install_pyodide() -> bool:
+    """Whether the offline page's Pyodide runtime is there, after ``npm ci`` where npm is.
+
+    Run before the app is made: it serves /pyodide only when the runtime is installed.
+    """
+    runtime = PYODIDE / "pyodide.mjs"
+    npm = npm_path()
+    if not runtime.is_file() and npm is not None:
+        subprocess.run(
+            [str(npm), "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=PYODIDE.parents[1],
+            check=True,
+        )
+    return runtime.is_file()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Lobby]]:
     """The app on 127.0.0.1 on a free port, in a thread, for the module's tests."""
+    _install_pyodide()
     lobby = Lobby()
     app = create_app(lobby, wheel_dir=tmp_path_factory.mktemp("wheels"))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -78,7 +104,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Lobb
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        chromium = playwright.chromium.launch(
+            executable_path=_chromium.executable(), args=_chromium.FLAGS
+        )
         yield chromium
         chromium.close()
 
@@ -254,8 +282,8 @@ def test_two_people_play_one_game_in_two_browser_contexts(
 def test_the_offline_page_plays_a_game_with_the_engine_in_the_browser(
     server: tuple[str, Lobby], browser: Browser, screenshots: Path
 ) -> None:
-    if not (PYODIDE / "pyodide.mjs").is_file():
-        pytest.fail(f"the Pyodide runtime is missing at {PYODIDE}: run `npm ci` in examples/web")
+    if not _install_pyodide():
+        pytest.skip(f"{NPM_HINT} (or run `npm ci` in examples/web)")
     base, lobby = server
     games_before = len(lobby.rooms)
     watched = _Watched(browser)

@@ -15,6 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("httpx", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 
 import tricky_treats as tt
