@@ -84,7 +84,7 @@ def _check_shell_line(page: Path, line: str) -> None:
         args = cli._parser().parse_args(words[1:])  # exits (fails) on an unknown option
         if args.command is cli._play:
             cli._seats(args, None)  # the bots named exist
-        for spec in getattr(args, "agents", "").split(","):
+        for spec in (getattr(args, "agents", None) or "").split(","):
             if spec:
                 tt_make_agent(spec)
         return
