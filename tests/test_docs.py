@@ -77,6 +77,10 @@ def _example_scripts() -> set[str]:
 
 
 def _check_shell_line(page: Path, line: str) -> None:
+    if " && " in line:
+        for part in line.split(" && "):
+            _check_shell_line(page, part)
+        return
     words = shlex.split(line, comments=True)
     if not words:
         return
@@ -306,3 +310,11 @@ def test_every_ruling_quotes_the_rulebook_and_links_tests_that_cite_it() -> None
             for name in re.findall(r"`(test_\w+)`", names):
                 assert name in docstrings, f"{ruling}: no {file}::{name}"
                 assert re.search(rf"\b{ruling}\b", docstrings[name]), f"{name} cites no {ruling}"
+
+
+def test_the_docs_cite_no_file_outside_the_repository() -> None:
+    """The rules folder the project was built from is not shipped: quote it, never cite it."""
+    for page in PAGES:
+        text = page.read_text()
+        for outside in ("shared/rules", "RULINGS.md", "../shared"):
+            assert outside not in text or page.name == "changelog.md", (page.name, outside)
