@@ -65,7 +65,7 @@ def _readme_commands() -> list[str]:
 
 def test_readme_installs_from_a_clone_and_says_the_index_release_is_pending() -> None:
     readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "The first release is not on the package index yet" in readme
+    assert "The first release is not on the package index yet ([releasing]), so install" in readme
     commands = _readme_commands()
     assert "python -m pip install -e . && python examples/random_game.py" in commands
     assert not any(re.search(r"pip install [\"']?tricky-treats\b", line) for line in commands)
