@@ -298,7 +298,14 @@ def test_ctrl_c_stops_simulate_without_worker_tracebacks(tmp_path: Path) -> None
                "--agents", "random", "--players", "2", "--jobs", "2", "--seed", "1",
                "--quiet", "--output", str(output)]  # fmt: skip
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # As at a terminal: a run started in the background by a shell (nohup, `&`) inherits
+        # SIGINT ignored, and a program that starts so keeps ignoring it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120
