@@ -562,11 +562,11 @@ export class BoardView {
             class: `mean-house${ok ? " playable" : ""}`,
             "data-action": ok ? action : null,
             "data-key": action,
-            "aria-label": label,
             "aria-disabled": seat !== null && !ok ? "true" : null,
             onclick: seat === null ? null : () => this.attempt(action, action),
           },
-          h("span", { class: "mean-title" }, "Mean house"),
+          h("span", { class: "sr-only" }, label),
+          h("span", { class: "mean-title", "aria-hidden": "true" }, "Mean house"),
           pic(house.neighbour.icon, "mean-icon", ""),
           h("span", { class: "mean-need" }, `3 × ${icon}`),
           tileEl(house.tile),
@@ -629,10 +629,10 @@ export class BoardView {
         "data-action": ok ? action : null,
         "data-house": i,
         "data-key": action,
-        "aria-label": label,
         "aria-disabled": seat !== null && !ok ? "true" : null,
         onclick: seat === null ? null : () => this.attempt(action, action),
       },
+      h("span", { class: "sr-only" }, label),
       h(
         "span",
         { class: "wants" },
@@ -666,7 +666,7 @@ export class BoardView {
           class: `card colour-${card.colour}${takes ? " playable" : ""}${selected ? " selected" : ""}`,
           "data-slot": slot,
           "data-key": key,
-          "aria-label": `Market card ${slot + 1}: ${cardLabel(card)}`,
+
           "aria-pressed": seat === null ? null : String(selected),
           "aria-disabled": seat !== null && !takes ? "true" : null,
           onclick:
@@ -685,6 +685,7 @@ export class BoardView {
             if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
           },
         },
+        h("span", { class: "sr-only" }, `Market card ${slot + 1}: ${cardLabel(card)}`),
         cardFace(card),
       );
     });
@@ -740,16 +741,16 @@ export class BoardView {
               "data-kid": k,
               "data-key": `kid${k}`,
               "data-action": ok ? action : null,
-              "aria-label": choosing ? `Kid ${k + 1}, wearing ${wears}${points}` : null,
               "aria-disabled": choosing && !ok ? "true" : null,
               onclick: choosing ? () => this.attempt(action, `kid${k}`) : null,
               onkeydown: (event) => {
                 if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
               },
             },
+            h("span", { class: "sr-only" }, `Kid ${k + 1}, wearing ${wears}${points}.`),
             h(
               "span",
-              { class: "stack", style: `--cards:${Math.max(1, kid.length)}` },
+              { class: "stack", style: `--cards:${Math.max(1, kid.length)}`, "aria-hidden": "true" },
               kid.length === 0 ? h("span", { class: "card ghost" }, "no costume") : null,
               kid.map((card, depth) =>
                 h("span", { class: `card colour-${card.colour} layer`, style: `--depth:${depth}`, title: cardLabel(card) }, cardFace(card)),

@@ -12,6 +12,7 @@ let socket = null;
 let attempt = 0;
 let retryTimer = null;
 let finished = false; // the server said the game or the seat does not exist: stop retrying
+let refetch = false; // the socket is closed on purpose, to hear the current position again
 
 function keyOfLink() {
   return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
@@ -76,6 +77,14 @@ function connect() {
       attempt = 0;
       board.setConnection("connected");
     }
+    if (message.type === "error" && message.code === "stale") {
+      // Another tab of this seat moved first, or an update went missing: say so, and ask
+      // the table for the current position (a new hello gets it, with the whole log).
+      board.update(message);
+      refetch = true;
+      ws.close();
+      return;
+    }
     if (message.type === "next-game" && board.wantsNext) {
       location.assign(message.link);
       return;
@@ -86,6 +95,11 @@ function connect() {
   ws.onclose = (event) => {
     if (ws !== socket) return;
     if (finished) return;
+    if (refetch) {
+      refetch = false;
+      connect();
+      return;
+    }
     // Reconnect with the same key: the table sends the current state and the whole log again.
     const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
     attempt += 1;
