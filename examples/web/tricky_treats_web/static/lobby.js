@@ -55,7 +55,7 @@ for (const variant of info.variants) {
 
 const address = document.getElementById("address");
 address.value = localStorage.getItem(ADDRESS) || location.origin;
-address.onchange = () => {
+address.oninput = () => {
   localStorage.setItem(ADDRESS, address.value.replace(/\/+$/, ""));
   showGames();
 };
