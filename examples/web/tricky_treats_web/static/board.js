@@ -252,7 +252,9 @@ export class BoardView {
     });
     this.message = message;
     this.selectedSlot = null;
-    if (previous && previous.moves_played !== message.moves_played) this.notice = null;
+    // A new position clears the last refusal, except the one that explains this position.
+    if (this.keepNotice) this.keepNotice = false;
+    else if (previous && previous.moves_played !== message.moves_played) this.notice = null;
     this.updates = (this.updates || 0) + 1;
     this.render();
     this.root.dataset.updates = String(this.updates); // lets tests wait for the next update
@@ -279,6 +281,7 @@ export class BoardView {
 
   refused(message) {
     const text = plainError(message, this.message ? this.view : null);
+    this.keepNotice = message.code === "stale";
     this.say(text, "refusal");
     this.announce(text, true);
   }
@@ -504,7 +507,7 @@ export class BoardView {
       "section",
       { class: "panel help", id: "help", "aria-label": "How to play", "data-testid": "help" },
       h("h2", {}, "How to play"),
-      h("dl", {}, HELP.map(([term, text]) => [h("dt", {}, term), h("dd", {}, text)])),
+      h("dl", {}, HELP.map(([term, text]) => h("div", { class: "help-entry" }, h("dt", {}, term), h("dd", {}, text)))),
       h("p", { class: "hint" }, "Outlined things are what you can do now. Press any house, card or kid to learn why it is not possible."),
       h(
         "button",
@@ -574,7 +577,8 @@ export class BoardView {
             "span",
             { class: "house-foot" },
             v.pumpkin_on_mean_house[i] ? pic("pumpkin", "pumpkin", "") : null,
-            showing !== null && !me.tricked.includes(i) ? h("span", { class: "have" }, `you ${showing}/3`) : null,
+            showing !== null && me.tricked.includes(i) ? h("span", { class: "have" }, "tricked") : null,
+            showing !== null && !me.tricked.includes(i) ? h("span", { class: "have" }, `your kids: ${showing} of 3`) : null,
             dots(v, tricked),
           ),
         );
@@ -861,12 +865,19 @@ export class BoardView {
             "div",
             { class: "tracks", "data-testid": "treats", "aria-label": `treats: ${treats}; ${plural(p.pumpkins, "pumpkin")}; ${plural(p.footprints, "footprint")} left` },
             TREATS.map((t) => h("span", { class: "track", "data-treat": t }, pic(t, "pic", ""), h("b", {}, p.treats[t]), h("span", { class: "track-name" }, t))),
-            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins)),
-            h("span", { class: "track foot", style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", ""), h("b", {}, p.footprints)),
+            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, "pumpkins")),
+            h(
+              "span",
+              { class: "track foot" },
+              h("span", { style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", "")),
+              h("b", {}, p.footprints),
+              h("span", { class: "track-name" }, "footprints left"),
+            ),
           ),
           h(
             "div",
             { class: "mini-kids" },
+            h("small", { class: "secret-label" }, "kids"),
             p.kids.map((kid, k) => {
               const top = kid[kid.length - 1];
               return h(
