@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -312,3 +313,17 @@ def test_the_wheels_for_the_offline_page_are_the_engine_and_its_dependencies(
                 assert "tricky_treats/data/base.toml" in members
                 assert "tricky_treats/schemas/event-v1.schema.json" in members
     assert client.get("/wheels/evil.whl").status_code == 404
+
+
+def test_serve_help_is_plain_text_and_tells_how_to_let_friends_in() -> None:
+    serve = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
+    shown = subprocess.run(
+        [sys.executable, str(serve), "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "`" not in shown.stdout  # no raw markup
+    for words in ("--host 0.0.0.0", "Caddy", "nginx", "wss://", "--forwarded-allow-ips"):
+        assert words in shown.stdout
+    readme = (serve.parent / "README.md").read_text()
+    for words in ("## Letting friends on other machines in", "reverse_proxy", "wss://"):
+        assert words in readme

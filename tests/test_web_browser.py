@@ -722,6 +722,22 @@ def test_the_lobby_keeps_its_links_states_rules_in_words_and_sends_seeds_whole(
     watched.check()
 
 
+def test_a_link_to_no_game_says_so_and_stops_retrying(
+    server: tuple[str, Lobby], browser: Browser
+) -> None:
+    base, _ = server
+    watched = _Watched(browser)
+    page = watched.page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(f"{base}/play/no-such-game")
+    page.wait_for_selector(".status:has-text('no such game')")
+    _announced(page, "alert", "no such game")
+    page.wait_for_timeout(2500)  # longer than the first retries would wait
+    assert len(sockets) == 1
+    watched.check()
+
+
 # -- the server goes away and comes back -------------------------------------------------------------
 
 

@@ -6,6 +6,8 @@ import { BoardView } from "/static/board.js";
 const gameId = location.pathname.split("/").pop();
 const root = document.getElementById("app");
 const RETRY_MS = [500, 1000, 2000, 4000, 8000]; // then every 8 s, until the server is back
+// Refusals after which connecting again cannot help (docs/hosting.md lists every code).
+const FINAL = new Set(["replaced", "expired", "no-game", "bad-credential", "spectators-full"]);
 
 let credential = keyOfLink();
 let socket = null;
@@ -64,11 +66,19 @@ function connect() {
   ws.onmessage = (event) => {
     if (ws !== socket) return;
     const message = JSON.parse(event.data);
-    if (message.type === "error" && !board.message) {
-      // A refusal before any state: a wrong link, an unknown game, or a server limit.
+    if (message.type === "error" && FINAL.has(message.code)) {
+      // Connecting again cannot help: say why, and stop retrying.
+      finished = true;
       const text = message.message || message.error;
-      if (["no-game", "bad-credential"].includes(message.code)) finished = true;
       board.setConnection("closed", text);
+      if (board.message) board.update(message);
+      else root.querySelector(".status").textContent = text;
+      announce(text, true);
+      return;
+    }
+    if (message.type === "error" && !board.message) {
+      // A refusal before any state (a server limit, say): shown, and the page retries.
+      const text = message.message || message.error;
       root.querySelector(".status").textContent = text;
       announce(text, true);
       return;
