@@ -529,6 +529,11 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     assert notice is not None
     assert re.search(r"already wears|No kid of yours can wear", notice.inner_text())
     assert _updates(page) == seen  # nothing was played
+    # The reason is in sight, though the kids are far down the page.
+    assert page.evaluate(
+        "(() => { const r = document.querySelector('[data-testid=notice]')"
+        ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
+    )
     _fits(page)
     page.screenshot(path=str(screenshots / "phone-3-refusal.png"))
 
