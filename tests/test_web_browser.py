@@ -402,6 +402,40 @@ def test_a_whole_game_by_clicks_at_1280x800_with_previews_refusals_and_screensho
     watched.check()
 
 
+def test_the_score_sheet_says_when_the_tie_break_decides(
+    server: tuple[str, Lobby], browser: Browser
+) -> None:
+    base, _ = server
+    watched = _Watched(browser)
+    page = watched.page()
+    page.goto(f"{base}/api/variants")  # any page of the app: board.js is imported below
+    lines = page.evaluate(
+        """async () => {
+          const { BoardView } = await import("/static/board.js");
+          const board = new BoardView(document.createElement("div"), () => {});
+          const sheet = (totals, treats) => ({
+            scores: totals.map((total, player) => ({ player, total, treats: treats[player] })),
+          });
+          const three = ["Ann", "Bo", "Cy"];
+          return [
+            board.tieBreak({ players: three, winners: [1] }, sheet([30, 30, 9], [8, 12, 0])),
+            board.tieBreak({ players: three, winners: [0, 1] }, sheet([30, 30, 9], [8, 8, 0])),
+            board.tieBreak({ players: three, winners: [2] }, sheet([30, 29, 31], [8, 8, 0])),
+          ];
+        }"""
+    )
+    assert lines[0] == (
+        "Ann and Bo tie on 30 points: the tie-break is the points from trick tiles "
+        "(Ann 8, Bo 12), so Bo wins."
+    )
+    assert (
+        lines[1]
+        == "Ann and Bo tie on 30 points and on points from trick tiles: they share the win."
+    )
+    assert lines[2] is None  # no tie, nothing to explain
+    watched.check()
+
+
 def _tab_to(page: Page, selector: str, *, backwards: bool = False) -> None:
     """Press Tab (or Shift+Tab) until the focused element matches ``selector``."""
     for _ in range(MAX_TABS):
