@@ -457,22 +457,22 @@ def _players_panel(view: PlayerView) -> _Panel:
 def _sheet_cells(view: PlayerView, sheet: ScoreSheet) -> list[str]:
     tiles = []
     for score in sheet.trick_tiles:
-        where = "secret" if score.mean_house is None else f"mean house {score.mean_house}"
-        tiles.append(f"{where} {score.points}")
+        where = "secret" if score.mean_house is None else f"mean {score.mean_house}"
+        tiles.append(f"{score.points} ({where})")
     if view.secret_tiles[sheet.player] is None:
-        tiles.append("secret: hidden")
+        tiles.append("secret hidden")
     return [
         view.players[sheet.player].name[:16],
         str(sheet.pumpkins),
         " + ".join(map(str, sheet.costumes)),
-        ", ".join(tiles) or "-",
+        " + ".join(tiles) or "-",
         str(sum(extra.points for extra in sheet.extras)),
         str(sheet.total),
     ]
 
 
 def _scores_panel(view: PlayerView) -> _Panel:
-    columns = (("player", 150), ("pumpkins", 80), ("costumes", 170), ("trick tiles", 250),
+    columns = (("player", 150), ("pumpkins", 80), ("costumes", 170), ("trick tiles", 300),
                ("extras", 60), ("total", 60))  # fmt: skip
     width = sum(w for _, w in columns)
     winners = _winners(view)
