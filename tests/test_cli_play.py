@@ -331,7 +331,7 @@ def test_explain_why_and_look_at_the_prompt(
     game = tt.new_game(players=["You", "Greedy 2"], seed=2)
     house = game.setup.grid[0].neighbour
     _stdin(monkeypatch, ["why", "explain t1k3", "explain", "v0", "why", "look B", "look Z",
-                         "log", "quit"])  # fmt: skip
+                         "log", "t0k0-4", "quit"])  # fmt: skip
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "2")
     assert status == 0
     text = " ".join(out.split())
@@ -348,6 +348,7 @@ def test_explain_why_and_look_at_the_prompt(
     assert "Greedy 2 (B), as everyone sees them:" in text
     assert "Look at whom? Give a player's letter (A, B), number (1 to 2) or name" in text
     assert "No moves yet: this is the first turn of the game." in text
+    assert "'t0k0-4' stands for t0k0 to t0k4: type one of them, e.g. t0k0." in text
     assert "(R1, R5)" not in text  # the rulings come last, in words a player reads
 
 

@@ -12,6 +12,7 @@ import csv
 import json
 import os
 import random
+import re
 import secrets
 import sys
 import time
@@ -537,6 +538,13 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
 
 def _unknown(line: str) -> str:
     shown = line if len(line) <= 20 else line[:19] + "~"
+    grouped = re.fullmatch(r"(t\d+k)(\d+)-(\d+)", line)
+    if grouped:  # copied from "Take card to kid: t0k0-4", which groups the kids
+        take, first, last = grouped.groups()
+        return (
+            f"'{shown}' stands for {take}{first} to {take}{last}: type one of them, e.g. "
+            f"{take}{first}."
+        )
     return f"'{shown}' is not an action or a command I know."
 
 
