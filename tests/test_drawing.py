@@ -185,3 +185,13 @@ def test_the_same_view_gives_the_same_picture() -> None:
     game = tt.new_game(3, seed=9)
     assert tt.board_svg(game.view(2)) == tt.board_svg(game.view(2))
     assert tt.board_svg(game.view(2)) != tt.board_svg(game.view(1))
+
+
+@pytest.mark.parametrize("variant", ["base", "family", "open-objectives"])
+def test_a_client_draws_the_same_picture_from_its_player_record(variant: str) -> None:
+    """A frontend that receives ``dumps(game, player=i)`` draws what the server would."""
+    variants = [] if variant == "base" else [variant]
+    states = tt.play_game(tt.new_game(3, seed=8, variants=variants), [tt.RandomAgent()] * 3, seed=8)
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        received = tt.loads_view(tt.dumps(state, player=1))
+        assert tt.board_svg(received) == tt.board_svg(state.view(1))
