@@ -315,13 +315,13 @@ def test_rules_shows_the_short_guide_a_page_at_a_time(
 ) -> None:
     from tricky_treats._terminal import GUIDE_PAGES
 
-    _stdin(monkeypatch, ["rules", "", "", "", "rules", "q", "quit"])
+    _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
     assert status == 0
     assert "New to the game? Type 'rules'" in out
     for page in GUIDE_PAGES:
         assert out.count(page.splitlines()[0]) == (2 if page is GUIDE_PAGES[0] else 1)
-    assert "Page 1 of 4: Enter for the next, q to play" in out
+    assert f"Page 1 of {len(GUIDE_PAGES)}: Enter for the next, q to play" in out
     assert "'rules' is not an action" not in out
 
 

@@ -298,7 +298,7 @@ def replay_screen(view: PlayerView) -> list[str]:
 
 GUIDE_PAGES = (
     """\
-HOW TO PLAY, IN SHORT (page 1 of 4): the goal and the table
+HOW TO PLAY, IN SHORT (page 1 of 5): the goal and the table
 You dress your kids in costume cards and take them round the neighbourhood.
 Points come from three places:
   - pumpkins: the first player to visit a house takes its pumpkin: 2 points;
@@ -314,7 +314,7 @@ On the table:
 Each player has 5 kids, 8 footprints, 3 treat tracks and a secret trick tile.
 On your turn you do ONE thing: take a card, or visit a house.""",
     """\
-HOW TO PLAY, IN SHORT (page 2 of 4): dressing your kids
+HOW TO PLAY, IN SHORT (page 2 of 5): dressing your kids
 Take a card from the market and put it on one of your kids: t2k4 puts the
 card of slot 2 on kid 4. A new card from the deck fills the slot.
   - A card shows a colour (purple, red, green), a theme (animal, horror,
@@ -330,7 +330,7 @@ card of slot 2 on kid 4. A new card from the deck fills the slot.
 If the 5 market cards all share a type, a theme or a colour, 'refresh'
 throws them away and deals 5 new ones; you still play your turn.""",
     """\
-HOW TO PLAY, IN SHORT (page 3 of 4): visiting houses
+HOW TO PLAY, IN SHORT (page 3 of 5): visiting houses
 A visit puts one of your 8 footprints on the house. You visit each house at
 most once; others may visit it too. The first visitor takes its pumpkin.
   - Nice house (v5): count the cards of the feature it likes on ALL your
@@ -346,7 +346,7 @@ A trick tile pays its points for every set of its treats on your tracks:
 "candy+lollipop=4" with 3 candy and 2 lollipop is 2 sets, 8 points. Treats
 are never spent: every tile counts them all.""",
     """\
-HOW TO PLAY, IN SHORT (page 4 of 4): the end, and the commands
+HOW TO PLAY, IN SHORT (page 4 of 5): the end, and the commands
 The end comes when a player places their last footprint, when a player's
 kids are all complete, or when the deck runs out (or when everybody passes a
 whole round). The round is then finished, so that everyone has had as many
@@ -361,6 +361,24 @@ Commands at the prompt:
   sheets, log               the score sheets so far, every move so far
   save FILE, quit           save the game, stop
   rules                     this guide; help: the commands""",
+    """\
+HOW TO PLAY, IN SHORT (page 5 of 5): reading the screen
+A nice house takes two lines of the grid:
+  v4 green(3)     candy*      house 4 likes green; you have 3 green cards;
+     2:1 4:2 6:3     AC       it gives candy; * its pumpkin is still there;
+                              2 cards give 1 treat, 4 give 2, 6 give 3;
+                              players A and C have visited it.
+At the end of each row and under each column: the street bonus, 2 treats (1
+once someone has completed that street).
+  m1 paper 2 candy=3 *        mean house 1: toilet paper on top of 3 kids
+                              tricks it; its tile pays 3 points per 2 candy.
+Your kids: one column per type; 'top' is the trick icon that shows.
+  k2  red animal  -  green horror  web   kid 2 wears a red animal head and
+                                         green horror legs; web on top.
+The market: 0 green animal head egg = slot 0 holds a green animal head
+card with an egg icon.
+'Take card to kid: t0k0-4' means t0k0, t0k1, ... t0k4 are all allowed.
+>A marks the player to play; the last column is everyone's points so far.""",
 )
 """The short guide ``rules`` shows, a page at a time (each fits an 80x24 terminal)."""
 
