@@ -154,6 +154,13 @@ def test_parts_draw_only_what_is_asked() -> None:
         tt.board_svg(view, parts=["dice"])
     with pytest.raises(tt.ConfigurationError, match="cannot draw nothing"):
         tt.board_svg(view, parts=[])
+    assert tt.board_svg(view, parts="market") == market  # one part may be named alone
+
+
+def test_a_game_state_is_refused_so_that_nothing_hidden_can_be_drawn() -> None:
+    game = tt.new_game(3, seed=1)
+    with pytest.raises(tt.ConfigurationError, match=r"pass game.view\(player\), never the game"):
+        tt.board_svg(game)  # type: ignore[arg-type]
 
 
 def test_names_are_escaped() -> None:

@@ -26,6 +26,7 @@ from tricky_treats.components import (
     TrickIcon,
     TrickTile,
 )
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.scoring import ScoreSheet, costume_points, winners
 from tricky_treats.views import PlayerView
 
@@ -583,31 +584,36 @@ def _description(view: PlayerView, parts: Sequence[str]) -> str:
 # -- the picture ---------------------------------------------------------------------------------
 
 
-def board_svg(view: PlayerView, *, parts: Iterable[str] | None = None) -> str:
+def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> str:
     """Draw ``view`` as an SVG picture: what its player sees of the table.
 
-    ``parts`` chooses what to draw, from ``BOARD_PARTS`` (all of them by default): the grid
-    of nice houses with the street bonuses, the mean houses, the market and the deck, the
-    viewer's kids drawn large, a line per player and the score sheets. The picture never
-    shows what the view leaves out: the deck is a face-down pile, the other players' secret
-    tiles are "hidden" until the game is over (R16).
+    ``parts`` chooses what to draw (one name, or several), from ``BOARD_PARTS`` (all of
+    them by default): the grid of nice houses with the street bonuses, the mean houses, the
+    market and the deck, the viewer's kids drawn large, a line per player and the score
+    sheets. The picture never shows what the view leaves out: the deck is a face-down pile,
+    the other players' secret tiles are "hidden" until the game is over (R16). A
+    ``GameState`` is refused (``ConfigurationError``): pass ``game.view(player)``.
 
-    The result is a complete SVG document (UTF-8 text without an XML declaration) with a
-    ``<title>`` and a ``<desc>`` that say what it shows, for screen readers. It can be
-    written to a ``.svg`` file or put inline in an HTML page.
+    The result is a complete SVG document (text without an XML declaration) with a
+    ``<title>`` and a ``<desc>`` that say what it shows, for screen readers. The same view
+    always gives the same text. Write it to a ``.svg`` file or put it inline in an HTML page;
+    several inline pictures on one page share the same icon definitions (ids ``tt-*``).
 
     >>> import tricky_treats as tt
     >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"])
     >>> svg.startswith("<svg ") and "<title>" in svg
     True
     """
-    chosen = list(BOARD_PARTS) if parts is None else list(parts)
+    if not isinstance(view, PlayerView):
+        raise ConfigurationError(
+            f"board_svg draws a PlayerView, not {brief(view)}: pass game.view(player), never "
+            "the game state, so that the picture shows only what that player may see"
+        )
+    chosen = [parts] if isinstance(parts, str) else list(BOARD_PARTS if parts is None else parts)
     unknown = [p for p in chosen if p not in _PARTS]
     if unknown or not chosen:
-        from tricky_treats.errors import ConfigurationError
-
         raise ConfigurationError(
-            f"board_svg cannot draw {', '.join(map(repr, unknown)) or 'nothing'}: "
+            f"board_svg cannot draw {', '.join(brief(p) for p in unknown) or 'nothing'}: "
             f"choose parts from {', '.join(BOARD_PARTS)}"
         )
     order = [p for p in BOARD_PARTS if p in chosen]
