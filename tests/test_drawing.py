@@ -57,7 +57,8 @@ def test_every_variant_draws_well_formed_accessible_pictures(variant: str, tmp_p
             svg = tt.board_svg(view)
             root = _parse(svg)
             assert root.get("role") == "img"
-            assert root.get("aria-labelledby") == "tt-title tt-desc"
+            labels = (root.get("aria-labelledby") or "").split()
+            assert [e.tag for e in root if e.get("id") in labels] == [f"{SVG}title", f"{SVG}desc"]
             title = root.find(f"{SVG}title")
             assert title is not None
             assert title.text
@@ -192,6 +193,9 @@ def test_the_same_view_gives_the_same_picture() -> None:
     game = tt.new_game(3, seed=9)
     assert tt.board_svg(game.view(2)) == tt.board_svg(game.view(2))
     assert tt.board_svg(game.view(2)) != tt.board_svg(game.view(1))
+    # Two pictures inline in one page keep their own title and description.
+    ids = [_parse(tt.board_svg(game.view(seat))).get("aria-labelledby") for seat in range(3)]
+    assert len(set(ids)) == 3
 
 
 @pytest.mark.parametrize("variant", ["base", "family", "open-objectives"])

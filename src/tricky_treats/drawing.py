@@ -14,6 +14,7 @@ icon shows (R1) and only the top card's trick icon does (R3).
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Callable, Iterable, Sequence
 
@@ -639,13 +640,18 @@ def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> 
     height = y - _GAP + _MARGIN
     width = max(width, 420)
     me = view.players[view.player]
+    description = _description(view, order)
+    # Ids unique to the picture (and the same for the same view), so that several pictures
+    # inline in one HTML page keep their own title and description.
+    key = hashlib.sha256(f"{width}x{height}\n{description}".encode()).hexdigest()[:10]
     title = f"Tricky Treats, {heading.lower() if heading.startswith('Round') else heading}"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="tt-title tt-desc" '
+        f'viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="tt-title-{key} tt-desc-{key}" '
         f'style="{_FONT}">'
-        f'<title id="tt-title">{_e(title)}, as {_e(me.name)} sees it</title>'
-        f'<desc id="tt-desc">{_e(_description(view, order))}</desc>'
+        f'<title id="tt-title-{key}">{_e(title)}, as {_e(me.name)} sees it</title>'
+        f'<desc id="tt-desc-{key}">{_e(description)}</desc>'
         f"<defs>{_SYMBOLS}</defs>"
         f'<rect width="{width}" height="{height}" fill="#fdf6e3"/>'
         f'<text x="{_MARGIN}" y="{_MARGIN + 16}" font-size="20" font-weight="bold" '
