@@ -139,7 +139,7 @@ def test_a_kids_stack_shows_every_costume_icon_and_only_the_top_trick_icon() -> 
         assert f"{card.colour.value} {card.type.value}" in words
     icons = list(stack.iter(f"{SVG}use"))
     assert len(icons) == 1
-    assert icons[0].get("href") == "#tt-" + kid[-1].icon.value.replace("_", "-")
+    assert icons[0].get("href") == "#tt-" + kid[-1].icon.value
 
 
 def test_parts_draw_only_what_is_asked() -> None:

@@ -81,7 +81,7 @@ def test_the_kids_sentence_names_the_pictured_cards(hook: ModuleType) -> None:
     kid = state.players[seat].kids[index]
     for card in kid:
         assert f"{card.colour.value} {card.theme.value} {card.type.value}" in sentence
-    assert kid[-1].icon.value.replace("_", " ") in sentence
+    assert f"shows the {kid[-1].icon.value.replace('-', ' ')} of the card placed last" in sentence
 
 
 def test_the_page_keeps_its_markers_and_is_linked_first(hook: ModuleType) -> None:

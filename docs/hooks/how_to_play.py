@@ -88,7 +88,7 @@ def kids_example() -> str:
     kids = state.players[seat].kids
     index, kid = next((i, k) for i, k in enumerate(kids) if len(k) == 3)
     cards = [f"{c.colour.value} {c.theme.value} {c.type.value}" for c in kid]
-    icon = {"toilet_paper": "toilet paper"}.get(kid[-1].icon.value, kid[-1].icon.value)
+    icon = kid[-1].icon.value.replace("-", " ")  # "toilet paper", as the pictures say
     return (
         f"Above, {state.players[seat].name}'s kid {index} wears three cards: it counts as a "
         f"{cards[0]}, a {cards[1]} and a {cards[2]} card, and it shows the {icon} of the "
