@@ -147,6 +147,9 @@ def test_the_tie_break_is_explained_only_when_it_decides() -> None:
     assert decided == (
         "Greedy 2 wins the tie on trick tiles: 9 points from trick tiles against 4 (R15)."
     )
+    mine = tie_break_text([_sheet(0, 10, 4), _sheet(1, 5, 9)], ["Ann", "You"])
+    assert mine is not None
+    assert mine.startswith("You win the tie on trick tiles: 9 points")
     shared = tie_break_text([_sheet(0, 5, 9), _sheet(1, 5, 9), _sheet(2, 0, 0)], names)
     assert shared == (
         "Ann and Greedy 2 tie on 14 points and on 9 points from trick tiles, so they share "

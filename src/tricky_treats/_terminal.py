@@ -605,7 +605,7 @@ def tie_break_text(sheets: Sequence[ScoreSheet], names: Sequence[str]) -> str | 
         )
     others = ", ".join(str(s.treats) for s in tied if s.treats != most)
     who = " and ".join(names[s.player] for s in won)
-    verb = "wins" if len(won) == 1 else "share"
+    verb = "wins" if len(won) == 1 and who != "You" else "win" if who == "You" else "share"
     return (
         f"{who} {verb} the tie on trick tiles: {most} points from trick tiles against "
         f"{others} (R15)."
