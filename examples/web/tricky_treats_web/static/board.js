@@ -207,6 +207,19 @@ const HELP = [
   ["The end", "When someone uses their last footprint, dresses all 5 kids fully, or the deck runs out, the round is finished and the scores are counted. On a tie, more points from treats wins."],
 ];
 
+// The board's own pictures beside each rule of "How to play".
+const HELP_PICTURES = {
+  Goal: () => pic("pumpkin", "pic", ""),
+  "Your turn": () => h("span", { class: "card colour-purple help-card" }, cardFace({ colour: "purple", theme: "space", type: "head", icon: "spiderweb" })),
+  Costumes: () => [pic("spiderweb", "pic", ""), h("b", {}, "×3")],
+  "Nice houses": () => h("span", { class: "tier reached" }, "2→1"),
+  Pumpkins: () => pic("pumpkin", "pic", ""),
+  Streets: () => h("span", { class: "street mini-street" }, pic("candy", "pic", ""), h("b", {}, "2")),
+  "Mean houses": () => pic("toilet-paper", "mean-icon", ""),
+  "Trick tiles": () => tileEl({ id: "pair-candy", treats: ["candy", "candy"], points: 3 }, true),
+  "The end": () => pic("foot", "pic", ""),
+};
+
 // -- the whole table ---------------------------------------------------------------------------
 
 export class BoardView {
@@ -507,7 +520,13 @@ export class BoardView {
       "section",
       { class: "panel help", id: "help", "aria-label": "How to play", "data-testid": "help" },
       h("h2", {}, "How to play"),
-      h("dl", {}, HELP.map(([term, text]) => h("div", { class: "help-entry" }, h("dt", {}, term), h("dd", {}, text)))),
+      h(
+        "dl",
+        {},
+        HELP.map(([term, text]) =>
+          h("div", { class: "help-entry" }, h("span", { class: "help-pic", "aria-hidden": "true" }, HELP_PICTURES[term]()), h("dt", {}, term), h("dd", {}, text)),
+        ),
+      ),
       h("p", { class: "hint" }, "Outlined things are what you can do now. Press any house, card or kid to learn why it is not possible."),
       h(
         "button",
