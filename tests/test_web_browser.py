@@ -330,6 +330,7 @@ def test_a_whole_game_by_clicks_at_1280x800_with_previews_refusals_and_screensho
     link.click()
     page.wait_for_selector("[data-testid=status]")
     assert page.inner_text("[data-testid=status]") == "Your turn"
+    _announced(page, "announce", "Your turn")
     assert len(page.query_selector_all(".nice-house")) == 9
     assert len(page.query_selector_all(".mean-house")) == 3
     assert len(page.query_selector_all(".grid .street")) == 6
