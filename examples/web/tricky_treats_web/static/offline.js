@@ -45,7 +45,15 @@ function announce(text, urgent = false) {
   document.getElementById(urgent ? "alert" : "announce").textContent = text;
 }
 
+let board = null; // the game on the page, once one started
+
 function fail(text) {
+  if (board) {
+    // The form is gone: the error goes on the board, where the player is.
+    board.say(text, "refusal");
+    announce(text, true);
+    return;
+  }
   errorBox.textContent = text;
   loading.textContent = "The engine could not start.";
   button.textContent = "Cannot start";
@@ -129,7 +137,7 @@ function startGame(settings) {
   }
   const root = document.getElementById("app");
   const texts = (action) => pyodide.globals.get("play")(action).toJs();
-  const board = new BoardView(
+  board = new BoardView(
     root,
     (action) => {
       for (const text of texts(action)) board.update(JSON.parse(text));
