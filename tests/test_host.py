@@ -306,13 +306,21 @@ def test_bad_messages_leak_no_secret_in_their_errors() -> None:
 
 def test_a_seat_reconnects_with_its_credential_and_gets_the_current_state() -> None:
     table = tt.Table.new(2, seed=SEED)
+    movers = []
     for _ in range(6):
         seat = _human_to_act(table)
+        movers.append(seat)
         outgoing = table.handle(_move(table, seat, str(table.game.legal_actions()[-1])))
     again = table.connect(table.credential(1))
     assert again.to == 1
     assert again.message["record"] == outgoing[1].message["record"]
-    assert again.message["moves"] == []
+    # The whole game so far, with the events each update carried, for the new tab's log.
+    history = [str(a) for a in table.game.history]
+    assert [m["action"] for m in again.message["moves"]] == history
+    assert [m["player"] for m in again.message["moves"]] == movers
+    assert again.message["moves"][-1] == outgoing[1].message["moves"][-1]
+    spectator = table.connect(None)
+    assert spectator.message["moves"] == again.message["moves"]
 
 
 def test_a_saved_table_resumes_with_the_same_game_seats_and_credentials() -> None:

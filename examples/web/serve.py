@@ -24,8 +24,30 @@ from tricky_treats_web import Lobby, SqliteTableStore, create_app
 DEFAULT_STORE = Path(__file__).parent / "tricky-treats.sqlite3"
 
 
+DESCRIPTION = "Serve the Tricky Treats web app: create games, share a link per player, play."
+EPILOG = """\
+Open http://127.0.0.1:8000/ (or the --port you chose) and create a game.
+
+Friends on other machines:
+  By default the server listens on 127.0.0.1 only: no other machine reaches it.
+  On a home network, bind the machine's address (--host 192.168.1.20, or
+  --host 0.0.0.0 for every address) and set the lobby's "address your friends
+  use" to http://192.168.1.20:8000 so that the links point there.
+  On the internet, keep --host 127.0.0.1 and put a TLS reverse proxy in front,
+  such as Caddy (reverse_proxy 127.0.0.1:8000) or nginx (proxy_pass with the
+  Upgrade and Connection headers set, for WebSockets). Players then use
+  https:// links and the page talks to the server over wss://. Pass
+  --forwarded-allow-ips 127.0.0.1 so that the proxy's X-Forwarded-For names
+  each player (uvicorn's --proxy-headers). examples/web/README.md tells more.
+"""
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument(
@@ -33,6 +55,12 @@ def main() -> None:
         type=Path,
         default=Path(os.environ.get("TRICKY_TREATS_STORE") or DEFAULT_STORE),
         help="the SQLite file of the games (default: $TRICKY_TREATS_STORE or %(default)s)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="addresses of the reverse proxies whose X-Forwarded-For names the client "
+        "(comma-separated; default: none, each client is its peer address)",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -43,6 +71,8 @@ def main() -> None:
         host=args.host,
         port=args.port,
         ws="websockets-sansio",
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         log_level="warning",
     )
 

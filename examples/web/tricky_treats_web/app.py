@@ -69,6 +69,7 @@ class Room:
     table: tt.Table
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     clients: dict[WebSocket, int | str] = attrs.field(factory=dict)
+    next_game: str | None = None
 
 
 class Lobby:
@@ -128,9 +129,7 @@ class Lobby:
         for seat, bot in bots.items():
             if bot not in BOTS:
                 raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(BOTS)}")
-        seed = request.get("seed")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
-            raise tt.ConfigurationError("the seed must be a whole number from 0 to 2^63 - 1")
+        seed = _seed(request.get("seed"))
         variants = request.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise tt.ConfigurationError("variants must be a list of names")
@@ -145,12 +144,7 @@ class Lobby:
             any_mean_house=request.get("any_mean_house") is True,
             refresh_ends_turn=request.get("refresh_ends_turn") is True,
         )
-        game_id = secrets.token_urlsafe(9)
-        try:
-            self.commit(game_id, table)
-        except Exception as exc:
-            raise StoreFailedError("the server could not store the new game; try again") from exc
-        self.rooms[game_id] = Room(table)
+        game_id = self._open(table)
         return {
             "game": game_id,
             "seats": [
@@ -165,6 +159,61 @@ class Lobby:
             "watch": f"/play/{game_id}",
         }
 
+    def _open(self, table: tt.Table) -> str:
+        """Store a new table and open its room; its game id."""
+        game_id = secrets.token_urlsafe(9)
+        try:
+            self.commit(game_id, table)
+        except Exception as exc:
+            raise StoreFailedError("the server could not store the new game; try again") from exc
+        self.rooms[game_id] = Room(table)
+        return game_id
+
+    # -- "play again" (the page's end sheet) ------------------------------------------------------
+
+    def play_again(self, room: Room) -> str:
+        """The game after ``room``'s finished one: same seats, bots and rules, a new deal.
+
+        Made once per finished game (every seat asking gets the same one); not kept across a
+        restart of the server.
+        """
+        if room.next_game is None:
+            self._make_room()
+            if len(self.rooms) >= self.max_games:
+                raise tt.ConfigurationError("this server has as many games as it can hold")
+            old = room.table.game.config
+            table = tt.Table.new(
+                list(old.players),
+                bots=room.table.bots,
+                variants=[v.name for v in old.variants],
+                any_mean_house=old.any_mean_house,
+                refresh_ends_turn=old.refresh_ends_turn,
+            )
+            room.next_game = self._open(table)
+        return room.next_game
+
+    def next_game_message(self, room: Room, who: int | str) -> str | None:
+        """For a client of ``room`` (a seat or spectators): the link to its next game, if any."""
+        if room.next_game is None or room.next_game not in self.rooms:
+            return None
+        table = self.rooms[room.next_game].table
+        link = f"/play/{room.next_game}"
+        if isinstance(who, int) and who in table.human_seats:
+            link += f"#{table.credential(who)}"
+        return json.dumps({"type": "next-game", "link": link})
+
+
+def _seed(seed: object) -> int | None:
+    """A seed from a request: a whole number, as JSON or as a string of digits.
+
+    The page sends a string: JavaScript's numbers lose digits past 2^53.
+    """
+    if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
+        seed = int(seed.strip()) if len(seed.strip()) <= 20 else -1
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+        raise tt.ConfigurationError("the seed must be a whole number from 0 to 2^63 - 1")
+    return seed
+
 
 async def _send(room: Room, outgoing: tuple[tt.Outgoing, ...], sender: WebSocket) -> None:
     for out in outgoing:
@@ -176,6 +225,42 @@ async def _send(room: Room, outgoing: tuple[tt.Outgoing, ...], sender: WebSocket
             try:
                 await ws.send_text(out.text)
             except (RuntimeError, WebSocketDisconnect):  # a client that just left
+                room.clients.pop(ws, None)
+
+
+def _asks_again(text: str) -> bool:
+    """Whether a client's message is ``{"type": "again"}``: the page's "play again" button."""
+    if len(text) > 64 or '"again"' not in text:
+        return False
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(message, dict) and message == {"type": "again"}
+
+
+async def _play_again(lobby: Lobby, room: Room, who: int | str, sender: WebSocket) -> None:
+    """Open the next game, asked for by a seated player once the game is over.
+
+    Every client of the room gets its own link to it (a seat's link holds its new key).
+    """
+    if not isinstance(who, int) or not room.table.game.is_over:
+        why = "only a seated player can ask for the next game, once this one is over"
+        await sender.send_text(json.dumps({"type": "error", "code": "not-over", "error": why}))
+        return
+    async with room.lock:
+        try:
+            lobby.play_again(room)
+        except (tt.TrickyTreatsError, StoreFailedError) as exc:
+            answer = {"type": "error", "code": "no-next-game", "error": str(exc)}
+            await sender.send_text(json.dumps(answer))
+            return
+        for ws, client in list(room.clients.items()):
+            message = lobby.next_game_message(room, client)
+            try:
+                if message is not None:
+                    await ws.send_text(message)
+            except (RuntimeError, WebSocketDisconnect):
                 room.clients.pop(ws, None)
 
 
@@ -199,7 +284,8 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             for v in tt.available_variants()
             if v.name not in HIDDEN_VARIANTS
         ]
-        return JSONResponse({"variants": offered, "bots": list(BOTS)})
+        offline = (PYODIDE / "pyodide.mjs").is_file()
+        return JSONResponse({"variants": offered, "bots": list(BOTS), "offline": offline})
 
     async def create_game(request: Request) -> Response:
         body = await request.body()
@@ -260,8 +346,14 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             if welcome.to == tt.SENDER:
                 await websocket.close()
                 return
+            who = room.clients.get(websocket)
+            if who is not None and (following := lobby.next_game_message(room, who)):
+                await websocket.send_text(following)
             while True:
                 text = await websocket.receive_text()
+                if who is not None and _asks_again(text):
+                    await _play_again(lobby, room, who, websocket)
+                    continue
                 async with room.lock:
                     # commit stores the move before any answer is sent, or undoes it.
                     outgoing = room.table.handle(
