@@ -383,8 +383,8 @@ class Table:
         return tuple(out)
 
     def _read_move(self, message: str | bytes, sender: int | str | None) -> tuple[int, Action]:
-        raw = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else message
-        size = len(raw)
+        encoded = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else message
+        size = len(encoded)
         if size > self._max_bytes:
             raise _RefusalError(
                 "too-large", f"message of {size} bytes; messages are at most {self._max_bytes}"
