@@ -191,10 +191,10 @@ class FullDiskStore(SqliteTableStore):
 
     full = False
 
-    def save(self, game_id: str, table: tt.Table) -> None:
+    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
-        super().save(game_id, table)
+        super().save(game_id, table, version=version)
 
 
 def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
