@@ -128,12 +128,20 @@ class Connection:
         self.websocket = websocket
         self.who = who
         self.dropped: str | None = None
-        self._queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._loop = asyncio.get_running_loop()
         self.writer = asyncio.ensure_future(self._write())
+
+    def _from_elsewhere(self, method: Any, *args: Any) -> bool:
+        # A test client may run each socket on an event loop of its own (uvicorn runs one).
+        if asyncio.get_running_loop() is self._loop:
+            return False
+        self._loop.call_soon_threadsafe(method, *args)
+        return True
 
     def offer(self, text: str) -> None:
         """Queue ``text`` for this socket, or drop the client if its queue is full."""
-        if self.dropped is not None:
+        if self.dropped is not None or self._from_elsewhere(self.offer, text):
             return
         try:
             self._queue.put_nowait(text)
@@ -141,14 +149,25 @@ class Connection:
             self.drop("too-slow")
 
     def drop(self, reason: str) -> None:
-        """Stop sending to this socket (``reason`` is the code it is closed with)."""
-        if self.dropped is None:
+        """Stop sending to this socket at once (``reason`` says why)."""
+        if self.dropped is None and not self._from_elsewhere(self.drop, reason):
             self.dropped = reason
             self.writer.cancel()
 
+    def refuse(self, code: str, message: str) -> None:
+        """Send a last refusal (after what is queued), then close the socket."""
+        if self.dropped is not None or self._from_elsewhere(self.refuse, code, message):
+            return
+        self.offer(_refusal(code, message))
+        if self.dropped is None:
+            self.dropped = code
+            try:
+                self._queue.put_nowait(None)  # the writer stops there
+            except asyncio.QueueFull:
+                self.writer.cancel()
+
     async def _write(self) -> None:
-        while True:
-            text = await self._queue.get()
+        while (text := await self._queue.get()) is not None:
             await self.websocket.send_text(text)
 
 
@@ -379,8 +398,7 @@ class Lobby:
         if room is None:
             return
         for connection in room.connections:
-            connection.offer(_refusal(code, message))
-            connection.drop(code)
+            connection.refuse(code, message)
 
     async def expire(self, now: float | None = None) -> list[str]:
         """Delete the games left idle past the limits; answer their ids.
@@ -591,16 +609,15 @@ def create_app(
             welcome = room.table.connect(credential)
             if welcome.to == tt.SENDER:
                 raise RefusedError(welcome.message["code"], welcome.message["error"])
-            same = [c for c in room.connections if c.who == welcome.to]
+            same = [c for c in room.connections if c.who == welcome.to and not c.dropped]
             if welcome.to == tt.SPECTATORS and len(same) >= limits.spectators_per_game:
                 raise RefusedError(
                     "spectators-full",
                     f"this game has {limits.spectators_per_game} spectators already",
                 )
             if welcome.to != tt.SPECTATORS and len(same) >= limits.tabs_per_seat:
-                oldest = same[0]  # a seat always gets in: its oldest tab gives way
-                oldest.offer(_refusal("replaced", "this seat was opened in another tab"))
-                oldest.drop("replaced")
+                # A seat always gets in: its oldest tab gives way.
+                same[0].refuse("replaced", "this seat was opened in another tab")
             connection = Connection(websocket, welcome.to, limits.send_queue)
             room.connections.append(connection)
             connection.offer(welcome.text)
