@@ -173,7 +173,7 @@ class WalDamage:
     lost_commits: int
     """Committed transactions (moves or new games) after the damage, which SQLite drops."""
     games: tuple[str, ...]
-    """Stored games whose rows the lost frames held: their latest moves are gone."""
+    """Stored games whose rows lie in the lost pages: their latest moves may be gone."""
     kept_as: Path
     """The damaged log, copied before SQLite opened the database."""
 
@@ -278,9 +278,9 @@ class SqliteTableStore:
         self.wal_damage = WalDamage(frames, valid, lost, games, kept)
         log.error(
             "the write-ahead log of the table store %s is damaged at frame %d of %d: %d "
-            "committed transactions after it are lost (moves of the games %s, or games "
-            "created after them); the damaged log is kept as %s. Restore from a backup "
-            "to get them back (see docs/hosting.md)",
+            "committed transactions after it are lost (new games, or moves of the games "
+            "whose rows lie in the lost pages: %s); the damaged log is kept as %s. Restore "
+            "from a backup to get them back (see docs/hosting.md)",
             self.path,
             valid + 1,
             frames,
