@@ -173,6 +173,7 @@ class PostgresTableStore:
         announced while nobody listened are found by their versions.
         """
         psycopg = self._psycopg
+        running: set[asyncio.Future[None]] = set()
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
@@ -180,7 +181,11 @@ class PostgresTableStore:
                     await resync()
                     async for note in conn.notifies():
                         version, _, game_id = note.payload.partition(" ")
-                        await changed(game_id, int(version))
+                        # Each game catches up on its own (its room's lock keeps the order):
+                        # one slow load must not hold up the notifications of other games.
+                        task = asyncio.ensure_future(changed(game_id, int(version)))
+                        running.add(task)
+                        task.add_done_callback(running.discard)
             except (psycopg.Error, OSError) as exc:
                 log.warning("listening for other processes' moves failed (%s); again in 1 s", exc)
                 await asyncio.sleep(1)
