@@ -40,7 +40,7 @@ if sys.platform == "win32":  # pragma: no cover - SIGKILL is a POSIX signal
 SERVE = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
 SEED = 4_611_686_018_427_387_000 + 17
 MAX_KILLS = 20
-DEADLINE_SECONDS = 75.0
+DEADLINE_SECONDS = 150.0  # a bound on a loaded machine, not a timing check
 START_SECONDS = 30.0
 
 
