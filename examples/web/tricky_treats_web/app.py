@@ -378,6 +378,20 @@ class Lobby:
             room.deliver(outgoing, None)
         return True
 
+    async def refresh(self, game_id: str, room: Room) -> bool:
+        """Bring ``room`` (its lock held) up to the stored version; False if it is gone.
+
+        A process that has just started, or whose notification is still on its way, may hold
+        an older table than the store: a client that connects gets the stored state.
+        """
+        if self.store is None:
+            return True
+        stored = await asyncio.to_thread(self.store.version, game_id)
+        if stored is None:
+            self._close_room(game_id, "expired", "this game has expired")
+            return False
+        return stored <= room.version or await self._catch_up(game_id, room)
+
     async def changed(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of ``game_id``: tell this process's sockets."""
         room = self.rooms.get(game_id)
@@ -606,6 +620,8 @@ def create_app(
         if credential is not None and not isinstance(credential, str):
             credential = ""
         async with room.lock:
+            if not await lobby.refresh(game_id, room):
+                raise RefusedError("no-game", "no such game")
             welcome = room.table.connect(credential)
             if welcome.to == tt.SENDER:
                 raise RefusedError(welcome.message["code"], welcome.message["error"])

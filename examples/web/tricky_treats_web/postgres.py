@@ -133,6 +133,14 @@ class PostgresTableStore:
         table = resume_or_quarantine(game_id, row[0], self._quarantine)
         return None if table is None else StoredTable(table, row[1])
 
+    def version(self, game_id: str) -> int | None:
+        """The stored version of ``game_id``, or None if it is not stored."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT version FROM tricky_treats_tables WHERE game_id = %s", (game_id,)
+            ).fetchone()
+        return None if row is None else int(row[0])
+
     def load_unfinished(self) -> dict[str, StoredTable]:
         """Every game that is not over, by id; the ones that fail to load are quarantined."""
         with self._pool.connection() as conn:

@@ -92,6 +92,9 @@ class TableStore(Protocol):
     def load_unfinished(self) -> dict[str, StoredTable]:
         """Every stored game that is not over; a table that fails to load is quarantined."""
 
+    def version(self, game_id: str) -> int | None:
+        """The stored version of ``game_id``, or None if it is not stored."""
+
     def expire(
         self, idle_before: datetime.datetime, finished_before: datetime.datetime | None
     ) -> list[str]:
@@ -380,6 +383,14 @@ class SqliteTableStore:
             return None
         table = resume_or_quarantine(game_id, row[0], self._quarantine)
         return None if table is None else StoredTable(table, row[1])
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version of ``game_id``, or None if it is not stored."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT version FROM tables WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        return None if row is None else int(row[0])
 
     def load_unfinished(self) -> dict[str, StoredTable]:
         """Every game that is not over, by id; the ones that fail to load are quarantined."""
