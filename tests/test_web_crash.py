@@ -191,7 +191,10 @@ async def _hello(server: Server, game: Game, seat: int) -> tuple[ClientConnectio
     # No acknowledged move is lost, and none is changed: the stored game holds every one.
     history = _history(hello)
     for position, action in game.acknowledged_as_written.items():
-        assert position < len(history), f"game {game.index}: acknowledged move {position} lost"
+        assert position < len(history), (
+            f"game {game.index}: acknowledged move {position} lost in the hello from "
+            f"{server.log.name} (started {server.starts} times, {server.url}): {hello}"[:3000]
+        )
         assert history[position] == action, f"game {game.index}: move {position} changed"
     return ws, hello
 
