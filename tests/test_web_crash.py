@@ -311,7 +311,8 @@ GAMES = [
 
 
 def _crash_test(servers: Sequence[Server], store: Path | str, logs: Sequence[Path]) -> None:
-    games = [attrs.evolve(g) for g in GAMES]
+    # New games each run: what a run saw (acknowledged moves...) must not carry into the next.
+    games = [Game(g.index, g.names, g.bots, g.variants, g.seed) for g in GAMES]
 
     async def main() -> None:
         for server in servers:
