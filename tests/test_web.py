@@ -184,7 +184,8 @@ def test_the_lobby_holds_a_bounded_number_of_games(client: TestClient) -> None:
     for _ in range(5):
         _create(client)
     response = client.post("/api/games", content=json.dumps({"players": [{}, {}]}))
-    assert response.status_code == 400
+    assert response.status_code == 503
+    assert response.json()["code"] == "server-full"
     assert "as many games as it can hold" in response.json()["error"]
 
 
@@ -254,10 +255,15 @@ def test_finished_games_nobody_watches_make_room_for_new_ones(
 def test_a_connection_must_say_hello_first(client: TestClient) -> None:
     answer = _create(client)
     ann = _credential(answer["seats"][0]["link"])
-    for first in (json.dumps({"credential": ann, "action": "t0k0"}), "[]", "x" * 5000):
+    for first, code in [
+        (json.dumps({"credential": ann, "action": "t0k0"}), "malformed"),
+        ("[]", "malformed"),
+        ("[" * 4000, "malformed"),
+        ("x" * 5000, "too-large"),
+    ]:
         with client.websocket_connect(f"/ws/{answer['game']}") as socket:
             socket.send_text(first)
-            assert socket.receive_json()["code"] == "malformed"
+            assert socket.receive_json()["code"] == code
             with pytest.raises(WebSocketDisconnect):
                 socket.receive_text()
 
@@ -284,7 +290,7 @@ def test_a_player_who_reconnects_gets_the_current_state(client: TestClient, lobb
             action = hello["legal_actions"][-1]["action"]
             socket.send_text(json.dumps({"type": "move", "credential": ann, "action": action}))
             hello = socket.receive_json()
-    assert lobby.rooms[game_id].clients == {}
+    assert lobby.rooms[game_id].connections == []
     with client.websocket_connect(f"/ws/{game_id}") as socket:
         socket.send_text(json.dumps({"type": "hello", "credential": ann}))
         again = socket.receive_json()

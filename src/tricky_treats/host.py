@@ -373,6 +373,24 @@ class Table:
                 return (_error("not-saved", "the server could not store this move; try again"),)
         return self._updates(moves)
 
+    def updates_since(self, earlier: GameState) -> tuple[Outgoing, ...]:
+        """The updates that bring clients who last saw ``earlier`` to this table's game.
+
+        A server with several processes uses it when another process moved the game: the
+        moves since ``earlier`` are played again from it to tell their events. If ``earlier``
+        is not an earlier state of this game, the updates carry the current state and no moves.
+        """
+        history = self._game.history
+        moves: list[_Move] = []
+        game = earlier
+        if game.config == self._game.config and history[: len(game.history)] == game.history:
+            for action in history[len(game.history) :]:
+                seat = game.current_player
+                assert seat is not None  # a game with moves after it is not over
+                game, events = game.apply_with_events(action)
+                moves.append(_Move(seat, action, events))
+        return self._updates(moves if game == self._game else [])
+
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
         game = self._game
         moves_text = self._moves_json(moves)
@@ -385,14 +403,17 @@ class Table:
         return tuple(out)
 
     def _read_move(self, message: str | bytes, sender: int | str | None) -> tuple[int, Action]:
-        size = len(message.encode() if isinstance(message, str) else message)
+        encoded = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else message
+        size = len(encoded)
         if size > self._max_bytes:
             raise _RefusalError(
                 "too-large", f"message of {size} bytes; messages are at most {self._max_bytes}"
             )
         try:
             document = json.loads(message)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
+            # ValueError also covers integers past Python's digit limit; RecursionError, JSON
+            # nested deeper than the parser goes: both are malformed messages, not crashes.
             raise _RefusalError("malformed", "not JSON: send a JSON object") from None
         if not isinstance(document, dict):
             raise _RefusalError("malformed", "expected a JSON object")
