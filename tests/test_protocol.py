@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import redirect_stdout
 
 import pytest
@@ -137,6 +137,10 @@ def test_run_console_simulates_and_plays() -> None:
     assert "winners: player " in text
 
 
+def _reader(answers: Iterator[str]) -> Callable[[str], str]:
+    return lambda prompt: next(answers)
+
+
 def test_the_terminal_player_reads_an_action_as_listed_in_any_case() -> None:
     # Card codes are upper-case ("play K4 2"): typed as listed, or in another case, they count.
     game = _new(2)
@@ -144,7 +148,7 @@ def test_the_terminal_player_reads_an_action_as_listed_in_any_case() -> None:
     info = InformationSet(0, None, actions, state=game)
     for typed in ("play K4 2", "play k4 2", "  PLAY K4   2 "):
         answers = iter([typed])  # a second question would end the test, not loop
-        player = TerminalPlayer(render=str, read=lambda _, a=answers: next(a), write=print)
+        player = TerminalPlayer(render=str, read=_reader(answers), write=print)
         assert player.choose(info, random.Random(0)) == "play K4 2"
 
 
