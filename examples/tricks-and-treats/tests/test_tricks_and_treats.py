@@ -92,7 +92,7 @@ def test_draw_then_play_one_card_on_any_basket() -> None:
     plays = {a for a in drawn.legal_actions() if isinstance(a, tnt.Play)}
     assert plays == {tnt.Play(c, b) for c in drawn.hands[0] for b in range(1, 6)}
     after = drawn.apply("play K4 5").apply("draw")
-    assert after.piles[4] == (K("K4"),)
+    assert after.pile(5) == (K("K4"),)
     assert after.pile_value(5) == 4
     assert after.current_player is None  # player 1 drew Time's Up
 
@@ -100,7 +100,7 @@ def test_draw_then_play_one_card_on_any_basket() -> None:
 def test_cards_stack_on_a_basket() -> None:
     game = game3(hands=((K("M1"), K("K4")), (), ()), step=tnt.Step.PLAY)
     game = attrs.evolve(game.apply("play M1 2"), current_player=0, step=tnt.Step.PLAY)
-    assert game.apply("play K4 2").piles[1] == (K("M1"), K("K4"))
+    assert game.apply("play K4 2").pile(2) == (K("M1"), K("K4"))
 
 
 def test_play_before_drawing_is_refused() -> None:
@@ -161,10 +161,16 @@ def test_the_last_survivor_wins_at_once() -> None:
 # -- end [3] ------------------------------------------------------------------------------------
 
 
-def piles(**baskets: str) -> tuple[tuple[tnt.Card, ...], ...]:
-    out: list[tuple[tnt.Card, ...]] = [()] * 5
+ROW3 = (5, 3, 1, 4, 2)
+"""game3's row: piles are kept by place in the row."""
+
+
+def piles(row: tuple[int, ...] = ROW3, **baskets: str) -> tuple[tuple[tnt.Card, ...], ...]:
+    """Piles for ``row`` given per basket (``b3="M1 K4"``, ``bomb="..."``)."""
+    out: list[tuple[tnt.Card, ...]] = [()] * len(row)
     for name, cards in baskets.items():
-        out[int(name[1:]) - 1] = tuple(K(c) for c in cards.split())
+        key = name[1:] if name[1:].isdigit() else name
+        out[row.index(tnt.basket_id(key))] = tuple(K(c) for c in cards.split())
     return tuple(out)
 
 
