@@ -15,7 +15,12 @@ True
 
 from __future__ import annotations
 
-from tricks_and_treats.bots import calm_rollout
+from tricks_and_treats.bots import (
+    calm_rollout,
+    informed_actions,
+    informed_rollout,
+    possible_numbers,
+)
 from tricks_and_treats.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -75,7 +80,10 @@ __all__ = [
     "basket_name",
     "calm_rollout",
     "dumps",
+    "informed_actions",
+    "informed_rollout",
     "loads",
     "new_game",
     "parse_action",
+    "possible_numbers",
 ]

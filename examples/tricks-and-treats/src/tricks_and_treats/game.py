@@ -8,6 +8,7 @@ text (``tricks-and-treats-zh.txt``); the special baskets are in its table of com
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import random
 from collections import Counter
@@ -378,7 +379,8 @@ class TricksAndTreatsState:
         )
         if self.step is Step.DRAW:
             return (Draw(), *accusations)
-        plays = tuple(Play(c, b) for c in sorted(set(self.hands[p])) for b in sorted(self.row))
+        cards = sorted(set(self.hands[p]), key=_card_order)
+        plays = tuple(Play(c, b) for c in cards for b in sorted(self.row))
         return (*plays, *accusations)
 
     def _effect_actions(self) -> tuple[Action, ...]:
@@ -407,9 +409,8 @@ class TricksAndTreatsState:
             action = parse_action(action)
         if not isinstance(action, Draw | Play | Accuse | Swap | Pull | Skip):
             raise InvalidActionError(f"{action!r:.60} is not a Tricks & Treats action")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        if not self._allows(action):
+            raise IllegalActionError(self._why_illegal(action, self.legal_actions()))
         p = self.current_player
         assert p is not None
         state = attrs.evolve(self, history=(*self.history, action))
@@ -420,6 +421,32 @@ class TricksAndTreatsState:
         if isinstance(action, Accuse):
             return state._accuse(p, action)
         return state._resolve_choice(p, action)
+
+    def _allows(self, action: Action) -> bool:
+        """Whether ``action`` is in ``legal_actions()``, without listing them (the hot path)."""
+        p = self.current_player
+        if p is None:
+            return False
+        if self.step is Step.EFFECT:
+            return action in self._effect_actions()
+        if isinstance(action, Draw):
+            return self.step is Step.DRAW
+        if isinstance(action, Play):
+            return (
+                self.step is Step.PLAY
+                and action.card in self.hands[p]
+                and action.basket in self.row
+            )
+        if isinstance(action, Accuse):
+            t, n = action.target, action.number
+            return (
+                t in range(self.num_players)
+                and t != p
+                and self.alive[t]
+                and n in range(1, self.num_players + 3)
+                and n != self.numbers[p]
+            )
+        return False
 
     def _why_illegal(self, action: Action, legal: Sequence[Action]) -> str:
         p = self.current_player
@@ -457,7 +484,7 @@ class TricksAndTreatsState:
             # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6); [4] specials first.
             over = attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
             return over._end_effects()
-        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card))))
+        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
         return attrs.evolve(self, deck=deck, hands=hands, step=Step.PLAY)
 
     def _play(self, p: int, action: Play) -> TricksAndTreatsState:
@@ -745,18 +772,11 @@ class TricksAndTreatsView:
         not theirs. Every assignment of the remaining numbers to the unknown players is checked,
         so a number only ``target`` can hold is found too.
         """
-        options = {assignment[target] for assignment in self._assignments()}
-        return tuple(sorted(options))
+        return tuple(sorted({assignment[target] for assignment in self._assignments()}))
 
-    def _assignments(self) -> list[tuple[int, ...]]:
-        everything = range(1, self.players + 3)
-        wrong = {(a.target, a.number) for a in self.accusations if not a.correct}
-        return [
-            assignment
-            for assignment in itertools.permutations(everything, self.players)
-            if all(k is None or assignment[q] == k for q, k in enumerate(self.numbers))
-            and not any((q, n) in wrong for q, n in enumerate(assignment))
-        ]
+    def _assignments(self) -> tuple[tuple[int, ...], ...]:
+        wrong = frozenset((a.target, a.number) for a in self.accusations if not a.correct)
+        return _number_assignments(self.players, self.numbers, wrong)
 
     def determinize(self, rng: random.Random) -> TricksAndTreatsState:
         """A full state consistent with this view, the hidden parts drawn with ``rng``."""
@@ -773,7 +793,7 @@ class TricksAndTreatsView:
             if q == self.player:
                 hands.append(self.hand)
             else:
-                hands.append(tuple(sorted(unseen[:size])))
+                hands.append(tuple(sorted(unseen[:size], key=_card_order)))
                 unseen = unseen[size:]
         discarded = tuple(unseen[: self.discarded])
         deck = unseen[self.discarded :]
@@ -824,6 +844,28 @@ _END_EFFECTS: Final[dict[str, Callable[[TricksAndTreatsState], TricksAndTreatsSt
     "lice": TricksAndTreatsState._end_lice,
 }
 """[4] The specials that act at the end (Magnet and Disco act only during play)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _number_assignments(
+    players: int, known: tuple[int | None, ...], wrong: frozenset[tuple[int, int]]
+) -> tuple[tuple[int, ...], ...]:
+    """Every way to deal the number cards to the players that agrees with what one knows.
+
+    ``known`` gives the numbers known per seat (None: unknown); ``wrong`` holds (seat, number)
+    pairs named wrongly in accusations. Cached: the search asks the same questions often.
+    """
+    return tuple(
+        assignment
+        for assignment in itertools.permutations(range(1, players + 3), players)
+        if all(k is None or assignment[q] == k for q, k in enumerate(known))
+        and not any((q, n) in wrong for q, n in enumerate(assignment))
+    )
+
+
+def _card_order(card: Card) -> tuple[str, int]:
+    """The order of ``Card`` (kind, then value), without the slower generated comparison."""
+    return card.kind, card.value
 
 
 def _total(pile: Sequence[Card], kind: str | None = None) -> int:
@@ -907,7 +949,9 @@ def new_game(
     bottom = [*cards[:5], TIMES_UP]  # [1.(1)] five cards and Time's Up, shuffled, at the bottom
     rng.shuffle(bottom)
     deck = cards[5:] + bottom
-    hands = tuple(tuple(sorted(deck[2 * p : 2 * p + 2])) for p in range(players))  # [1.(2)]
+    hands = tuple(  # [1.(2)]
+        tuple(sorted(deck[2 * p : 2 * p + 2], key=_card_order)) for p in range(players)
+    )
     deck = deck[2 * players :]
     baskets = list(range(1, players + 3))
     rng.shuffle(baskets)  # [1.(3)] laid out in a row, in no particular order
