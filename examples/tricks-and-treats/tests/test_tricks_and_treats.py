@@ -6,6 +6,7 @@ import io
 import json
 import random
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 
 import attrs
@@ -13,9 +14,15 @@ import pytest
 import tricks_and_treats as tnt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tricks_and_treats.__main__ import main
+from tricks_and_treats.__main__ import HELP, describe, main, outcome, render
 
-from tricky_treats.protocol import InformationSet, SearchPlayer, TurnBasedGame, simulate
+from tricky_treats.protocol import (
+    InformationSet,
+    SearchPlayer,
+    TerminalPlayer,
+    TurnBasedGame,
+    simulate,
+)
 
 EXAMPLES = settings(max_examples=40, deadline=None)
 K = tnt.Card.parse
@@ -321,7 +328,7 @@ def test_simulate_and_command_line() -> None:
         assert main(["simulate", "--games", "3", "--bots", "random"]) == 0
         assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
     assert out.getvalue().startswith("3 games, ")
-    assert "winners: player " in out.getvalue()
+    assert "is the last player left and wins" in out.getvalue()
 
 
 def test_oversized_records_are_refused_unread() -> None:
@@ -338,3 +345,55 @@ def test_search_with_calm_rollouts_does_not_accuse_blindly() -> None:
     assert searcher.choose(info, random.Random(0)) == tnt.Draw()
     rng = random.Random(1)
     assert all(tnt.calm_rollout(game, rng) in game.legal_actions() for _ in range(50))
+
+
+# -- the console --------------------------------------------------------------------------------
+
+
+def _reader(answers: Iterator[str]) -> Callable[[str], str]:
+    return lambda prompt: next(answers)
+
+
+def test_an_action_typed_as_listed_is_accepted() -> None:
+    # The bug: "play K4 2" was refused because the input was lower-cased.
+    game = game3(hands=((K("M1"), K("K4")), (), ()), step=tnt.Step.PLAY)
+    info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
+    for typed in ("play K4 2", "play k4 2"):
+        answers = iter([typed])  # a second question would end the test, not loop
+        player = TerminalPlayer(render=render, read=_reader(answers), write=print)
+        assert player.choose(info, random.Random(0)) == tnt.Play(K("K4"), 2)
+
+
+def test_the_screen_shows_players_cards_won_and_what_is_possible() -> None:
+    game = game3().apply("accuse 1 4")  # wrong: player 0 is out, player 1 wins card 1
+    text = render(game.view(2))
+    assert "player 0: OUT, basket 1" in text
+    assert "player 1: in the game, basket unknown (may be 2, 5), 2 cards;" in text
+    assert "won number card 1 (+5)" in text
+
+
+def test_the_end_explains_the_scores_and_the_tie_rule() -> None:
+    game = ended(piles=piles(b1="M4 M4", b2="K4 K4", b3="G1"), captured=((), (), (4,)))
+    text = outcome(game, 0)
+    assert "player 2: 6 (1 for the candy of basket 3 + 5 for cards won)" in text
+    assert "the tied scores (8) drop out" in text
+    assert "player 2 wins with 6" in text
+    shared = outcome(ended(piles=piles(b1="M4", b2="K4", b3="G3 G1")), 0)
+    assert "they share" in shared
+    last = outcome(game3(alive=(True, True, False)).apply("accuse 1 2"), 0)
+    assert "player 0 is the last player left" in last
+
+
+def test_actions_are_told_with_their_result() -> None:
+    game = game3()
+    assert describe(game, tnt.Accuse(1, 2), 2) == "accuse 1 2: right, player 1 is out"
+    assert describe(game, tnt.Accuse(1, 4), 2) == "accuse 1 4: wrong, player 0 is out"
+
+
+def test_help_explains_the_game() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "secretly owns the basket" in out.getvalue()
+    assert "--specials" in out.getvalue()
+    assert "secretly owns the basket" in HELP

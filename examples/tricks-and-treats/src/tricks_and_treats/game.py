@@ -507,7 +507,7 @@ class TricksAndTreatsState:
         name = basket_name(special)
         state = attrs.evolve(self, pending=None, step=Step.PLAY)
         if isinstance(action, Skip):
-            return state._log(f"player {p} let the {name} basket be")._next_turn(p)
+            return state._next_turn(p)
         if isinstance(action, Swap):
             state = state._swap(action.basket, action.other)
             moved = f"{basket_name(action.basket)} and {basket_name(action.other)}"
@@ -892,9 +892,9 @@ def _extremes(
 
 
 def _row_lines(row: Sequence[int], piles: Sequence[tuple[Card, ...]]) -> list[str]:
-    width = max(len(basket_name(b)) for b in row)
+    width = max(len(basket_name(b)) for b in row) + 1
     return [
-        f"basket {basket_name(b):<{width}}: {' '.join(map(str, pile)) or '-'}"
+        f"basket {basket_name(b) + ':':<{width}} {' '.join(map(str, pile)) or '-'}"
         f"  ({_total(pile)} candy)"
         for b, pile in zip(row, piles, strict=True)
     ]
