@@ -199,3 +199,19 @@ def test_run_console_offers_game_options_and_explains_the_outcome() -> None:
     assert code == 0
     assert set(seen) == {"red"}
     assert "THE END for 0" in out.getvalue()
+
+
+def test_a_playout_cutoff_stops_playouts_with_its_estimate() -> None:
+    calls: list[int] = []
+
+    def stop_at_once(start: TrickyTreatsGame, state: TrickyTreatsGame) -> tuple[float, ...]:
+        calls.append(1)
+        return (1.0, 0.0)
+
+    game = _new(5)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+    player = SearchPlayer(iterations=6, playout_cutoff=stop_at_once)
+    assert player.choose(info, random.Random(0)) in info.legal_actions
+    assert len(calls) == 6  # one playout action each, then the estimate ends it

@@ -200,6 +200,10 @@ class SearchPlayer:
     """The actions the search considers in a state, a non-empty subset of the legal ones
     (for example, no accusation the accuser cannot know to be right); all legal when None.
     It applies to every seat in the tree and to uniform playouts."""
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None
+    """``playout_cutoff(start, state)`` may stop a playout early: called after each playout
+    action with the state the playout began from, it returns each seat's estimated share (for
+    example at the end of a hand of a long match) or None to play on. None plays to the end."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Return the most visited root action after ``iterations`` iterations."""
@@ -238,8 +242,7 @@ class SearchPlayer:
         policy = self.rollout_policy
         if policy is None and self.action_filter is not None:
             policy = _uniform_among(self.action_filter)
-        state = _random_playout(state, rng, self.max_rollout_actions, policy)
-        shares = state.returns()
+        shares = _playout_shares(state, rng, self.max_rollout_actions, policy, self.playout_cutoff)
         for child, seat in path:
             child.visits += 1
             child.reward += shares[seat]
@@ -264,23 +267,29 @@ def _uniform_among(
     return policy
 
 
-def _random_playout(
-    state: _G,
+def _playout_shares(
+    state: TurnBasedGame,
     rng: random.Random,
     limit: int,
     policy: Callable[[Any, random.Random], Hashable] | None = None,
-) -> _G:
+    cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
+) -> tuple[float, ...]:
+    """Each seat's share at the end of a random playout from ``state`` (or at ``cutoff``)."""
+    start = state
     for _ in range(limit):
         if state.is_over:
-            return state
+            return state.returns()
         if policy is not None:
             state = state.apply(policy(state, rng))
-            continue
-        legal = state.legal_actions()
-        state = state.apply(legal[rng.randrange(len(legal))])
+        else:
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randrange(len(legal))])
+        shares = None if cutoff is None else cutoff(start, state)
+        if shares is not None:
+            return shares
     if not state.is_over:
         raise ConfigurationError(f"a playout did not end within {limit} actions")
-    return state
+    return state.returns()
 
 
 def play_match(
@@ -410,22 +419,24 @@ def make_player(
     spec: str,
     rollout_policy: Callable[[Any, random.Random], Hashable] | None = None,
     action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
 ) -> Agent:
     """A generic bot from its name: ``random``, ``search`` or ``search:ITERATIONS``.
 
-    A search bot plays its playouts with ``rollout_policy`` and considers only the actions
-    ``action_filter`` gives, when they are given (see ``SearchPlayer``).
+    A search bot plays its playouts with ``rollout_policy``, considers only the actions
+    ``action_filter`` gives and stops playouts at ``playout_cutoff``, when they are given (see
+    ``SearchPlayer``).
     """
     name, _, budget = spec.partition(":")
     if name == "random" and not budget:
         return RandomPlayer()
-    if name == "search":
-        if not budget:
-            return SearchPlayer(rollout_policy=rollout_policy, action_filter=action_filter)
-        if budget.isdigit() and 0 < int(budget) <= 100_000:
-            return SearchPlayer(
-                iterations=int(budget), rollout_policy=rollout_policy, action_filter=action_filter
-            )
+    if name == "search" and (not budget or (budget.isdigit() and 0 < int(budget) <= 100_000)):
+        return SearchPlayer(
+            iterations=int(budget) if budget else SearchPlayer().iterations,
+            rollout_policy=rollout_policy,
+            action_filter=action_filter,
+            playout_cutoff=playout_cutoff,
+        )
     raise ConfigurationError(
         f"no bot {spec!r}; choose random, search or search:ITERATIONS (1 to 100000)"
     )
@@ -444,6 +455,7 @@ def run_console(
     outcome: Callable[[Any, int], str] | None = None,
     game_options: Mapping[str, Mapping[str, Any]] | None = None,
     action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
@@ -455,8 +467,8 @@ def run_console(
     learn of it (default: ``str(action)``); the person at the terminal sees actions only that
     way. ``outcome(final_state, seat)`` explains the end of the game to ``seat`` (default: the
     winners). ``help_text`` explains the game: the commands' description and what ``help``
-    prints while playing. Search bots play their playouts with ``rollout_policy`` and consider
-    the actions of ``action_filter``, when they are given.
+    prints while playing. Search bots play their playouts with ``rollout_policy``, consider
+    the actions of ``action_filter`` and stop playouts at ``playout_cutoff``, when given.
     """
     parser = argparse.ArgumentParser(prog=prog, description=help_text or None)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -492,13 +504,15 @@ def run_console(
         specs = specs * args.players if len(specs) == 1 else specs
         if len(specs) != args.players:
             parser.error(f"give one bot or {args.players} bots")
-        agents = [make_player(spec, rollout_policy, action_filter) for spec in specs]
+        agents = [
+            make_player(spec, rollout_policy, action_filter, playout_cutoff) for spec in specs
+        ]
         summary = simulate(start, agents, args.games, args.seed)
         print(summary)
         return 0
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
-    bot = make_player(args.bot, rollout_policy, action_filter)
+    bot = make_player(args.bot, rollout_policy, action_filter, playout_cutoff)
     seated: list[Agent] = [bot] * args.players
     if not args.watch:
         seated[args.seat] = TerminalPlayer(render=render, help=help_text)

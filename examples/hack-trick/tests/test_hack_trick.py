@@ -553,3 +553,14 @@ def test_the_match_end_names_the_winner_the_same_way() -> None:
     assert winner is not None
     assert outcome(final, winner).startswith(f"player {winner} ({'AB'[winner]}), you wins")
     assert "Three of your markers in a line" in HELP
+
+
+def test_search_playouts_stop_when_the_hand_ends() -> None:
+    start = turn(0, scores=(3, 1))
+    assert ht.hand_end_estimate(start, start) is None
+    won = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
+    won = attrs.evolve(won, scores=(3, 1))
+    after = won.apply(ht.Play(1))  # player 0 wins the hand: 4-1, needing 1 against 4
+    assert ht.hand_end_estimate(won, after) == pytest.approx((0.8, 0.2))
+    over = attrs.evolve(won, scores=(4, 1)).apply(ht.Play(1))
+    assert ht.hand_end_estimate(won, over) == (1.0, 0.0)
