@@ -53,11 +53,12 @@ def render(view: HackTrickView) -> str:
         *_board_lines(view.board),
         f"row: {' '.join(map(str, view.row)) or '-'}   deck: {view.deck_size}",
         f"your hand: {' '.join(map(str, view.hand)) or '-'}   "
-        f"player {other} holds {view.opponent_hand_size} cards",
+        f"player {other} holds {_count(view.opponent_hand_size, 'card')}",
     ]
     for p in (me, other):
         double = " + the double" if view.doubles[p] else ""
-        lines.append(f"{_name(p, me)}: {view.singles[p]} markers left{double}; {_asking(view, p)}")
+        left = _count(view.singles[p], "marker")
+        lines.append(f"{_name(p, me)}: {left} left{double}; {_asking(view, p)}")
     for reveal in view.reveals:
         shown = f" ({' '.join(map(str, reveal.cards))})" if reveal.cards is not None else ""
         lines.append(
@@ -75,9 +76,13 @@ def render(view: HackTrickView) -> str:
     return "\n".join(lines)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _asking(view: HackTrickView, p: int) -> str:
     singles, doubles = view.captured[p]
-    taken = f"captured {singles + doubles} of player {1 - p}'s markers"
+    taken = f"captured {singles + doubles} of player {1 - p}'s"
     if view.asking == "hand":
         held = sum(view.banked[p])
         can = "can ask" if held else "cannot ask"
@@ -91,7 +96,7 @@ def explain_result(result: HandResult) -> str:
     if result.squares:
         where = f" (square{'s' if len(result.squares) > 1 else ''} "
         where += " ".join(map(str, result.squares)) + ")"
-    points = f"{result.points} point{'s' if result.points > 1 else ''}"
+    points = _count(result.points, "point")
     if result.points == 2:
         points += ": the double marker lies there and was not placed last"
     return f"player {result.winner} won: {_REASONS[result.reason]}{where}, {points}"
