@@ -209,6 +209,11 @@ class SearchPlayer:
         """Return the most visited root action after ``iterations`` iterations."""
         if len(info.legal_actions) == 1:
             return info.legal_actions[0]
+        if self.action_filter is not None:
+            # The filter reads only what the player knows, so any sample gives the same answer.
+            considered = self.action_filter(info.determinize(rng))
+            if len(considered) == 1:
+                return considered[0]
         root = _Node()
         for _ in range(self.iterations):
             self._iterate(root, info.determinize(rng), rng)

@@ -21,6 +21,7 @@ from tricky_treats.protocol import (
     SearchPlayer,
     TerminalPlayer,
     TurnBasedGame,
+    play_match,
     simulate,
 )
 
@@ -397,3 +398,47 @@ def test_help_explains_the_game() -> None:
     assert "secretly owns the basket" in out.getvalue()
     assert "--specials" in out.getvalue()
     assert "secretly owns the basket" in HELP
+
+
+# -- what the bots know -------------------------------------------------------------------------
+
+
+def sure_game() -> tnt.TricksAndTreatsState:
+    """Players 2 and 3 wrongly named 3 and 5 for player 1 and are out; player 0 holds 1."""
+    return attrs.evolve(
+        tnt.new_game(4, seed=3),
+        current_player=0,
+        numbers=(1, 2, 4, 6),
+        removed_numbers=(3, 5),
+        alive=(True, True, False, False),
+        captured=((), (4, 6), (), ()),
+        accusations=(tnt.Accusation(2, 1, 3, False), tnt.Accusation(3, 1, 5, False)),
+    )
+
+
+def test_possible_numbers_follow_from_cards_seen_and_accusations() -> None:
+    game = sure_game()
+    assert tnt.possible_numbers(game, 0)[1] == {2}  # not 1 (own), 4, 6 (face up), 3, 5 (wrong)
+    assert game.view(0).possible_numbers(1) == (2,)
+    assert tnt.possible_numbers(game, 1)[0] == {1, 3, 5}  # player 1 knows less about player 0
+    start = tnt.new_game(3, seed=1)
+    assert len(tnt.possible_numbers(start, 0)[1]) == 4  # at the start: any number but your own
+
+
+def test_informed_bots_accuse_only_when_sure() -> None:
+    assert tnt.informed_actions(sure_game()) == (tnt.Draw(), tnt.Accuse(1, 2))
+    start = tnt.new_game(3, seed=6)
+    assert tnt.informed_actions(start) == (tnt.Draw(),)  # no blind accusation
+    rng = random.Random(0)
+    assert tnt.informed_rollout(sure_game(), rng) == tnt.Accuse(1, 2)
+    assert tnt.informed_rollout(start, rng) == tnt.Draw()
+    game = sure_game()
+    info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
+    bot = SearchPlayer(
+        iterations=30, action_filter=tnt.informed_actions, rollout_policy=tnt.informed_rollout
+    )
+    # Accusing now or after drawing both win surely; the search never guesses.
+    assert bot.choose(info, random.Random(0)) in tnt.informed_actions(game)
+    final = play_match(game, [bot] * 4, seed=0)
+    assert final.winners() == (0,)
+    assert final.accusations[-1] == tnt.Accusation(0, 1, 2, True)
