@@ -441,3 +441,36 @@ def test_invariants_hold_with_special_baskets(
     assert any(final.alive)
     assert sum(final.returns()) == pytest.approx(1.0)
     assert tnt.loads(tnt.dumps(final)) == final
+
+
+def test_a_magnet_pull_is_no_placing_for_bomb_monte_or_magnet() -> None:
+    # TT-12: they act when "玩家將...糖果卡置於此提籃卡下方" (a player places a card from hand).
+    row = (*row_with("magnet"), B("bomb"))
+    state = game(row, "M1", piles=piles(row, b1="K2")).apply("play M1 magnet")
+    after = state.apply("pull 1 bomb")
+    assert after.step is tnt.Step.DRAW
+    assert after.current_player == 1
+    assert after.pile(B("bomb")) == (K("K2"),)
+
+
+def test_disco_swaps_nothing_when_every_pile_is_alike() -> None:
+    # TT-13: with the most and the fewest the same, there is nothing to exchange.
+    row = row_with("disco")
+    state = game(row, "K2", piles=piles(row, disco="K4 K4")).apply("play K2 disco")
+    assert state.row == row
+    assert state.current_player == 1
+
+
+def test_lice_on_two_kinds_and_never_on_a_player_without_that_candy() -> None:
+    # TT-16: each kind tied for the most has lice; a player with none of it is not "最多".
+    two = end(row_with("lice"), lice="G2 K2", b1="G3", b2="K4", b3="M4")
+    assert two.alive == (False, False, True)
+    nobody = end(row_with("lice"), lice="C3", b1="G3", b2="K4", b3="M4")
+    assert nobody.alive == (True, True, True)
+    assert "nobody has lice" in nobody.effects[-1]
+
+
+def test_special_baskets_take_places_all_along_the_row() -> None:
+    # TT-10: "加入桌面上的提籃卡列中" gives no place: any place, drawn from the seed.
+    places = {tnt.new_game(3, seed, specials=["lice"]).row.index(B("lice")) for seed in range(40)}
+    assert places == set(range(6))
