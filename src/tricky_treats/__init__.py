@@ -51,7 +51,7 @@ from tricky_treats.components import (
     components_document,
     load_components,
 )
-from tricky_treats.dealing import new_game, start_game
+from tricky_treats.dealing import Draw, deal_draws, deal_from_draws, new_game, start_game
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
@@ -151,6 +151,7 @@ __all__ = [
     "ConfigurationError",
     "CostumeCard",
     "CostumeType",
+    "Draw",
     "EndTrigger",
     "EndTriggered",
     "Event",
@@ -210,6 +211,8 @@ __all__ = [
     "base_components",
     "components_document",
     "costume_points",
+    "deal_draws",
+    "deal_from_draws",
     "describe_event",
     "determinize",
     "dumps",
