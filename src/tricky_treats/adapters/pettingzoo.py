@@ -310,6 +310,7 @@ def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
                     label += f", {card.icon.value}"
                 box(x, top - 4 - (c + 1) * card_height, 13.5, card_height, _INK[card.colour])
                 ax.text(x + 0.5, top - 4 - (c + 0.5) * card_height, label, fontsize=6, va="center")
-    canvas.draw()
-    picture: np.ndarray[Any, Any] = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    canvas.draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+    rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    picture: np.ndarray[Any, Any] = np.asarray(rgba)[:, :, :3].copy()
     return picture
