@@ -49,21 +49,25 @@ expects).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from tricky_treats.actions import Action
 from tricky_treats.adapters._text import outcome_rewards, view_text
 from tricky_treats.adapters.observation import ObservationEncoding, max_game_length
 from tricky_treats.agents import determinize
 from tricky_treats.dealing import deal_draws, deal_from_draws, new_game
 from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import GameState
+from tricky_treats.views import PlayerView
 
 __all__ = [
     "GAME_NAME",
+    "ISMCTSAgent",
     "TrickyTreatsGame",
     "TrickyTreatsObserver",
     "TrickyTreatsState",
@@ -357,6 +361,43 @@ def ismcts_bot(
     )
     bot.set_resampler(lambda state, player: resample_from_infostate(state, player, rng))
     return bot
+
+
+class ISMCTSAgent:
+    """OpenSpiel's IS-MCTS bot as an agent of the library (``choose(view, legal, rng)``).
+
+    Every move it loads ``python_tricky_treats`` for the view's player count and variants,
+    puts a state consistent with the view (``tt.determinize``) before ``ismcts_bot``
+    (``max_simulations`` searches, seeded from ``rng``) and plays its choice. The bot
+    resamples every search from the player's information state, so it sees only the view.
+    This is how ``tricky-treats ladder`` rates it (``ismcts:SIMULATIONS``).
+    """
+
+    def __init__(self, max_simulations: int = 100) -> None:
+        self.max_simulations = max_simulations
+
+    def choose(
+        self, view: PlayerView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The action OpenSpiel's IS-MCTS bot chooses for the player of ``view``."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        variants = "+".join(ref.name for ref in view.variants)
+        game = pyspiel.load_game(GAME_NAME, {"players": len(view.players), "variants": variants})
+        state: TrickyTreatsState = game.new_initial_state()
+        # A world consistent with the view; the bot samples its own worlds from it.
+        state.game_state = determinize(view, rng)
+        state.draws = (0,) * len(game.draw_bounds)
+        bot = ismcts_bot(game, self.max_simulations, seed=rng.getrandbits(63))
+        code = int(bot.step(state))
+        chosen = game.action_space.decode(code)
+        for action in legal_actions:
+            if action == chosen:
+                return action
+        raise ConfigurationError(f"the IS-MCTS bot chose {chosen}, which is not legal here")
+
+    def __repr__(self) -> str:
+        return f"ISMCTSAgent(max_simulations={self.max_simulations})"
 
 
 if GAME_NAME not in pyspiel.registered_names():  # pragma: no branch - imported once
