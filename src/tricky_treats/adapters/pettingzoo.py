@@ -229,9 +229,10 @@ _PAPER = "#fdf6e3"
 def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
     """A picture of ``view`` (what one player sees) as an ``(H, W, 3)`` ``uint8`` array.
 
-    The nice houses' grid with what each wants and its treat, the street bonus tokens, the
-    mean houses, the market, and each seat's board (treats, pumpkins, footprints, points,
-    secret tile if the viewer may see it, and every kid's cards). Drawn with matplotlib's
+    The nice houses' grid (numbered row by row from 0) with what each wants and its treat,
+    the street bonus tokens, the mean houses, the market, and each seat's board (treats,
+    pumpkins, footprints, points, secret tile if the viewer may see it, the houses visited
+    and tricked, and every kid's cards, the top one with its trick icon). Drawn with matplotlib's
     Agg canvas, without pyplot or a window (``pip install 'tricky-treats[pettingzoo]'``
     brings matplotlib).
     """
@@ -263,7 +264,7 @@ def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
     for h, house in enumerate(view.grid):
         row, column = divmod(h, 3)
         pumpkin = "\npumpkin" if view.pumpkin_on_house[h] else ""
-        text = f"wants {feature_text(house.neighbour.wants)}\n{house.treat.value}{pumpkin}"
+        text = f"{h}: wants {feature_text(house.neighbour.wants)}\n{house.treat.value}{pumpkin}"
         box(1 + column * 14, 55 - row * 12, 13, 11, "#fff3c4", text)
     streets = [
         f"{token.back if flipped else token.front} {token.treat.value}"
@@ -273,7 +274,7 @@ def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
     ax.text(1, 25, "Mean houses", fontsize=10, weight="bold")
     for m, mean in enumerate(view.mean_houses):
         pumpkin = "\npumpkin" if view.pumpkin_on_mean_house[m] else ""
-        text = f"{mean.neighbour.icon.value}\ntile {mean.tile.id}{pumpkin}"
+        text = f"{m}: {mean.neighbour.icon.value}\ntile {mean.tile.id}{pumpkin}"
         box(1 + m * 14, 13, 13, 11, "#d9d2e9", text)
     ax.text(1, 10, f"Market (deck {view.deck_size}, discarded {len(view.discarded)})", fontsize=10)
     for slot, card in enumerate(view.market):
@@ -300,16 +301,19 @@ def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
             fontsize=9,
             weight="bold" if seat == turn else "normal",
         )
-        card_height = min(4.0, (height - 5) / 3)
+        visited = ", ".join(map(str, sorted(player.visited))) or "none"
+        tricked = ", ".join(map(str, sorted(player.tricked))) or "none"
+        ax.text(47, top - 2.5, f"visited {visited}; tricked {tricked}", fontsize=7)
+        card_height = min(4.0, (height - 9) / 3)
         for k, kid in enumerate(player.kids):
             x = 47 + k * 14.5
-            ax.text(x, top - 3, f"kid {k}", fontsize=7)
+            ax.text(x, top - 5, f"kid {k}", fontsize=7)
             for c, card in enumerate(kid):
                 label = f"{card.theme.value} {card.type.value}"
                 if c == len(kid) - 1:  # the top card shows its trick icon (R3)
                     label += f", {card.icon.value}"
-                box(x, top - 4 - (c + 1) * card_height, 13.5, card_height, _INK[card.colour])
-                ax.text(x + 0.5, top - 4 - (c + 0.5) * card_height, label, fontsize=6, va="center")
+                box(x, top - 6 - (c + 1) * card_height, 13.5, card_height, _INK[card.colour])
+                ax.text(x + 0.5, top - 6 - (c + 0.5) * card_height, label, fontsize=6, va="center")
     canvas.draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
     rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
     picture: np.ndarray[Any, Any] = np.asarray(rgba)[:, :, :3].copy()
