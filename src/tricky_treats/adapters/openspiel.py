@@ -100,7 +100,13 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game: its parameters, its sizes and the draws of its deal."""
+    """The OpenSpiel game: its parameters, its sizes and the draws of its deal.
+
+    ``variants`` are the variant names; ``template`` is a deal of the configuration (seed 0)
+    that ``deal`` deals again from chance outcomes; ``draw_bounds`` lists how many outcomes
+    each draw of the deal has; ``encoding`` is the observation encoding and
+    ``action_space`` the action codes.
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         values = {**_DEFAULTS, **(params or {})}
@@ -375,6 +381,7 @@ class ISMCTSAgent:
 
     def __init__(self, max_simulations: int = 100) -> None:
         self.max_simulations = max_simulations
+        self._games: dict[tuple[int, str], TrickyTreatsGame] = {}
 
     def choose(
         self, view: PlayerView, legal_actions: Sequence[Action], rng: random.Random
@@ -382,8 +389,11 @@ class ISMCTSAgent:
         """The action OpenSpiel's IS-MCTS bot chooses for the player of ``view``."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        variants = "+".join(ref.name for ref in view.variants)
-        game = pyspiel.load_game(GAME_NAME, {"players": len(view.players), "variants": variants})
+        key = (len(view.players), "+".join(ref.name for ref in view.variants))
+        game = self._games.get(key)
+        if game is None:
+            game = pyspiel.load_game(GAME_NAME, {"players": key[0], "variants": key[1]})
+            self._games[key] = game
         state: TrickyTreatsState = game.new_initial_state()
         # A world consistent with the view; the bot samples its own worlds from it.
         state.game_state = determinize(view, rng)
