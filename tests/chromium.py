@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.requirements import chromium_hint, chromium_path
@@ -18,6 +20,9 @@ FLAGS = [
     "--disable-sync",
 ]
 """Launch flags: headless as root, and no traffic of chromium's own."""
+
+CHROMIUM = chromium_path() or Path("/usr/bin/chromium")
+"""The chromium found when the tests start (``executable`` skips where there is none)."""
 
 
 def executable() -> str:

@@ -33,6 +33,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "openspiel": ("pyspiel", "numpy"),
     "web": ("starlette", "uvicorn", "websockets"),
+    "postgresql": ("psycopg", "psycopg_pool"),
     "webtest": ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
 }
 """The modules each extra brings that the tests import (pyproject.toml lists the packages)."""

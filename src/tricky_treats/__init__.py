@@ -51,7 +51,8 @@ from tricky_treats.components import (
     components_document,
     load_components,
 )
-from tricky_treats.dealing import new_game, start_game
+from tricky_treats.dealing import Draw, deal_draws, deal_from_draws, new_game, start_game
+from tricky_treats.drawing import BOARD_PARTS, board_svg
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
@@ -127,6 +128,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "BOARD_PARTS",
     "EVENT_FORMAT",
     "EVENT_FORMAT_VERSION",
     "FEATURES",
@@ -151,6 +153,7 @@ __all__ = [
     "ConfigurationError",
     "CostumeCard",
     "CostumeType",
+    "Draw",
     "EndTrigger",
     "EndTriggered",
     "Event",
@@ -208,8 +211,11 @@ __all__ = [
     "__version__",
     "available_variants",
     "base_components",
+    "board_svg",
     "components_document",
     "costume_points",
+    "deal_draws",
+    "deal_from_draws",
     "describe_event",
     "determinize",
     "dumps",
