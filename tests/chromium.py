@@ -1,11 +1,12 @@
-"""Debian's chromium for the browser tests: where it is and the flags it needs here."""
+"""Chromium for the browser tests: which one to launch and the flags it needs here."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-CHROMIUM = Path("/usr/bin/chromium")
-"""Debian's chromium (apt-get install chromium; .ci/run installs it when missing)."""
+import pytest
+
+from tests.requirements import chromium_hint, chromium_path
 
 FLAGS = [
     "--headless",
@@ -19,3 +20,18 @@ FLAGS = [
     "--disable-sync",
 ]
 """Launch flags: headless as root, and no traffic of chromium's own."""
+
+CHROMIUM = chromium_path() or Path("/usr/bin/chromium")
+"""The chromium found when the tests start (``executable`` skips where there is none)."""
+
+
+def executable() -> str:
+    """The chromium to launch (``tests.requirements.chromium_path``); skips where there is none.
+
+    Debian's package (``apt-get install chromium``; .ci/run installs it when missing), never a
+    browser that ``playwright install`` downloads.
+    """
+    path = chromium_path()
+    if path is None:
+        pytest.skip(chromium_hint())
+    return str(path)

@@ -261,3 +261,30 @@ def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "tricky-treats"
     result = subprocess.run([str(script), "variants"], capture_output=True, text=True, check=True)
     assert "family" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("players", "seats"),
+    [
+        ([], ["1. greedy", "2. random"]),
+        (["--players", "3"], ["1. greedy", "2. random", "3. greedy"]),
+        (["--players", "4"], ["1. greedy", "2. random", "3. greedy", "4. random"]),
+    ],
+)
+def test_simulate_default_bots_fill_the_seats(
+    capsys: pytest.CaptureFixture[str], players: list[str], seats: list[str]
+) -> None:
+    argv = ["simulate", "--games", "2", "--seed", "3", "--backend", "inline", *players]
+    status, out, err = _run(capsys, *argv)
+    assert status == 0, err
+    assert [seat for seat in seats if seat in out] == seats
+    assert f"{len(seats) + 1}. " not in out
+    assert f"{len(seats)} players" in out
+    # The progress goes to stderr, where a log keeps a line per tenth of the games.
+    lines = err.splitlines()
+    assert (
+        lines[0] == f"Playing {', '.join(s.split()[1] for s in seats)} in this process: 2 games..."
+    )
+    assert lines[-1].startswith(
+        f"Playing {', '.join(s.split()[1] for s in seats)} in this process: 2/2 in "
+    )

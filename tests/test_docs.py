@@ -21,12 +21,14 @@ import attrs
 import pytest
 
 import tricky_treats as tt
+from tests.requirements import extra_of_module, install_hint, missing_modules
 from tricky_treats import cli
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PAGES = sorted(DOCS.glob("*.md"))
+IMPORT = re.compile(r"^\s*(?:from|import) ([\w.]+)", re.MULTILINE)
 WALKTHROUGH = DOCS / "writing-a-variant.md"
 
 
@@ -49,8 +51,13 @@ def _blocks(page: Path, language: str) -> list[tuple[str, str]]:
 )
 def test_python_blocks_run(page: Path) -> None:
     """A page's Python blocks run in order, in one namespace, as a reader would paste them."""
+    blocks = _blocks(page, "python")
+    imported = {m for _, code in blocks for m in IMPORT.findall(code)}
+    for extra in sorted({e for m in imported if (e := extra_of_module(m))}):
+        if missing_modules(extra):
+            pytest.skip(f"{page.name} {install_hint(extra)}")
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
-    for _, code in _blocks(page, "python"):
+    for _, code in blocks:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(code, str(page), "exec", dont_inherit=True), namespace)
 
@@ -70,6 +77,10 @@ def _example_scripts() -> set[str]:
 
 
 def _check_shell_line(page: Path, line: str) -> None:
+    if " && " in line:
+        for part in line.split(" && "):
+            _check_shell_line(page, part)
+        return
     words = shlex.split(line, comments=True)
     if not words:
         return
@@ -77,7 +88,7 @@ def _check_shell_line(page: Path, line: str) -> None:
         args = cli._parser().parse_args(words[1:])  # exits (fails) on an unknown option
         if args.command is cli._play:
             cli._seats(args, None)  # the bots named exist
-        for spec in getattr(args, "agents", "").split(","):
+        for spec in (getattr(args, "agents", None) or "").split(","):
             if spec:
                 tt_make_agent(spec)
         return
@@ -205,7 +216,7 @@ def _public_classes() -> list[type]:
 
 def test_every_public_field_has_a_type_and_a_meaning() -> None:
     """What mkdocstrings renders for a field: its annotation and its docstring."""
-    griffe = pytest.importorskip("griffe")  # the docs extra, which CI installs
+    griffe = pytest.importorskip("griffe", reason=install_hint("docs"))
     package = griffe.load("tricky_treats", search_paths=[str(ROOT / "src")])
     missing = []
     for cls in _public_classes():
@@ -229,6 +240,28 @@ def test_the_private_fields_are_filtered_out_of_the_reference() -> None:
         for field in attrs.fields(cls):
             if field.name in set(pattern.split("|")):
                 assert field.name in PRIVATE_FIELDS.get(cls.__name__, ()), cls
+
+
+def test_attrs_fields_show_their_default_not_their_validators() -> None:
+    griffe = pytest.importorskip("griffe", reason=install_hint("docs"))
+    sys.path.insert(0, str(DOCS / "hooks"))
+    try:
+        from griffe_attrs import AttrsDefaults  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(DOCS / "hooks"))
+    package = griffe.load(
+        "tricky_treats",
+        search_paths=[str(ROOT / "src")],
+        extensions=griffe.load_extensions(AttrsDefaults),
+    )
+    card = package["components.CostumeCard"]
+    assert card.members["colour"].value is None  # required: no default, no _member(...)
+    rules = package["components.RulesData"]
+    assert str(rules.members["market_size"].value) == "5"  # not _InRange(...)
+    for member in package["components.Colour"].members.values():
+        assert member.value is not None  # an enum member keeps its value
+    config = (ROOT / "mkdocs.yml").read_text()
+    assert "show_if_no_docstring: true" in config  # enum members have no docstrings
 
 
 def test_doctest_examples_become_code_blocks() -> None:
@@ -279,3 +312,11 @@ def test_every_ruling_quotes_the_rulebook_and_links_tests_that_cite_it() -> None
             for name in re.findall(r"`(test_\w+)`", names):
                 assert name in docstrings, f"{ruling}: no {file}::{name}"
                 assert re.search(rf"\b{ruling}\b", docstrings[name]), f"{name} cites no {ruling}"
+
+
+def test_the_docs_cite_no_file_outside_the_repository() -> None:
+    """The rules folder the project was built from is not shipped: quote it, never cite it."""
+    for page in PAGES:
+        text = page.read_text()
+        for outside in ("shared/rules", "RULINGS.md", "../shared"):
+            assert outside not in text or page.name == "changelog.md", (page.name, outside)

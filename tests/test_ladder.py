@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
+from tests.requirements import install_hint, needs_extra
 from tricky_treats.cli import main
 from tricky_treats.ladder import LadderGame, make_bot, play_ladder, rate
 
@@ -91,15 +91,13 @@ def test_the_ladder_command_prints_ratings_intervals_and_time_per_move(
     assert "no agent 'wizard'" in capsys.readouterr().err
 
 
-needs_numpy = pytest.mark.skipif(
-    importlib.util.find_spec("numpy") is None,
-    reason="the policy bot needs numpy: pip install 'tricky-treats[pettingzoo]'",
-)
+needs_numpy = needs_extra("pettingzoo")  # the policy bot's numpy
 
 
 @needs_numpy
 def test_the_trainer_writes_a_policy_the_ladder_plays(tmp_path: Path) -> None:
-    pytest.importorskip("pettingzoo")  # the trainer plays in the PettingZoo environment
+    # The trainer plays in the PettingZoo environment.
+    pytest.importorskip("pettingzoo", reason=install_hint("pettingzoo"))
     output = tmp_path / "policy.npz"
     result = subprocess.run(
         [
@@ -159,7 +157,7 @@ def test_the_policy_bot_plays_the_legal_action_it_scores_highest(tmp_path: Path)
 
 
 def test_openspiel_ismcts_through_the_adapter_plays_on_the_ladder() -> None:
-    pytest.importorskip("pyspiel")  # the [openspiel] extra; .ci/run installs it
+    pytest.importorskip("pyspiel", reason=install_hint("openspiel"))
     games = play_ladder(["random", "ismcts:2"], games=2, seed=3)
     assert [g.bots for g in games] == [("random", "ismcts:2"), ("ismcts:2", "random")]
     assert all(g.seconds[g.bots.index("ismcts:2")] > 0 for g in games)

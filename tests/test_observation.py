@@ -12,9 +12,10 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 import tricky_treats as tt
+from tests.requirements import install_hint
 from tricky_treats.testing.strategies import game_specs, played_games
 
-pytest.importorskip("numpy")  # the extras bring numpy; .ci/run installs them
+pytest.importorskip("numpy", reason=install_hint("pettingzoo"))  # or [openspiel]
 
 import numpy as np
 

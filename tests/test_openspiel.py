@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 import tricky_treats as tt
+from tests.requirements import install_hint
 
-pyspiel = pytest.importorskip("pyspiel")  # the [openspiel] extra; .ci/run installs it
+pyspiel = pytest.importorskip("pyspiel", reason=install_hint("openspiel"))
 
 import numpy as np  # noqa: E402
 from open_spiel.python import rl_environment  # noqa: E402

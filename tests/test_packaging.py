@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 REPOSITORY = "https://github.com/tricky-treats/tricky-treats"
+SITE = "https://tricky-treats.github.io/tricky-treats/"
 SUGAR_RUSH = ROOT / "examples" / "sugar-rush"
 
 
@@ -33,19 +34,59 @@ def _links(markdown: str) -> list[str]:
 
 
 def test_readme_links_work_on_the_package_index() -> None:
-    """The README is the package's long description: a relative link would break there."""
+    """The README is the package's long description: a relative link would break there.
+
+    Documentation pages link to the built site, where their snippets and API entries are
+    rendered (a code host would show them as text); other files link to the repository.
+    """
     links = _links((ROOT / "README.md").read_text())
     assert len(links) >= 10
+    config = (ROOT / "mkdocs.yml").read_text()
+    assert f"site_url: {SITE}\n" in config
     for link in links:
+        if link.startswith(SITE):
+            page = link.removeprefix(SITE).rstrip("/")
+            assert (ROOT / "docs" / f"{page or 'index'}.md").is_file(), link
+            assert f": {page}.md" in config or not page, f"{link}: not in the site's nav"
+            continue
         assert link.startswith(f"{REPOSITORY}/"), link
         kind, branch, path = link.removeprefix(f"{REPOSITORY}/").split("/", 2)
         assert (kind, branch) in {("blob", "main"), ("tree", "main")}, link
+        assert not path.startswith("docs/"), f"{link}: link the page on the site"
         target = ROOT / path
         assert target.is_file() if kind == "blob" else target.is_dir(), link
 
 
-def test_readme_says_how_to_install_the_library() -> None:
-    assert "python -m pip install tricky-treats " in (ROOT / "README.md").read_text()
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"^```sh\n(.*?)^```", readme, flags=re.MULTILINE | re.DOTALL)
+    return [line for block in blocks for line in block.splitlines()]
+
+
+def test_readme_installs_from_a_clone_and_says_the_index_release_is_pending() -> None:
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "The first release is not on the package index yet ([releasing]), so install" in readme
+    commands = _readme_commands()
+    assert "python -m pip install -e . && python examples/random_game.py" in commands
+    assert not any(re.search(r"pip install [\"']?tricky-treats\b", line) for line in commands)
+
+
+def test_ci_runs_the_readmes_test_command_and_checks_a_release() -> None:
+    (test_command,) = [line for line in _readme_commands() if line.endswith("python -m pytest")]
+    assert test_command == "python -m pip install -e '.[all]' && python -m pytest"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert f"\n{test_command}\n" in ci
+    assert "export CI=true" in ci  # where a skip fails
+    for step in ("python -m build", "twine check", "examples/random_game.py"):
+        assert step in ci, step
+
+
+def test_the_sdist_carries_what_its_tests_and_docs_need() -> None:
+    sdist = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"][
+        "targets"
+    ]["sdist"]["include"]
+    for needed in ("src/", "tests/", "docs/", "examples/", "mkdocs.yml", "conftest.py"):
+        assert needed in sdist, needed
 
 
 def test_strategies_without_hypothesis_say_which_extra_to_install() -> None:

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 import tricky_treats as tt
+from tests.requirements import install_hint
 
-pytest.importorskip("pettingzoo")  # the [pettingzoo] extra; .ci/run installs it
+pytest.importorskip("pettingzoo", reason=install_hint("pettingzoo"))
 
 import numpy as np
 from pettingzoo.test import api_test, render_test, seed_test

@@ -137,6 +137,57 @@ def test_run_console_simulates_and_plays() -> None:
     assert "winners: player " in text
 
 
+def test_simulate_calls_on_game_after_each_game() -> None:
+    seen: list[int] = []
+    summary = simulate(
+        _new, [RandomPlayer(), RandomPlayer()], 3, seed=5, on_game=lambda: seen.append(1)
+    )
+    assert len(seen) == summary.games == 3
+
+
+def _console(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    def new(players: int, seed: int) -> TrickyTreatsGame:
+        return TrickyTreatsGame(tt.new_game(players=players, seed=seed))
+
+    try:
+        status = run_console("tt", new, str, argv, (2, 4))
+    except SystemExit as exit:
+        status = int(exit.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_console_simulate_help_documents_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _console(["simulate", "--help"], capsys)
+    assert status == 0
+    help_text = " ".join(out.split())
+    for option, meaning in [
+        ("--games N", "how many games (100)"),
+        ("--seed SEED", "the seed of game 0; game i uses SEED+i (0)"),
+        ("--players N", "how many seats, 2 to 4 (default 2)"),
+        ("--bots BOTS", "comma-separated, one per seat, or one bot for every seat"),
+        ("", "default: random in every seat"),
+        ("--quiet", "no progress"),
+    ]:
+        assert f"{option} {meaning}".strip() in help_text, option
+
+
+def test_console_simulate_shows_progress_on_stderr_and_fills_the_seats(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _console(["simulate", "--games", "2", "--players", "4"], capsys)
+    assert status == 0
+    assert out.startswith("2 games, ")
+    assert "seat 3:" in out  # one random bot per seat
+    assert err.splitlines() == [
+        "Playing random, random, random, random: 2 games...",
+        *[line for line in err.splitlines()[1:] if line.startswith("Playing random")],
+    ]
+    assert err.splitlines()[-1].startswith("Playing random, random, random, random: 2/2 in ")
+    status, out, err = _console(["simulate", "--games", "2", "--quiet"], capsys)
+    assert (status, err) == (0, "")
+
+
 def _reader(answers: Iterator[str]) -> Callable[[str], str]:
     return lambda prompt: next(answers)
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib")  # the report extra; .ci/run installs it, so CI never skips
+from tests.requirements import install_hint
+
+pytest.importorskip("matplotlib", reason=install_hint("report"))
 
 from tricky_treats.cli import main
 from tricky_treats.report import (

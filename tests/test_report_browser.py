@@ -10,25 +10,27 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib")
-pytest.importorskip("playwright")
+from tests.requirements import install_hint, needs_chromium
+
+pytest.importorskip("matplotlib", reason=install_hint("report"))
+pytest.importorskip("playwright", reason=install_hint("webtest"))
 
 from playwright import sync_api
 
-from tests.chromium import CHROMIUM, FLAGS
+from tests import chromium
 from tests.test_report import HAND, SECTIONS, _other
 from tricky_treats.report import write_report
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install chromium"
-)
+pytestmark = needs_chromium()
 
 
 def test_the_report_shows_every_section_and_plot_without_any_request(tmp_path: Path) -> None:
     report = write_report([HAND, _other()], tmp_path / "report.html")
     requests: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        browser = playwright.chromium.launch(
+            executable_path=chromium.executable(), args=chromium.FLAGS
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
 

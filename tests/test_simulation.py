@@ -257,7 +257,7 @@ def test_cli_help_says_what_players_and_seed_do(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "--players N how many seats, 2 to 4 (default: one per bot of --agents)" in text
+    assert "--players N how many seats, 2 to 4 (default: one per bot of --agents, else 2)" in text
     assert "game i uses SEED+i (default: drawn from the operating system, 63 bits" in text
     assert "--backend {inline,pool,ray}" in text
 
@@ -275,19 +275,21 @@ def test_cli_without_a_seed_draws_a_fresh_one_and_prints_it(
 def test_cli_progress_advances_once_per_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rich.progress import Progress
+    from tricky_treats._progress import Progress
 
-    advances: list[float] = []
+    advances: list[int] = []
     original = Progress.advance
 
-    def advance(self: Progress, task_id: object, advance: float = 1) -> None:
-        advances.append(advance)
-        original(self, task_id, advance)  # type: ignore[arg-type]
+    def advance(self: Progress) -> None:
+        original(self)
+        advances.append(self.done)
 
     monkeypatch.setattr(Progress, "advance", advance)
     argv = ["simulate", "--games", "5", "--agents", "random,random", "--jobs", "2", "--seed", "1"]
-    assert _run(capsys, *argv)[0] == 0
-    assert advances == [1] * 5
+    status, _, err = _run(capsys, *argv)
+    assert status == 0
+    assert advances == [1, 2, 3, 4, 5]
+    assert err.splitlines()[-1].startswith("Playing random, random on 2 process(es): 5/5 in ")
 
 
 def test_ctrl_c_stops_simulate_without_worker_tracebacks(tmp_path: Path) -> None:
@@ -296,7 +298,14 @@ def test_ctrl_c_stops_simulate_without_worker_tracebacks(tmp_path: Path) -> None
                "--agents", "random", "--players", "2", "--jobs", "2", "--seed", "1",
                "--quiet", "--output", str(output)]  # fmt: skip
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # As at a terminal: a run started in the background by a shell (nohup, `&`) inherits
+        # SIGINT ignored, and a program that starts so keeps ignoring it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.requirements import install_hint
 from tricky_treats.cli import main
 from tricky_treats.simulation import simulate
 
@@ -25,7 +26,7 @@ _RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER":
 def ray() -> Iterator[Any]:
     saved = {name: os.environ.get(name) for name in _RAY_ENV}
     os.environ.update(_RAY_ENV)
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason=install_hint("ray"))
     ray.init(
         include_dashboard=False,
         num_cpus=2,

@@ -1,6 +1,6 @@
 """The web example's server through Starlette's test client: the HTTP API and the WebSockets.
 
-Needs the ``[web]`` extra and httpx (``.ci/run`` installs ``.[webtest]``).
+Needs the ``webtest`` extra (``pip install 'tricky-treats[webtest]'``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("httpx2", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 

@@ -29,6 +29,12 @@ from typing import Any
 
 import attrs
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("websockets", reason=install_hint("web"))
+pytest.importorskip("uvicorn", reason=install_hint("web"))
+
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 

@@ -2,7 +2,7 @@
 back after a restart, bad stored tables and bad store files kept aside and reported, and a
 store that cannot write (a full disk) refusing the move and changing nothing.
 
-Needs the ``[web]`` extra and httpx (``.ci/run`` installs ``.[webtest]``).
+Needs the ``webtest`` extra (``pip install 'tricky-treats[webtest]'``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("httpx2", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 
 import tricky_treats as tt

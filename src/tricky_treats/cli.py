@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
+from tricky_treats._progress import Progress
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
@@ -663,16 +664,16 @@ def _simulate_parser(commands: Any) -> None:
     )
     simulate.add_argument(
         "--agents",
-        default="greedy,random",
         metavar="BOTS",
         help="bots, comma-separated, one per seat (random, greedy, search, "
-        "search:ITERATIONS), or one bot for every seat of --players; default 'greedy,random'",
+        "search:ITERATIONS), or one bot for every seat of --players; default: greedy and "
+        "random in turn, one per seat (greedy,random; greedy,random,greedy,random for 4)",
     )
     simulate.add_argument(
         "--players",
         type=int,
         metavar="N",
-        help="how many seats, 2 to 4 (default: one per bot of --agents)",
+        help="how many seats, 2 to 4 (default: one per bot of --agents, else 2)",
     )
     simulate.add_argument(
         "--seed",
@@ -718,22 +719,27 @@ def _simulate_parser(commands: Any) -> None:
         metavar="FILE",
         help="write one line per game to FILE (.csv or .jsonl)",
     )
-    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (by default a bar with the time left on a terminal, else a line "
+        "at every tenth of the games, on standard error)",
+    )
     simulate.set_defaults(command=_simulate)
+
+
+_DEFAULT_AGENTS = ("greedy", "random")
+"""The bots of ``simulate`` without ``--agents``: taking the seats in turn."""
 
 
 def _simulate(args: argparse.Namespace, console: Console) -> int:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.agents is None:
+        seats = args.players if args.players is not None else len(_DEFAULT_AGENTS)
+        agents = [_DEFAULT_AGENTS[seat % len(_DEFAULT_AGENTS)] for seat in range(seats)]
+    else:
+        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if args.games < 1:
         raise CommandError("--games must be at least 1")
     if args.jobs is not None and args.jobs < 1:
@@ -769,25 +775,14 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         "pool": f"on {min(args.jobs or os.cpu_count() or 1, args.games)} process(es)",
         "ray": "on Ray",
     }[args.backend]
-    progress = Progress(
-        TextColumn("Playing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=args.quiet,
-        transient=True,
-    )
+    progress = Progress(args.games, f"Playing {', '.join(agents)} {where}", quiet=args.quiet)
     output = _Output(args.output)
     try:
         with output, progress:
-            bar = progress.add_task("Playing", total=args.games)
             for result in results:
                 summary.add(result)
                 output.add(result)
-                progress.advance(bar)
+                progress.advance()
     except KeyboardInterrupt:
         saved = f"; {args.output} holds the first {output.written}" if args.output else ""
         Console(stderr=True, highlight=False).print(

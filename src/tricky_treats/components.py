@@ -1,8 +1,8 @@
 """The game's components as immutable values, and the loader for component data files.
 
 The rules code holds no card data: the base game's cards, houses, tokens and tiles live in
-``data/base.toml`` (package data, each entry marked ``confirmed`` or ``assumed`` as in
-``RULINGS.md``) and are loaded once by ``base_components()``. A file in the same format,
+``data/base.toml`` (package data, each entry marked ``confirmed`` or ``assumed``, see the
+rules page's "Components") and are loaded once by ``base_components()``. A file in the same format,
 read by ``load_components()``, can replace them, for example with the exact cards of a
 printed copy of the game.
 """
@@ -109,7 +109,7 @@ class Treat(enum.Enum):
 
 
 class Provenance(enum.Enum):
-    """Where a fact about a component comes from (``RULINGS.md``, "Component data")."""
+    """Where a fact about a component comes from (the rules page, "Components")."""
 
     CONFIRMED = "confirmed"
     ASSUMED = "assumed"

@@ -350,8 +350,12 @@ def simulate(
     agents: Sequence[Agent],
     games: int,
     seed: int = 0,
+    on_game: Callable[[], None] | None = None,
 ) -> MatchSummary:
-    """Play ``games`` games: game ``i`` is ``new_game(seed + i)``, played with seed ``seed + i``."""
+    """Play ``games`` games: game ``i`` is ``new_game(seed + i)``, played with seed ``seed + i``.
+
+    ``on_game()`` is called after each game, e.g. to show progress.
+    """
     if games < 0:
         raise ConfigurationError(f"cannot play {games} games; give 0 or more")
     wins: list[float] = []
@@ -364,6 +368,8 @@ def simulate(
             wins = [0.0] * final.num_players
         for p, share in enumerate(final.returns()):
             wins[p] += share
+        if on_game is not None:
+            on_game()
     return MatchSummary(games, tuple(wins), actions)
 
 
@@ -483,11 +489,39 @@ def run_console(
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--bot", default="search:200", help="random, search or search:N")
     play.add_argument("--watch", action="store_true", help="bots only, printing each action")
-    sim = sub.add_parser("simulate", help="play many seeded games between bots")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--players", type=int, default=players[0])
-    sim.add_argument("--bots", default="random", help="comma-separated, one per seat or one")
+    seats = f"{players[0]}" if players[0] == players[1] else f"{players[0]} to {players[1]}"
+    sim = sub.add_parser(
+        "simulate",
+        help="play many seeded games between bots",
+        description="Play many seeded games between bots and print each seat's share of wins. "
+        "Game i is dealt and played from seed SEED+i, so the same options give the same "
+        "results. A search bot thinks at every move, so its games take far longer than "
+        "random bots' games: try a few games first; the progress shows the time left.",
+    )
+    sim.add_argument("--games", type=int, default=100, metavar="N", help="how many games (100)")
+    sim.add_argument(
+        "--seed", type=int, default=0, help="the seed of game 0; game i uses SEED+i (0)"
+    )
+    sim.add_argument(
+        "--players",
+        type=int,
+        default=players[0],
+        metavar="N",
+        help=f"how many seats, {seats} (default {players[0]})",
+    )
+    sim.add_argument(
+        "--bots",
+        default="random",
+        metavar="BOTS",
+        help="comma-separated, one per seat, or one bot for every seat: random, search "
+        "(200 iterations) or search:ITERATIONS; default: random in every seat",
+    )
+    sim.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (by default a bar with the time left on a terminal, else a line "
+        "at every tenth of the games, on standard error)",
+    )
     options = dict(game_options or {})
     for name, spec in options.items():
         for command in (play, sim):
@@ -509,10 +543,15 @@ def run_console(
         specs = specs * args.players if len(specs) == 1 else specs
         if len(specs) != args.players:
             parser.error(f"give one bot or {args.players} bots")
+        if args.games < 0:
+            parser.error("--games must be 0 or more")
         agents = [
             make_player(spec, rollout_policy, action_filter, playout_cutoff) for spec in specs
         ]
-        summary = simulate(start, agents, args.games, args.seed)
+        from tricky_treats._progress import Progress
+
+        with Progress(args.games, f"Playing {', '.join(specs)}", quiet=args.quiet) as progress:
+            summary = simulate(start, agents, args.games, args.seed, on_game=progress.advance)
         print(summary)
         return 0
     if not 0 <= args.seat < args.players:

@@ -5,8 +5,8 @@ This is the engine's hot path. It reads the index tables of ``Setup``
 instead of recounting, and builds each new state with direct constructor calls. Nothing here
 goes through the plugin manager.
 
-Rule references (``R1`` ...) are the rulings of ``RULINGS.md``; the rulebook sentence each one
-interprets is quoted in ``docs/rules.md``.
+Rule references (``R1`` ...) are the project's rulings; each is stated, with the rulebook
+sentence it interprets, in ``docs/rules.md``.
 """
 
 from __future__ import annotations

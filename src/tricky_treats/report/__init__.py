@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -262,12 +262,14 @@ def play_results(
     games: int = 200,
     seed: int = 0,
     jobs: int = 1,
+    on_game: Callable[[], None] | None = None,
 ) -> tuple[GameResult, ...]:
     """Play ``games`` games between ``agents`` (one per seat) as ``tricky-treats simulate`` does.
 
     Game ``i`` is dealt from seed ``seed + i`` and the bots rotate seats from game to game, so
     the results equal those of ``simulate --seed SEED --games GAMES --output`` and do not
-    depend on ``jobs``, the number of processes.
+    depend on ``jobs``, the number of processes. ``on_game()`` is called as each game ends,
+    e.g. to show progress.
     """
     from tricky_treats.agents import make_agent
     from tricky_treats.dealing import new_game
@@ -279,12 +281,17 @@ def play_results(
     for spec in agents:
         make_agent(spec)  # a clear error for an unknown bot before any game starts
     new_game(players=len(agents), seed=seed, variants=variants)  # and for a bad setup
-    records = _simulate(list(agents), list(variants), games, seed, jobs)
+    records = _simulate(list(agents), list(variants), games, seed, jobs, on_game)
     return tuple(_game(r, [_seat(s, f"game {r['game']}") for s in r["seats"]], "") for r in records)
 
 
 def _simulate(
-    agents: list[str], variants: list[str], games: int, seed: int, jobs: int
+    agents: list[str],
+    variants: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    on_game: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The one place that plays games: ``tricky_treats.simulate``, so both give the same games."""
     from tricky_treats.simulation import simulate
@@ -297,7 +304,12 @@ def _simulate(
         backend="pool" if jobs > 1 else "inline",
         jobs=jobs,
     )
-    return [result.to_dict() for result in played]
+    records = []
+    for result in played:
+        records.append(result.to_dict())
+        if on_game is not None:
+            on_game()
+    return records
 
 
 # -- summaries -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tricky_treats._progress import Progress
 from tricky_treats.report import ReportError, Sample, play_results, read_results, write_report
 
 if TYPE_CHECKING:
@@ -167,13 +168,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
             seeds = [r.seed for r in results]
             description = f"read from {config.file.name}; seeds {min(seeds)} to {max(seeds)}"
         else:
-            results = play_results(
-                config.agents,
-                variants=config.variants,
-                games=config.games,
-                seed=config.seed,
-                jobs=args.jobs,
-            )
+            with Progress(config.games, f"Playing {config.label}") as progress:
+                results = play_results(
+                    config.agents,
+                    variants=config.variants,
+                    games=config.games,
+                    seed=config.seed,
+                    jobs=args.jobs,
+                    on_game=progress.advance,
+                )
             description = _describe(config)
         samples.append(Sample(config.label, results, description))
         console.print(
