@@ -9,6 +9,7 @@ catches a scorer whose visible lines read hidden information.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -541,3 +542,61 @@ def test_a_board_hook_may_move_components() -> None:
     game = tt.new_game(2, seed=3, variants=[_variant("mover", _board_edit(swap))])
     assert game.setup.secret_tiles[0] == plain.setup.mean_houses[0].tile
     assert tt.loads_view(tt.dumps(game, player=0)).secret_tiles[0] == game.setup.secret_tiles[0]
+
+
+# -- issue 27, item 14: symmetric leaks, and plugin text kept from players ------------------------
+
+
+def _top_and_bottom(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+    """An own line: "the next card is one of [top, bottom]" (the same if the deck reverses)."""
+    rest = state.setup.deck[state.deck_position :]
+    if not rest:
+        return ()
+    return (tt.ExtraScore(f"next card one of {sorted({rest[0].id, rest[-1].id})}", 0),)
+
+
+def _others_tiles(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+    """An own line listing the sorted set of the other players' tiles (the same if swapped)."""
+    others = sorted(p.secret_tile.id for i, p in enumerate(state.players) if i != player)
+    return (tt.ExtraScore(",".join(others)[: plugins.MAX_LABEL_LENGTH], 0),)
+
+
+@pytest.mark.parametrize("scorer", [_top_and_bottom, _others_tiles])
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_conformance_kit_catches_a_symmetric_leak(
+    registered: Callable[[tt.Variant], None],
+    scorer: Callable[[tt.GameState, int], Sequence[tt.ExtraScore]],
+    players: int,
+) -> None:
+    registered(attrs.evolve(_scoring(scorer), name="symmetric"))
+    with pytest.raises(AssertionError, match=r"view shows hidden information"):
+        check_variant(["symmetric"], players=[players], games=1)
+
+
+def test_a_scorer_error_reaches_players_without_the_plugin_text() -> None:
+    """A scorer's exception text may hold secrets: a Table's error for the client has none
+    of it, and the developer finds it in ``detail`` (issue 27, item 14)."""
+
+    def tells(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+        if state.is_over:
+            raise ValueError(f"secret tiles {[p.secret_tile.id for p in state.players]}")
+        return ()
+
+    states = tt.play_game(
+        tt.new_game(2, seed=1, variants=[_scoring(tells)]), [tt.RandomAgent()] * 2
+    )
+    before_end, last = states[-2], states[-1].history[-1]
+    table = tt.Table(before_end)
+    seat = before_end.current_player
+    assert seat is not None
+    move = json.dumps({"credential": table.credential(seat), "action": str(last)})
+    (answer,) = table.handle(move)
+    error = json.loads(answer.text)
+    assert error["type"] == "error"
+    assert "scoring function failed" in error["error"]
+    secrets = [p.secret_tile.id for p in before_end.players]
+    assert not any(secret in error["error"] for secret in secrets)
+    with pytest.raises(tt.PluginError) as caught:
+        before_end.apply_with_events(last)
+    assert all(secret in (caught.value.detail or "") for secret in secrets)
+    assert not any(secret in str(caught.value) for secret in secrets)
