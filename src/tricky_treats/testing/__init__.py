@@ -188,9 +188,10 @@ def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> l
     changes both: the rest of the deck reversed, turned by one card and shuffled; the other
     players' tiles swapped, replaced by tiles left in the box, and dealt again at random.
     The viewer's view (everything a client of that seat receives but the game's public
-    settings) must be the same for all of them. A scoring function whose lines show in the view (the viewer's own, or a
-    ``public_scoring`` variant's) and that reads any of this, even as a symmetric summary
-    (the set of the others' tiles, the top and bottom cards), makes the records differ.
+    settings) must be the same for all of them. A scoring function whose lines show in the
+    view (the viewer's own, or a ``public_scoring`` variant's) and that reads any of this,
+    even as a symmetric summary (the set of the others' tiles, the top and bottom cards),
+    makes the views differ.
     """
     setup = state.setup
     if state.is_over or setup.secret_tiles_face_up:
