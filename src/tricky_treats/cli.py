@@ -627,8 +627,6 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if args.games < 1:
         raise CommandError("--games must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise CommandError("--jobs must be at least 1")
     if args.jobs is not None and args.backend != "pool":
         raise CommandError(f"--jobs is for the pool backend, not --backend {args.backend}")
     if args.address is not None and args.backend != "ray":
