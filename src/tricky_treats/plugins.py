@@ -550,9 +550,8 @@ def _check_components(value: Any) -> str | None:
     return _check_rules(value.rules)
 
 
-def _board_problem(board: Any, box: _Box, players: int) -> str | None:
+def _board_problem(board: Any, components: ComponentData, players: int) -> str | None:
     """What is wrong with a dealt board, or None: the types, the counts, the components."""
-    components = box.components
     from tricky_treats.model import Board, GridHouse, MeanHouse
 
     if not isinstance(board, Board):
@@ -595,7 +594,7 @@ def _board_problem(board: Any, box: _Box, players: int) -> str | None:
     face_up: Any = board.secret_tiles_face_up
     if not isinstance(face_up, bool):
         return f"whose secret_tiles_face_up is {face_up!r}, not a bool"
-    return box.problem(board)
+    return _components_problem(board, components)
 
 
 class _Box:
@@ -606,10 +605,9 @@ class _Box:
     and comparing the values.
     """
 
-    __slots__ = ("all_used", "components", "neighbours", "tiles")
+    __slots__ = ("all_used", "neighbours", "tiles")
 
     def __init__(self, components: ComponentData) -> None:
-        self.components = components
         # Every card, treat token, street token and mean neighbour is on every board.
         self.all_used = sorted(
             map(
@@ -625,25 +623,37 @@ class _Box:
         self.neighbours = frozenset(map(id, components.nice_neighbours))
         self.tiles = frozenset(map(id, components.trick_tiles))
 
-    def problem(self, board: Any) -> str | None:
-        """Which component of a (well-typed) board is not the box's, or in two places."""
-        grid = [house.neighbour for house in board.grid]
-        tiles = [*board.secret_tiles, *(house.tile for house in board.mean_houses)]
-        used = [
-            *board.deck,
-            *(house.treat for house in board.grid),
-            *board.street_tokens,
-            *(house.neighbour for house in board.mean_houses),
-        ]
+    def sound(self, board: Any, players: int) -> bool:
+        """Whether ``board`` is right, found quickly: it holds the box's very objects.
+
+        Each where it may be, in the right numbers. False may still be a right board (of
+        equal copies): ``_board_problem`` then says what, if anything, is wrong.
+        """
+        board_type: Any
+        board_type, grid_house, mean_house = _model_types()
+        if type(board) is not board_type:
+            return False
+        grid, mean, secret = board.grid, board.mean_houses, board.secret_tiles
+        deck, streets = board.deck, board.street_tokens
         if (
-            sorted(map(id, used)) == self.all_used
-            and self.neighbours.issuperset(map(id, grid))
-            and self.tiles.issuperset(map(id, tiles))
-            and len({id(n) for n in grid}) == len(grid)
-            and len({id(t) for t in tiles}) == len(tiles)
+            not type(grid) is type(mean) is type(secret) is type(deck) is type(streets) is tuple
+            or len(grid) != ComponentData.GRID_HOUSES
+            or len(secret) != players
+            or type(board.secret_tiles_face_up) is not bool
+            or not all(type(house) is grid_house for house in grid)
+            or not all(type(house) is mean_house for house in mean)
         ):
-            return None
-        return _components_problem(board, self.components)
+            return False
+        neighbours = [house.neighbour for house in grid]
+        tiles = [*secret, *(house.tile for house in mean)]
+        used = [*deck, *(house.treat for house in grid), *streets, *(m.neighbour for m in mean)]
+        return (
+            sorted(map(id, used)) == self.all_used
+            and self.neighbours.issuperset(map(id, neighbours))
+            and self.tiles.issuperset(map(id, tiles))
+            and len(set(map(id, neighbours))) == len(neighbours)
+            and len(set(map(id, tiles))) == len(tiles)
+        )
 
 
 def _components_problem(board: Any, components: ComponentData) -> str | None:
@@ -853,15 +863,17 @@ class _Dealer:
 
     def _check(self, board: Any, source: _Impl, hook: str, config: Any, full: bool) -> None:
         players = len(config.players)
-        board_type: Any = _board_type()
-        if (
-            not full
-            and type(board) is board_type
+        board_type: Any = _model_types()[0]
+        if full:
+            if self._box.sound(board, players):
+                return
+        elif (
+            type(board) is board_type
             and len(board.deck) == len(self.components.cards)
             and len(board.secret_tiles) == players
         ):
             return
-        problem = _board_problem(board, self._box, players)
+        problem = _board_problem(board, self.components, players)
         if problem is not None:
             raise PluginError(f"{source.owner}: {hook} returned {_short(board)}, {problem}")
 
@@ -892,10 +904,10 @@ def _extra_score_type() -> type:
 
 
 @functools.cache
-def _board_type() -> type:
-    from tricky_treats.model import Board  # model imports the variants' modules' parents
+def _model_types() -> tuple[type, type, type]:
+    from tricky_treats.model import Board, GridHouse, MeanHouse  # model imports plugins
 
-    return Board
+    return Board, GridHouse, MeanHouse
 
 
 @attrs.frozen
