@@ -305,3 +305,151 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
     from tricky_treats._terminal import tile_text
 
     return tile_text(tile)
+
+
+# -- the terminal teaches (issue 23) --------------------------------------------------------------
+
+
+def test_rules_shows_the_short_guide_a_page_at_a_time(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tricky_treats._terminal import GUIDE_PAGES
+
+    _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
+    assert status == 0
+    assert "New to the game? Type 'rules'" in out
+    for page in GUIDE_PAGES:
+        assert out.count(page.splitlines()[0]) == (2 if page is GUIDE_PAGES[0] else 1)
+    assert f"Page 1 of {len(GUIDE_PAGES)}: Enter for the next, q to play" in out
+    assert "'rules' is not an action" not in out
+
+
+def test_explain_why_and_look_at_the_prompt(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = tt.new_game(players=["You", "Greedy 2"], seed=2)
+    house = game.setup.grid[0].neighbour
+    _stdin(monkeypatch, ["why", "explain t1k3", "explain", "v0", "why", "look B", "look Z",
+                         "log", "t0k0-4", "quit"])  # fmt: skip
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "2")
+    assert status == 0
+    text = " ".join(out.split())
+    assert "No rule to explain" in text
+    assert "If you play t1k3 (take the card of slot 1 for kid 3):" in text
+    assert "kid 3 would wear" in text
+    assert "Explain which action? For example: explain t0k0" in text
+    refusal = (
+        f"You cannot visit nice house 0: it wants at least {house.minimum} "
+        f"{house.wants.value} cards and your kids wear 0. ('why' explains; rules R1, R5)"
+    )
+    assert refusal in text
+    assert "R1: Every card on every kid counts for a nice house" in text
+    assert "Greedy 2 (B), as everyone sees them:" in text
+    assert "Look at whom? Give a player's letter (A, B), number (1 to 2) or name" in text
+    assert "No moves yet: this is the first turn of the game." in text
+    assert "'t0k0-4' stands for t0k0 to t0k4: type one of them, e.g. t0k0." in text
+    assert "(R1, R5)" not in text  # the rulings come last, in words a player reads
+
+
+def test_quit_warns_once_when_the_game_is_unsaved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _stdin(monkeypatch, ["quit"])  # no move yet: nothing to lose
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
+    assert "not saved" not in out
+    _stdin(monkeypatch, ["t0k0", "quit", "quit"])
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
+    assert status == 0
+    assert out.count("This game is not saved: 'save FILE' keeps it.") == 1
+    assert "Bye. The last moves were not saved." in out
+    saved = tmp_path / "g.json"
+    _stdin(monkeypatch, ["t0k0", f"save {saved}", "quit"])
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
+    assert "not saved" not in out
+    _stdin(monkeypatch, ["t0k0", "quit"])
+    status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1", "--save", str(saved))
+    assert "not saved" not in out
+    assert f"Bye. The game is saved in {saved}" in " ".join(out.split())
+
+
+def test_a_loaded_game_goes_on_being_saved_to_its_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "half.json"
+    first, _ = _script(["human", "greedy"], ["Ann", "Greedy 2"], seed=5, stop_after=6)
+    _stdin(monkeypatch, [*first, f"save {path}", "quit"])
+    assert _run(capsys, "play", "--names", "Ann,Greedy 2", "--seed", "5")[0] == 0
+    half = tt.loads(path.read_text())
+    move = _human_choice(half)
+    _stdin(monkeypatch, [str(move), "quit"])
+    status, out, _ = _run(capsys, "play", "--load", str(path))
+    assert status == 0
+    out = " ".join(out.split())
+    assert f"Every move is saved to {path}." in out
+    assert "not saved" not in out
+    again = tt.loads(path.read_text())
+    assert again.history[: len(half.history) + 1] == (*half.history, move)
+    assert len(again.history) > len(half.history)
+
+    other = tmp_path / "other.json"
+    before = path.read_text()
+    _stdin(monkeypatch, [str(_human_choice(again)), "quit"])
+    assert _run(capsys, "play", "--load", str(path), "--save", str(other))[0] == 0
+    assert path.read_text() == before  # --save told it otherwise
+    assert len(tt.loads(other.read_text()).history) > len(again.history)
+
+
+def _tied_bot_game() -> tuple[int, tt.GameState]:
+    """A seed whose game between two random bots, as play deals and plays it, ends in a tie
+    on points that the trick tiles break."""
+    for seed in range(400):
+        game = tt.new_game(players=["Random 1", "Random 2"], seed=seed)
+        rng = random.Random(seed)
+        bot = make_agent("random")
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            game = game.apply(bot.choose(game.view(seat), game.legal_actions(), rng))
+        totals = [s.total for s in game.scores()]
+        if totals[0] == totals[1] and len(game.winners()) == 1:
+            return seed, game
+    raise LookupError("no tie broken by trick tiles in 400 seeds")  # pragma: no cover
+
+
+def test_the_end_screen_explains_a_tie_break(capsys: pytest.CaptureFixture[str]) -> None:
+    seed, final = _tied_bot_game()
+    status, out, _ = _run(capsys, "play", "--seats", "random,random", "--seed", str(seed))
+    assert status == 0
+    (winner,) = final.winners()
+    sheets = final.scores()
+    text = " ".join(out.split())
+    assert (
+        f"Random {winner + 1} wins the tie on trick tiles: {sheets[winner].treats} points "
+        f"from trick tiles against {sheets[1 - winner].treats} (R15)."
+    ) in text
+
+
+def test_replay_svg_draws_every_position_and_a_page_to_step_through_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    states = tt.play_game(tt.new_game(3, seed=6), [tt.GreedyAgent()] * 3, seed=6)
+    record = tmp_path / "game.json"
+    record.write_text(tt.dumps(states[-1]))
+    folder = tmp_path / "pictures"
+    status, out, _ = _run(capsys, "replay", "--svg", str(folder), str(record))
+    assert status == 0
+    pictures = sorted(folder.glob("move-*.svg"))
+    assert len(pictures) == len(states)
+    for number in (0, 1, len(states) - 1):
+        seat = 0 if number == 0 else states[number - 1].current_player
+        assert seat is not None
+        expected = tt.board_svg(states[number].view(seat))
+        assert pictures[number].read_text() == expected
+        ET.fromstring(pictures[number].read_text())
+    page = (folder / "index.html").read_text()
+    assert '<img id="picture"' in page
+    assert f"Move {len(states) - 1} of {len(states) - 1}: " in page
+    assert f"open {folder / 'index.html'}" in " ".join(out.split())

@@ -52,6 +52,7 @@ from tricky_treats.components import (
     load_components,
 )
 from tricky_treats.dealing import new_game, start_game
+from tricky_treats.drawing import BOARD_PARTS, board_svg
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
@@ -127,6 +128,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree, n
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "BOARD_PARTS",
     "EVENT_FORMAT",
     "EVENT_FORMAT_VERSION",
     "FEATURES",
@@ -208,6 +210,7 @@ __all__ = [
     "__version__",
     "available_variants",
     "base_components",
+    "board_svg",
     "components_document",
     "costume_points",
     "describe_event",

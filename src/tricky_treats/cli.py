@@ -12,6 +12,7 @@ import csv
 import json
 import os
 import random
+import re
 import secrets
 import sys
 import time
@@ -24,6 +25,7 @@ from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import MAX_SEED, new_game
+from tricky_treats.drawing import board_svg
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import GameOver, describe_event
 from tricky_treats.model import GameState
@@ -37,6 +39,7 @@ from tricky_treats.simulation import (
     max_jobs,
     simulate,
 )
+from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -127,13 +130,17 @@ def _parser() -> argparse.ArgumentParser:
         help="the players' names in seat order, separated by commas, e.g. 'Ann,Bo,Cy'",
     )
     play.add_argument(
-        "--save", type=Path, metavar="FILE", help="write the game record to FILE after every move"
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="write the game record to FILE after every move (with --load: the loaded FILE)",
     )
     play.add_argument(
         "--load",
         type=Path,
         metavar="FILE",
-        help="resume the game saved in FILE (players, seed and variants come from it)",
+        help="resume the game saved in FILE (players, seed and variants come from it); the "
+        "game goes on being saved to FILE unless --save names another file",
     )
     play.set_defaults(command=_play)
 
@@ -145,6 +152,14 @@ def _parser() -> argparse.ArgumentParser:
         "--step",
         action="store_true",
         help="show the table after each action; Enter goes on, q quits",
+    )
+    replay.add_argument(
+        "--svg",
+        type=Path,
+        metavar="DIR",
+        help="also draw the table before the first action and after each one, as the player "
+        "who acted sees it: DIR/move-000.svg, DIR/move-001.svg, ... and DIR/index.html, a page "
+        "that steps through them",
     )
     replay.set_defaults(command=_replay)
 
@@ -207,6 +222,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
 
     game, moves = _load(args.load) if args.load is not None else (None, [])
     seats = _seats(args, len(game.players) if game is not None else None)
+    save: Path | None = args.save if args.save is not None else args.load
     if game is None:
         names = _names(args, seats)
         # Without --seed the library draws 63 bits from the operating system (issue 10).
@@ -223,8 +239,10 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     console.print(
         f"[bold]Tricky Treats[/bold]: {', '.join(names)}"
         + (f"; variants: {variants}" if variants else "")
-        + ". Type 'help' at the prompt for help."
+        + ". New to the game? Type 'rules' at the prompt; 'help' lists the commands."
+        + (f" Every move is saved to {save}." if save is not None else "")
     )
+    session = _Session(save, len(game.history))
     previous_human: int | None = None
     while not game.is_over:
         seat = game.current_player
@@ -234,18 +252,19 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         else:
             hand_over = len(humans) > 1 and previous_human not in (None, seat)
             if hand_over and not _pass_keyboard(console, names[seat]):
-                return _bye(console, game, args.save)
+                return _bye(console, game, session)
             previous_human = seat
             view = game.view(seat)
             _print_lines(console, _terminal.turn_screen(view, moves, game.round))
-            chosen = _ask(game, console, names[seat])
+            chosen = _ask(game, console, names[seat], session)
             if chosen is None:
-                return _bye(console, game, args.save)
+                return _bye(console, game, session)
             action = chosen
         game, events = game.apply_with_events(action)
         moves.append(_terminal.Move(seat, action, events))
-        if args.save is not None:
-            _write(args.save, dumps(game, indent=1))
+        if save is not None:
+            _write(save, dumps(game, indent=1))
+            session.saved_moves = len(game.history)
     _print_end(console, game, moves, humans)
     return 0
 
@@ -385,8 +404,31 @@ def _print_lines(console: Console, lines: list[str]) -> None:
         console.print(text, soft_wrap=True)
 
 
-def _bye(console: Console, game: GameState, save: Path | None) -> int:
-    where = f" The game is saved in {save}: resume it with --load {save}." if save else ""
+class _Session:
+    """What the prompt remembers between answers: where the game is saved, the last refusal."""
+
+    def __init__(self, save: Path | None, saved_moves: int) -> None:
+        self.save = save
+        """The file every move is written to (--save, or the --load file), if any."""
+        self.saved_moves = saved_moves
+        """How many moves the last save held: the game is unsaved when it has more."""
+        self.rulings: tuple[str, ...] = ()
+        """The rulings the last refusal cited, for 'why'."""
+        self.warned = False
+        """Whether 'quit' has warned that the game is unsaved."""
+
+    def unsaved(self, game: GameState) -> bool:
+        return len(game.history) > self.saved_moves
+
+
+def _bye(console: Console, game: GameState, session: _Session) -> int:
+    save = session.save
+    if session.unsaved(game):
+        where = " The last moves were not saved."
+    elif save is not None:
+        where = f" The game is saved in {save}: resume it with --load {save}."
+    else:
+        where = ""
     console.print(f"Bye.{where}")
     return 0
 
@@ -414,6 +456,11 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
     console.print(f"[bold]{told[0].upper()}{told[1:]}.[/bold]")
+    tie = _terminal.tie_break_text(
+        game.scores(), ["You" if p == you else n for p, n in enumerate(names)]
+    )
+    if tie is not None:
+        console.print(tie, markup=False)
     console.print(
         f"The game was dealt from seed {game.config.seed}: "
         f"'--seed {game.config.seed}' deals it again."
@@ -443,24 +490,59 @@ def _score_table(game: GameState) -> Table:
 
 _HELP = (
     "Type an action's notation: t2k4 takes market card 2 and puts it on kid 4, v5 visits "
-    "nice house 5, m1 tricks mean house 1, refresh, pass. 'sheets' shows the score sheets "
-    "so far, 'log' every move, 'save FILE' saves the game, 'quit' stops."
+    "nice house 5, m1 tricks mean house 1, refresh, pass. 'explain ACTION' says what an "
+    "action would do and pay before you play it; 'why' explains the rules behind the last "
+    "refusal; 'rules' shows a short guide to the game; 'look N' shows player N's kids (N: "
+    "their letter, A to D, or number); 'sheets' shows the score sheets so far, 'log' every "
+    "move, 'save FILE' saves the game, 'quit' stops."
 )
 
 
-def _ask(game: GameState, console: Console, name: str) -> Action | None:
+def _ask(game: GameState, console: Console, name: str, session: _Session) -> Action | None:
     """Read the human's action; None to quit."""
+    from tricky_treats import _terminal
+
     legal = game.legal_actions()
+    seat = game.current_player
+    assert seat is not None
     while True:
         try:
             line = input(f"{name}, your action> ").strip()
         except EOFError:
             console.print()
             return None
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
         if line in ("quit", "exit", "q"):
+            if session.unsaved(game) and not session.warned:
+                session.warned = True
+                console.print(
+                    "[yellow]This game is not saved: 'save FILE' keeps it. Type quit again "
+                    "to leave without saving.[/yellow]"
+                )
+                continue
             return None
         if line in ("help", "?", ""):
-            console.print(_HELP)
+            console.print(_HELP, markup=False)
+            continue
+        if line == "rules":
+            _page(console, _terminal.GUIDE_PAGES)
+            continue
+        if line == "why":
+            _print_lines(console, _terminal.why_lines(session.rulings))
+            continue
+        if word == "look":
+            _look(console, game, rest)
+            continue
+        if word == "explain":
+            try:
+                explained = parse_action(rest)
+            except TrickyTreatsError:
+                console.print(
+                    f"[yellow]Explain which action? For example: explain {legal[0]}[/yellow]"
+                )
+                continue
+            _print_lines(console, _terminal.explain_lines(game, explained))
             continue
         if line == "sheets":
             console.print(_score_table_for(game))
@@ -468,30 +550,96 @@ def _ask(game: GameState, console: Console, name: str) -> Action | None:
         if line == "log":
             _print_log(console, game)
             continue
-        if line.startswith("save"):
-            path = line[4:].strip()
+        if word == "save":
+            path = rest
             if not path:
                 console.print("[yellow]Say where: save FILE[/yellow]")
                 continue
             try:
                 _write(Path(path), dumps(game, indent=1))
             except CommandError as exc:
-                console.print(f"[yellow]{exc}[/yellow]")
+                console.print(f"[yellow]{exc}[/yellow]", markup=False)
             else:
+                session.saved_moves = len(game.history)
                 console.print(f"Saved to {path}; resume with: tricky-treats play --load {path}")
             continue
         try:
             action = parse_action(line)
-        except TrickyTreatsError as exc:
-            console.print(f"[yellow]{exc}. Type 'help' for help.[/yellow]")
+        except TrickyTreatsError:
+            console.print(
+                f"{_unknown(line)} Type 'help' for the commands, 'rules' for a short guide "
+                "to the game.",
+                style="yellow",
+                markup=False,
+            )
             continue
         if action not in legal:
             try:
                 game.apply(action)
             except TrickyTreatsError as exc:
-                console.print(f"[yellow]{exc}[/yellow]")
+                session.rulings = _terminal.refusal(action, str(exc))[1]
+                text = _terminal.refusal_text(action, str(exc))
+                console.print(text, style="yellow", markup=False)
             continue
+        session.rulings = ()
         return action
+
+
+def _unknown(line: str) -> str:
+    shown = line if len(line) <= 20 else line[:19] + "~"
+    grouped = re.fullmatch(r"(t\d+k)(\d+)-(\d+)", line)
+    if grouped:  # copied from "Take card to kid: t0k0-4", which groups the kids
+        take, first, last = grouped.groups()
+        return (
+            f"'{shown}' stands for {take}{first} to {take}{last}: type one of them, e.g. "
+            f"{take}{first}."
+        )
+    return f"'{shown}' is not an action or a command I know."
+
+
+def _page(console: Console, pages: Sequence[str]) -> None:
+    """Show ``pages`` one at a time; Enter goes on, q goes back to the game."""
+    for number, page in enumerate(pages, start=1):
+        console.print(page, markup=False)
+        if number == len(pages):
+            break
+        try:
+            answer = input(f"Page {number} of {len(pages)}: Enter for the next, q to play ")
+        except EOFError:
+            console.print()
+            return
+        if answer.strip().lower() in ("q", "quit"):
+            return
+
+
+def _look(console: Console, game: GameState, who: str) -> None:
+    """Print what everyone sees of one player's board (look N)."""
+    from tricky_treats import _terminal
+
+    seat = _seat_named(game, who)
+    if seat is None:
+        letters = _terminal.SEAT_LETTERS[: len(game.players)]
+        console.print(
+            f"[yellow]Look at whom? Give a player's letter ({', '.join(letters)}), number "
+            f"(1 to {len(game.players)}) or name: look B[/yellow]"
+        )
+        return
+    viewer = game.current_player
+    assert viewer is not None
+    _print_lines(console, _terminal.look_lines(game.view(viewer), seat))
+
+
+def _seat_named(game: GameState, who: str) -> int | None:
+    from tricky_treats import _terminal
+
+    names = [n.lower() for n in game.config.players]
+    text = who.strip().lower()
+    letters = _terminal.SEAT_LETTERS.lower()[: len(names)]
+    if len(text) == 1 and text in letters:
+        return letters.index(text)
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    return names.index(text) if text in names else None
 
 
 def _score_table_for(game: GameState) -> Table:
@@ -521,6 +669,9 @@ def _print_log(console: Console, game: GameState) -> None:
 
     names = list(game.config.players)
     you = game.current_player
+    if not game.history:
+        console.print("No moves yet: this is the first turn of the game.")
+        return
     state = start_game(game.config, game.setup.components)
     for number, action in enumerate(game.history, start=1):
         seat = state.current_player
@@ -822,11 +973,19 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     step = args.step
     if step:
         _print_lines(console, _terminal.replay_screen(state.view(0)))
+    frames = _Frames(args.svg, names)
+    frames.add(state.view(state.current_player or 0), "The table before the first move")
     for number, action in enumerate(final.history, start=1):
         seat = state.current_player
         assert seat is not None
         state, events = state.apply_with_events(action)
         moves.append(_terminal.Move(seat, action, events))
+        frames.add(
+            state.view(seat),
+            f"Move {number} of {len(final.history)}: {names[seat]} plays {action}. "
+            + "; ".join(describe_event(e, names) for e in events)
+            + ".",
+        )
         if step:
             console.print()
             _print_lines(console, _terminal.replay_screen(state.view(seat)))
@@ -842,11 +1001,84 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
                 step = False
                 continue
             if answer.strip().lower() in ("q", "quit"):
+                frames.write(console)
                 return 0
     if not final.is_over:
         console.print(f"The game goes on: {names[final.current_player or 0]} to act.")
     console.print(_score_table(final))
+    frames.write(console)
     return 0
+
+
+class _Frames:
+    """The pictures of ``replay --svg``: one SVG per position and a page stepping through them."""
+
+    def __init__(self, folder: Path | None, names: list[str]) -> None:
+        self.folder = folder
+        self.names = names
+        self.captions: list[str] = []
+        if folder is not None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CommandError(f"cannot write {folder}: {exc.strerror or exc}") from None
+
+    def add(self, view: PlayerView, caption: str) -> None:
+        if self.folder is None:
+            return
+        _write(self.folder / f"move-{len(self.captions):03}.svg", board_svg(view).rstrip("\n"))
+        self.captions.append(caption)
+
+    def write(self, console: Console) -> None:
+        """Write index.html, the page that steps through the pictures written so far."""
+        if self.folder is None:
+            return
+        _write(self.folder / "index.html", _replay_page(self.captions, ", ".join(self.names)))
+        console.print(
+            f"Pictures of {len(self.captions)} positions in {self.folder}; open "
+            f"{self.folder / 'index.html'} to step through them.",
+            markup=False,
+        )
+
+
+def _replay_page(captions: list[str], players: str) -> str:
+    """A self-contained HTML page showing move-NNN.svg one at a time (buttons, arrow keys)."""
+    from html import escape
+
+    items = json.dumps(captions)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Tricky Treats replay: {escape(players)}</title>
+<style>body{{font-family:sans-serif;margin:1em;background:#fdf6e3}}
+nav{{display:flex;gap:.5em;align-items:center;margin:.5em 0}}
+img{{max-width:100%;height:auto;border:1px solid #ccc}}</style></head>
+<body><h1>Tricky Treats replay: {escape(players)}</h1>
+<nav><button id="first">&laquo; first</button><button id="prev">&#x25C0; previous</button>
+<button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
+<span id="where" aria-live="polite"></span></nav>
+<p id="caption" aria-live="polite"></p>
+<img id="picture" alt="" src="move-000.svg">
+<script>
+const captions = {items};
+let at = 0;
+function show(i) {{
+  at = Math.max(0, Math.min(captions.length - 1, i));
+  const name = "move-" + String(at).padStart(3, "0") + ".svg";
+  document.getElementById("picture").src = name;
+  document.getElementById("picture").alt = captions[at];
+  document.getElementById("caption").textContent = captions[at];
+  document.getElementById("where").textContent = "position " + (at + 1) + " of " + captions.length;
+}}
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("prev").onclick = () => show(at - 1);
+document.getElementById("next").onclick = () => show(at + 1);
+document.getElementById("last").onclick = () => show(captions.length - 1);
+document.addEventListener("keydown", (e) => {{
+  if (e.key === "ArrowRight") show(at + 1);
+  if (e.key === "ArrowLeft") show(at - 1);
+}});
+show(0);
+</script></body></html>"""
 
 
 def _variants(args: argparse.Namespace, console: Console) -> int:

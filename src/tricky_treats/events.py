@@ -178,14 +178,17 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
     """One line of plain English for ``event``; ``names`` are the players' names by seat.
 
     Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
-    that tells a player about their own moves. Raises ``UnknownPlayerError`` for an event
-    naming a seat that ``names`` does not have.
+    that tells a player about their own moves; so are those of a player named "You" (the
+    command line's name for a lone human), so that no line reads "You puts". Raises
+    ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have.
 
     >>> from tricky_treats import Termination
     >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
     'Bo triggers the end of the game (deck-empty); the round is finished'
     >>> describe_event(Passed(0), ["Ann", "Bo"], you=0)
     'You pass'
+    >>> describe_event(EndTriggered(0, Termination.DECK_EMPTY), ["You", "Bo"])
+    'You trigger the end of the game (deck-empty); the round is finished'
     """
 
     def name(player: int) -> str:
@@ -195,8 +198,11 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
             )
         return names[player]
 
+    def second(player: int) -> bool:
+        return player == you or name(player) == "You"
+
     def subject(player: int, verb: str, second_person: str | None = None) -> str:
-        if player == you:
+        if second(player):
             return f"You {second_person or verb.removesuffix('s')}"
         return f"{name(player)} {verb}"
 
@@ -210,12 +216,12 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
         case HouseVisited(player, house, matching, treat, treats):
             return (
                 f"{subject(player, 'visits', 'visit')} nice house {house} with {matching} "
-                f"matching cards and {'get' if player == you else 'gets'} {treats} {treat.value}"
+                f"matching cards and {'get' if second(player) else 'gets'} {treats} {treat.value}"
             )
         case HouseTricked(player, house, tile):
             return (
                 f"{subject(player, 'tricks', 'trick')} mean house {house} and "
-                f"{'gain' if player == you else 'gains'} its tile ({tile})"
+                f"{'gain' if second(player) else 'gains'} its tile ({tile})"
             )
         case PumpkinTaken(player, house, mean):
             kind = "mean" if mean else "nice"
@@ -234,9 +240,9 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
                 "the round is finished"
             )
         case GameOver(winners):
-            if winners == (you,):
+            if len(winners) == 1 and second(winners[0]):
                 return "game over; you win"
-            who = [("you" if w == you else name(w)) for w in winners]
+            who = [("you" if second(w) else name(w)) for w in winners]
             verb = "wins" if len(winners) == 1 else "share the win"
             return f"game over; {' and '.join(who)} {verb}"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above

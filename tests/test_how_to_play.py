@@ -1,0 +1,97 @@
+"""docs/how-to-play.md (issue 23): its pictures and worked example come from real games.
+
+The MkDocs hook ``docs/hooks/how_to_play.py`` draws the page's pictures with ``tt.board_svg``
+and writes its scoring example at every build; these tests check what it produces.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tricky_treats as tt
+
+ROOT = Path(__file__).parent.parent
+PAGE = ROOT / "docs" / "how-to-play.md"
+
+
+@pytest.fixture(scope="module")
+def hook() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+    try:
+        import how_to_play  # type: ignore[import-not-found]
+
+        yield how_to_play
+    finally:
+        sys.path.remove(str(ROOT / "docs" / "hooks"))
+
+
+def test_the_page_shows_exactly_the_pictures_the_hook_draws(hook: ModuleType) -> None:
+    shown = re.findall(r"\]\(img/how-to-play/([\w-]+\.svg)\)", PAGE.read_text())
+    assert sorted(shown) == sorted(hook.pictures())
+    assert len(shown) == len(set(shown))
+
+
+def test_every_picture_is_a_players_view_drawn_by_board_svg(hook: ModuleType) -> None:
+    pictures = hook.pictures()
+    for name, (state, seat, parts) in hook.positions().items():
+        svg = pictures[f"{name}.svg"]
+        assert svg == tt.board_svg(state.view(seat), parts=parts)
+        ET.fromstring(svg)
+        assert state in hook.game()  # a position of the page's real game
+
+
+def test_the_pictures_show_what_the_text_says_they_show(hook: ModuleType) -> None:
+    positions = hook.positions()
+    start, _, _ = positions["table"]
+    assert start.turn == 0
+    kids_state, seat, _ = positions["kids"]
+    assert any(len(kid) == 3 for kid in kids_state.players[seat].kids)
+    grid_state, _, _ = positions["grid"]
+    assert any(grid_state.street_flipped)  # "one street token has been flipped"
+    assert any(p.tricked for p in positions["mean-houses"][0].players)
+    final, _, _ = positions["score-sheet"]
+    assert final.is_over
+
+
+def test_the_worked_example_adds_up_to_the_winners_sheet(hook: ModuleType) -> None:
+    text = hook.worked_example()
+    final = hook.game()[-1]
+    (winner,) = final.winners()
+    sheet = final.scores()[winner]
+    points = [int(p) for p in re.findall(r"\| (\d+) \|$", text, re.MULTILINE)]
+    assert sum(points) == sheet.total
+    assert f"| **total** | **{sheet.total}** |" in text
+    assert f"{final.players[winner].pumpkins} pumpkins, 2 points each | {sheet.pumpkins} |" in text
+    for score in sheet.trick_tiles:
+        assert f"{score.sets} sets | {score.points} |" in text
+    assert f"{final.players[winner].name} wins." in text
+
+
+def test_the_kids_sentence_names_the_pictured_cards(hook: ModuleType) -> None:
+    state, seat, _ = hook.positions()["kids"]
+    sentence = hook.kids_example()
+    index = int(re.search(r"kid (\d+) wears three cards", sentence).group(1))  # type: ignore[union-attr]
+    kid = state.players[seat].kids[index]
+    for card in kid:
+        assert f"{card.colour.value} {card.theme.value} {card.type.value}" in sentence
+    assert f"shows the {kid[-1].icon.value.replace('-', ' ')} of the card placed last" in sentence
+
+
+def test_the_page_keeps_its_markers_and_is_linked_first(hook: ModuleType) -> None:
+    text = PAGE.read_text()
+    assert hook.MARKER in text
+    assert hook.KIDS_MARKER in text
+    readme = (ROOT / "README.md").read_text()
+    home = (ROOT / "docs" / "index.md").read_text()
+    link = re.compile(r"\]\(([^)]+)\)|\]\[([^\]]+)\]")  # [text](target) or [text][name]
+    for page, first in ((readme, "how-to-play"), (home, "how-to-play.md")):
+        found = link.search(page)
+        assert found is not None
+        assert (found.group(1) or found.group(2)) == first
