@@ -76,12 +76,12 @@ BUILTIN_DISTRIBUTION = "tricky-treats"
 class PluginError(TrickyTreatsError):
     """A variant plugin is broken: it cannot be loaded, clashes with another, or misbehaves.
 
-    The message names the variant and the distribution it comes from. When a hook or a
-    scoring function raises or returns something wrong while a game is made or played, the
-    message is the library's own words only: what the plugin wrote (its exception's text,
-    the value it returned) may hold hidden information, and a host shows messages to
+    The message names the variant and the distribution it comes from. It never repeats
+    what a hook or scoring function raised (its exception's text) nor what a scoring
+    function returned: those may hold hidden information, and a host shows messages to
     players. That text is in ``detail``, for the plugin's developer, and the exception the
-    plugin raised is the error's ``__cause__``.
+    plugin raised is the error's ``__cause__``. (A hook that returns the wrong kind of value
+    when a game is created is named with that value, cut to 80 characters.)
     """
 
     def __init__(self, message: str, detail: str | None = None) -> None:
