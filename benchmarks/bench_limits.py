@@ -19,6 +19,7 @@ import json
 import resource
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -198,6 +199,17 @@ def _outcome(case: Callable[[], None]) -> str:
     return "ok"
 
 
+def _threads_gone() -> None:
+    """Wait (a second at most) for the threads a closed pool leaves to end.
+
+    While another thread runs, ``simulate`` spawns its workers instead of forking them (see
+    ``simulation._fork_is_safe``): a program that starts one run forks.
+    """
+    deadline = time.monotonic() + 1
+    while threading.active_count() > 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def _run_case(name: str, warm: bool) -> dict[str, object]:
     """Time the case, then run it again under tracemalloc for its peak of memory.
 
@@ -207,9 +219,11 @@ def _run_case(name: str, warm: bool) -> dict[str, object]:
     case = CASES[name]
     if warm:
         _outcome(case)
+        _threads_gone()
     start = time.perf_counter()
     outcome = _outcome(case)
     seconds = time.perf_counter() - start
+    _threads_gone()
     tracemalloc.start()
     _outcome(case)
     peak = tracemalloc.get_traced_memory()[1]

@@ -605,15 +605,16 @@ class _Box:
     and comparing the values.
     """
 
-    __slots__ = ("all_used", "neighbours", "tiles")
+    __slots__ = ("cards", "neighbours", "tiles", "tokens")
 
     def __init__(self, components: ComponentData) -> None:
-        # Every card, treat token, street token and mean neighbour is on every board.
-        self.all_used = sorted(
+        # Every card, treat token, street token and mean neighbour is on every board; the
+        # cards are distinct objects, the tokens not (a treat is an enum member).
+        self.cards = frozenset(map(id, components.cards))
+        self.tokens = sorted(
             map(
                 id,
                 (
-                    *components.cards,
                     *components.house_treat_tokens,
                     *components.street_bonus_tokens,
                     *components.mean_neighbours,
@@ -646,9 +647,11 @@ class _Box:
             return False
         neighbours = [house.neighbour for house in grid]
         tiles = [*secret, *(house.tile for house in mean)]
-        used = [*deck, *(house.treat for house in grid), *streets, *(m.neighbour for m in mean)]
+        tokens = [*(house.treat for house in grid), *streets, *(m.neighbour for m in mean)]
         return (
-            sorted(map(id, used)) == self.all_used
+            len(deck) == len(self.cards)
+            and self.cards == set(map(id, deck))
+            and sorted(map(id, tokens)) == self.tokens
             and self.neighbours.issuperset(map(id, neighbours))
             and self.tiles.issuperset(map(id, tiles))
             and len(set(map(id, neighbours))) == len(neighbours)
@@ -724,7 +727,8 @@ MAX_LABEL_LENGTH = 80
 MAX_EXTRA_POINTS = 1_000_000
 """The most points (either way) one score line may give: a player record must stay small."""
 
-# Control characters and lone surrogates: a label is one line of text that encodes as UTF-8.
+# Control characters and lone surrogates: a label is one line of text that encodes as UTF-8
+# (str.isprintable() is a quick yes; it also refuses some spaces, which the search lets pass).
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -766,7 +770,7 @@ class _Scorer:
                     or type(points) is not int
                     or not -MAX_EXTRA_POINTS <= points <= MAX_EXTRA_POINTS
                     or not 0 < len(label) <= MAX_LABEL_LENGTH
-                    or _UNPRINTABLE.search(label) is not None
+                    or not (label.isprintable() or _UNPRINTABLE.search(label) is None)
                 ):
                     break
             else:
@@ -849,7 +853,7 @@ class _Dealer:
         for implementation in self._board_edits:
             values["board"] = board
             result = _call(implementation, values, "tricky_treats_board")
-            if result is not None:
+            if result is not None and not _same_parts(board, result):
                 self._check(result, implementation, "tricky_treats_board", config, True)
                 problem = _moved_problem(board, result)
                 if problem is not None:
@@ -857,6 +861,7 @@ class _Dealer:
                         f"{implementation.owner}: tricky_treats_board returned a board {problem}"
                         ": a board hook may move components, never add or remove them"
                     )
+            if result is not None:
                 board = result
         self._checked = True
         return board
@@ -879,6 +884,24 @@ class _Dealer:
 
 
 _BASE_GAME = "the base game"
+
+
+def _same_parts(before: Any, after: Any) -> bool:
+    """Whether a board hook's ``after`` holds ``before``'s very parts, and a bool flag.
+
+    That is ``attrs.evolve`` of the flag, as ``open-objectives`` does: nothing else needs
+    checking again.
+    """
+    board_type: Any = _model_types()[0]
+    return (
+        type(after) is board_type
+        and after.grid is before.grid
+        and after.street_tokens is before.street_tokens
+        and after.mean_houses is before.mean_houses
+        and after.secret_tiles is before.secret_tiles
+        and after.deck is before.deck
+        and type(after.secret_tiles_face_up) is bool
+    )
 
 
 def _moved_problem(before: Any, after: Any) -> str | None:
