@@ -422,13 +422,14 @@ def test_the_largest_scorer_output_allowed_loads_as_a_player_record() -> None:
     """Lines at every bound, for the most players, still make a record loads_view reads."""
     label = "\U0001f383" * plugins.MAX_LABEL_LENGTH  # 4 bytes each in UTF-8
     lines = [tt.ExtraScore(label, -plugins.MAX_EXTRA_POINTS)] * plugins.MAX_EXTRA_LINES
+    most_variants = 16  # a game combines at most 16 variants
     scorers = [
         attrs.evolve(_scoring(lambda s, p: lines, public_scoring=True), name=f"wide-{i}")
-        for i in range(4)
+        for i in range(most_variants)
     ]
     game = tt.new_game(4, seed=1, variants=scorers)
     view = tt.loads_view(tt.dumps(game, player=2))
-    assert view.scores[0].extras == tuple(lines) * 4
+    assert view.scores[0].extras == tuple(lines) * most_variants
 
 
 def test_a_board_hook_adding_a_mean_house_is_refused() -> None:
