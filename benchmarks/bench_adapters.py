@@ -45,18 +45,22 @@ def pettingzoo_steps(make: Callable[[], Any], episodes: int, seed: int) -> tuple
 
 
 def openspiel_steps(players: int, episodes: int, seed: int) -> tuple[float, int]:
-    """Steps per second of random play in ``python_tricky_treats``, observing each step."""
+    """Steps per second of random play in ``python_tricky_treats``, observing each step.
+
+    The deal's chance nodes are sampled too (their time counts, not their number).
+    """
     import pyspiel
 
     import tricky_treats.adapters.openspiel  # noqa: F401 - registers the game
 
-    game = pyspiel.load_game("python_tricky_treats", {"players": players, "seed": seed})
+    game = pyspiel.load_game("python_tricky_treats", {"players": players})
     rng = np.random.default_rng(seed)
     steps = 0
     start = time.process_time()
     for _ in range(episodes):
         state = game.new_initial_state()
-        state.apply_action(0)
+        while state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
             actions = state.legal_actions()

@@ -1,14 +1,19 @@
 """Load check of the web example: many concurrent games over WebSockets on 127.0.0.1.
 
-    python benchmarks/bench_web_load.py [--games 32] [--seconds 20]
+    python benchmarks/bench_web_load.py [--games 32] [--seconds 20] [--setups sqlite,postgresql]
 
-Starts the app (``examples/web/serve.py``) in a child process on a free port of 127.0.0.1,
-then plays ``--games`` games at once for ``--seconds`` seconds: in each, two clients hold the
-two human seats and play random legal moves as fast as the server answers; a finished game is
-replaced by a new one. Prints the games finished, the messages per second, the p50/p99
-latency of a move (send to the mover's update) and the errors, which must be 0 (the exit
-status is 1 otherwise). Bounded in time and in count; it sends nothing anywhere but 127.0.0.1.
-Needs ``pip install -e '.[web]'``.
+For each setup, starts the app (``examples/web/serve.py``) in child processes on free ports
+of 127.0.0.1: ``sqlite`` is one process on a SQLite file, ``postgresql`` two processes on one
+PostgreSQL database (a temporary server of its own, as the tests start it: initdb, pg_ctl),
+with each game's two seats on different processes, so that every move crosses LISTEN/NOTIFY.
+Then it plays ``--games`` games at once for ``--seconds`` seconds: in each, two clients hold
+the two human seats and play random legal moves as fast as the server answers; a finished game
+is replaced by a new one. Prints, side by side, the games finished, the moves per second, the
+p50/p99 latency of a move (send to the mover's update), the server CPU per move and the
+errors, which must be 0 (the exit status is 1 otherwise). The servers run with the per-client
+quotas raised (every client here is 127.0.0.1). Bounded in time and in count; it sends nothing
+anywhere but 127.0.0.1. Needs ``pip install -e '.[web]'`` (and ``'.[postgresql]'`` with
+Debian's ``postgresql`` for the second setup).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
+QUOTAS_OFF = ["--games-per-client", "1000000", "--sockets-per-client", "100000"]
 
 
 class Tally:
@@ -45,6 +51,8 @@ class Tally:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.server_cpu = 0.0
+        self.database_cpu: float | None = None
+        self.elapsed = 0.0
 
 
 def _free_port() -> int:
@@ -70,14 +78,21 @@ async def _receive(ws: Any, tally: Tally) -> dict[str, Any]:
     return message
 
 
-async def play_games(base: str, deadline: float, rng: random.Random, tally: Tally) -> None:
-    """Play games one after another until ``deadline``, recording everything."""
-    ws_base = base.replace("http://", "ws://")
+async def play_games(bases: list[str], deadline: float, rng: random.Random, tally: Tally) -> None:
+    """Play games one after another until ``deadline``, recording everything.
+
+    The first seat plays through ``bases[0]``, the second through the last of ``bases``.
+    """
     while time.monotonic() < deadline:
-        answer = await asyncio.to_thread(_create_game, base, rng.randrange(2**62))
+        answer = await asyncio.to_thread(_create_game, bases[0], rng.randrange(2**62))
         credentials = [seat["link"].split("#", 1)[1] for seat in answer["seats"]]
-        url = f"{ws_base}/ws/{answer['game']}"
-        async with websockets.connect(url) as first, websockets.connect(url) as second:
+        first_url, second_url = (
+            f"{b.replace('http://', 'ws://')}/ws/{answer['game']}" for b in (bases[0], bases[-1])
+        )
+        async with (
+            websockets.connect(first_url) as first,
+            websockets.connect(second_url) as second,
+        ):
             sockets = (first, second)
             states = []
             for ws, credential in zip(sockets, credentials, strict=True):
@@ -109,31 +124,75 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def main_async(games: int, seconds: float, seed: int, store: str) -> Tally:
-    port = _free_port()
-    base = f"http://{HOST}:{port}"
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # of the children that have exited
+    return usage.ru_utime + usage.ru_stime
+
+
+def _postgres_cpu(data: Path) -> float:
+    """CPU seconds of a PostgreSQL server so far: the postmaster and its exited backends."""
+    pid = (data / "postmaster.pid").read_text().split()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    return (utime + stime + cutime + cstime) / os.sysconf("SC_CLK_TCK")
+
+
+async def main_async(games: int, seconds: float, seed: int, store: str, processes: int) -> Tally:
+    ports = [_free_port() for _ in range(processes)]
+    bases = [f"http://{HOST}:{port}" for port in ports]
     serve = ROOT / "examples" / "web" / "serve.py"
-    server = subprocess.Popen(
-        [sys.executable, str(serve), "--port", str(port), "--store", store],
-        stdout=subprocess.DEVNULL,
-    )
+    cpu_before = _cpu_of_children()
+    servers = [
+        subprocess.Popen(
+            [sys.executable, str(serve), "--port", str(port), "--store", store, *QUOTAS_OFF],
+            stdout=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    tally = Tally()
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{base}/api/variants", timeout=1).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
-        tally = Tally()
-        deadline = time.monotonic() + seconds
+        for base in bases:
+            for _ in range(400):
+                try:
+                    urllib.request.urlopen(f"{base}/api/variants", timeout=1).close()
+                    break
+                except OSError:
+                    await asyncio.sleep(0.05)
+        started = time.monotonic()
+        deadline = started + seconds
         rngs = [random.Random(f"{seed} {i}") for i in range(games)]
-        await asyncio.gather(*(play_games(base, deadline, rng, tally) for rng in rngs))
+        await asyncio.gather(
+            *(
+                play_games([bases[i % processes], bases[(i + 1) % processes]], deadline, rng, tally)
+                for i, rng in enumerate(rngs)
+            )
+        )
+        tally.elapsed = time.monotonic() - started
     finally:
-        server.terminate()
-        server.wait(timeout=10)
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server's, once it has exited
-    tally.server_cpu = usage.ru_utime + usage.ru_stime
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=10)
+    tally.server_cpu = _cpu_of_children() - cpu_before  # the servers', once they have exited
     return tally
+
+
+def _report(name: str, tally: Tally) -> dict[str, str]:
+    row = {"setup": name, "games finished": str(tally.games), "moves": str(tally.moves)}
+    row["moves per second"] = f"{tally.moves / tally.elapsed:,.0f}" if tally.elapsed else "-"
+    messages = tally.sent + tally.received
+    row["messages per second"] = f"{messages / tally.elapsed:,.0f}" if tally.elapsed else "-"
+    if tally.latencies:
+        p50 = _percentile(tally.latencies, 0.50) * 1000
+        p99 = _percentile(tally.latencies, 0.99) * 1000
+        row["move latency p50"] = f"{p50:.1f} ms"
+        row["move latency p99"] = f"{p99:.1f} ms"
+    if tally.moves:
+        row["server CPU per move"] = f"{tally.server_cpu / tally.moves * 1000:.1f} ms"
+        if tally.database_cpu is not None:
+            row["PostgreSQL CPU per move"] = f"{tally.database_cpu / tally.moves * 1000:.1f} ms"
+    row["errors"] = str(len(tally.errors))
+    return row
 
 
 def main() -> None:
@@ -142,37 +201,49 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long (default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--store",
-        help="the server's SQLite store (default: a new file in a temporary directory; "
-        "':memory:' keeps it in memory, to measure without the disk)",
+        "--setups",
+        default="sqlite,postgresql",
+        help="comma-separated: sqlite (one process, SQLite file), postgresql (two processes "
+        "on one PostgreSQL database); default both, one after the other",
     )
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300:
         parser.error("keep it bounded: 1 to 500 games, at most 300 seconds")
-    started = time.monotonic()
-    with tempfile.TemporaryDirectory() as scratch:
-        store = args.store or str(Path(scratch) / "tables.sqlite3")
-        tally = asyncio.run(main_async(args.games, args.seconds, args.seed, store))
-    elapsed = time.monotonic() - started
-    messages = tally.sent + tally.received
-    print(f"concurrent games      {args.games} for {args.seconds:.0f} s on {HOST}")
-    print(f"store                 {args.store or 'SQLite file (fsync on every move)'}")
-    print(f"games finished        {tally.games}")
-    print(f"moves played          {tally.moves}")
-    rate = messages / elapsed
-    print(f"messages per second   {rate:,.0f} ({tally.sent} in, {tally.received} out)")
-    if tally.latencies:
-        p50 = _percentile(tally.latencies, 0.50) * 1000
-        p99 = _percentile(tally.latencies, 0.99) * 1000
-        print(f"move latency          p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-    if tally.moves:
-        per_move = tally.server_cpu / tally.moves * 1000
-        print(f"server CPU per move   {per_move:.1f} ms (with the 2 updates it sends)")
+    setups = args.setups.split(",")
+    if not set(setups) <= {"sqlite", "postgresql"}:
+        parser.error("setups are sqlite and postgresql")
+    rows = []
+    tallies = []
+    for setup in setups:
+        with tempfile.TemporaryDirectory() as scratch:
+            if setup == "sqlite":
+                store = str(Path(scratch) / "tables.sqlite3")
+                tally = asyncio.run(main_async(args.games, args.seconds, args.seed, store, 1))
+                rows.append(_report("1 process, SQLite", tally))
+            else:
+                sys.path.insert(0, str(ROOT))
+                from tests.postgres import TemporaryPostgres, missing, new_database
+
+                reason = missing()
+                if reason is not None:
+                    parser.error(reason)
+                with TemporaryPostgres() as postgres:
+                    store = new_database(postgres.url)
+                    cpu_before = _postgres_cpu(postgres.data)
+                    tally = asyncio.run(main_async(args.games, args.seconds, args.seed, store, 2))
+                    tally.database_cpu = _postgres_cpu(postgres.data) - cpu_before
+                rows.append(_report("2 processes, PostgreSQL", tally))
+        tallies.append(tally)
+    print(f"concurrent games      {args.games} for {args.seconds:.0f} s on {HOST}, each setup")
+    keys = [k for k in dict.fromkeys(key for row in rows for key in row) if k != "errors"]
+    keys.append("errors")
+    for key in keys:
+        print(f"{key:<24}" + "".join(f"{row.get(key, '-'):>26}" for row in rows))
     print(f"machine load average  {os.getloadavg()[0]:.1f} (shared machine: figures vary)")
-    print(f"errors                {len(tally.errors)}")
-    for error in tally.errors[:5]:
+    errors = [e for tally in tallies for e in tally.errors]
+    for error in errors[:5]:
         print(f"  {error}")
-    if tally.errors:
+    if errors:
         sys.exit(1)
 
 

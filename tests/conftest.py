@@ -12,6 +12,8 @@ import os
 
 from hypothesis import settings
 
+from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
+
 settings.register_profile("quick", max_examples=60, deadline=None)
 settings.register_profile("ci", max_examples=400, deadline=None, print_blob=True)
 settings.register_profile("fuzz", max_examples=20_000, deadline=None, print_blob=True)

@@ -93,6 +93,8 @@ def _check_shell_line(page: Path, line: str) -> None:
             else:
                 assert name == "tricky-treats", f"{page.name}: {line!r}"
         return
+    if words[0] in {"sqlite3", "pg_dump", "pg_restore"}:
+        return  # the databases' own backup tools (docs/hosting.md)
     if words[0] in _example_scripts():
         return  # the console script of a package under examples/, tested by its own tests
     if words[0] == "python" and words[1].endswith(".py"):

@@ -77,4 +77,5 @@ def test_every_example_script_is_tested() -> None:
     scripts = {p.name for p in EXAMPLES.glob("*.py")}
     tested = {"random_game.py", "frontend_loop.py", "custom_bot.py", "replay_record.py"}
     tested.add("pettingzoo_evaluation.py")  # run by tests/test_pettingzoo.py (needs the extra)
+    tested.add("train_policy.py")  # run by tests/test_ladder.py (needs the pettingzoo extra)
     assert scripts == tested

@@ -294,6 +294,47 @@ def test_every_bad_message_gets_an_error_for_its_sender_alone_and_changes_nothin
     assert table.save() == saved
 
 
+@pytest.mark.parametrize(
+    ("message", "max_bytes"),
+    [
+        ("[" * 1020, 1024),  # deeper than the JSON parser goes: RecursionError before
+        ("9" * 5000, 8192),  # an integer past Python's digit limit: ValueError before
+        ('{"credential": "\ud800", "action": "pass"}', 1024),  # a lone surrogate
+        ("\ud800" * 10, 1024),
+    ],
+)
+def test_hostile_messages_get_a_malformed_or_credential_refusal_not_a_crash(
+    message: str, max_bytes: int
+) -> None:
+    table = tt.Table.new(["Ann", "Bo"], seed=SEED, max_message_bytes=max_bytes)
+    before = table.game
+    (reply,) = table.handle(message)
+    assert reply.to == tt.SENDER
+    assert reply.message["code"] in {"malformed", "bad-credential"}
+    assert table.game is before
+
+
+def test_updates_since_an_earlier_state_tell_the_moves_made_elsewhere() -> None:
+    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    elsewhere = tt.Table.resume(table.save())
+    earlier = table.game
+    for _ in range(3):
+        seat = _human_to_act(elsewhere)
+        action = str(elsewhere.game.legal_actions()[0])
+        direct = elsewhere.handle(_move(elsewhere, seat, action))
+    caught_up = tt.Table.resume(elsewhere.save())
+    updates = caught_up.updates_since(earlier)
+    assert [u.to for u in updates] == [0, 1, tt.SPECTATORS]
+    assert [m["action"] for m in updates[0].message["moves"]] == [
+        str(a) for a in caught_up.game.history
+    ]
+    # The last update is the same as the one the moving process sent.
+    assert updates[0].message["record"] == direct[0].message["record"]
+    # Not an earlier state of this game: the current state, no moves.
+    other = tt.Table.new(["Ann", "Bo"], seed=SEED + 1).game
+    assert caught_up.updates_since(other)[0].message["moves"] == []
+
+
 def test_bad_messages_leak_no_secret_in_their_errors() -> None:
     table = tt.Table.new(["Ann", "Bo"], seed=SEED)
     for message, sender, _, _ in _refusals(table):
@@ -306,13 +347,21 @@ def test_bad_messages_leak_no_secret_in_their_errors() -> None:
 
 def test_a_seat_reconnects_with_its_credential_and_gets_the_current_state() -> None:
     table = tt.Table.new(2, seed=SEED)
+    movers = []
     for _ in range(6):
         seat = _human_to_act(table)
+        movers.append(seat)
         outgoing = table.handle(_move(table, seat, str(table.game.legal_actions()[-1])))
     again = table.connect(table.credential(1))
     assert again.to == 1
     assert again.message["record"] == outgoing[1].message["record"]
-    assert again.message["moves"] == []
+    # The whole game so far, with the events each update carried, for the new tab's log.
+    history = [str(a) for a in table.game.history]
+    assert [m["action"] for m in again.message["moves"]] == history
+    assert [m["player"] for m in again.message["moves"]] == movers
+    assert again.message["moves"][-1] == outgoing[1].message["moves"][-1]
+    spectator = table.connect(None)
+    assert spectator.message["moves"] == again.message["moves"]
 
 
 def test_a_saved_table_resumes_with_the_same_game_seats_and_credentials() -> None:

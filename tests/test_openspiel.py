@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
@@ -13,20 +15,29 @@ pyspiel = pytest.importorskip("pyspiel")  # the [openspiel] extra; .ci/run insta
 
 import numpy as np  # noqa: E402
 from open_spiel.python import rl_environment  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import (  # noqa: E402
+    evaluate_bots,
+    generate_playthrough,
+    ismcts,
+    mcts,
+)
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from tricky_treats.adapters.openspiel import (  # noqa: E402
     GAME_NAME,
     TrickyTreatsState,
+    ismcts_bot,
+    outcome_rewards,
     resample_from_infostate,
 )
+from tricky_treats.dealing import deal_draws  # noqa: E402
 
 CONFIGURATIONS = [
     pytest.param({"players": 2}, id="2p"),
     pytest.param({"players": 3}, id="3p"),
     pytest.param({"players": 4}, id="4p"),
-    pytest.param({"players": 3, "variants": "family,open-objectives"}, id="3p-variants"),
+    pytest.param({"players": 3, "variants": "family+open-objectives"}, id="3p-variants"),
+    pytest.param({"players": 2, "variants": "any-mean-house"}, id="2p-any-mean-house"),
 ]
 
 
@@ -35,10 +46,17 @@ def _engine(state: TrickyTreatsState) -> tt.GameState:
     return state.game_state
 
 
-def _dealt(params: dict[str, Any], moves: int = 0) -> TrickyTreatsState:
+def _deal(state: Any, rng: np.random.RandomState) -> None:
+    """Sample the deal's chance outcomes, as OpenSpiel's tools do."""
+    while state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+
+
+def _dealt(params: dict[str, Any], moves: int = 0, seed: int = 0) -> TrickyTreatsState:
     game = pyspiel.load_game(GAME_NAME, params)
     state = game.new_initial_state()
-    state.apply_action(0)
+    _deal(state, np.random.RandomState(seed))
     rng = random.Random(moves)
     for _ in range(moves):
         if state.is_terminal():
@@ -51,48 +69,112 @@ def _dealt(params: dict[str, Any], moves: int = 0) -> TrickyTreatsState:
 
 @pytest.mark.parametrize("params", CONFIGURATIONS)
 def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
-    """OpenSpiel's generic checks: clones, legal actions, observations, returns, lengths.
+    """OpenSpiel's generic checks, serialization of game and state included."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
-    ``serialize=False``: the deal is a sampled chance node, and OpenSpiel can serialize a
-    game with sampled chance nodes only through the game's random state, which a game
-    written in Python cannot expose (``GetRNGState unimplemented``). A state alone
-    serializes: see the next test.
-    """
-    game = pyspiel.load_game(GAME_NAME, {**params, "seed": 3})
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_openspiel_playthrough(players: int) -> None:
+    """OpenSpiel's playthrough tool runs; with the same seed it writes the same text."""
+    name = f"{GAME_NAME}(players={players})"
+    text = generate_playthrough.playthrough(name, action_sequence=None, seed=players)
+    assert text.startswith(f"game: {name}")
+    assert "ChanceMode.EXPLICIT_STOCHASTIC" in text
+    assert "MaxChanceOutcomes() = 72" in text
+    assert "IsTerminal() = True" in text
+    if players == 2:  # what the tool's replay checks, once (it plays the game again)
+        assert generate_playthrough.playthrough(name, action_sequence=None, seed=2) == text
 
 
 def test_a_state_serializes_and_deserializes() -> None:
-    state = _dealt({"players": 3, "variants": "family", "seed": 2}, moves=25)
+    state = _dealt({"players": 3, "variants": "family"}, moves=25, seed=2)
     game = state.get_game()
-    copy = game.deserialize_state(state.serialize())
-    assert copy.game_state == state.game_state
-    assert str(copy) == str(state)
-    assert copy.history() == state.history()
+    copy_ = game.deserialize_state(state.serialize())
+    assert copy_.game_state == state.game_state
+    assert str(copy_) == str(state)
+    assert copy_.history() == state.history()
 
 
-def test_the_deal_is_a_sampled_chance_node_drawn_from_the_seed() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"players": 2, "seed": 11})
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+@pytest.mark.parametrize("moves", [0, 30])
+def test_games_and_states_pickle_and_deep_copy(moves: int) -> None:
+    state = _dealt({"players": 3, "variants": "family"}, moves=moves, seed=4)
+    game = state.get_game()
+    for restored in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert str(restored) == str(game)
+        assert restored.draw_bounds == game.draw_bounds
+        assert restored.variants == ("family",)
+    for again in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert type(again) is TrickyTreatsState
+        assert again.history() == state.history()
+        assert again.game_state == state.game_state
+        again.apply_action(again.legal_actions()[0])  # and it plays on
+    mid_deal = game.new_initial_state()
+    mid_deal.apply_action(3)
+    restored_state = pickle.loads(pickle.dumps(mid_deal))
+    assert restored_state.history() == [3]
+    assert restored_state.chance_outcomes() == mid_deal.chance_outcomes()
+
+
+def test_the_deal_is_one_chance_node_per_draw_of_the_engines_deal() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.max_chance_outcomes() == 72  # the deck's first draw
+    seeded = tt.new_game(2, seed=11)
+    draws = deal_draws(seeded)
     state = game.new_initial_state()
-    assert state.is_chance_node()
-    assert state.chance_outcomes() == [(0, 1.0)]
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "deal"
+    for draw in draws:
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert [o for o, _ in outcomes] == list(range(draw.among))
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        state.apply_action(draw.choice)
+    assert not state.is_chance_node()
+    assert state.history() == [draw.choice for draw in draws]
+    # The engine's seeded deal and this history of chance outcomes deal the same game.
+    dealt = _engine(state)
+    for part in ("grid", "street_tokens", "mean_houses", "secret_tiles", "deck"):
+        assert getattr(dealt.setup, part) == getattr(seeded.setup, part), part
+    engine_game = seeded
+    rng = random.Random(1)
+    while not engine_game.is_over:
+        actions = engine_game.legal_actions()
+        assert state.legal_actions() == [engine_game.action_space.encode(a) for a in actions]
+        action = actions[rng.randrange(len(actions))]
+        engine_game = engine_game.apply(action)
+        state.apply_action(engine_game.action_space.encode(action))
+    assert _engine(state).scores() == engine_game.scores()
+    assert state.returns() == list(outcome_rewards(engine_game))
+
+
+def test_a_chance_outcome_out_of_range_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(4)
+    with pytest.raises(tt.InvalidActionError, match="outcomes 0 to 8"):
+        state.apply_action(9)
+    assert state.history() == [4]
+    assert len(state.chance_outcomes()) == 9
+
+
+def test_seeds_of_the_rl_environment_control_the_deal() -> None:
+    """As for kuhn_poker: the environment's chance sampler, seeded, draws the deals."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
     deals = []
-    for _ in range(3):
-        fresh = game.new_initial_state()
-        fresh.apply_action(0)
-        deals.append(fresh.game_state)
-    assert len({d.config.seed for d in deals}) == 3
-    again = pyspiel.load_game(GAME_NAME, {"players": 2, "seed": 11})
-    replayed = []
-    for _ in range(3):
-        fresh = again.new_initial_state()
-        fresh.apply_action(0)
-        replayed.append(fresh.game_state)
-    assert replayed == deals
-    seeds = random.Random(11)
-    assert deals[0] == tt.new_game(2, seed=seeds.getrandbits(63))
+    for _ in range(2):
+        environment = rl_environment.Environment(game)
+        environment.seed(7)
+        environment.reset()
+        first = environment.get_state.game_state
+        environment.reset()
+        deals.append((first, environment.get_state.game_state))
+    assert deals[0] == deals[1]
+    assert deals[0][0] != deals[0][1]
+    full = rl_environment.Environment(game, include_full_state=True)
+    full.seed(7)
+    step = full.reset()
+    restored = pyspiel.deserialize_game_and_state(step.observations["serialized_state"])[1]
+    assert restored.game_state == deals[0][0]
 
 
 def test_the_game_describes_itself() -> None:
@@ -105,10 +187,12 @@ def test_the_game_describes_itself() -> None:
     assert game.num_players() == 4
     assert game.num_distinct_actions() == tt.new_game(4, seed=0).action_space.size
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1 / 3, 1.0, 0.0)
-    assert game.get_parameters() == {"players": 4, "seed": 0, "variants": "family"}
-    state = game.new_initial_state()
-    state.apply_action(0)
-    assert state.game_state.config.variants[0].name == "family"
+    assert game.get_parameters() == {"players": 4, "variants": "family"}
+    assert str(pyspiel.load_game(GAME_NAME, {"variants": "family,open-objectives"})) == (
+        f"{GAME_NAME}(players=2,variants=family+open-objectives)"
+    )
+    state = _dealt({"players": 4, "variants": "family"})
+    assert _engine(state).config.variants[0].name == "family"
     with pytest.raises(tt.ConfigurationError, match="2 to 4 players"):
         pyspiel.load_game(GAME_NAME, {"players": 5})
     with pytest.raises(tt.ConfigurationError, match="no variant"):
@@ -116,7 +200,7 @@ def test_the_game_describes_itself() -> None:
 
 
 def test_observations_through_the_observer_api() -> None:
-    state = _dealt({"players": 3, "seed": 5}, moves=12)
+    state = _dealt({"players": 3}, moves=12, seed=5)
     game = state.get_game()
     engine = _engine(state)
     encoding = game.encoding
@@ -129,7 +213,7 @@ def test_observations_through_the_observer_api() -> None:
         codes = [engine.action_space.encode(a) + 1 for a in engine.history]
         assert info[encoding.size : encoding.size + len(codes)].tolist() == codes
         assert not info[encoding.size + len(codes) :].any()
-        assert f"as seen by Player {player + 1}" in state.observation_string(player)
+        assert f"as seen by player_{player}" in state.observation_string(player)
         assert state.information_state_string(player).endswith(
             "History: " + " ".join(str(a) for a in engine.history)
         )
@@ -142,11 +226,19 @@ def test_observations_through_the_observer_api() -> None:
     assert "history" in perfect.dict
     before = game.new_initial_state()
     assert not any(before.observation_tensor(0))
-    assert before.observation_string(0) == "before the deal"
+    assert before.observation_string(0) == "dealing: 0 of 101 draws made"
+    # Public or private information alone is not provided: None, as OpenSpiel expects.
+    for public, private in ((True, pyspiel.PrivateInfoType.NONE), (False, None)):
+        kind = pyspiel.IIGObservationType(
+            public_info=public,
+            perfect_recall=False,
+            private_info=private or pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+        assert make_observation(game, kind) is None
 
 
 def test_a_clone_shares_the_immutable_game_state() -> None:
-    state = _dealt({"players": 2, "seed": 1}, moves=5)
+    state = _dealt({"players": 2}, moves=5, seed=1)
     clone = state.clone()
     assert clone.game_state is state.game_state
     clone.apply_action(clone.legal_actions()[0])
@@ -156,7 +248,7 @@ def test_a_clone_shares_the_immutable_game_state() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_resampling_keeps_what_the_player_sees(players: int) -> None:
-    state = _dealt({"players": players, "seed": 8}, moves=15)
+    state = _dealt({"players": players}, moves=15, seed=8)
     player = state.current_player()
     rng = random.Random(4)
     decks = set()
@@ -165,7 +257,7 @@ def test_resampling_keeps_what_the_player_sees(players: int) -> None:
         assert sampled.information_state_string(player) == state.information_state_string(player)
         assert sampled.information_state_tensor(player) == state.information_state_tensor(player)
         assert sampled.legal_actions() == state.legal_actions()
-        assert sampled.history() == state.history()
+        assert sampled.history() == state.history()  # the search world keeps the history
         decks.add(_engine(sampled).setup.deck)
     assert len(decks) > 1  # the hidden deck order is really drawn anew
     # The State API's own method, which OpenSpiel's IS-MCTS bot calls without a resampler.
@@ -183,7 +275,7 @@ def test_resampling_keeps_what_the_player_sees(players: int) -> None:
 
 
 def test_openspiel_ismcts_bot_plays_a_whole_game_with_a_determinizing_resampler() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"players": 2, "seed": 2})
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
     rng = random.Random(0)
     calls = []
 
@@ -204,7 +296,7 @@ def test_openspiel_ismcts_bot_plays_a_whole_game_with_a_determinizing_resampler(
         bot.set_resampler(resampler)
         bots.append(bot)
     state = game.new_initial_state()
-    state.apply_action(0)
+    _deal(state, np.random.RandomState(2))
     moves = 0
     while not state.is_terminal():
         player = state.current_player()
@@ -220,8 +312,9 @@ def test_openspiel_ismcts_bot_plays_a_whole_game_with_a_determinizing_resampler(
 
 
 def test_an_rl_environment_episode() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"players": 3, "seed": 6})
-    environment = rl_environment.Environment(game, seed=3)
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    environment = rl_environment.Environment(game)
+    environment.seed(3)
     spec = environment.observation_spec()
     assert spec["info_state"] == (game.information_state_tensor_size(),)
     assert environment.action_spec()["num_actions"] == game.num_distinct_actions()
@@ -242,3 +335,23 @@ def test_an_rl_environment_episode() -> None:
     assert steps == len(final.game_state.history)
     assert totals == pytest.approx(final.returns())
     assert sum(totals) == pytest.approx(0.0)
+
+
+def test_evaluate_bots_plays_ismcts_bots_made_by_ismcts_bot() -> None:
+    """OpenSpiel's evaluate_bots with its IS-MCTS bot, as docs/openspiel.md shows it."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
+    bots = [ismcts_bot(game, max_simulations=3, seed=seat) for seat in range(2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert sum(returns) == pytest.approx(0.0)
+    assert max(returns) > 0
+    again = evaluate_bots.evaluate_bots(
+        game.new_initial_state(),
+        [ismcts_bot(game, max_simulations=3, seed=seat) for seat in range(2)],
+        np.random.RandomState(0),
+    )
+    assert again == returns  # the seeds decide everything
+    plain = ismcts.ISMCTSBot(
+        game=game, evaluator=mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=1
+    )
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):  # why ismcts_bot is needed
+        evaluate_bots.evaluate_bots(game.new_initial_state(), [plain, plain], None)

@@ -58,8 +58,45 @@ def test_pettingzoo_render_test(
     def make(render_mode: str | None = None) -> Any:
         return env(players=players, variants=variants, render_mode=render_mode)
 
-    render_test(make, custom_tests={"ansi": lambda text: "as seen by" in text})
+    def drawn(picture: np.ndarray) -> bool:
+        """A picture of the board: the paper colour, and cards in the market's colours."""
+        colours = {tuple(pixel) for pixel in picture.reshape(-1, 3)[::97]}
+        return (253, 246, 227) in colours and len(colours) > 5
+
+    render_test(
+        make,
+        custom_tests={"ansi": lambda text: "as seen by player_" in text, "rgb_array": drawn},
+    )
     assert "Market:" in capsys.readouterr().out  # human mode printed the game
+
+
+def test_render_without_a_render_mode_warns_and_returns_none() -> None:
+    environment = env(players=2)
+    environment.reset(seed=1)
+    with pytest.warns(UserWarning, match="without specifying any render mode"):
+        assert environment.render() is None
+
+
+def test_the_picture_shows_the_agent_to_act_what_it_sees() -> None:
+    """rgb_array draws the view of the agent to act: its own secret tile, not the others'."""
+    from tricky_treats.adapters.pettingzoo import board_picture
+
+    game = tt.new_game(2, seed=4)
+    environment = raw_env(players=2, render_mode="rgb_array")
+    environment.reset(seed=4)
+    picture = environment.render()
+    assert isinstance(picture, np.ndarray)
+    assert np.array_equal(picture, board_picture(game.view(0)))
+    assert not np.array_equal(picture, board_picture(game.view(1)))
+
+
+def test_seats_are_numbered_as_the_agents_are() -> None:
+    environment = raw_env(players=3, render_mode="ansi")
+    environment.reset(seed=2)
+    text = environment.render()
+    assert isinstance(text, str)
+    assert text.splitlines()[0] == "Turn 0, player_0 to act; as seen by player_0"
+    assert "Player 1" not in text
 
 
 def _play(environment: Any, choose: Callable[[np.ndarray], int], steps: int) -> list[int]:
@@ -173,6 +210,20 @@ def test_a_refresh_lets_the_same_agent_act_again() -> None:
     pytest.fail("no refresh came up in 200 games")
 
 
+@pytest.mark.parametrize("make", [env, raw_env], ids=["env", "raw_env"])
+def test_a_code_out_of_bounds_raises_invalid_action_error(make: Callable[..., Any]) -> None:
+    """As the docs promise, wrapped or not (no AssertionError from a bounds wrapper)."""
+    environment = make(players=2)
+    environment.reset(seed=3)
+    before = environment.unwrapped.game
+    size = environment.action_space("player_0").n
+    for code in (size, 999, -1):
+        with pytest.raises(tt.InvalidActionError, match="action code must be a whole number"):
+            environment.step(code)
+    assert environment.unwrapped.game is before
+    assert environment.agent_selection == "player_0"
+
+
 def test_bad_actions_raise_clear_errors_and_change_nothing() -> None:
     environment = raw_env(players=2)
     environment.reset(seed=3)
@@ -185,7 +236,7 @@ def test_bad_actions_raise_clear_errors_and_change_nothing() -> None:
     assert environment.game is before
     assert environment.agent_selection == "player_0"
     with pytest.raises(tt.ConfigurationError, match="render_mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="rgb")
     with pytest.raises(tt.ConfigurationError, match="2 to 4 players"):
         raw_env(players=5)
     with pytest.raises(tt.ConfigurationError, match="no variant"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import redirect_stdout
 
 import pytest
@@ -134,3 +135,83 @@ def test_run_console_simulates_and_plays() -> None:
     text = out.getvalue()
     assert text.startswith("2 games, ")
     assert "winners: player " in text
+
+
+def _reader(answers: Iterator[str]) -> Callable[[str], str]:
+    return lambda prompt: next(answers)
+
+
+def test_the_terminal_player_reads_an_action_as_listed_in_any_case() -> None:
+    # Card codes are upper-case ("play K4 2"): typed as listed, or in another case, they count.
+    game = _new(2)
+    actions = ("draw", "play K4 2")
+    info = InformationSet(0, None, actions, state=game)
+    for typed in ("play K4 2", "play k4 2", "  PLAY K4   2 "):
+        answers = iter([typed])  # a second question would end the test, not loop
+        player = TerminalPlayer(render=str, read=_reader(answers), write=print)
+        assert player.choose(info, random.Random(0)) == "play K4 2"
+
+
+def test_the_terminal_player_explains_the_game_on_help() -> None:
+    game = _new(2)
+    info = InformationSet(0, None, ("draw",), state=game)
+    answers = iter(["help", "draw"])
+    written: list[str] = []
+    player = TerminalPlayer(
+        render=str, read=lambda _: next(answers), write=written.append, help="HOW TO PLAY"
+    )
+    assert player.choose(info, random.Random(0)) == "draw"
+    assert "HOW TO PLAY" in written
+
+
+def test_the_search_player_considers_only_the_filtered_actions() -> None:
+    game = _new(5)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+
+    def last(state: TrickyTreatsGame) -> Sequence[Hashable]:
+        return state.legal_actions()[-1:]
+
+    last_only = SearchPlayer(iterations=8, action_filter=last)
+    assert last_only.choose(info, random.Random(0)) == info.legal_actions[-1]
+    assert make_player("search:8", action_filter=last) == last_only
+
+
+def test_run_console_offers_game_options_and_explains_the_outcome() -> None:
+    seen: list[object] = []
+
+    def new(players: int, seed: int, colour: str) -> TurnBasedGame:
+        seen.append(colour)
+        return TrickyTreatsGame(tt.new_game(players, seed=seed))
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = run_console(
+            "tt",
+            new,
+            str,
+            ["play", "--watch", "--bot", "random", "--colour", "red"],
+            (2, 4),
+            outcome=lambda final, seat: f"THE END for {seat}",
+            game_options={"colour": {"default": "blue"}},
+        )
+    assert code == 0
+    assert set(seen) == {"red"}
+    assert "THE END for 0" in out.getvalue()
+
+
+def test_a_playout_cutoff_stops_playouts_with_its_estimate() -> None:
+    calls: list[int] = []
+
+    def stop_at_once(start: TrickyTreatsGame, state: TrickyTreatsGame) -> tuple[float, ...]:
+        calls.append(1)
+        return (1.0, 0.0)
+
+    game = _new(5)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+    player = SearchPlayer(iterations=6, playout_cutoff=stop_at_once)
+    assert player.choose(info, random.Random(0)) in info.legal_actions
+    assert len(calls) == 6  # one playout action each, then the estimate ends it

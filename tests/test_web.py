@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -95,7 +96,9 @@ def test_creating_a_game_gives_a_secret_link_per_human_seat(
         (json.dumps({"players": [{"name": "A"}] * 5}), 400, "2 to 4 players"),
         (json.dumps({"players": [{}, {"bot": "search"}]}), 400, "bots are random, greedy"),
         (json.dumps({"players": [{}, {}], "seed": -1}), 400, "seed must be a whole number"),
-        (json.dumps({"players": [{}, {}], "seed": "7"}), 400, "seed must be a whole number"),
+        (json.dumps({"players": [{}, {}], "seed": "7x"}), 400, "seed must be a whole number"),
+        (json.dumps({"players": [{}, {}], "seed": str(2**63)}), 400, "seed must be a whole"),
+        (json.dumps({"players": [{}, {}], "seed": "9" * 400}), 400, "seed must be a whole"),
         (
             json.dumps({"players": [{}, {}], "variants": ["card-data"]}),
             400,
@@ -118,11 +121,71 @@ def test_bad_requests_to_create_a_game_are_refused(
     assert lobby.rooms == {}
 
 
+@pytest.mark.parametrize("seed", ["0", "9007199254740993", str(2**63 - 1)])
+def test_seeds_sent_as_strings_keep_every_digit(
+    client: TestClient, lobby: Lobby, seed: str
+) -> None:
+    # 2^53 + 1 is not a JavaScript number: the page sends seeds as strings.
+    answer = _create(client, seed=seed)
+    assert lobby.rooms[answer["game"]].table.game.config.seed == int(seed)
+
+
+def test_play_again_sends_each_seat_its_own_link_to_a_new_deal(
+    client: TestClient, lobby: Lobby
+) -> None:
+    answer = _create(
+        client,
+        players=[{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy", "bot": "random"}],
+        variants=["family"],
+        refresh_ends_turn=True,
+    )
+    table = lobby.rooms[answer["game"]].table
+    keys = [_credential(answer["seats"][s]["link"]) for s in (0, 1)]
+    with client.websocket_connect(f"/ws/{answer['game']}") as ann:
+        ann.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
+        ann.receive_json()
+        ann.send_text(json.dumps({"type": "again"}))
+        assert ann.receive_json()["code"] == "not-over"
+        for _ in range(400):
+            if table.game.is_over:
+                break
+            seat = table.game.current_player
+            assert seat is not None
+            move = {"credential": keys[seat], "action": str(table.game.legal_actions()[-1])}
+            table.handle(json.dumps(move))
+        assert table.game.is_over
+        with client.websocket_connect(f"/ws/{answer['game']}") as bo:
+            bo.send_text(json.dumps({"type": "hello", "credential": keys[1]}))
+            assert bo.receive_json()["over"]
+            ann.send_text(json.dumps({"type": "again"}))
+            links = [socket.receive_json() for socket in (ann, bo)]
+        with client.websocket_connect(f"/ws/{answer['game']}") as spectator:
+            spectator.send_text(json.dumps({"type": "hello", "credential": None}))
+            spectator.receive_json()
+            watch = spectator.receive_json()
+    assert {m["type"] for m in links} == {"next-game"}
+    game_id = links[0]["link"].split("/")[2].split("#")[0]
+    assert watch == {"type": "next-game", "link": f"/play/{game_id}"}
+    again = lobby.rooms[game_id].table
+    assert again.seat_of(_credential(links[0]["link"])) == 0
+    assert again.seat_of(_credential(links[1]["link"])) == 1
+    config = again.game.config
+    old = table.game.config
+    assert (config.players, config.variants, config.refresh_ends_turn) == (
+        old.players,
+        old.variants,
+        old.refresh_ends_turn,
+    )
+    assert again.bots == {2: "random"}
+    assert again.game.setup.deck != table.game.setup.deck  # a new deal
+
+
 def test_the_lobby_holds_a_bounded_number_of_games(client: TestClient) -> None:
     for _ in range(5):
         _create(client)
     response = client.post("/api/games", content=json.dumps({"players": [{}, {}]}))
-    assert response.status_code == 400
+    assert response.status_code == 503
+    assert response.json()["code"] == "server-full"
     assert "as many games as it can hold" in response.json()["error"]
 
 
@@ -192,10 +255,15 @@ def test_finished_games_nobody_watches_make_room_for_new_ones(
 def test_a_connection_must_say_hello_first(client: TestClient) -> None:
     answer = _create(client)
     ann = _credential(answer["seats"][0]["link"])
-    for first in (json.dumps({"credential": ann, "action": "t0k0"}), "[]", "x" * 5000):
+    for first, code in [
+        (json.dumps({"credential": ann, "action": "t0k0"}), "malformed"),
+        ("[]", "malformed"),
+        ("[" * 4000, "malformed"),
+        ("x" * 5000, "too-large"),
+    ]:
         with client.websocket_connect(f"/ws/{answer['game']}") as socket:
             socket.send_text(first)
-            assert socket.receive_json()["code"] == "malformed"
+            assert socket.receive_json()["code"] == code
             with pytest.raises(WebSocketDisconnect):
                 socket.receive_text()
 
@@ -222,12 +290,14 @@ def test_a_player_who_reconnects_gets_the_current_state(client: TestClient, lobb
             action = hello["legal_actions"][-1]["action"]
             socket.send_text(json.dumps({"type": "move", "credential": ann, "action": action}))
             hello = socket.receive_json()
-    assert lobby.rooms[game_id].clients == {}
+    assert lobby.rooms[game_id].connections == []
     with client.websocket_connect(f"/ws/{game_id}") as socket:
         socket.send_text(json.dumps({"type": "hello", "credential": ann}))
         again = socket.receive_json()
     assert again["record"] == hello["record"]
-    assert again["moves"] == []
+    assert [m["action"] for m in again["moves"]] == [
+        str(a) for a in lobby.rooms[game_id].table.game.history
+    ]
     assert len(lobby.rooms[game_id].table.game.history) == 6
 
 
@@ -249,3 +319,17 @@ def test_the_wheels_for_the_offline_page_are_the_engine_and_its_dependencies(
                 assert "tricky_treats/data/base.toml" in members
                 assert "tricky_treats/schemas/event-v1.schema.json" in members
     assert client.get("/wheels/evil.whl").status_code == 404
+
+
+def test_serve_help_is_plain_text_and_tells_how_to_let_friends_in() -> None:
+    serve = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
+    shown = subprocess.run(
+        [sys.executable, str(serve), "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "`" not in shown.stdout  # no raw markup
+    for words in ("--host 0.0.0.0", "Caddy", "nginx", "wss://", "--forwarded-allow-ips"):
+        assert words in shown.stdout
+    readme = (serve.parent / "README.md").read_text()
+    for words in ("## Letting friends on other machines in", "reverse_proxy", "wss://"):
+        assert words in readme

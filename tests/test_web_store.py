@@ -191,10 +191,10 @@ class FullDiskStore(SqliteTableStore):
 
     full = False
 
-    def save(self, game_id: str, table: tt.Table) -> None:
+    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
-        super().save(game_id, table)
+        super().save(game_id, table, version=version)
 
 
 def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
@@ -243,3 +243,70 @@ def test_a_game_the_store_cannot_write_is_not_created(tmp_path: Path) -> None:
     assert response.status_code == 503
     assert "could not store the new game" in response.json()["error"]
     assert lobby.rooms == {}
+
+
+def _crashed_copy(store_path: Path, into: Path) -> Path:
+    """The store file and its write-ahead log as a kill -9 leaves them (not checkpointed)."""
+    into.mkdir()
+    for suffix in ("", "-wal"):
+        Path(f"{into / store_path.name}{suffix}").write_bytes(
+            Path(f"{store_path}{suffix}").read_bytes()
+        )
+    return into / store_path.name
+
+
+def _store_with_moves(path: Path) -> tuple[SqliteTableStore, tt.Table]:
+    store = SqliteTableStore(path)
+    store.save("other", tt.Table.new(2, seed=SEED + 5), version=0)
+    table = tt.Table.new(2, seed=SEED)
+    store.save("game", table, version=0)
+    for version in range(1, 9):
+        seat = table.game.current_player
+        action = str(table.game.legal_actions()[0])
+        table.handle(json.dumps({"credential": table.credential(seat or 0), "action": action}))
+        store.save("game", table, version=version)
+    return store, table
+
+
+def test_an_intact_write_ahead_log_after_a_crash_loses_nothing(tmp_path: Path) -> None:
+    store, table = _store_with_moves(tmp_path / "tables.sqlite3")
+    copy = _crashed_copy(store.path, tmp_path / "crashed")
+    store.close()
+    again = SqliteTableStore(copy)
+    assert again.wal_damage is None
+    stored = again.load("game")
+    assert stored is not None
+    assert (stored.version, stored.table.game) == (8, table.game)
+
+
+def test_a_damaged_write_ahead_log_is_reported_with_what_it_lost_and_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store, _ = _store_with_moves(tmp_path / "tables.sqlite3")
+    copy = _crashed_copy(store.path, tmp_path / "crashed")
+    store.close()
+    wal = Path(f"{copy}-wal")
+    raw = bytearray(wal.read_bytes())
+    page = int.from_bytes(raw[8:12], "big")
+    frames = (len(raw) - 32) // (24 + page)
+    late = 32 + (frames * 3 // 4) * (24 + page) + 24 + 100  # inside the page of a late frame
+    raw[late] ^= 0xFF
+    wal.write_bytes(bytes(raw))
+
+    with caplog.at_level(logging.ERROR, logger="tricky_treats_web.store"):
+        again = SqliteTableStore(copy)
+    damage = again.wal_damage
+    assert damage is not None
+    assert damage.frames == frames
+    assert damage.valid_frames <= frames * 3 // 4
+    assert damage.lost_commits >= 1
+    assert "game" in damage.games
+    assert damage.kept_as.read_bytes() == bytes(raw)
+    assert "write-ahead log of the table store" in caplog.text
+    assert f"{damage.lost_commits} committed transactions after it are lost" in caplog.text
+    assert "game" in caplog.text.split("rows lie in the lost pages: ")[1]
+    assert str(damage.kept_as) in caplog.text
+    # What the report says is what happened: the game is back at an earlier version.
+    stored = again.load("game")
+    assert stored is not None
+    assert stored.version < 8

@@ -51,7 +51,7 @@ from tricky_treats.components import (
     components_document,
     load_components,
 )
-from tricky_treats.dealing import new_game, start_game
+from tricky_treats.dealing import Draw, deal_draws, deal_from_draws, new_game, start_game
 from tricky_treats.drawing import BOARD_PARTS, board_svg
 from tricky_treats.errors import (
     ComponentDataError,
@@ -153,6 +153,7 @@ __all__ = [
     "ConfigurationError",
     "CostumeCard",
     "CostumeType",
+    "Draw",
     "EndTrigger",
     "EndTriggered",
     "Event",
@@ -213,6 +214,8 @@ __all__ = [
     "board_svg",
     "components_document",
     "costume_points",
+    "deal_draws",
+    "deal_from_draws",
     "describe_event",
     "determinize",
     "dumps",

@@ -173,6 +173,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     report_command.add_arguments(report)
     report.set_defaults(command=report_command.run)
+
+    from tricky_treats import _ladder_command
+
+    ladder = commands.add_parser(
+        "ladder", help="rate bots by Elo from round-robin 2-player games, with time per move"
+    )
+    _ladder_command.add_arguments(ladder)
+    ladder.set_defaults(command=_ladder_command.run)
     return parser
 
 

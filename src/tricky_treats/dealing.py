@@ -8,7 +8,9 @@ import itertools
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
+
+import attrs
 
 from tricky_treats._json import (
     MAX_OPTIONS_BYTES,
@@ -37,7 +39,7 @@ from tricky_treats.model import (
 )
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
-__all__ = ["check_config", "new_game", "start_game"]
+__all__ = ["Draw", "check_config", "deal_draws", "deal_from_draws", "new_game", "start_game"]
 
 
 def new_game(
@@ -119,12 +121,13 @@ def _start(
     components: ComponentData | None,
     *,
     custom_components: bool,
+    rng: random.Random | None = None,
 ) -> GameState:
     if variants and len({v.name for v in variants}) != len(variants):
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
-    board = resolution.deal(config, _seeded_random(config.seed))
+    board = resolution.deal(config, _seeded_random(config.seed) if rng is None else rng)
     return _first_state(
         new_setup(
             config,
@@ -352,3 +355,140 @@ def _first_state(setup: Setup) -> GameState:
         None,
         None,
     )
+
+
+@attrs.frozen
+class Draw:
+    """One random choice of a deal: ``choice``, one of ``among`` equally likely whole numbers.
+
+    A shuffle of ``n`` items makes ``n - 1`` draws, the first among ``n`` (which item goes
+    last), the next among ``n - 1``, and so on, as ``random.shuffle`` does.
+    """
+
+    choice: int
+    """The outcome drawn, from 0 to ``among - 1``."""
+    among: int
+    """How many equally likely outcomes the draw had."""
+
+
+def deal_draws(game: GameState) -> tuple[Draw, ...]:
+    """The draws the seeded deal of ``game``'s configuration makes, in order.
+
+    Every draw of a deal chooses among equally likely whole numbers (a shuffle, a choice, a
+    ``randrange``), so a deal is a sequence of such choices, which ``deal_from_draws`` deals
+    again: ``deal_from_draws(game, [d.choice for d in deal_draws(game)])`` is the first
+    state of ``game``. Raises ``ConfigurationError`` if a variant's deal draws otherwise
+    (``random.random()``, ``getrandbits``, ...).
+
+    >>> game = new_game(2, seed=5)
+    >>> draws = deal_draws(game)
+    >>> draws[0], len(draws)
+    (Draw(choice=9, among=10), 101)
+    >>> deal_from_draws(game, [d.choice for d in draws]) == game
+    True
+    """
+    recorder = _DrawRecorder(game.config.seed)
+    _redeal(game, recorder)
+    return tuple(recorder.draws)
+
+
+def deal_from_draws(game: GameState, choices: Sequence[int]) -> GameState:
+    """The first state of ``game``'s configuration, dealt from ``choices`` instead of its seed.
+
+    The players, options, variants and component data are ``game``'s; each of the deal's
+    draws takes the next of ``choices`` (a whole number from 0 below the draw's ``among``,
+    as ``deal_draws`` lists them). The game keeps ``game.config`` as it is: its seed does
+    not deal this board, so its record loads only with ``verify=False``. For game-AI
+    frameworks that model the deal as explicit chance outcomes (the OpenSpiel adapter).
+
+    Raises ``ConfigurationError`` for a choice out of its range, too few or too many
+    choices, or a variant's deal that draws otherwise than among equally likely numbers.
+    """
+    script = _ScriptedDraws(choices)
+    state = _redeal(game, script)
+    script.check_used_up()
+    return state
+
+
+def _redeal(game: GameState, rng: random.Random) -> GameState:
+    """The first state of ``game``'s configuration, its deal drawing from ``rng``."""
+    setup = game.setup
+    registry = variant_registry()
+    variants = [registry.get(ref.name) for ref in setup.config.variants]
+    return _start(
+        setup.config,
+        variants,
+        setup.components,
+        custom_components=setup.custom_components,
+        rng=rng,
+    )
+
+
+def _not_a_draw(method: str) -> NoReturn:
+    raise ConfigurationError(
+        f"the deal draws with Random.{method}(), which is no choice among equally likely "
+        f"whole numbers: deal with shuffle, choice, sample or randrange to be dealt from draws"
+    )
+
+
+class _Draws(random.Random):
+    """A ``random.Random`` whose every draw goes through ``_randbelow``.
+
+    The base deal's fast shuffles are for ``random.Random`` itself only; other draws than
+    ``_randbelow``'s are refused.
+    """
+
+    def random(self) -> float:
+        _not_a_draw("random")
+
+    def getrandbits(self, k: int) -> int:
+        _not_a_draw("getrandbits")
+
+    def randbytes(self, n: int) -> bytes:
+        _not_a_draw("randbytes")
+
+
+class _DrawRecorder(_Draws):
+    """Draws what ``random.Random(seed)`` draws, and writes each draw down."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(0)  # never drawn from: every draw is _randbelow's
+        self._seeded = _seeded_random(seed)
+        self.draws: list[Draw] = []
+
+    def _randbelow(self, n: int) -> int:
+        choice: int = self._seeded._randbelow(n)  # type: ignore[attr-defined]
+        self.draws.append(Draw(choice, n))
+        return choice
+
+
+class _ScriptedDraws(_Draws):
+    """Draws the given choices, in order."""
+
+    def __init__(self, choices: Sequence[int]) -> None:
+        super().__init__(0)  # never drawn from: every draw is _randbelow's
+        self._choices = list(choices)
+        self._next = 0
+
+    def _randbelow(self, n: int) -> int:
+        index = self._next
+        if index >= len(self._choices):
+            raise ConfigurationError(
+                f"the deal makes more draws than the {len(self._choices)} choices given: "
+                f"give one per draw, as deal_draws() lists them"
+            )
+        choice = self._choices[index]
+        if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < n:
+            raise ConfigurationError(
+                f"draw {index} of the deal chooses among {n}: its choice must be a whole "
+                f"number from 0 to {n - 1}, got {brief(choice)}"
+            )
+        self._next = index + 1
+        return choice
+
+    def check_used_up(self) -> None:
+        if self._next != len(self._choices):
+            raise ConfigurationError(
+                f"the deal makes {self._next} draws, but {len(self._choices)} choices were "
+                f"given: give one per draw, as deal_draws() lists them"
+            )

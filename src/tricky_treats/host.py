@@ -9,7 +9,8 @@ Every human seat gets a secret credential (``secrets.token_urlsafe``) that only 
 knows; bots fill the other seats and move as soon as it is their turn. The messages:
 
 - a client connects with ``connect(credential)`` (None for a spectator) and gets the current
-  state of the game for its seat: this is also how a player reconnects;
+  state of the game for its seat, with every move so far and its events in ``moves`` (all of
+  them are new to a client that just connected): this is also how a player reconnects;
 - a move is ``{"type": "move", "credential": "...", "action": "t0k2"}``, the action in text
   notation or as its integer (``ActionSpace``); ``"seat"`` may be given too and must match,
   and so may ``"moves_played"`` (from the last update): a move sent for a state the game has
@@ -42,7 +43,7 @@ import attrs
 
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
-from tricky_treats.dealing import new_game
+from tricky_treats.dealing import _first_state, new_game
 from tricky_treats.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -197,6 +198,7 @@ class Table:
             raise ConfigurationError("max_message_bytes must be at least 64")
         self._max_bytes = max_message_bytes
         self._game = game
+        self._history_cache: tuple[GameState, str] | None = None
         self._play_bots()
 
     def _init_credentials(
@@ -311,14 +313,32 @@ class Table:
         """Greet a client: a seat's (re)connection with its credential, or a spectator's.
 
         The answer is the current state of the game as that client may see it, addressed to
-        the seat (or ``SPECTATORS``); a wrong credential gets an error for ``SENDER``.
+        the seat (or ``SPECTATORS``), with every move of the game so far in ``moves`` (events
+        are public, R16), so that a new tab or a new spectator can show the whole game's log;
+        a wrong credential gets an error for ``SENDER``.
         """
         if credential is None:
-            return Outgoing(SPECTATORS, self._spectator_update(self._game, "[]"))
+            return Outgoing(SPECTATORS, self._spectator_update(self._game, self._all_moves()))
         seat = self.seat_of(credential)
         if seat is None:
             return _error("bad-credential", "no seat has this credential; check your link")
-        return Outgoing(seat, self._seat_update(self._game, seat, "[]"))
+        return Outgoing(seat, self._seat_update(self._game, seat, self._all_moves()))
+
+    def _all_moves(self) -> str:
+        """Every move so far with its events, replayed from the game's first state."""
+        game = self._game
+        if self._history_cache is not None and self._history_cache[0] is game:
+            return self._history_cache[1]
+        state = _first_state(game.setup)
+        moves = []
+        for action in game.history:
+            player = state.current_player
+            assert player is not None  # a recorded action was played by someone
+            state, events = state.apply_with_events(action)
+            moves.append(_Move(player, action, events))
+        text = self._moves_json(moves)
+        self._history_cache = (game, text)
+        return text
 
     def handle(
         self,
@@ -353,6 +373,24 @@ class Table:
                 return (_error("not-saved", "the server could not store this move; try again"),)
         return self._updates(moves)
 
+    def updates_since(self, earlier: GameState) -> tuple[Outgoing, ...]:
+        """The updates that bring clients who last saw ``earlier`` to this table's game.
+
+        A server with several processes uses it when another process moved the game: the
+        moves since ``earlier`` are played again from it to tell their events. If ``earlier``
+        is not an earlier state of this game, the updates carry the current state and no moves.
+        """
+        history = self._game.history
+        moves: list[_Move] = []
+        game = earlier
+        if game.config == self._game.config and history[: len(game.history)] == game.history:
+            for action in history[len(game.history) :]:
+                seat = game.current_player
+                assert seat is not None  # a game with moves after it is not over
+                game, events = game.apply_with_events(action)
+                moves.append(_Move(seat, action, events))
+        return self._updates(moves if game == self._game else [])
+
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
         game = self._game
         moves_text = self._moves_json(moves)
@@ -365,14 +403,17 @@ class Table:
         return tuple(out)
 
     def _read_move(self, message: str | bytes, sender: int | str | None) -> tuple[int, Action]:
-        size = len(message.encode() if isinstance(message, str) else message)
+        encoded = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else message
+        size = len(encoded)
         if size > self._max_bytes:
             raise _RefusalError(
                 "too-large", f"message of {size} bytes; messages are at most {self._max_bytes}"
             )
         try:
             document = json.loads(message)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
+            # ValueError also covers integers past Python's digit limit; RecursionError, JSON
+            # nested deeper than the parser goes: both are malformed messages, not crashes.
             raise _RefusalError("malformed", "not JSON: send a JSON object") from None
         if not isinstance(document, dict):
             raise _RefusalError("malformed", "expected a JSON object")

@@ -25,7 +25,7 @@ import argparse
 import json
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import attrs
@@ -136,26 +136,38 @@ class RandomPlayer:
 class TerminalPlayer:
     """A person at a terminal: shows the view, lists the legal actions and reads one.
 
-    An action is chosen by its text (``str(action)``) or its number in the list. ``render``
-    turns the view into text; ``read`` and ``write`` default to ``input`` and ``print``.
+    An action is chosen by its text (``str(action)``, in any letter case) or its number in the
+    list; ``help`` prints ``help`` (the game explained in a few lines). ``render`` turns the
+    view into text; ``read`` and ``write`` default to ``input`` and ``print``.
     """
 
     render: Callable[[Any], str] = str
     read: Callable[[str], str] = input
     write: Callable[[str], None] = print
+    help: str = ""
+    """What ``help`` prints: the game in a few lines and its notation."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Ask until the answer names a legal action; end of input raises ``EOFError``."""
         self.write(self.render(info.view))
         texts = [str(a) for a in info.legal_actions]
         self.write("legal: " + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)))
+        # Actions are matched without regard to case: "play k4 2" and "play K4 2" are one action.
+        folded = [" ".join(t.lower().split()) for t in texts]
         while True:
-            answer = self.read(f"player {info.player}> ").strip().lower()
-            if answer.isdigit() and int(answer) < len(texts):
-                return info.legal_actions[int(answer)]
-            if answer in texts:
-                return info.legal_actions[texts.index(answer)]
-            self.write(f"{answer[:40]!r} is not legal now; type one of the actions or its number")
+            answer = self.read(f"player {info.player}> ").strip()
+            key = " ".join(answer.lower().split())
+            if key.isdigit() and int(key) < len(texts):
+                return info.legal_actions[int(key)]
+            if key in folded:
+                return info.legal_actions[folded.index(key)]
+            if key in ("help", "?"):
+                self.write(self.help or "type one of the legal actions or its number")
+                continue
+            self.write(
+                f"{answer[:40]!r} is not legal now; type one of the actions or its number"
+                " (help explains the game)"
+            )
 
 
 class _Node:
@@ -184,11 +196,24 @@ class SearchPlayer:
     """A guard against a game that never ends; reaching it is an error of the game."""
     rollout_policy: Callable[[Any, random.Random], Hashable] | None = None
     """Chooses the actions of the playouts; uniform among the legal actions when None."""
+    action_filter: Callable[[Any], Sequence[Hashable]] | None = None
+    """The actions the search considers in a state, a non-empty subset of the legal ones
+    (for example, no accusation the accuser cannot know to be right); all legal when None.
+    It applies to every seat in the tree and to uniform playouts."""
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None
+    """``playout_cutoff(start, state)`` may stop a playout early: called after each playout
+    action with the state the playout began from, it returns each seat's estimated share (for
+    example at the end of a hand of a long match) or None to play on. None plays to the end."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Return the most visited root action after ``iterations`` iterations."""
         if len(info.legal_actions) == 1:
             return info.legal_actions[0]
+        if self.action_filter is not None:
+            # The filter reads only what the player knows, so any sample gives the same answer.
+            considered = self.action_filter(info.determinize(rng))
+            if len(considered) == 1:
+                return considered[0]
         root = _Node()
         for _ in range(self.iterations):
             self._iterate(root, info.determinize(rng), rng)
@@ -199,8 +224,9 @@ class SearchPlayer:
     def _iterate(self, root: _Node, state: TurnBasedGame, rng: random.Random) -> None:
         path: list[tuple[_Node, int]] = []
         node = root
+        considered = self.action_filter or _legal
         while not state.is_over:
-            legal = state.legal_actions()
+            legal = considered(state)
             seat = state.current_player
             assert seat is not None
             untried = [a for a in legal if a not in node.children]
@@ -218,8 +244,10 @@ class SearchPlayer:
             node = node.children[action]
             path.append((node, seat))
             state = state.apply(action)
-        state = _random_playout(state, rng, self.max_rollout_actions, self.rollout_policy)
-        shares = state.returns()
+        policy = self.rollout_policy
+        if policy is None and self.action_filter is not None:
+            policy = _uniform_among(self.action_filter)
+        shares = _playout_shares(state, rng, self.max_rollout_actions, policy, self.playout_cutoff)
         for child, seat in path:
             child.visits += 1
             child.reward += shares[seat]
@@ -230,23 +258,43 @@ class SearchPlayer:
         )
 
 
-def _random_playout(
-    state: _G,
+def _legal(state: Any) -> Sequence[Hashable]:
+    return state.legal_actions()  # type: ignore[no-any-return]
+
+
+def _uniform_among(
+    actions: Callable[[Any], Sequence[Hashable]],
+) -> Callable[[Any, random.Random], Hashable]:
+    def policy(state: Any, rng: random.Random) -> Hashable:
+        options = actions(state)
+        return options[rng.randrange(len(options))]
+
+    return policy
+
+
+def _playout_shares(
+    state: TurnBasedGame,
     rng: random.Random,
     limit: int,
     policy: Callable[[Any, random.Random], Hashable] | None = None,
-) -> _G:
+    cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
+) -> tuple[float, ...]:
+    """Each seat's share at the end of a random playout from ``state`` (or at ``cutoff``)."""
+    start = state
     for _ in range(limit):
         if state.is_over:
-            return state
+            return state.returns()
         if policy is not None:
             state = state.apply(policy(state, rng))
-            continue
-        legal = state.legal_actions()
-        state = state.apply(legal[rng.randrange(len(legal))])
+        else:
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randrange(len(legal))])
+        shares = None if cutoff is None else cutoff(start, state)
+        if shares is not None:
+            return shares
     if not state.is_over:
         raise ConfigurationError(f"a playout did not end within {limit} actions")
-    return state
+    return state.returns()
 
 
 def play_match(
@@ -373,20 +421,27 @@ class TrickyTreatsGame:
 
 
 def make_player(
-    spec: str, rollout_policy: Callable[[Any, random.Random], Hashable] | None = None
+    spec: str,
+    rollout_policy: Callable[[Any, random.Random], Hashable] | None = None,
+    action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
 ) -> Agent:
     """A generic bot from its name: ``random``, ``search`` or ``search:ITERATIONS``.
 
-    A search bot plays its playouts with ``rollout_policy`` when one is given.
+    A search bot plays its playouts with ``rollout_policy``, considers only the actions
+    ``action_filter`` gives and stops playouts at ``playout_cutoff``, when they are given (see
+    ``SearchPlayer``).
     """
     name, _, budget = spec.partition(":")
     if name == "random" and not budget:
         return RandomPlayer()
-    if name == "search":
-        if not budget:
-            return SearchPlayer(rollout_policy=rollout_policy)
-        if budget.isdigit() and 0 < int(budget) <= 100_000:
-            return SearchPlayer(iterations=int(budget), rollout_policy=rollout_policy)
+    if name == "search" and (not budget or (budget.isdigit() and 0 < int(budget) <= 100_000)):
+        return SearchPlayer(
+            iterations=int(budget) if budget else SearchPlayer().iterations,
+            rollout_policy=rollout_policy,
+            action_filter=action_filter,
+            playout_cutoff=playout_cutoff,
+        )
     raise ConfigurationError(
         f"no bot {spec!r}; choose random, search or search:ITERATIONS (1 to 100000)"
     )
@@ -394,24 +449,35 @@ def make_player(
 
 def run_console(
     prog: str,
-    new_game: Callable[[int, int], TurnBasedGame],
+    new_game: Callable[..., TurnBasedGame],
     render: Callable[[Any], str],
     argv: Sequence[str] | None = None,
     players: tuple[int, int] = (2, 2),
     describe: Callable[[Any, Hashable, int], str] | None = None,
     rollout_policy: Callable[[Any, random.Random], Hashable] | None = None,
+    *,
+    help_text: str = "",
+    outcome: Callable[[Any, int], str] | None = None,
+    game_options: Mapping[str, Mapping[str, Any]] | None = None,
+    action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
+    playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
-    ``new_game(players, seed)`` builds a game. ``play`` seats a ``TerminalPlayer`` (unless
-    ``--watch``) and bots; ``simulate`` plays many seeded games and prints the summary.
-    ``describe(state, action, seat)`` writes an action as ``seat`` may learn of it (default:
-    ``str(action)``); the person at the terminal sees actions only that way. Search bots play
-    their playouts with ``rollout_policy`` when one is given.
+    ``new_game(players, seed, **options)`` builds a game, ``options`` being the values of
+    ``game_options`` (option name to ``argparse`` arguments, e.g. ``{"specials": {"type":
+    int, "default": 0}}`` for ``--specials``), offered by both commands. ``play`` seats a
+    ``TerminalPlayer`` (unless ``--watch``) and bots; ``simulate`` plays many seeded games and
+    prints the summary. ``describe(state, action, seat)`` writes an action as ``seat`` may
+    learn of it (default: ``str(action)``); the person at the terminal sees actions only that
+    way. ``outcome(final_state, seat)`` explains the end of the game to ``seat`` (default: the
+    winners). ``help_text`` explains the game: the commands' description and what ``help``
+    prints while playing. Search bots play their playouts with ``rollout_policy``, consider
+    the actions of ``action_filter`` and stop playouts at ``playout_cutoff``, when given.
     """
-    parser = argparse.ArgumentParser(prog=prog)
+    parser = argparse.ArgumentParser(prog=prog, description=help_text or None)
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play against bots in the terminal")
+    play = sub.add_parser("play", help="play against bots in the terminal", description=help_text)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--players", type=int, default=players[0])
     play.add_argument("--seat", type=int, default=0, help="your seat")
@@ -422,35 +488,53 @@ def run_console(
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", type=int, default=players[0])
     sim.add_argument("--bots", default="random", help="comma-separated, one per seat or one")
+    options = dict(game_options or {})
+    for name, spec in options.items():
+        for command in (play, sim):
+            command.add_argument(f"--{name.replace('_', '-')}", dest=name, **spec)
     args = parser.parse_args(argv)
     if not players[0] <= args.players <= players[1]:
         parser.error(f"--players must be from {players[0]} to {players[1]}")
+    chosen = {name: getattr(args, name) for name in options}
+
+    def start(seed: int) -> TurnBasedGame:
+        return new_game(args.players, seed, **chosen)
+
+    try:
+        start(args.seed)
+    except ValueError as error:  # the game's ConfigurationError for a bad option
+        parser.error(str(error))
     if args.command == "simulate":
         specs = args.bots.split(",")
         specs = specs * args.players if len(specs) == 1 else specs
         if len(specs) != args.players:
             parser.error(f"give one bot or {args.players} bots")
-        agents = [make_player(spec, rollout_policy) for spec in specs]
-        summary = simulate(lambda seed: new_game(args.players, seed), agents, args.games, args.seed)
+        agents = [
+            make_player(spec, rollout_policy, action_filter, playout_cutoff) for spec in specs
+        ]
+        summary = simulate(start, agents, args.games, args.seed)
         print(summary)
         return 0
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
-    bot = make_player(args.bot, rollout_policy)
+    bot = make_player(args.bot, rollout_policy, action_filter, playout_cutoff)
     seated: list[Agent] = [bot] * args.players
     if not args.watch:
-        seated[args.seat] = TerminalPlayer(render=render)
+        seated[args.seat] = TerminalPlayer(render=render, help=help_text)
 
     def show(state: TurnBasedGame, action: Hashable) -> None:
         told = str(action) if describe is None or args.watch else describe(state, action, args.seat)
         print(f"player {state.current_player}: {told}")
 
     try:
-        final = play_match(new_game(args.players, args.seed), seated, args.seed, on_action=show)
+        final = play_match(start(args.seed), seated, args.seed, on_action=show)
     except (EOFError, KeyboardInterrupt):
         print("\ngame abandoned")
         return 1
     print(render(final.view(args.seat)))
+    if outcome is not None:
+        print(outcome(final, args.seat))
+        return 0
     shares = final.returns()
     print("winners: " + ", ".join(f"player {p}" for p, r in enumerate(shares) if r > 0))
     return 0
@@ -481,6 +565,9 @@ class ActionLogRecords(Generic[_S, _C]):
     ``record_error``. ``start(config)`` deals the game a record's settings describe; states
     must have ``config`` and ``history`` attributes and an ``apply(action)`` method. Each
     codec has a converter of its own, strict like the library's (no "3" for 3, no true for 1).
+    ``old_versions`` are earlier versions still read: their settings and actions must be
+    readable as this version's (new settings have defaults that play the old game). A record
+    is always written as ``version``.
     """
 
     def __init__(
@@ -495,10 +582,12 @@ class ActionLogRecords(Generic[_S, _C]):
         game_error: type[Exception],
         version: int = 1,
         max_bytes: int = 1_000_000,
+        old_versions: tuple[int, ...] = (),
     ) -> None:
         from cattrs.strategies import configure_tagged_union
 
         self.format, self.title, self.version, self.max_bytes = format, title, version, max_bytes
+        self.old_versions = old_versions
         self._start, self._error, self._game_error = start, record_error, game_error
         self._record = attrs.make_class(
             "_Record",
@@ -539,10 +628,13 @@ class ActionLogRecords(Generic[_S, _C]):
             raise self._error(f"a record must be strict JSON text: {error}") from None
         if not isinstance(data, dict) or data.get("format") != self.format:
             raise self._error(f'not a {self.title} record: expected "format": "{self.format}"')
-        if data.get("version") != self.version:
+        version = data.get("version")
+        if type(version) is not int or (
+            version != self.version and version not in self.old_versions
+        ):
+            known = ", ".join(map(str, (*self.old_versions, self.version)))
             raise self._error(
-                f"record version {data.get('version')!r:.40} is not supported; "
-                f"expected {self.version}"
+                f"record version {version!r:.40} is not supported; expected one of {known}"
             )
         try:
             record: Any = self._converter.structure(data, self._record)

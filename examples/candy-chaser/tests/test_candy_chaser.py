@@ -10,7 +10,7 @@ from contextlib import redirect_stdout
 import attrs
 import candy_chaser as cc
 import pytest
-from candy_chaser.__main__ import describe, main
+from candy_chaser.__main__ import HELP, describe, main, outcome, render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -297,16 +297,47 @@ def test_command_line_simulates_and_plays() -> None:
         assert main(["simulate", "--games", "3", "--players", "3", "--bots", "random"]) == 0
         assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
     assert out.getvalue().startswith("3 games, ")
-    assert "winners: player " in out.getvalue()
+    assert "the survivors show their candies" in out.getvalue()
 
 
 def test_the_terminal_hides_others_accusations() -> None:
     game = tattletale(("red", "green", "yellow"))
-    assert describe(game, cc.Accuse(1, "green"), 2) == "accuse 1 (candy hidden)"
-    assert describe(game, cc.Accuse(1, "green"), 1) == "accuse 1 green"
-    assert describe(game, cc.Accuse(1, "green"), 0) == "accuse 1 green"
+    assert describe(game, cc.Accuse(1, "green"), 2) == "accuse 1 (candy hidden): right"
+    assert describe(game, cc.Accuse(1, "green"), 1) == "accuse 1 green: right"
+    assert describe(game, cc.Accuse(1, "green"), 0) == "accuse 1 green: right"
 
 
 def test_oversized_records_are_refused_unread() -> None:
     with pytest.raises(cc.RecordError, match="at most 1000000 characters"):
         cc.loads(" " * 1_000_001)
+
+
+# -- the console --------------------------------------------------------------------------------
+
+
+def test_every_roll_is_told_with_the_move() -> None:
+    game = marketing(3, prices=(4, 0, 0, 0, 0))
+    assert describe(game, cc.Move("orange"), 2) == "rolled +3, moves orange 0 -> 3"
+    assert describe(game, cc.Move("red"), 1) == "rolled +3, moves red 4 -> 5"
+
+
+def test_the_screen_explains_where_each_move_ends_and_the_g_rule() -> None:
+    # "Para mover un cubo al espacio G, al menos otro cubo debe tener un valor de 3 o más."
+    text = render(marketing(3, prices=(4, 0, 0, 0, 0)).view(0))
+    assert "player 0 rolled +3:" in text
+    assert "move red: 4 -> 5  (stops on 5: G needs another cube on 3 or more)" in text
+    assert "move orange: 0 -> 3" in text
+    text = render(marketing(2, prices=(4, 3, 0, 0, 0)).view(0))
+    assert "move red: 4 -> G  (reaches G: the Tattletale phase begins)" in text
+
+
+def test_the_end_shows_the_survivors_candies_and_why_the_winner_won() -> None:
+    # CC-7: the survivors show their Objective cards; eliminated players' stay hidden.
+    game = tattletale(("red", "green", "yellow"))
+    game = game.apply(cc.Accuse(1, "green")).apply(cc.Pass()).apply(cc.Pass())
+    text = outcome(game, 0)
+    assert "player 0: red at G" in text
+    assert "player 1: eliminated (candy stays hidden)" in text
+    assert "player 2: yellow at 2" in text
+    assert "player 0 wins: the highest price among the survivors, G" in text
+    assert "G only while another cube" in HELP

@@ -7,11 +7,12 @@ import json
 import random
 from collections import Counter
 from contextlib import redirect_stdout
+from pathlib import Path
 
 import attrs
 import hack_trick as ht
 import pytest
-from hack_trick.__main__ import main
+from hack_trick.__main__ import HELP, describe, main, outcome, render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -251,13 +252,13 @@ def test_no_marker_to_spend_means_pass() -> None:
 def test_three_markers_on_one_square_win() -> None:
     state = turn(0, row=(3,), hands=((2, 4), (0,)), board=board(s5=(0, (False, False))))
     after = state.apply(ht.Play(2))
-    assert after.results == (ht.HandResult(0, 1, "triple"),)
+    assert after.results == (ht.HandResult(0, 1, "triple", (5,)),)
 
 
 def test_three_in_a_line_win() -> None:
     # 8 1 6 is the top row of the magic square; 5 + 1 marks square 6.
     state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
-    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line"),)
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line", (8, 1, 6)),)
 
 
 def test_a_line_with_the_opponents_square_is_no_win() -> None:
@@ -267,12 +268,12 @@ def test_a_line_with_the_opponents_square_is_no_win() -> None:
 
 def test_the_double_marker_in_the_winning_line_scores_two() -> None:
     state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (True,)), s1=(0, (False,))))
-    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 2, "line"),)
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 2, "line", (8, 1, 6)),)
 
 
 def test_the_double_marker_played_last_scores_one() -> None:
     state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
-    assert state.apply(ht.Play(1, double=True)).results == (ht.HandResult(0, 1, "line"),)
+    assert state.apply(ht.Play(1, double=True)).results == (ht.HandResult(0, 1, "line", (8, 1, 6)),)
 
 
 def test_the_double_marker_elsewhere_on_the_board_scores_one() -> None:
@@ -282,12 +283,12 @@ def test_the_double_marker_elsewhere_on_the_board_scores_one() -> None:
         hands=((1, 4), (0,)),
         board=board(s8=(0, (False,)), s1=(0, (False,)), s9=(0, (True,))),
     )
-    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line"),)
+    assert state.apply(ht.Play(1)).results == (ht.HandResult(0, 1, "line", (8, 1, 6)),)
 
 
 def test_the_double_marker_under_a_triple_scores_two() -> None:
     state = turn(0, row=(3,), hands=((2, 4), (0,)), board=board(s5=(0, (True, False))))
-    assert state.apply(ht.Play(2)).results == (ht.HandResult(0, 2, "triple"),)
+    assert state.apply(ht.Play(2)).results == (ht.HandResult(0, 2, "triple", (5,)),)
 
 
 def test_the_first_to_five_points_wins_the_match() -> None:
@@ -357,7 +358,7 @@ def test_records_round_trip_and_are_tagged() -> None:
     text = ht.dumps(final)
     data = json.loads(text)
     assert data["format"] == "hack-trick"
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert {"type": "draw"} in data["actions"]
     assert ht.loads(text) == final
 
@@ -365,7 +366,7 @@ def test_records_round_trip_and_are_tagged() -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version=3), "version 3"),
         (lambda d: d.update(format="chess"), "not a Hack Trick record"),
         (lambda d: d.update(extra=1), "malformed"),
         (lambda d: d["config"].update(seed="1"), "malformed"),
@@ -391,20 +392,18 @@ def test_non_json_is_refused() -> None:
 def _markers_conserved(state: ht.HackTrickState) -> None:
     for p in (0, 1):
         on_board = [m for sq in state.board if sq.owner == p for m in sq.stack]
-        singles = (
-            state.singles[p] + on_board.count(False) + state.captured[1 - p][0] + state.spent[p][0]
-        )
-        doubles = (
-            state.doubles[p] + on_board.count(True) + state.captured[1 - p][1] + state.spent[p][1]
-        )
+        held = state.captured[1 - p]
+        banked = state.banked[1 - p]  # HT-3 "hand": held by the opponent from earlier hands
+        singles = state.singles[p] + on_board.count(False) + held[0] + banked[0] + state.spent[p][0]
+        doubles = state.doubles[p] + on_board.count(True) + held[1] + banked[1] + state.spent[p][1]
         assert (singles, doubles) == (9, 1)
 
 
 @EXAMPLES
-@given(st.integers(0, 2**32), st.integers(0, 2**32))
-def test_invariants_hold_throughout_random_matches(seed: int, play_seed: int) -> None:
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.sampled_from(["turn", "hand"]))
+def test_invariants_hold_throughout_random_matches(seed: int, play_seed: int, asking: str) -> None:
     rng = random.Random(play_seed)
-    state = ht.new_match(seed=seed)
+    state = ht.new_match(seed=seed, asking=asking)
     while not state.is_over:
         cards = state.deck + state.set_aside + state.row + state.hands[0] + state.hands[1]
         assert Counter(cards) == Counter(ht.CARDS)  # cards conserved
@@ -473,9 +472,95 @@ def test_command_line_simulates_and_plays() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["play", "--watch", "--bot", "random", "--seed", "2"]) == 0
-    assert "winners: player " in out.getvalue()
+    assert "wins the match" in out.getvalue()
 
 
 def test_oversized_records_are_refused_unread() -> None:
     with pytest.raises(ht.RecordError, match="at most 1000000 characters"):
         ht.loads(" " * 1_000_001)
+
+
+# -- the asking rule read the other way (HT-3, "ronde" as a hand) --------------------------------
+
+
+def test_the_other_reading_of_ronde_carries_captured_markers_across_hands() -> None:
+    # "Deze marker moet je in een eerdere ronde van het bord genomen hebben", with "ronde" as in
+    # "Een ronde win je als ...": a hand. Markers captured this hand do not pay for asking yet.
+    state = ht.new_match(seed=1, asking="hand")
+    state = state.apply(state.legal_actions()[0])
+    hand = attrs.evolve(
+        state, current_player=0, step=ht.Step.MAIN, row=(3,), hands=((1,), (2, 4, 5))
+    )
+    now = attrs.evolve(hand, captured=((2, 1), (0, 0)))
+    assert ht.Ask() not in now.legal_actions()
+    # The hand ends (player 1 cannot play with no marker): the captures are kept.
+    ended = attrs.evolve(now, singles=(7, 0), doubles=(True, False), forced=(False, True))
+    ended = attrs.evolve(ended, current_player=0, step=ht.Step.END).apply(ht.Pass())
+    assert ended.hand_number == 1
+    assert ended.banked == ((2, 1), (0, 0))
+    assert ended.singles == (9, 7)  # player 1 starts without the two markers player 0 holds
+    assert ended.doubles == (True, False)
+    later = attrs.evolve(ended, current_player=0, step=ht.Step.MAIN, row=(3,), hands=((1,), (2,)))
+    assert ht.Ask() in later.legal_actions()
+    asked = later.apply(ht.Ask())
+    assert asked.banked == ((1, 1), (0, 0))
+
+
+def test_the_asking_reading_is_checked() -> None:
+    with pytest.raises(ht.ConfigurationError, match='"turn" or "hand"'):
+        ht.new_match(asking="round")
+
+
+def test_old_records_still_load() -> None:
+    # Written by the engine before config.asking existed (version 1): read as "turn".
+    old = (Path(__file__).parent / "records" / "match-v1.json").read_text()
+    assert json.loads(old)["version"] == 1
+    match = ht.loads(old)
+    assert match.config == ht.Config(target=2, seed=11, asking="turn")
+    assert match.scores == (0, 2)
+    assert match.results == (ht.HandResult(1, 2, "line", match.results[0].squares),)
+    assert len(match.results[0].squares) == 3
+
+
+# -- the console --------------------------------------------------------------------------------
+
+
+def test_the_end_of_a_hand_shows_the_final_board_the_winner_why_and_the_points() -> None:
+    state = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (True,)), s1=(0, (False,))))
+    told = describe(state, ht.Play(1), 1)
+    assert "the final board:" in told
+    assert "8:AX" in told  # the board as it ended, not the next deal's empty one
+    assert "player 0 won: three markers in a line (squares 8 1 6), 2 points" in told
+    assert "double marker lies there and was not placed last" in told
+    assert "score: player 0 1" in told or "score: player 0 2" in told
+    assert state.apply(ht.Play(1)).results[-1].board[7] == ht.Square(0, (True,))
+
+
+def test_the_screen_shows_both_captured_counts_and_why_force_is_missing() -> None:
+    state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)), captured=((0, 0), (2, 0)))
+    state = attrs.evolve(state, guarded=(True, False)).apply(ht.Play(1))
+    text = render(state.view(0))
+    assert "player 1 (B): 9 markers left + the double; captured 2 of player 0's" in text
+    assert "(can ask)" in text
+    assert "force is not offered this turn" in text
+    assert ht.Force() not in state.legal_actions()
+    assert "you are player 0 (A)" in text
+
+
+def test_the_match_end_names_the_winner_the_same_way() -> None:
+    final = finish(3)
+    winner = final.winner()
+    assert winner is not None
+    assert outcome(final, winner).startswith(f"player {winner} ({'AB'[winner]}), you wins")
+    assert "Three of your markers in a line" in HELP
+
+
+def test_search_playouts_stop_when_the_hand_ends() -> None:
+    start = turn(0, scores=(3, 1))
+    assert ht.hand_end_estimate(start, start) is None
+    won = turn(0, row=(5,), hands=((1, 4), (0,)), board=board(s8=(0, (False,)), s1=(0, (False,))))
+    won = attrs.evolve(won, scores=(3, 1))
+    after = won.apply(ht.Play(1))  # player 0 wins the hand: 4-1, needing 1 against 4
+    assert ht.hand_end_estimate(won, after) == pytest.approx((0.8, 0.2))
+    over = attrs.evolve(won, scores=(4, 1)).apply(ht.Play(1))
+    assert ht.hand_end_estimate(won, over) == (1.0, 0.0)

@@ -6,6 +6,7 @@ import io
 import json
 import random
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 
 import attrs
@@ -13,9 +14,16 @@ import pytest
 import tricks_and_treats as tnt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tricks_and_treats.__main__ import main
+from tricks_and_treats.__main__ import HELP, describe, main, outcome, render
 
-from tricky_treats.protocol import InformationSet, SearchPlayer, TurnBasedGame, simulate
+from tricky_treats.protocol import (
+    InformationSet,
+    SearchPlayer,
+    TerminalPlayer,
+    TurnBasedGame,
+    play_match,
+    simulate,
+)
 
 EXAMPLES = settings(max_examples=40, deadline=None)
 K = tnt.Card.parse
@@ -92,7 +100,7 @@ def test_draw_then_play_one_card_on_any_basket() -> None:
     plays = {a for a in drawn.legal_actions() if isinstance(a, tnt.Play)}
     assert plays == {tnt.Play(c, b) for c in drawn.hands[0] for b in range(1, 6)}
     after = drawn.apply("play K4 5").apply("draw")
-    assert after.piles[4] == (K("K4"),)
+    assert after.pile(5) == (K("K4"),)
     assert after.pile_value(5) == 4
     assert after.current_player is None  # player 1 drew Time's Up
 
@@ -100,7 +108,7 @@ def test_draw_then_play_one_card_on_any_basket() -> None:
 def test_cards_stack_on_a_basket() -> None:
     game = game3(hands=((K("M1"), K("K4")), (), ()), step=tnt.Step.PLAY)
     game = attrs.evolve(game.apply("play M1 2"), current_player=0, step=tnt.Step.PLAY)
-    assert game.apply("play K4 2").piles[1] == (K("M1"), K("K4"))
+    assert game.apply("play K4 2").pile(2) == (K("M1"), K("K4"))
 
 
 def test_play_before_drawing_is_refused() -> None:
@@ -161,10 +169,16 @@ def test_the_last_survivor_wins_at_once() -> None:
 # -- end [3] ------------------------------------------------------------------------------------
 
 
-def piles(**baskets: str) -> tuple[tuple[tnt.Card, ...], ...]:
-    out: list[tuple[tnt.Card, ...]] = [()] * 5
+ROW3 = (5, 3, 1, 4, 2)
+"""game3's row: piles are kept by place in the row."""
+
+
+def piles(row: tuple[int, ...] = ROW3, **baskets: str) -> tuple[tuple[tnt.Card, ...], ...]:
+    """Piles for ``row`` given per basket (``b3="M1 K4"``, ``bomb="..."``)."""
+    out: list[tuple[tnt.Card, ...]] = [()] * len(row)
     for name, cards in baskets.items():
-        out[int(name[1:]) - 1] = tuple(K(c) for c in cards.split())
+        key = name[1:] if name[1:].isdigit() else name
+        out[row.index(tnt.basket_id(key))] = tuple(K(c) for c in cards.split())
     return tuple(out)
 
 
@@ -315,7 +329,7 @@ def test_simulate_and_command_line() -> None:
         assert main(["simulate", "--games", "3", "--bots", "random"]) == 0
         assert main(["play", "--watch", "--bot", "random", "--players", "4"]) == 0
     assert out.getvalue().startswith("3 games, ")
-    assert "winners: player " in out.getvalue()
+    assert "is the last player left and wins" in out.getvalue()
 
 
 def test_oversized_records_are_refused_unread() -> None:
@@ -332,3 +346,99 @@ def test_search_with_calm_rollouts_does_not_accuse_blindly() -> None:
     assert searcher.choose(info, random.Random(0)) == tnt.Draw()
     rng = random.Random(1)
     assert all(tnt.calm_rollout(game, rng) in game.legal_actions() for _ in range(50))
+
+
+# -- the console --------------------------------------------------------------------------------
+
+
+def _reader(answers: Iterator[str]) -> Callable[[str], str]:
+    return lambda prompt: next(answers)
+
+
+def test_an_action_typed_as_listed_is_accepted() -> None:
+    # The bug: "play K4 2" was refused because the input was lower-cased.
+    game = game3(hands=((K("M1"), K("K4")), (), ()), step=tnt.Step.PLAY)
+    info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
+    for typed in ("play K4 2", "play k4 2"):
+        answers = iter([typed])  # a second question would end the test, not loop
+        player = TerminalPlayer(render=render, read=_reader(answers), write=print)
+        assert player.choose(info, random.Random(0)) == tnt.Play(K("K4"), 2)
+
+
+def test_the_screen_shows_players_cards_won_and_what_is_possible() -> None:
+    game = game3().apply("accuse 1 4")  # wrong: player 0 is out, player 1 wins card 1
+    text = render(game.view(2))
+    assert "player 0: OUT, basket 1" in text
+    assert "player 1: in the game, basket unknown (may be 2, 5), 2 cards;" in text
+    assert "won number card 1 (+5)" in text
+
+
+def test_the_end_explains_the_scores_and_the_tie_rule() -> None:
+    game = ended(piles=piles(b1="M4 M4", b2="K4 K4", b3="G1"), captured=((), (), (4,)))
+    text = outcome(game, 0)
+    assert "player 2: 6 (1 for the candy of basket 3 + 5 for cards won)" in text
+    assert "the tied scores (8) drop out" in text
+    assert "player 2 wins with 6" in text
+    shared = outcome(ended(piles=piles(b1="M4", b2="K4", b3="G3 G1")), 0)
+    assert "they share" in shared
+    last = outcome(game3(alive=(True, True, False)).apply("accuse 1 2"), 0)
+    assert "player 0 is the last player left" in last
+
+
+def test_actions_are_told_with_their_result() -> None:
+    game = game3()
+    assert describe(game, tnt.Accuse(1, 2), 2) == "accuse 1 2: right, player 1 is out"
+    assert describe(game, tnt.Accuse(1, 4), 2) == "accuse 1 4: wrong, player 0 is out"
+
+
+def test_help_explains_the_game() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "secretly owns the basket" in out.getvalue()
+    assert "--specials" in out.getvalue()
+    assert "secretly owns the basket" in HELP
+
+
+# -- what the bots know -------------------------------------------------------------------------
+
+
+def sure_game() -> tnt.TricksAndTreatsState:
+    """Players 2 and 3 wrongly named 3 and 5 for player 1 and are out; player 0 holds 1."""
+    return attrs.evolve(
+        tnt.new_game(4, seed=3),
+        current_player=0,
+        numbers=(1, 2, 4, 6),
+        removed_numbers=(3, 5),
+        alive=(True, True, False, False),
+        captured=((), (4, 6), (), ()),
+        accusations=(tnt.Accusation(2, 1, 3, False), tnt.Accusation(3, 1, 5, False)),
+    )
+
+
+def test_possible_numbers_follow_from_cards_seen_and_accusations() -> None:
+    game = sure_game()
+    assert tnt.possible_numbers(game, 0)[1] == {2}  # not 1 (own), 4, 6 (face up), 3, 5 (wrong)
+    assert game.view(0).possible_numbers(1) == (2,)
+    assert tnt.possible_numbers(game, 1)[0] == {1, 3, 5}  # player 1 knows less about player 0
+    start = tnt.new_game(3, seed=1)
+    assert len(tnt.possible_numbers(start, 0)[1]) == 4  # at the start: any number but your own
+
+
+def test_informed_bots_accuse_only_when_sure() -> None:
+    assert tnt.informed_actions(sure_game()) == (tnt.Draw(), tnt.Accuse(1, 2))
+    start = tnt.new_game(3, seed=6)
+    assert tnt.informed_actions(start) == (tnt.Draw(),)  # no blind accusation
+    rng = random.Random(0)
+    assert tnt.informed_rollout(sure_game(), rng) == tnt.Accuse(1, 2)
+    assert tnt.informed_rollout(start, rng) == tnt.Draw()
+    game = sure_game()
+    info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
+    bot = SearchPlayer(
+        iterations=30, action_filter=tnt.informed_actions, rollout_policy=tnt.informed_rollout
+    )
+    # Accusing now or after drawing both win surely; the search never guesses.
+    assert bot.choose(info, random.Random(0)) in tnt.informed_actions(game)
+    final = play_match(game, [bot] * 4, seed=0)
+    assert final.winners() == (0,)
+    assert final.accusations[-1] == tnt.Accusation(0, 1, 2, True)

@@ -1,19 +1,33 @@
 """A small web app on ``tricky_treats.Table``: create a game, share per-seat links, play.
 
 ``create_app()`` builds the Starlette application; ``examples/web/serve.py`` runs it with
-uvicorn on 127.0.0.1. Needs ``pip install 'tricky-treats[web]'``.
+uvicorn on 127.0.0.1. Needs ``pip install 'tricky-treats[web]'`` (and
+``'tricky-treats[postgresql]'`` for a PostgreSQL store shared by several processes).
 """
 
 from __future__ import annotations
 
-from tricky_treats_web.app import Lobby, StoreFailedError, create_app
-from tricky_treats_web.store import QuarantinedTable, SqliteTableStore, TableStore
+from tricky_treats_web.app import Limits, Lobby, RefusedError, create_app
+from tricky_treats_web.store import (
+    QuarantinedTable,
+    SqliteTableStore,
+    StoredTable,
+    TableStore,
+    VersionConflictError,
+    WalDamage,
+    open_store,
+)
 
 __all__ = [
+    "Limits",
     "Lobby",
     "QuarantinedTable",
+    "RefusedError",
     "SqliteTableStore",
-    "StoreFailedError",
+    "StoredTable",
     "TableStore",
+    "VersionConflictError",
+    "WalDamage",
     "create_app",
+    "open_store",
 ]

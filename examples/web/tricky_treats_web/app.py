@@ -7,19 +7,30 @@
   (null for a spectator); then it sends moves, and the server relays the table's answers to
   the clients they are for;
 - with a ``TableStore`` (``tricky_treats_web.store``), every table is stored after every
-  accepted move, before any client hears of it, and the unfinished games come back when the
-  server starts again;
+  accepted move, before any client hears of it (in a worker thread, so that a slow disk
+  holds up only the game being saved), and the unfinished games come back when the server
+  starts again; with a store that several processes share (PostgreSQL), a move made through
+  one process reaches the sockets held by the others;
 - ``/offline`` is the page that runs the engine in the browser with Pyodide, from the wheels
   under ``/wheels/`` and the Pyodide runtime under ``/pyodide/`` (installed from npm).
+
+Every limit is in ``Limits``, with defaults meant for a public server. A refusal is a JSON
+``{"type": "error", "code": ..., "error": ...}`` on the socket (then closed) or
+``{"code": ..., "error": ...}`` with a 4xx/5xx status over HTTP: ``code`` is stable, ``error``
+says why in plain words.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
+import datetime
 import json
 import logging
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +43,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
-from tricky_treats_web.store import TableStore
+from tricky_treats_web.store import TableStore, VersionConflictError
 from tricky_treats_web.wheels import build_wheels
 
-__all__ = ["BOTS", "Lobby", "StoreFailedError", "create_app"]
+__all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "create_app"]
 
 log = logging.getLogger("tricky_treats_web")
 
@@ -49,108 +60,242 @@ BOTS = ("random", "greedy")
 HIDDEN_VARIANTS = frozenset({"card-data"})
 """Variants a browser may not ask for: ``card-data`` reads a file named in its options."""
 
-MAX_GAMES = 1000
-MAX_CLIENTS_PER_GAME = 16
-MAX_REQUEST_BYTES = 4096
+
+@attrs.frozen
+class Limits:
+    """Every limit of a server process, with defaults that hold on a public server.
+
+    A client is a remote address: the peer's, or the one a trusted proxy names
+    (``serve.py --forwarded-allow-ips``); nothing else is trusted.
+    """
+
+    max_games: int = 1000
+    """Games held in memory at once (finished ones nobody watches are forgotten first)."""
+    games_per_client: int = 20
+    """Games one client may create in ``create_window`` seconds."""
+    create_window: float = 3600.0
+    sockets_per_client: int = 32
+    """Open sockets of one client, counted from the moment they connect (before hello)."""
+    max_sockets: int = 4096
+    """Open sockets of this process."""
+    spectators_per_game: int = 32
+    """Spectators of one game; a seat never counts against it."""
+    tabs_per_seat: int = 4
+    """Sockets of one seat; a new one closes the oldest, so the player always gets in."""
+    hello_seconds: float = 10.0
+    """A socket that has not said hello by then is closed."""
+    send_queue: int = 64
+    """Messages waiting for one socket; a client that lets more pile up is dropped."""
+    idle_expiry: float = 7 * 24 * 3600.0
+    """An unfinished game nobody moved in for this long is deleted, from memory and store."""
+    finished_expiry: float | None = None
+    """A finished game is deleted this long after its last move; None keeps it in the store."""
+    sweep_seconds: float = 60.0
+    """How often expired games are looked for."""
+    max_request_bytes: int = 4096
+    """The largest body of ``POST /api/games`` and the largest hello."""
+    max_message_bytes: int = 1024
+    """The largest move message (``tt.Table(max_message_bytes=)``)."""
+
+    def __attrs_post_init__(self) -> None:
+        for field in attrs.fields(Limits):
+            value = getattr(self, field.name)
+            if value is not None and not value > 0:
+                raise tt.ConfigurationError(f"limit {field.name} must be above 0, got {value}")
 
 
-class StoreFailedError(Exception):
-    """The store could not keep a new game: nothing was created."""
+class RefusedError(Exception):
+    """A request the server refuses: a stable ``code``, a plain message and an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
 
 
-@attrs.define
+def _refusal(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "error": message})
+
+
+class Connection:
+    """One client's socket: who it is at the table, and its own bounded queue of messages.
+
+    A table never waits for a socket: messages go into the queue, and a writer task sends
+    them. A client that lets ``send_queue`` messages pile up is dropped.
+    """
+
+    def __init__(self, websocket: WebSocket, who: int | str, queue_size: int) -> None:
+        self.websocket = websocket
+        self.who = who
+        self.dropped: str | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._loop = asyncio.get_running_loop()
+        self.writer = asyncio.ensure_future(self._write())
+
+    def _from_elsewhere(self, method: Any, *args: Any) -> bool:
+        # A test client may run each socket on an event loop of its own (uvicorn runs one).
+        if asyncio.get_running_loop() is self._loop:
+            return False
+        self._loop.call_soon_threadsafe(method, *args)
+        return True
+
+    def offer(self, text: str) -> None:
+        """Queue ``text`` for this socket, or drop the client if its queue is full."""
+        if self.dropped is not None or self._from_elsewhere(self.offer, text):
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop("too-slow")
+
+    def drop(self, reason: str) -> None:
+        """Stop sending to this socket at once (``reason`` says why)."""
+        if self.dropped is None and not self._from_elsewhere(self.drop, reason):
+            self.dropped = reason
+            self.writer.cancel()
+
+    def refuse(self, code: str, message: str) -> None:
+        """Send a last refusal (after what is queued), then close the socket."""
+        if self.dropped is not None or self._from_elsewhere(self.refuse, code, message):
+            return
+        self.offer(_refusal(code, message))
+        if self.dropped is None:
+            self.dropped = code
+            try:
+                self._queue.put_nowait(None)  # the writer stops there
+            except asyncio.QueueFull:
+                self.writer.cancel()
+
+    async def _write(self) -> None:
+        while (text := await self._queue.get()) is not None:
+            await self.websocket.send_text(text)
+
+
+@attrs.define(eq=False)
 class Room:
-    """One table and the WebSockets connected to it, each known as a seat or a spectator.
+    """One table, its stored version and the sockets connected to it.
 
     ``lock`` makes the messages for this table go one at a time: a move is applied, stored
-    and answered before the next message for the table is read.
+    and queued for its clients before the next message for the table is read.
     """
 
     table: tt.Table
+    version: int = 0
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
-    clients: dict[WebSocket, int | str] = attrs.field(factory=dict)
+    connections: list[Connection] = attrs.field(factory=list)
+    last_active: float = attrs.field(factory=time.time)
+    next_game: str | None = None
+
+    def deliver(self, outgoing: tuple[tt.Outgoing, ...], sender: Connection | None) -> None:
+        """Queue each message for the sockets it is for."""
+        for out in outgoing:
+            if out.to == tt.SENDER:
+                targets = [] if sender is None else [sender]
+            else:
+                targets = [c for c in self.connections if c.who == out.to]
+            for connection in targets:
+                connection.offer(out.text)
 
 
 class Lobby:
-    """The games of this server, by id; bounded so that nobody can fill its memory.
+    """The games of this server process, by id, and its limits.
 
-    With a ``store``, the lobby starts with the store's unfinished games, stores every new
-    game and every accepted move, and finds a game it has forgotten (a finished one) in the
-    store when a client asks for it.
+    With a ``store``, the lobby deletes the expired games from it, starts with its unfinished
+    games, stores every new game and every accepted move, and finds a game it does not hold
+    (a finished one, or one created by another process) in the store when a client asks.
     """
 
-    def __init__(self, max_games: int = MAX_GAMES, store: TableStore | None = None) -> None:
-        self.rooms: dict[str, Room] = {}
-        self.max_games = max_games
+    def __init__(
+        self,
+        max_games: int | None = None,
+        store: TableStore | None = None,
+        *,
+        limits: Limits | None = None,
+    ) -> None:
+        limits = limits or Limits()
+        if max_games is not None:
+            limits = attrs.evolve(limits, max_games=max_games)
+        self.limits = limits
         self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.sockets: collections.Counter[str] = collections.Counter()
+        self._created: dict[str, collections.deque[float]] = {}
+        self._creating = 0
         if store is not None:
-            self.rooms = {game_id: Room(t) for game_id, t in store.load_unfinished().items()}
+            gone = store.expire(*self._cutoffs(time.time()))
+            if gone:
+                log.info("deleted %d expired games from the store", len(gone))
+            stored = store.load_unfinished()
+            self.rooms = {game_id: Room(s.table, s.version) for game_id, s in stored.items()}
             log.info("restored %d unfinished games from the store", len(self.rooms))
 
-    def _make_room(self) -> None:
-        if len(self.rooms) >= self.max_games:
-            # Forget finished games that nobody is looking at any more (the store keeps them).
+    @property
+    def max_games(self) -> int:
+        """How many games this process holds at most."""
+        return self.limits.max_games
+
+    def _cutoffs(self, now: float) -> tuple[datetime.datetime, datetime.datetime | None]:
+        def moment(seconds: float) -> datetime.datetime:
+            return datetime.datetime.fromtimestamp(now - seconds, datetime.UTC)
+
+        finished = self.limits.finished_expiry
+        return moment(self.limits.idle_expiry), None if finished is None else moment(finished)
+
+    def _forget_finished(self) -> None:
+        # Forget finished games that nobody is looking at (the store keeps them).
+        if len(self.rooms) + self._creating >= self.limits.max_games:
             for game_id, room in list(self.rooms.items()):
-                if room.table.game.is_over and not room.clients:
+                if room.table.game.is_over and not room.connections:
                     del self.rooms[game_id]
 
-    def room(self, game_id: str) -> Room | None:
+    async def room(self, game_id: str) -> Room | None:
         """The room of ``game_id``, from memory or else from the store; None if unknown."""
         room = self.rooms.get(game_id)
         if room is None and self.store is not None:
-            self._make_room()
-            if len(self.rooms) < self.max_games:
-                table = self.store.load(game_id)
-                if table is not None:
-                    room = self.rooms[game_id] = Room(table)
+            self._forget_finished()
+            if len(self.rooms) + self._creating < self.limits.max_games:
+                stored = await asyncio.to_thread(self.store.load, game_id)
+                room = self.rooms.get(game_id)  # another client may have loaded it meanwhile
+                if room is None and stored is not None:
+                    room = self.rooms[game_id] = Room(stored.table, stored.version)
         return room
 
-    def commit(self, game_id: str, table: tt.Table) -> None:
-        """Store ``table`` (if there is a store); a failure is logged and raised."""
-        if self.store is None:
-            return
+    def _save(self, game_id: str, table: tt.Table, version: int) -> None:
+        """Store ``table`` as ``version`` (runs in a worker thread); failures are logged."""
+        assert self.store is not None
         try:
-            self.store.save(game_id, table)
+            self.store.save(game_id, table, version=version)
+        except VersionConflictError:
+            raise
         except Exception:
             log.exception("could not store game %s; its last move is refused", game_id)
             raise
 
-    def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a game from a request body; the answer holds the seat links."""
-        self._make_room()
-        if len(self.rooms) >= self.max_games:
-            raise tt.ConfigurationError("this server has as many games as it can hold")
-        players = request.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-            raise tt.ConfigurationError("players must be a list of {name, bot} objects")
-        names = [str(p.get("name") or f"Player {i + 1}")[:24] for i, p in enumerate(players)]
-        bots = {i: p["bot"] for i, p in enumerate(players) if p.get("bot")}
-        for seat, bot in bots.items():
-            if bot not in BOTS:
-                raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(BOTS)}")
-        seed = request.get("seed")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
-            raise tt.ConfigurationError("the seed must be a whole number from 0 to 2^63 - 1")
-        variants = request.get("variants", [])
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise tt.ConfigurationError("variants must be a list of names")
-        hidden = sorted(set(variants) & HIDDEN_VARIANTS)
-        if hidden:
-            raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
-        table = tt.Table.new(
-            names,
-            seed,
-            bots=bots,
-            variants=variants,
-            any_mean_house=request.get("any_mean_house") is True,
-            refresh_ends_turn=request.get("refresh_ends_turn") is True,
-        )
-        game_id = secrets.token_urlsafe(9)
-        try:
-            self.commit(game_id, table)
-        except Exception as exc:
-            raise StoreFailedError("the server could not store the new game; try again") from exc
-        self.rooms[game_id] = Room(table)
+    def _check_quota(self, client: str, now: float) -> collections.deque[float]:
+        created = self._created.setdefault(client, collections.deque())
+        while created and created[0] <= now - self.limits.create_window:
+            created.popleft()
+        if len(created) >= self.limits.games_per_client:
+            wait = created[0] + self.limits.create_window - now
+            raise RefusedError(
+                "too-many-games",
+                f"you have created {len(created)} games lately, as many as one address may; "
+                f"try again in {wait / 60:.0f} minutes or play one of them",
+                429,
+            )
+        if len(self._created) > 100_000:  # forget the quietest clients, so this stays bounded
+            for key in [k for k, v in self._created.items() if not v and k != client]:
+                del self._created[key]
+        return created
+
+    async def create(self, request: Mapping[str, Any], client: str = "") -> dict[str, Any]:
+        """Create a game for ``client`` from a request body; the answer holds the seat links."""
+        now = time.time()
+        created = self._check_quota(client, now)
+        self._check_room()
+        table, names, bots = _new_table(request, self.limits.max_message_bytes)
+        game_id = await self._open(table)
+        created.append(now)
         return {
             "game": game_id,
             "seats": [
@@ -165,23 +310,311 @@ class Lobby:
             "watch": f"/play/{game_id}",
         }
 
+    def _check_room(self) -> None:
+        self._forget_finished()
+        if len(self.rooms) + self._creating >= self.limits.max_games:
+            raise RefusedError(
+                "server-full", "this server has as many games as it can hold; try later", 503
+            )
 
-async def _send(room: Room, outgoing: tuple[tt.Outgoing, ...], sender: WebSocket) -> None:
-    for out in outgoing:
-        if out.to == tt.SENDER:
-            targets = [sender]
-        else:
-            targets = [ws for ws, who in room.clients.items() if who == out.to]
-        for ws in targets:
+    async def _open(self, table: tt.Table) -> str:
+        """Store a new table and open its room; its game id."""
+        self._check_room()
+        game_id = secrets.token_urlsafe(9)
+        if self.store is not None:
+            self._creating += 1
             try:
-                await ws.send_text(out.text)
-            except (RuntimeError, WebSocketDisconnect):  # a client that just left
-                room.clients.pop(ws, None)
+                await asyncio.to_thread(self._save, game_id, table, 0)
+            except Exception as exc:
+                raise RefusedError(
+                    "not-saved", "the server could not store the new game; try again", 503
+                ) from exc
+            finally:
+                self._creating -= 1
+        self.rooms[game_id] = Room(table)
+        return game_id
+
+    # -- "play again" (the page's end sheet) ------------------------------------------------------
+
+    async def play_again(self, room: Room) -> str:
+        """The game after ``room``'s finished one (its lock held): same seats, bots and rules.
+
+        Made once per finished game (every seat asking gets the same one), with a new deal; kept
+        in this process's memory only, so not across a restart or between server processes.
+        """
+        if room.next_game is None:
+            old = room.table.game.config
+            table = tt.Table.new(
+                list(old.players),
+                bots=room.table.bots,
+                variants=[v.name for v in old.variants],
+                any_mean_house=old.any_mean_house,
+                refresh_ends_turn=old.refresh_ends_turn,
+                max_message_bytes=self.limits.max_message_bytes,
+            )
+            room.next_game = await self._open(table)
+        return room.next_game
+
+    def next_game_message(self, room: Room, who: int | str) -> str | None:
+        """For a client of ``room`` (a seat or spectators): the link to its next game, if any."""
+        if room.next_game is None or room.next_game not in self.rooms:
+            return None
+        table = self.rooms[room.next_game].table
+        link = f"/play/{room.next_game}"
+        if isinstance(who, int) and who in table.human_seats:
+            link += f"#{table.credential(who)}"
+        return json.dumps({"type": "next-game", "link": link})
+
+    async def move(self, game_id: str, room: Room, text: str, sender: Connection) -> None:
+        """Handle one message from ``sender``: apply, store, then queue the answers."""
+        async with room.lock:
+            if self.store is None:
+                outgoing = room.table.handle(text, sender=sender.who)
+            else:
+                outgoing = await self._stored_move(game_id, room, text, sender)
+            if outgoing[0].to != tt.SENDER:
+                room.last_active = time.time()
+            room.deliver(outgoing, sender)
+
+    async def _stored_move(
+        self, game_id: str, room: Room, text: str, sender: Connection
+    ) -> tuple[tt.Outgoing, ...]:
+        for _ in range(5):
+            version = room.version + 1
+            conflict = False
+
+            def commit(table: tt.Table, version: int = version) -> None:
+                nonlocal conflict
+                try:
+                    self._save(game_id, table, version)
+                except VersionConflictError:
+                    conflict = True
+                    raise
+
+            # The move and its save run in a worker thread: the event loop (every other table)
+            # never waits for the disk. The table is only touched under its room's lock.
+            outgoing = await asyncio.to_thread(
+                room.table.handle, text, sender=sender.who, commit=commit
+            )
+            if not conflict:
+                if outgoing[0].to != tt.SENDER:
+                    room.version = version
+                return outgoing
+            # Another process moved this game first: catch up, then try the message again.
+            if not await self._catch_up(game_id, room):
+                return (tt.Outgoing(tt.SENDER, _refusal("no-game", "this game has expired")),)
+        return (tt.Outgoing(tt.SENDER, _refusal("busy", "the game is busy; try again")),)
+
+    async def _catch_up(self, game_id: str, room: Room) -> bool:
+        """Bring ``room`` (its lock held) to the stored table; False if it is gone."""
+        assert self.store is not None
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        if stored is None:
+            self._close_room(game_id, "expired", "this game has expired")
+            return False
+        if stored.version > room.version:
+            outgoing = stored.table.updates_since(room.table.game)
+            room.table, room.version = stored.table, stored.version
+            room.last_active = time.time()
+            room.deliver(outgoing, None)
+        return True
+
+    async def refresh(self, game_id: str, room: Room) -> bool:
+        """Bring ``room`` (its lock held) up to the stored version; False if it is gone.
+
+        A process that has just started, or whose notification is still on its way, may hold
+        an older table than the store: a client that connects gets the stored state.
+        """
+        if self.store is None:
+            return True
+        stored = await asyncio.to_thread(self.store.version, game_id)
+        if stored is None:
+            self._close_room(game_id, "expired", "this game has expired")
+            return False
+        return stored <= room.version or await self._catch_up(game_id, room)
+
+    async def changed(self, game_id: str, version: int) -> None:
+        """Another process stored ``version`` of ``game_id``: tell this process's sockets."""
+        room = self.rooms.get(game_id)
+        if room is None or version <= room.version:
+            return
+        async with room.lock:
+            if version > room.version:
+                await self._catch_up(game_id, room)
+
+    async def resync(self) -> None:
+        """Catch up every game this process holds (saves may have gone unheard)."""
+        for game_id, room in list(self.rooms.items()):
+            async with room.lock:
+                await self._catch_up(game_id, room)
+
+    def _close_room(self, game_id: str, code: str, message: str) -> None:
+        room = self.rooms.pop(game_id, None)
+        if room is None:
+            return
+        for connection in room.connections:
+            connection.refuse(code, message)
+
+    async def expire(self, now: float | None = None) -> list[str]:
+        """Delete the games left idle past the limits; answer their ids.
+
+        With a store, that is what the store deletes (by the time of the last save, whichever
+        process made it); without one, the unfinished games idle in memory. Their sockets are
+        told and closed. Finished games that nobody watches are forgotten from memory.
+        """
+        now = time.time() if now is None else now
+        idle, finished = self._cutoffs(now)
+        if self.store is not None:
+            gone = await asyncio.to_thread(self.store.expire, idle, finished)
+        else:
+            gone = [
+                game_id
+                for game_id, room in self.rooms.items()
+                if room.last_active < idle.timestamp()
+                and (not room.table.game.is_over or finished is not None)
+            ]
+        for game_id in gone:
+            self._close_room(game_id, "expired", "this game was idle too long and is deleted")
+        for game_id, room in list(self.rooms.items()):
+            if room.table.game.is_over and not room.connections:
+                del self.rooms[game_id]
+        if gone:
+            log.info("deleted %d expired games", len(gone))
+        return gone
+
+    async def sweep(self) -> None:
+        """Run ``expire`` every ``sweep_seconds``, until cancelled."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.expire()
+            except Exception:  # a store that fails now may work next time
+                log.exception("could not delete expired games")
 
 
-def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Starlette:
-    """The web app; ``wheel_dir`` is where the wheels for the offline page are built."""
+def _new_table(
+    request: Mapping[str, Any], max_message_bytes: int
+) -> tuple[tt.Table, list[str], dict[int, str]]:
+    players = request.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise tt.ConfigurationError("players must be a list of {name, bot} objects")
+    names = [str(p.get("name") or f"Player {i + 1}")[:24] for i, p in enumerate(players)]
+    bots = {i: p["bot"] for i, p in enumerate(players) if p.get("bot")}
+    for seat, bot in bots.items():
+        if bot not in BOTS:
+            raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(BOTS)}")
+    seed = _seed(request.get("seed"))
+    variants = request.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise tt.ConfigurationError("variants must be a list of names")
+    hidden = sorted(set(variants) & HIDDEN_VARIANTS)
+    if hidden:
+        raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
+    table = tt.Table.new(
+        names,
+        seed,
+        bots=bots,
+        variants=variants,
+        any_mean_house=request.get("any_mean_house") is True,
+        refresh_ends_turn=request.get("refresh_ends_turn") is True,
+        max_message_bytes=max_message_bytes,
+    )
+    return table, names, bots
+
+
+def _seed(seed: object) -> int | None:
+    """A seed from a request: a whole number, as JSON or as a string of digits.
+
+    The page sends a string: JavaScript's numbers lose digits past 2^53.
+    """
+    if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
+        seed = int(seed.strip()) if len(seed.strip()) <= 20 else -1
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+        raise tt.ConfigurationError("the seed must be a whole number from 0 to 2^63 - 1")
+    return seed
+
+
+def _asks_again(text: str) -> bool:
+    """Whether a client's message is ``{"type": "again"}``: the page's "play again" button."""
+    if len(text) > 64 or '"again"' not in text:
+        return False
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message == {"type": "again"}
+
+
+async def _play_again(lobby: Lobby, room: Room, sender: Connection) -> None:
+    """Open the next game, asked for by a seated player once the game is over.
+
+    Every client of the room gets its own link to it (a seat's link holds its new key).
+    """
+    if not isinstance(sender.who, int) or not room.table.game.is_over:
+        why = "only a seated player can ask for the next game, once this one is over"
+        sender.offer(_refusal("not-over", why))
+        return
+    async with room.lock:
+        try:
+            await lobby.play_again(room)
+        except (tt.TrickyTreatsError, RefusedError) as exc:
+            sender.offer(_refusal("no-next-game", str(exc)))
+            return
+        for connection in room.connections:
+            message = lobby.next_game_message(room, connection.who)
+            if message is not None:
+                connection.offer(message)
+
+
+def _client_of(scope: Mapping[str, Any]) -> str:
+    # uvicorn puts the proxy's forwarded address here only for proxies it is told to trust.
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _json_object(text: str | bytes) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, bad UTF-8, too deep, too long a number
+        raise RefusedError("malformed", "expected a JSON object") from None
+    if not isinstance(document, dict):
+        raise RefusedError("malformed", "expected a JSON object")
+    return document
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise RefusedError("too-large", f"request too large: at most {limit} bytes", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise RefusedError("too-large", f"request too large: at most {limit} bytes", 413)
+    return body
+
+
+async def _receive_text(websocket: WebSocket) -> str | None:
+    """The next text frame; None when the client left. A binary frame is refused."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        raise RefusedError("binary-frame", "send text frames (JSON), not binary ones")
+    return str(text)
+
+
+def create_app(
+    lobby: Lobby | None = None, wheel_dir: Path | None = None, *, background: bool = True
+) -> Starlette:
+    """The web app; ``wheel_dir`` is where the wheels for the offline page are built.
+
+    While it runs (its lifespan), it deletes expired games every ``Limits.sweep_seconds`` and
+    listens for the moves of other processes sharing its store (``background=False``: not).
+    """
     lobby = lobby if lobby is not None else Lobby()
+    limits = lobby.limits
     wheels: dict[str, Path] = {}
 
     def wheel_files() -> dict[str, Path]:
@@ -199,23 +632,17 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             for v in tt.available_variants()
             if v.name not in HIDDEN_VARIANTS
         ]
-        return JSONResponse({"variants": offered, "bots": list(BOTS)})
+        offline = (PYODIDE / "pyodide.mjs").is_file()
+        return JSONResponse({"variants": offered, "bots": list(BOTS), "offline": offline})
 
     async def create_game(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_REQUEST_BYTES:
-            return JSONResponse({"error": "request too large"}, status_code=413)
         try:
-            document = json.loads(body)
-            if not isinstance(document, dict):
-                raise tt.ConfigurationError("expected a JSON object")
-            answer = lobby.create(document)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+            body = await _read_body(request, limits.max_request_bytes)
+            answer = await lobby.create(_json_object(body), _client_of(request.scope))
+        except RefusedError as exc:
+            return JSONResponse({"code": exc.code, "error": str(exc)}, status_code=exc.status)
         except tt.TrickyTreatsError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        except StoreFailedError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=503)
+            return JSONResponse({"code": "bad-request", "error": str(exc)}, status_code=400)
         return JSONResponse(answer, status_code=201)
 
     async def wheel_index(request: Request) -> Response:
@@ -228,52 +655,125 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
             return JSONResponse({"error": "no such wheel"}, status_code=404)
         return FileResponse(path, media_type="application/zip")
 
+    async def refuse(websocket: WebSocket, code: str, message: str) -> None:
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await asyncio.wait_for(websocket.send_text(_refusal(code, message)), 1)
+            await asyncio.wait_for(websocket.close(code=1008), 1)
+
     async def play(websocket: WebSocket) -> None:
-        game_id = websocket.path_params["game"]
-        room = lobby.room(game_id)
+        client = _client_of(websocket.scope)
         await websocket.accept()
-        if room is None:
-            await websocket.send_text(
-                json.dumps({"type": "error", "code": "no-game", "error": "no such game"})
+        if lobby.sockets.total() >= limits.max_sockets:
+            await refuse(websocket, "server-full", "this server has as many players as it can")
+            return
+        if lobby.sockets[client] >= limits.sockets_per_client:
+            await refuse(
+                websocket,
+                "too-many-sockets",
+                f"your address has {limits.sockets_per_client} connections open already; "
+                "close some tabs",
             )
-            await websocket.close()
             return
-        if len(room.clients) >= MAX_CLIENTS_PER_GAME:
-            await websocket.close(code=1013)
-            return
+        lobby.sockets[client] += 1  # counted from now on, before hello
         try:
-            text = await websocket.receive_text()
-            hello = json.loads(text) if len(text) <= MAX_REQUEST_BYTES else None
-            if not isinstance(hello, dict) or hello.get("type") != "hello":
-                refusal = {"type": "error", "code": "malformed", "error": "say hello first"}
-                await websocket.send_text(json.dumps(refusal))
-                await websocket.close()
-                return
-            credential = hello.get("credential")
-            if credential is not None and not isinstance(credential, str):
-                credential = ""
-            async with room.lock:
-                welcome = room.table.connect(credential)
-                if welcome.to != tt.SENDER:
-                    room.clients[websocket] = welcome.to
-                await websocket.send_text(welcome.text)
-            if welcome.to == tt.SENDER:
-                await websocket.close()
-                return
-            while True:
-                text = await websocket.receive_text()
-                async with room.lock:
-                    # commit stores the move before any answer is sent, or undoes it.
-                    outgoing = room.table.handle(
-                        text,
-                        sender=room.clients.get(websocket),
-                        commit=lambda table: lobby.commit(game_id, table),
-                    )
-                    await _send(room, outgoing, websocket)
-        except (WebSocketDisconnect, json.JSONDecodeError):
-            pass
+            await _greet_and_play(websocket)
+        except RefusedError as exc:
+            await refuse(websocket, exc.code, str(exc))
         finally:
-            room.clients.pop(websocket, None)
+            lobby.sockets[client] -= 1
+            if lobby.sockets[client] <= 0:
+                del lobby.sockets[client]
+
+    async def _greet_and_play(websocket: WebSocket) -> None:
+        game_id = websocket.path_params["game"]
+        room = await lobby.room(game_id)
+        if room is None:
+            raise RefusedError("no-game", "no such game")
+        try:
+            text = await asyncio.wait_for(_receive_text(websocket), limits.hello_seconds)
+        except TimeoutError:
+            raise RefusedError("no-hello", "say hello first (in time)") from None
+        if text is None:
+            return
+        if len(text) > limits.max_request_bytes:
+            raise RefusedError("too-large", "that hello is too large")
+        hello = _json_object(text)
+        if hello.get("type") != "hello":
+            raise RefusedError("malformed", "say hello first")
+        credential = hello.get("credential")
+        if credential is not None and not isinstance(credential, str):
+            credential = ""
+        async with room.lock:
+            if not await lobby.refresh(game_id, room):
+                raise RefusedError("no-game", "no such game")
+            welcome = room.table.connect(credential)
+            if welcome.to == tt.SENDER:
+                raise RefusedError(welcome.message["code"], welcome.message["error"])
+            same = [c for c in room.connections if c.who == welcome.to and not c.dropped]
+            if welcome.to == tt.SPECTATORS and len(same) >= limits.spectators_per_game:
+                raise RefusedError(
+                    "spectators-full",
+                    f"this game has {limits.spectators_per_game} spectators already",
+                )
+            if welcome.to != tt.SPECTATORS and len(same) >= limits.tabs_per_seat:
+                # A seat always gets in: its oldest tab gives way.
+                same[0].refuse("replaced", "this seat was opened in another tab")
+            connection = Connection(websocket, welcome.to, limits.send_queue)
+            room.connections.append(connection)
+            connection.offer(welcome.text)
+            if following := lobby.next_game_message(room, welcome.to):
+                connection.offer(following)
+        try:
+            await _serve(game_id, room, connection)
+        finally:
+            connection.drop("gone")
+            with contextlib.suppress(ValueError):
+                room.connections.remove(connection)
+
+    async def _serve(game_id: str, room: Room, connection: Connection) -> None:
+        reader = asyncio.ensure_future(_read(game_id, room, connection))
+        try:
+            await asyncio.wait({reader, connection.writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            connection.writer.cancel()
+        for task in (reader, connection.writer):
+            failure = task.exception() if task.done() and not task.cancelled() else None
+            # A socket that broke under a send or a receive is a client gone; else a bug.
+            if failure and not isinstance(failure, (OSError, RuntimeError, WebSocketDisconnect)):
+                log.error("a socket of game %s failed", game_id, exc_info=failure)
+        if connection.dropped not in (None, "gone"):  # too slow, replaced, expired
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(connection.websocket.close(code=1008), 1)
+
+    async def _read(game_id: str, room: Room, connection: Connection) -> None:
+        while True:
+            try:
+                text = await _receive_text(connection.websocket)
+            except RefusedError as exc:  # a binary frame: refused, the socket stays
+                connection.offer(_refusal(exc.code, str(exc)))
+                continue
+            if text is None or connection.dropped is not None:
+                return
+            if _asks_again(text):
+                await _play_again(lobby, room, connection)
+                continue
+            # Shielded: a client that leaves mid-move does not cut its move (and the updates
+            # to the others) in half.
+            await asyncio.shield(lobby.move(game_id, room, text, connection))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tasks = []
+        if background:
+            tasks.append(asyncio.ensure_future(lobby.sweep()))
+            if lobby.store is not None:
+                tasks.append(asyncio.ensure_future(lobby.store.watch(lobby.changed, lobby.resync)))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
 
     routes = [
         Route("/", page, name="index"),
@@ -288,6 +788,6 @@ def create_app(lobby: Lobby | None = None, wheel_dir: Path | None = None) -> Sta
     ]
     if PYODIDE.is_dir():
         routes.append(Mount("/pyodide", StaticFiles(directory=PYODIDE), name="pyodide"))
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.lobby = lobby
     return app

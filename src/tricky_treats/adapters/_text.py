@@ -6,7 +6,17 @@ from tricky_treats.components import Treat
 from tricky_treats.model import GameState
 from tricky_treats.views import PlayerView
 
-__all__ = ["outcome_rewards", "view_text"]
+__all__ = ["outcome_rewards", "seat_name", "view_text"]
+
+
+def seat_name(seat: int) -> str:
+    """The name the adapters give seat ``seat``: ``player_0`` for seat 0, and so on.
+
+    It is PettingZoo's agent name and OpenSpiel's player id, so that a seat has one number
+    everywhere in the adapters (the engine's display names, ``Player 1`` for seat 0, are for
+    people at the table).
+    """
+    return f"player_{seat}"
 
 
 def outcome_rewards(game: GameState) -> tuple[float, ...]:
@@ -27,9 +37,12 @@ def outcome_rewards(game: GameState) -> tuple[float, ...]:
 
 
 def view_text(view: PlayerView) -> str:
-    """``view`` as a few lines of text: only what the viewer sees, with their own seat first."""
-    names = [p.name for p in view.players]
-    n = len(names)
+    """``view`` as a few lines of text: only what the viewer sees, with their own seat first.
+
+    Seats are named by ``seat_name`` (``player_0`` for seat 0).
+    """
+    n = len(view.players)
+    names = [seat_name(seat) for seat in range(n)]
     turn = view.current_player
     status = "game over" if turn is None else f"{names[turn]} to act"
     lines = [f"Turn {view.turn}, {status}; as seen by {names[view.player]}"]
@@ -66,7 +79,7 @@ def view_text(view: PlayerView) -> str:
             f"{count} {t.value}" for t, count in zip(Treat, player.treats, strict=True)
         )
         lines.append(
-            f"{player.name}: {treats}, pumpkins {player.pumpkins}, "
+            f"{names[seat]}: {treats}, pumpkins {player.pumpkins}, "
             f"footprints {player.footprints}, visited {sorted(player.visited)}, "
             f"tricked {sorted(player.tricked)}, secret tile {tile if tile is not None else '?'}, "
             f"points {view.scores[seat].total}"

@@ -9,14 +9,14 @@
 >>> sorted(observation), int(observation["action_mask"].sum()) > 0
 (['action_mask', 'observation'], True)
 
-Agents are ``player_0`` to ``player_{n-1}`` by seat. Observations are dicts like those of
-PettingZoo's classic games: ``"observation"``, the viewer's ``PlayerView`` encoded by
-``tricky_treats.adapters.observation`` (version ``OBSERVATION_VERSION``), and
-``"action_mask"``, 1 for each legal action by its code in ``game.action_space``. Actions are
-those codes. The agent to act may act twice in a row: a refresh of the market is not the
-turn's action (R8). Rewards come only when the game ends, from the result
-(``outcome_rewards``): +1 for a sole winner, ``-1/(n-1)`` for the others, shared wins split
-the +1 so the rewards always sum to 0. The game never truncates.
+Agents are ``player_0`` to ``player_{n-1}`` by seat, and the renderings name the seats so.
+Observations are dicts like those of PettingZoo's classic games: ``"observation"``, the
+viewer's ``PlayerView`` encoded by ``tricky_treats.adapters.observation`` (version
+``OBSERVATION_VERSION``), and ``"action_mask"``, 1 for each legal action by its code in
+``game.action_space``. Actions are those codes. The agent to act may act twice in a row: a
+refresh of the market is not the turn's action (R8). Rewards come only when the game ends,
+from the result (``outcome_rewards``): +1 for a sole winner, ``-1/(n-1)`` for the others,
+shared wins split the +1 so the rewards always sum to 0. The game never truncates.
 """
 
 from __future__ import annotations
@@ -27,19 +27,22 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tricky_treats.adapters._text import outcome_rewards, view_text
+from tricky_treats.adapters._text import outcome_rewards, seat_name, view_text
 from tricky_treats.adapters.observation import ObservationEncoding
+from tricky_treats.components import Colour, Treat, feature_text
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.model import GameState
+from tricky_treats.views import PlayerView
 
-__all__ = ["TrickyTreatsEnv", "env", "outcome_rewards", "raw_env"]
+__all__ = ["TrickyTreatsEnv", "board_picture", "env", "outcome_rewards", "raw_env"]
 
 _Observation = dict[str, np.ndarray[Any, Any]]
+_TREATS = tuple(Treat)
 
 
 class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
@@ -49,13 +52,15 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
     ``tricky_treats.new_game()``. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals;
     a ``reset()`` without a seed deals the next game of a sequence drawn from the last seed
     given (or from ``seed`` here, else from the operating system). ``render_mode`` is
-    ``"ansi"`` (``render()`` returns the text) or ``"human"`` (it prints it after every
-    step). The text shows what the agent to act sees. ``env.game`` is the current
-    ``GameState``.
+    ``"ansi"`` (``render()`` returns the text), ``"human"`` (it prints it after every
+    step) or ``"rgb_array"`` (``render()`` returns a picture of the board, an ``(H, W, 3)``
+    ``uint8`` array drawn with matplotlib). Both show what the agent to act sees.
+    Without a render mode ``render()`` warns and returns None, as PettingZoo's classic
+    games do. ``env.game`` is the current ``GameState``.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "tricky_treats_v1",
         "is_parallelizable": False,
     }
@@ -71,7 +76,7 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigurationError(
-                f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
+                f"render_mode must be None, 'ansi', 'human' or 'rgb_array', got {render_mode!r}"
             )
         self.render_mode = render_mode
         self._players = players
@@ -174,19 +179,29 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The game as the agent to act sees it: returned (``ansi``) or printed (``human``)."""
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The game as the agent to act sees it, in the render mode (see the class).
+
+        Without a render mode it warns and returns None.
+        """
         if self.render_mode is None:
-            raise ConfigurationError("render() needs render_mode 'ansi' or 'human'")
+            logger.warn(
+                "You are calling render method without specifying any render mode: "
+                "create the environment with render_mode 'ansi', 'human' or 'rgb_array'"
+            )
+            return None
         seat = self.agent_name_mapping.get(self.agent_selection, 0) if self.agents else 0
-        text = view_text(self.game.view(seat))
+        view = self.game.view(seat)
+        if self.render_mode == "rgb_array":
+            return board_picture(view)
+        text = view_text(view)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
 
     def close(self) -> None:
-        """Nothing to release: the text rendering holds no window."""
+        """Nothing to release: the renderings hold no window."""
 
 
 raw_env = TrickyTreatsEnv
@@ -194,10 +209,112 @@ raw_env = TrickyTreatsEnv
 
 
 def env(**kwargs: Any) -> AECEnv[str, _Observation, int]:
-    """The environment wrapped as PettingZoo's classic games are (bounds and call order).
+    """The environment wrapped as PettingZoo's classic games are, for the call order.
 
-    Takes the arguments of ``TrickyTreatsEnv``.
+    Takes the arguments of ``TrickyTreatsEnv``. The classic games' ``AssertOutOfBoundsWrapper``
+    is left out: the environment checks the bounds itself and raises the library's
+    ``InvalidActionError`` (an ``AssertionError`` would not say how to fix the call).
     """
-    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(TrickyTreatsEnv(**kwargs))
-    result: AECEnv[str, _Observation, int] = wrappers.OrderEnforcingWrapper(wrapped)
+    result: AECEnv[str, _Observation, int] = wrappers.OrderEnforcingWrapper(
+        TrickyTreatsEnv(**kwargs)
+    )
     return result
+
+
+# Card colours as drawn, close to the printed cards'.
+_INK = {Colour.PURPLE: "#8e5fc2", Colour.RED: "#d9534f", Colour.GREEN: "#4fa85a"}
+_PAPER = "#fdf6e3"
+
+
+def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
+    """A picture of ``view`` (what one player sees) as an ``(H, W, 3)`` ``uint8`` array.
+
+    The nice houses' grid (numbered row by row from 0) with what each wants and its treat,
+    the street bonus tokens, the mean houses, the market, and each seat's board (treats,
+    pumpkins, footprints, points, secret tile if the viewer may see it, the houses visited
+    and tricked, and every kid's cards, the top one with its trick icon). Drawn with matplotlib's
+    Agg canvas, without pyplot or a window (``pip install 'tricky-treats[pettingzoo]'``
+    brings matplotlib).
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.patches import Rectangle
+    except ImportError as exc:  # pragma: no cover - the extra installs it
+        raise ConfigurationError(
+            "render_mode 'rgb_array' draws with matplotlib: pip install 'tricky-treats[pettingzoo]'"
+        ) from exc
+    n = len(view.players)
+    figure = Figure(figsize=(12, 7.5), dpi=dpi, facecolor=_PAPER)
+    canvas = FigureCanvasAgg(figure)
+    ax = figure.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, 120)
+    ax.set_ylim(0, 75)
+    ax.axis("off")
+
+    def box(x: float, y: float, w: float, h: float, colour: str, text: str = "") -> None:
+        ax.add_patch(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#333333", lw=1))
+        if text:
+            ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=8)
+
+    turn = view.current_player
+    status = "game over" if turn is None else f"{seat_name(turn)} to act"
+    ax.text(1, 73, f"Turn {view.turn}, {status}; as seen by {seat_name(view.player)}", fontsize=12)
+    ax.text(1, 69, "Nice houses", fontsize=10, weight="bold")
+    for h, house in enumerate(view.grid):
+        row, column = divmod(h, 3)
+        pumpkin = "\npumpkin" if view.pumpkin_on_house[h] else ""
+        text = f"{h}: wants {feature_text(house.neighbour.wants)}\n{house.treat.value}{pumpkin}"
+        box(1 + column * 14, 55 - row * 12, 13, 11, "#fff3c4", text)
+    streets = [
+        f"{token.back if flipped else token.front} {token.treat.value}"
+        for token, flipped in zip(view.street_tokens, view.street_flipped, strict=True)
+    ]
+    ax.text(1, 29, "Street bonuses: " + ", ".join(streets), fontsize=8)
+    ax.text(1, 25, "Mean houses", fontsize=10, weight="bold")
+    for m, mean in enumerate(view.mean_houses):
+        pumpkin = "\npumpkin" if view.pumpkin_on_mean_house[m] else ""
+        text = f"{m}: {mean.neighbour.icon.value}\ntile {mean.tile.id}{pumpkin}"
+        box(1 + m * 14, 13, 13, 11, "#d9d2e9", text)
+    ax.text(1, 10, f"Market (deck {view.deck_size}, discarded {len(view.discarded)})", fontsize=10)
+    for slot, card in enumerate(view.market):
+        if card is None:
+            box(1 + slot * 9, 1, 8, 8, "#eeeeee", "-")
+        else:
+            text = f"{card.theme.value}\n{card.type.value}\n{card.icon.value}"
+            box(1 + slot * 9, 1, 8, 8, _INK[card.colour], text)
+    height = 73 / n
+    for offset in range(n):
+        seat = (view.player + offset) % n
+        player = view.players[seat]
+        top = 71 - offset * height
+        tile = view.secret_tiles[seat]
+        treats = ", ".join(
+            f"{count} {t.value}" for t, count in zip(_TREATS, player.treats, strict=True)
+        )
+        ax.text(
+            47,
+            top,
+            f"{seat_name(seat)}: {view.scores[seat].total} points; {treats}; pumpkins "
+            f"{player.pumpkins}; footprints {player.footprints}; secret tile "
+            f"{tile.id if tile is not None else '?'}",
+            fontsize=9,
+            weight="bold" if seat == turn else "normal",
+        )
+        visited = ", ".join(map(str, sorted(player.visited))) or "none"
+        tricked = ", ".join(map(str, sorted(player.tricked))) or "none"
+        ax.text(47, top - 2.5, f"visited {visited}; tricked {tricked}", fontsize=7)
+        card_height = min(4.0, (height - 9) / 3)
+        for k, kid in enumerate(player.kids):
+            x = 47 + k * 14.5
+            ax.text(x, top - 5, f"kid {k}", fontsize=7)
+            for c, card in enumerate(kid):
+                label = f"{card.theme.value} {card.type.value}"
+                if c == len(kid) - 1:  # the top card shows its trick icon (R3)
+                    label += f", {card.icon.value}"
+                box(x, top - 6 - (c + 1) * card_height, 13.5, card_height, _INK[card.colour])
+                ax.text(x + 0.5, top - 6 - (c + 0.5) * card_height, label, fontsize=6, va="center")
+    canvas.draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+    rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    picture: np.ndarray[Any, Any] = np.asarray(rgba)[:, :, :3].copy()
+    return picture

@@ -195,13 +195,7 @@ class CandyChaserState:
     def destination(self, candy: str) -> int:
         """Where ``candy``'s cube would end with the current roll ([A.3], G condition)."""
         assert self.roll is not None
-        i = CANDIES.index(candy)
-        start = self.prices[i]
-        if self.roll < 0:
-            return max(LOWEST, start + self.roll)
-        others_high = any(p >= 3 for j, p in enumerate(self.prices) if j != i)
-        # CC-3: without another cube on 3 or more, a move that would reach G stops on 5.
-        return min(GOAL if others_high else TOP, start + self.roll)
+        return _move_end(self.prices, CANDIES.index(candy), self.roll)
 
     def apply(self, action: Action | str) -> CandyChaserState:
         """The state after ``action``; raises ``IllegalActionError`` if the rules forbid it."""
@@ -375,6 +369,11 @@ class CandyChaserView:
             history=tuple(self._history(objectives)),
         )
 
+    def destination(self, candy: str) -> int:
+        """Where ``candy``'s cube would end with the current roll (as the state's)."""
+        assert self.roll is not None
+        return _move_end(self.prices, CANDIES.index(candy), self.roll)
+
     def _consistent(self, assignment: tuple[str, ...]) -> bool:
         if any(c is not None and assignment[q] != c for q, c in enumerate(self.objectives)):
             return False
@@ -398,6 +397,16 @@ class CandyChaserView:
                 count += 1
             actions.append(entry)
         return actions
+
+
+def _move_end(prices: Sequence[int], i: int, roll: int) -> int:
+    """Where cube ``i`` ends when moved by ``roll`` ([A.3], and the G condition)."""
+    start = prices[i]
+    if roll < 0:
+        return max(LOWEST, start + roll)
+    others_high = any(p >= 3 for j, p in enumerate(prices) if j != i)
+    # CC-3: without another cube on 3 or more, a move that would reach G stops on 5.
+    return min(GOAL if others_high else TOP, start + roll)
 
 
 def _wrong(candy: str) -> str:

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from hack_trick.bots import hand_end_estimate
 from hack_trick.errors import (
     ConfigurationError,
     HackTrickError,
@@ -70,6 +71,7 @@ __all__ = [
     "Start",
     "Step",
     "dumps",
+    "hand_end_estimate",
     "loads",
     "new_match",
     "parse_action",

@@ -179,6 +179,10 @@ class Config:
     """Points that win the match ("Doel van het spel": 5)."""
     seed: int = 0
     """Every shuffle of the match derives from it; it is hidden from the players."""
+    asking: str = "turn"
+    """How "in een eerdere ronde genomen" reads (HT-3): ``"turn"`` (captured on an earlier turn,
+    markers go back at each deal) or ``"hand"`` (captured in an earlier hand: captured markers
+    stay with the captor across hands and only those pay for asking)."""
 
 
 @attrs.frozen
@@ -208,6 +212,10 @@ class HandResult:
     points: int
     reason: str
     """``"line"``, ``"triple"`` or ``"no marker"``."""
+    squares: tuple[int, ...] = ()
+    """The scoring area: the winning line's squares or the triple's square (HT-8)."""
+    board: tuple[Square, ...] = attrs.field(default=(), repr=False, eq=False)
+    """The board as the hand ended, before the next deal clears it."""
 
 
 def _rng(seed: int, *keys: object) -> random.Random:
@@ -251,6 +259,11 @@ class HackTrickState:
     reshuffles: int = attrs.field(repr=False)
     results: tuple[HandResult, ...] = attrs.field(repr=False)
     history: tuple[Action, ...] = attrs.field(repr=False)
+    banked: tuple[tuple[int, int], tuple[int, int]] = attrs.field(
+        default=((0, 0), (0, 0)), repr=False
+    )
+    """``asking="hand"``: per player, the opponent's markers captured in earlier hands and still
+    held, (singles, doubles); only they pay for asking (HT-3)."""
 
     # -- protocol ---------------------------------------------------------------------------
 
@@ -299,13 +312,17 @@ class HackTrickState:
                 spend = (Guard(),) if self.guarded[p] else (Force(), Guard())
             return (Pass(), *spend)
         actions: list[Action] = []
-        if not self.asked and self.captured[p] != (0, 0):
+        if not self.asked and self._ask_tokens(p) != (0, 0):
             actions.append(Ask())
         plays = self._plays(p)
         if len(hand) < HAND_LIMIT and not (self.forced[p] and plays):
             actions.append(Draw())
         actions.extend(plays)
         return tuple(actions)
+
+    def _ask_tokens(self, p: int) -> tuple[int, int]:
+        """The captured markers ``p`` may pay for asking (HT-3)."""
+        return self.banked[p] if self.config.asking == "hand" else self.captured[p]
 
     def _markers(self, p: int) -> int:
         return self.singles[p] + self.doubles[p]
@@ -390,16 +407,18 @@ class HackTrickState:
         return state._begin_turn()
 
     def _ask(self, p: int) -> HackTrickState:
-        singles, doubles = self.captured[p]
+        singles, doubles = self._ask_tokens(p)
         # HT-5: the paid marker leaves the game; a single one is paid while there is one.
         paid = (1, 0) if singles else (0, 1)
         o = 1 - p
-        captured = _with_pair(self.captured, p, (singles - paid[0], doubles - paid[1]))
         spent = _with_pair(self.spent, o, _add(self.spent[o], paid))
         reveal = Reveal(o, "ask", sum(self.hands[o]))
-        return attrs.evolve(
-            self, captured=captured, spent=spent, asked=True, reveals=(*self.reveals, reveal)
-        )
+        state = attrs.evolve(self, spent=spent, asked=True, reveals=(*self.reveals, reveal))
+        if self.config.asking == "hand":
+            banked = _with_pair(self.banked, p, (singles - paid[0], doubles - paid[1]))
+            return attrs.evolve(state, banked=banked)
+        captured = _with_pair(self.captured, p, (singles - paid[0], doubles - paid[1]))
+        return attrs.evolve(state, captured=captured)
 
     def _draw(self, p: int) -> HackTrickState:
         state = self
@@ -438,23 +457,23 @@ class HackTrickState:
         )
         won = state._formation_points(p, number)
         if won is not None:
-            return state._end_hand(HandResult(p, won[0], won[1]))
+            return state._end_hand(HandResult(p, won[0], won[1], won[2], state.board))
         return state
 
-    def _formation_points(self, p: int, number: int) -> tuple[int, str] | None:
-        """Points and kind of the best winning formation through square ``number``, if any."""
-        best: tuple[int, str] | None = None
+    def _formation_points(self, p: int, number: int) -> tuple[int, str, tuple[int, ...]] | None:
+        """Points, kind and squares of the best winning formation through ``number``, if any."""
+        best: tuple[int, str, tuple[int, ...]] | None = None
         square = self.board[number - 1]
         # The marker just placed is the top of this square; it never earns the double (HT-4).
         earlier = square.stack[:-1]
         if len(square.stack) >= 3:
-            best = (2 if True in earlier else 1, "triple")
+            best = (2 if True in earlier else 1, "triple", (number,))
         for line in LINES:
             if number in line and all(self.board[n - 1].owner == p for n in line):
                 others = (m for n in line if n != number for m in self.board[n - 1].stack)
                 points = 2 if True in earlier or True in others else 1
                 if best is None or points > best[0]:
-                    best = (points, "line")
+                    best = (points, "line", _in_layout_order(line))
         return best
 
     def _spend(self, p: int, flag: str) -> HackTrickState:
@@ -487,7 +506,7 @@ class HackTrickState:
         assert p is not None
         if not self._markers(p) and (self.forced[p] or len(self.hands[p]) == HAND_LIMIT):
             # "Einde van het spel": the opponent must play a card but has no marker left.
-            return self._end_hand(HandResult(1 - p, 1, "no marker"))
+            return self._end_hand(HandResult(1 - p, 1, "no marker", (), self.board))
         if self.forced[p] and not self._plays(p):
             # [3.A] unable to play, the forced player shows the hand and draws instead.
             hand = self.hands[p]
@@ -501,7 +520,11 @@ class HackTrickState:
             return attrs.evolve(
                 self, scores=scores, results=results, step=Step.OVER, current_player=None
             )
-        return _deal(self.config, scores, self.hand_number + 1, results, self.history)
+        banked = self.banked
+        if self.config.asking == "hand":
+            # HT-3 "hand": this hand's captures join the captor's bank for the next hands.
+            banked = (_add(banked[0], self.captured[0]), _add(banked[1], self.captured[1]))
+        return _deal(self.config, scores, self.hand_number + 1, results, self.history, banked)
 
     # -- views ------------------------------------------------------------------------------
 
@@ -532,6 +555,8 @@ class HackTrickState:
             reshuffles=self.reshuffles,
             results=self.results,
             history=self.history,
+            asking=self.config.asking,
+            banked=self.banked,
         )
 
     def determinize(self, player: int, rng: random.Random) -> HackTrickState:
@@ -575,6 +600,8 @@ class HackTrickView:
     reshuffles: int
     results: tuple[HandResult, ...]
     history: tuple[Action, ...]
+    asking: str = "turn"
+    banked: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
 
     def determinize(self, rng: random.Random) -> HackTrickState:
         """A full state consistent with this view, unseen cards and seed drawn with ``rng``."""
@@ -584,7 +611,7 @@ class HackTrickView:
         other = tuple(sorted(unseen[:k]))
         set_aside, deck = tuple(unseen[k : k + 2]), tuple(unseen[k + 2 :])
         return HackTrickState(
-            config=Config(self.target, rng.getrandbits(64)),
+            config=Config(self.target, rng.getrandbits(64), self.asking),
             scores=self.scores,
             hand_number=self.hand_number,
             step=self.step,
@@ -605,6 +632,7 @@ class HackTrickView:
             reshuffles=self.reshuffles,
             results=self.results,
             history=self.history,
+            banked=self.banked,
         )
 
 
@@ -622,8 +650,11 @@ def _board_lines(board: Sequence[Square]) -> list[str]:
 # -- dealing ------------------------------------------------------------------------------------
 
 
-def new_match(target: int = 5, seed: int = 0) -> HackTrickState:
+def new_match(target: int = 5, seed: int = 0, asking: str = "turn") -> HackTrickState:
     """A new match to ``target`` points, every shuffle drawn from ``seed``.
+
+    ``asking`` chooses the reading of the asking rule (HT-3): ``"turn"`` (the default) or
+    ``"hand"`` (captured markers carry across hands and pay for asking in later hands).
 
     >>> match = new_match(seed=1)
     >>> match.current_player, len(match.hands[1]), len(match.hands[0]), len(match.deck)
@@ -635,7 +666,11 @@ def new_match(target: int = 5, seed: int = 0) -> HackTrickState:
         )
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
-    return _deal(Config(target, seed), (0, 0), 0, (), ())
+    if asking not in ("turn", "hand"):
+        raise ConfigurationError(
+            f'asking must be "turn" or "hand" (the two readings of HT-3), got {asking!r:.20}'
+        )
+    return _deal(Config(target, seed, asking), (0, 0), 0, (), ())
 
 
 def _deal(
@@ -644,6 +679,7 @@ def _deal(
     hand_number: int,
     results: tuple[HandResult, ...],
     history: tuple[Action, ...],
+    banked: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0)),
 ) -> HackTrickState:
     cards = list(CARDS)
     _rng(config.seed, "deal", hand_number).shuffle(cards)
@@ -660,8 +696,9 @@ def _deal(
         set_aside=tuple(cards[:2]),
         row=(),
         hands=hands,
-        singles=(SINGLE_MARKERS, SINGLE_MARKERS),
-        doubles=(True, True),
+        # HT-3 "hand": markers the opponent still holds do not come back to their owner.
+        singles=(SINGLE_MARKERS - banked[1][0], SINGLE_MARKERS - banked[0][0]),
+        doubles=(banked[1][1] == 0, banked[0][1] == 0),
         board=(Square(),) * 9,
         captured=((0, 0), (0, 0)),
         spent=((0, 0), (0, 0)),
@@ -672,7 +709,13 @@ def _deal(
         reshuffles=0,
         results=results,
         history=history,
+        banked=banked,
     )
+
+
+def _in_layout_order(squares: frozenset[int]) -> tuple[int, ...]:
+    order = [n for row in LAYOUT for n in row]
+    return tuple(sorted(squares, key=order.index))
 
 
 def _with(pair: tuple[_T, _T], index: int, value: _T) -> tuple[_T, _T]:

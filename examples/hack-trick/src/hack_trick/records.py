@@ -1,6 +1,6 @@
 """JSON records of matches: the settings and the actions, replayed on load.
 
-A record is ``{"format": "hack-trick", "version": 1, "config": {...}, "actions": [...]}`` with
+A record is ``{"format": "hack-trick", "version": 2, "config": {...}, "actions": [...]}`` with
 each action tagged by ``"type"``. Reading is strict: unknown keys, wrong types, another format
 or version, and actions the rules refuse are all ``RecordError``. The codec is the game
 protocol's ``ActionLogRecords``, shared by every game built on ``tricky_treats.protocol``.
@@ -14,10 +14,12 @@ from hack_trick.errors import HackTrickError, RecordError
 from hack_trick.game import Action, Config, HackTrickState, new_match
 from tricky_treats.protocol import ActionLogRecords
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "dumps", "loads"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "OLD_VERSIONS", "VERSION", "dumps", "loads"]
 
 FORMAT: Final = "hack-trick"
-VERSION: Final = 1
+VERSION: Final = 2
+OLD_VERSIONS: Final = (1,)
+"""Version 2 added ``config.asking`` (HT-3); a version 1 record reads as ``"turn"``."""
 MAX_RECORD_BYTES: Final = 1_000_000
 """Longer text is refused unread: no legal match comes near it."""
 
@@ -26,11 +28,12 @@ _RECORDS: ActionLogRecords[HackTrickState, Config] = ActionLogRecords(
     title="Hack Trick",
     config_type=Config,
     action_type=Action,
-    start=lambda config: new_match(config.target, config.seed),
+    start=lambda config: new_match(config.target, config.seed, config.asking),
     record_error=RecordError,
     game_error=HackTrickError,
     version=VERSION,
     max_bytes=MAX_RECORD_BYTES,
+    old_versions=OLD_VERSIONS,
 )
 
 

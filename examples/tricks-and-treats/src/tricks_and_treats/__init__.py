@@ -1,9 +1,10 @@
-"""Tricks & Treats (Emerson Matsuuchi, Nazca Games, 2012), basic game, as an immutable engine.
+"""Tricks & Treats (Emerson Matsuuchi, Nazca Games, 2012) as an immutable engine.
 
 Two to four players secretly own one basket each of a row of players + 2 baskets. On your
 turn you draw a candy card and put one under any basket; at any time in your turn you may
 accuse another player of owning a basket: right, they are out and you win their number card
 (5 points); wrong, you are out. When Time's Up is drawn, survivors score their basket's candy.
+``new_game(..., specials=1)`` plays the variant with special baskets (off by default).
 Built on tricky-treats' game protocol (``tricky_treats.protocol``).
 
 >>> import tricks_and_treats as tnt
@@ -14,7 +15,12 @@ True
 
 from __future__ import annotations
 
-from tricks_and_treats.bots import calm_rollout
+from tricks_and_treats.bots import (
+    calm_rollout,
+    informed_actions,
+    informed_rollout,
+    possible_numbers,
+)
 from tricks_and_treats.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -25,6 +31,7 @@ from tricks_and_treats.errors import (
 from tricks_and_treats.game import (
     CANDY_CARDS,
     KINDS,
+    SPECIALS,
     TIMES_UP,
     Accusation,
     Accuse,
@@ -33,9 +40,14 @@ from tricks_and_treats.game import (
     Config,
     Draw,
     Play,
+    Pull,
+    Skip,
     Step,
+    Swap,
     TricksAndTreatsState,
     TricksAndTreatsView,
+    basket_id,
+    basket_name,
     new_game,
     parse_action,
 )
@@ -44,6 +56,7 @@ from tricks_and_treats.records import dumps, loads
 __all__ = [
     "CANDY_CARDS",
     "KINDS",
+    "SPECIALS",
     "TIMES_UP",
     "Accusation",
     "Accuse",
@@ -55,14 +68,22 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "Play",
+    "Pull",
     "RecordError",
+    "Skip",
     "Step",
+    "Swap",
     "TricksAndTreatsError",
     "TricksAndTreatsState",
     "TricksAndTreatsView",
+    "basket_id",
+    "basket_name",
     "calm_rollout",
     "dumps",
+    "informed_actions",
+    "informed_rollout",
     "loads",
     "new_game",
     "parse_action",
+    "possible_numbers",
 ]

@@ -1,16 +1,18 @@
-"""Tricks & Treats' rules (basic game): actions, the immutable state, views, determinization.
+"""Tricks & Treats' rules, basic game and special baskets: actions, state, views, sampling.
 
-Sections (``[1.(3)]``, ``[2]``, ``[3.(2)]``) follow the numbered parts of the Chinese text
-(``tricks-and-treats-zh.txt``); ``TT-n`` are this project's rulings, listed in ``RULES.md``.
+Sections (``[1.(3)]``, ``[2]``, ``[3.(2)]``, ``[4]``) follow the numbered parts of the Chinese
+text (``tricks-and-treats-zh.txt``); the special baskets are in its table of components;
+``TT-n`` are this project's rulings, listed in ``RULES.md``.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 import attrs
@@ -24,6 +26,7 @@ from tricks_and_treats.errors import (
 __all__ = [
     "CANDY_CARDS",
     "KINDS",
+    "SPECIALS",
     "TIMES_UP",
     "Accusation",
     "Accuse",
@@ -32,9 +35,14 @@ __all__ = [
     "Config",
     "Draw",
     "Play",
+    "Pull",
+    "Skip",
     "Step",
+    "Swap",
     "TricksAndTreatsState",
     "TricksAndTreatsView",
+    "basket_id",
+    "basket_name",
     "new_game",
     "parse_action",
 ]
@@ -42,6 +50,47 @@ __all__ = [
 KINDS: Final = ("mint", "gummy", "chocolate", "corn")
 """The four candies: mint (orange), gummy (green), chocolate (brown), candy corn (yellow)."""
 _LETTERS: Final = {"mint": "M", "gummy": "G", "chocolate": "C", "corn": "K"}
+
+SPECIALS: Final = (
+    "bomb",
+    "monte",
+    "magnet",
+    "disco",
+    "piggy",
+    "lottery",
+    "slide",
+    "popular",
+    "favorite",
+    "badcandy",
+    "lice",
+)
+"""The 11 special baskets of the variant [4], in the order of the text's table (TT-14): 炸彈 Bomb,
+蒙特 Monte, 磁鐵 Magnet, 迪斯可 Disco, 小豬 Piggy, 樂透 Lottery, 電動滑行 Electric Slide,
+好人緣 Popular, 最愛 Favorite, 壞糖果 Bad Candy, 蝨子 Lice."""
+_FIRST_SPECIAL: Final = 7
+"""Special baskets are basket ids 7 to 17 (the number baskets are 1 to 6)."""
+_TRIGGERED: Final = ("bomb", "monte", "magnet")
+"""Specials that offer their placer a choice when a card is played under them."""
+
+
+def basket_id(name: str) -> int:
+    """The basket id of ``name``: a number basket ``"1"``-``"6"`` or a special's name."""
+    if name in SPECIALS:
+        return _FIRST_SPECIAL + SPECIALS.index(name)
+    if len(name) == 1 and name in "123456":
+        return int(name)
+    raise InvalidActionError(
+        f"{name!r:.20} is no basket; write a number 1-6 or a special basket: {', '.join(SPECIALS)}"
+    )
+
+
+def basket_name(basket: int) -> str:
+    """How a basket is written: its number, or its special's name (``basket_id`` inverted)."""
+    return SPECIALS[basket - _FIRST_SPECIAL] if basket >= _FIRST_SPECIAL else str(basket)
+
+
+def _special(basket: int) -> str | None:
+    return SPECIALS[basket - _FIRST_SPECIAL] if basket >= _FIRST_SPECIAL else None
 
 
 @attrs.frozen(order=True)
@@ -70,6 +119,8 @@ TIMES_UP: Final = Card("time", 0)
 CANDY_CARDS: Final = tuple(Card(k, v) for k in KINDS for v in range(1, 5) for _ in range(3))
 """The 48 candy cards: each kind, values 1-4, three copies each."""
 CAPTURE_POINTS: Final = 5
+POPULAR_POINTS: Final = 10
+DISCO_LIMIT: Final = 10
 _T = TypeVar("_T")
 
 
@@ -86,13 +137,13 @@ class Draw:
 
 @attrs.frozen
 class Play:
-    """[2.(2)] Put ``card`` from hand on the pile under basket number ``basket``."""
+    """[2.(2)] Put ``card`` from hand on the pile under basket ``basket`` (see ``basket_id``)."""
 
     card: Card
     basket: int
 
     def __str__(self) -> str:
-        return f"play {self.card} {self.basket}"
+        return f"play {self.card} {basket_name(self.basket)}"
 
 
 @attrs.frozen
@@ -106,34 +157,67 @@ class Accuse:
         return f"accuse {self.target} {self.number}"
 
 
-Action = Draw | Play | Accuse
+@attrs.frozen
+class Swap:
+    """[4] Bomb, Monte, Disco: exchange the places of basket cards ``basket`` and ``other``.
+
+    The candy cards stay where they are ("不包括下方糖果卡"): only the basket cards move.
+    """
+
+    basket: int
+    other: int
+
+    def __str__(self) -> str:
+        return f"swap {basket_name(self.basket)} {basket_name(self.other)}"
+
+
+@attrs.frozen
+class Pull:
+    """[4] Magnet: move the top candy card under ``source`` onto the pile under ``target``."""
+
+    source: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"pull {basket_name(self.source)} {basket_name(self.target)}"
+
+
+@attrs.frozen
+class Skip:
+    """[4] Decline what a Bomb, Monte or Magnet basket allows ("可立即": may, not must)."""
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+Action = Draw | Play | Accuse | Swap | Pull | Skip
 
 
 def parse_action(text: str) -> Action:
-    """The action written as ``text``.
+    """The action written as ``text`` (any letter case).
 
     >>> parse_action("play K3 5")
     Play(card=Card(kind='corn', value=3), basket=5)
     """
-    if not isinstance(text, str) or len(text) > 30:
+    if not isinstance(text, str) or len(text) > 40:
         raise InvalidActionError(f"{text!r:.40} is not an action; write e.g. 'draw'")
-    words = text.strip().split()
+    words = text.strip().lower().split()
     digits = ("1", "2", "3", "4", "5", "6")
-    if [w.lower() for w in words] == ["draw"]:
-        return Draw()
-    if len(words) == 3 and words[0].lower() == "play" and words[2] in digits:
-        return Play(Card.parse(words[1]), int(words[2]))
+    baskets = (*digits, *SPECIALS)
+    if words in (["draw"], ["skip"]):
+        return Draw() if words[0] == "draw" else Skip()
+    if len(words) == 3 and words[0] == "play" and words[2] in baskets:
+        return Play(Card.parse(words[1]), basket_id(words[2]))
+    if len(words) == 3 and words[0] in ("swap", "pull") and {*words[1:]} <= {*baskets}:
+        kind = Swap if words[0] == "swap" else Pull
+        return kind(basket_id(words[1]), basket_id(words[2]))
     seats = ("0", "1", "2", "3")
-    if (
-        len(words) == 3
-        and words[0].lower() == "accuse"
-        and words[1] in seats
-        and words[2] in digits
-    ):
+    if len(words) == 3 and words[0] == "accuse" and words[1] in seats and words[2] in digits:
         return Accuse(int(words[1]), int(words[2]))
     raise InvalidActionError(
-        f"{text!r} is not an action; write 'draw', 'play CARD BASKET' (e.g. play K3 5) or "
-        "'accuse PLAYER NUMBER' (e.g. accuse 2 4)"
+        f"{text!r} is not an action; write 'draw', 'play CARD BASKET' (e.g. play K3 5), "
+        "'accuse PLAYER NUMBER' (e.g. accuse 2 4), or for a special basket 'swap BASKET BASKET', "
+        "'pull FROM TO' or 'skip'"
     )
 
 
@@ -147,6 +231,8 @@ class Step(enum.Enum):
     """[2.(1)] The player may accuse, then must draw."""
     PLAY = "play"
     """[2.(2)] The player may accuse, then must play a card."""
+    EFFECT = "effect"
+    """[4] The player who placed a card decides what a special basket does (TT-12)."""
     OVER = "over"
 
 
@@ -157,6 +243,8 @@ class Config:
     players: int
     seed: int = 0
     """The set-up shuffles derive from it; it is hidden from the players."""
+    specials: tuple[str, ...] = ()
+    """[4] The special baskets in the row, face up (none: the basic game)."""
 
 
 @attrs.frozen
@@ -182,9 +270,9 @@ class TricksAndTreatsState:
     """Top card first; the Time's Up card is among the bottom six [1.(1)]. Hidden."""
     hands: tuple[tuple[Card, ...], ...] = attrs.field(repr=False)
     row: tuple[int, ...]
-    """The basket cards left to right, by number [1.(3)]."""
+    """The basket cards left to right [1.(3)]: numbers 1-6, specials 7-17 (``basket_name``)."""
     piles: tuple[tuple[Card, ...], ...] = attrs.field(repr=False)
-    """Per basket number (index number - 1), its candy cards bottom to top."""
+    """Per place in the row (not per basket: basket cards move, candy stays), bottom to top."""
     numbers: tuple[int, ...] = attrs.field(repr=False)
     """Each player's secret number card [1.(4)]."""
     removed_numbers: tuple[int, ...] = attrs.field(repr=False)
@@ -200,6 +288,18 @@ class TricksAndTreatsState:
     times_up: bool
     """Whether the game ended by drawing the Time's Up card."""
     history: tuple[Action, ...] = attrs.field(repr=False)
+    removed: tuple[Card, ...] = attrs.field(default=(), repr=False)
+    """Candy cards a Disco or Bomb basket took out of the game, face up [4]."""
+    pending: int | None = attrs.field(default=None, repr=False)
+    """The special basket whose choice the current player must make (``Step.EFFECT``)."""
+    effects: tuple[str, ...] = attrs.field(default=(), repr=False)
+    """What the special baskets did, in order, as text for the players [4]."""
+    doubled: tuple[str, ...] = attrs.field(default=(), repr=False)
+    """Favorite: candy kinds worth 2 points a candy in the final scoring."""
+    spoiled: tuple[str, ...] = attrs.field(default=(), repr=False)
+    """Bad Candy: candy kinds worth 0 points in the final scoring (over Favorite, TT-14)."""
+    popular: int | None = attrs.field(default=None, repr=False)
+    """Popular: baskets whose candy has this parity (0 even, 1 odd) score 10 more."""
 
     @property
     def num_players(self) -> int:
@@ -211,14 +311,33 @@ class TricksAndTreatsState:
         """Whether the game has ended [3]."""
         return self.step is Step.OVER
 
+    def pile(self, basket: int) -> tuple[Card, ...]:
+        """The candy cards under basket ``basket`` where it lies now, bottom to top."""
+        return self.piles[self.row.index(basket)]
+
     def pile_value(self, basket: int) -> int:
         """The candy on basket ``basket``: the sum of its cards' values [3.(2)]."""
-        return sum(card.value for card in self.piles[basket - 1])
+        return sum(card.value for card in self.pile(basket))
+
+    def candy_points(self, basket: int) -> int:
+        """The points of basket ``basket``'s candy: its value, Favorite and Bad Candy applied."""
+        return sum(card.value * self._points_per_candy(card.kind) for card in self.pile(basket))
+
+    def _points_per_candy(self, kind: str) -> int:
+        return 0 if kind in self.spoiled else 2 if kind in self.doubled else 1
+
+    def popular_bonus(self, basket: int) -> int:
+        """Popular's 10 points when basket ``basket``'s candy has Popular's parity, else 0."""
+        if self.popular is None or self.pile_value(basket) % 2 != self.popular:
+            return 0
+        return POPULAR_POINTS
 
     def scores(self) -> tuple[int | None, ...]:
         """[3.(2)] Per surviving player, own basket's candy plus 5 per captured number card."""
         return tuple(
-            self.pile_value(self.numbers[p]) + CAPTURE_POINTS * len(self.captured[p])
+            self.candy_points(self.numbers[p])
+            + self.popular_bonus(self.numbers[p])
+            + CAPTURE_POINTS * len(self.captured[p])
             if self.alive[p]
             else None
             for p in range(self.num_players)
@@ -249,27 +368,49 @@ class TricksAndTreatsState:
         p = self.current_player
         if p is None:
             return ()
+        if self.step is Step.EFFECT:
+            return self._effect_actions()
         accusations = tuple(
             Accuse(t, n)
             for t in range(self.num_players)
             if t != p and self.alive[t]
-            for n in range(1, len(self.row) + 1)
+            for n in range(1, self.num_players + 3)
             if n != self.numbers[p]  # TT-4: never your own number
         )
         if self.step is Step.DRAW:
             return (Draw(), *accusations)
-        plays = tuple(Play(c, b) for c in sorted(set(self.hands[p])) for b in sorted(self.row))
+        cards = sorted(set(self.hands[p]), key=_card_order)
+        plays = tuple(Play(c, b) for c in cards for b in sorted(self.row))
         return (*plays, *accusations)
+
+    def _effect_actions(self) -> tuple[Action, ...]:
+        special = self.pending
+        assert special is not None
+        name = _special(special)
+        if name == "disco":
+            most, fewest = _extremes(self.row, self.piles)
+            return tuple(Swap(a, b) for a in most for b in fewest)
+        if name in ("bomb", "monte"):
+            i, n = self.row.index(special), len(self.row)
+            neighbours = sorted({self.row[(i - 1) % n], self.row[(i + 1) % n]})
+            return (Skip(), *(Swap(special, b) for b in neighbours))
+        pulls = tuple(
+            Pull(source, target)
+            for source in sorted(self.row)
+            if source != special and self.pile(source)
+            for target in sorted(self.row)
+            if target != source
+        )
+        return (Skip(), *pulls)
 
     def apply(self, action: Action | str) -> TricksAndTreatsState:
         """The state after ``action``; raises ``IllegalActionError`` if the rules forbid it."""
         if isinstance(action, str):
             action = parse_action(action)
-        if not isinstance(action, Draw | Play | Accuse):
+        if not isinstance(action, Draw | Play | Accuse | Swap | Pull | Skip):
             raise InvalidActionError(f"{action!r:.60} is not a Tricks & Treats action")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        if not self._allows(action):
+            raise IllegalActionError(self._why_illegal(action, self.legal_actions()))
         p = self.current_player
         assert p is not None
         state = attrs.evolve(self, history=(*self.history, action))
@@ -277,12 +418,48 @@ class TricksAndTreatsState:
             return state._draw(p)
         if isinstance(action, Play):
             return state._play(p, action)
-        return state._accuse(p, action)
+        if isinstance(action, Accuse):
+            return state._accuse(p, action)
+        return state._resolve_choice(p, action)
+
+    def _allows(self, action: Action) -> bool:
+        """Whether ``action`` is in ``legal_actions()``, without listing them (the hot path)."""
+        p = self.current_player
+        if p is None:
+            return False
+        if self.step is Step.EFFECT:
+            return action in self._effect_actions()
+        if isinstance(action, Draw):
+            return self.step is Step.DRAW
+        if isinstance(action, Play):
+            return (
+                self.step is Step.PLAY
+                and action.card in self.hands[p]
+                and action.basket in self.row
+            )
+        if isinstance(action, Accuse):
+            t, n = action.target, action.number
+            return (
+                t in range(self.num_players)
+                and t != p
+                and self.alive[t]
+                and n in range(1, self.num_players + 3)
+                and n != self.numbers[p]
+            )
+        return False
 
     def _why_illegal(self, action: Action, legal: Sequence[Action]) -> str:
         p = self.current_player
         if p is None:
             reason = "the game is over"
+        elif self.step is Step.EFFECT:
+            assert self.pending is not None
+            reason = (
+                f"first decide what the {basket_name(self.pending)} basket does "
+                "(no accusing meanwhile, TT-12)"
+            )
+        elif isinstance(action, Swap | Pull | Skip):
+            reason = "no special basket is waiting for a decision"
         elif isinstance(action, Draw):
             reason = "you have drawn this turn: play a card [2.(2)]"
         elif isinstance(action, Play) and self.step is Step.DRAW:
@@ -290,31 +467,89 @@ class TricksAndTreatsState:
         elif isinstance(action, Play) and action.card not in self.hands[p]:
             reason = f"player {p} holds no {action.card}"
         elif isinstance(action, Play):
-            reason = f"there is no basket {action.basket}; the row is {self.row}"
+            shown_row = " ".join(map(basket_name, self.row))
+            reason = f"there is no basket {basket_name(action.basket)}; the row is {shown_row}"
         elif action.target == p or action.number == self.numbers[p]:
             reason = "accuse another player, naming a number that is not your own (TT-4)"
         elif not 0 <= action.target < self.num_players or not self.alive[action.target]:
             reason = f"player {action.target} is not in the game"
         else:
-            reason = f"the number cards run from 1 to {len(self.row)}"
+            reason = f"the number cards run from 1 to {self.num_players + 2}"
         shown = ", ".join(map(str, legal[:6])) + (", ..." if len(legal) > 6 else "")
         return f"{action} is illegal: {reason}; legal now: {shown or 'nothing'}"
 
     def _draw(self, p: int) -> TricksAndTreatsState:
         card, deck = self.deck[0], self.deck[1:]
         if card == TIMES_UP:
-            # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6).
-            return attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
-        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card))))
+            # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6); [4] specials first.
+            over = attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
+            return over._end_effects()
+        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
         return attrs.evolve(self, deck=deck, hands=hands, step=Step.PLAY)
 
     def _play(self, p: int, action: Play) -> TricksAndTreatsState:
         hand = list(self.hands[p])
         hand.remove(action.card)
-        i = action.basket - 1
+        i = self.row.index(action.basket)
         piles = _replace(self.piles, i, (*self.piles[i], action.card))
         state = attrs.evolve(self, hands=_replace(self.hands, p, tuple(hand)), piles=piles)
+        name = _special(action.basket)
+        if name == "disco":
+            return state._disco(p)
+        if name in _TRIGGERED and (name != "monte" or action.card.value == 2):
+            # [4] Bomb: any card; Monte: "數字2的糖果卡" only; Magnet: any card (TT-12).
+            return attrs.evolve(state, step=Step.EFFECT, pending=action.basket)
         return state._next_turn(p)
+
+    def _resolve_choice(self, p: int, action: Swap | Pull | Skip) -> TricksAndTreatsState:
+        special = self.pending
+        assert special is not None
+        name = basket_name(special)
+        state = attrs.evolve(self, pending=None, step=Step.PLAY)
+        if isinstance(action, Skip):
+            return state._next_turn(p)
+        if isinstance(action, Swap):
+            state = state._swap(action.basket, action.other)
+            moved = f"{basket_name(action.basket)} and {basket_name(action.other)}"
+            return state._log(f"{name}: player {p} swapped baskets {moved}")._next_turn(p)
+        i, j = self.row.index(action.source), self.row.index(action.target)
+        card = self.piles[i][-1]
+        piles = _replace(state.piles, i, state.piles[i][:-1])
+        piles = _replace(piles, j, (*piles[j], card))
+        state = attrs.evolve(state, piles=piles)._log(
+            f"magnet: player {p} moved {card} from basket {basket_name(action.source)}"
+            f" to basket {basket_name(action.target)}"
+        )
+        if _special(action.target) == "disco":
+            return state._disco(p)  # TT-13: Disco counts whatever comes under it
+        return state._next_turn(p)
+
+    def _disco(self, p: int) -> TricksAndTreatsState:
+        disco = basket_id("disco")
+        i = self.row.index(disco)
+        if sum(c.value for c in self.piles[i]) < DISCO_LIMIT:
+            return self._next_turn(p)
+        # [4] 10+ candy: the cards go, then the fullest and the emptiest baskets swap places.
+        state = attrs.evolve(
+            self, piles=_replace(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
+        )._log(f"disco: {sum(c.value for c in self.piles[i])} candy removed")
+        most, fewest = _extremes(state.row, state.piles)
+        if most == fewest:
+            return state._next_turn(p)  # every pile alike: nothing to exchange (TT-13)
+        if len(most) > 1 or len(fewest) > 1:
+            # "由原先在此提籃卡下方放置最後1張卡牌的玩家決定": the placer chooses.
+            return attrs.evolve(state, step=Step.EFFECT, pending=disco)
+        a, b = most[0], fewest[0]
+        moved = f"{basket_name(a)} and {basket_name(b)}"
+        return state._swap(a, b)._log(f"disco: baskets {moved} swapped")._next_turn(p)
+
+    def _swap(self, a: int, b: int) -> TricksAndTreatsState:
+        i, j = self.row.index(a), self.row.index(b)
+        row = _replace(_replace(self.row, i, b), j, a)
+        return attrs.evolve(self, row=row)
+
+    def _log(self, text: str) -> TricksAndTreatsState:
+        return attrs.evolve(self, effects=(*self.effects, text))
 
     def _accuse(self, p: int, action: Accuse) -> TricksAndTreatsState:
         t = action.target
@@ -340,6 +575,113 @@ class TricksAndTreatsState:
         nxt = next(q % n for q in range(p + 1, p + n + 1) if self.alive[q % n])
         return attrs.evolve(self, current_player=nxt, step=Step.DRAW)
 
+    # -- the end of the variant [4] ---------------------------------------------------------
+
+    def _end_effects(self) -> TricksAndTreatsState:
+        """[4] "須先執行特殊提籃卡的效能": effects first, in the order of the table (TT-14)."""
+        state = self
+        for name in sorted(self.config.specials, key=SPECIALS.index):
+            effect = _END_EFFECTS.get(name)
+            if effect is not None:
+                state = effect(state)
+        return state
+
+    def _neighbours(self, basket: int) -> tuple[int, int]:
+        i, n = self.row.index(basket), len(self.row)
+        return (i - 1) % n, (i + 1) % n
+
+    def _end_bomb(self) -> TricksAndTreatsState:
+        left, right = self._neighbours(basket_id("bomb"))
+        gone = (*self.piles[left], *self.piles[right])
+        piles = _replace(_replace(self.piles, left, ()), right, ())
+        state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
+        names = f"{basket_name(self.row[left])} and {basket_name(self.row[right])}"
+        return state._log(f"bomb: the candy of baskets {names} is gone")
+
+    def _end_monte(self) -> TricksAndTreatsState:
+        left, right = self._neighbours(basket_id("monte"))
+        a, b = self.row[left], self.row[right]
+        return self._swap(a, b)._log(f"monte: baskets {basket_name(a)} and {basket_name(b)} swap")
+
+    def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
+        cards = self.piles[source]
+        piles = _replace(self.piles, source, ())
+        piles = _replace(piles, target, (*piles[target], *cards))
+        shown = " ".join(map(str, cards))
+        return attrs.evolve(self, piles=piles)._log(
+            f"{name}: {shown} moved under basket {basket_name(self.row[target])}"
+        )
+
+    def _end_piggy(self) -> TricksAndTreatsState:
+        i = self.row.index(basket_id("piggy"))
+        totals = {j: _total(pile) for j, pile in enumerate(self.piles) if j != i}
+        counts = Counter(totals.values())
+        # A tie: "次少且只有1張提籃卡符合", the least total held by one basket only (TT-15).
+        unique = sorted(t for t, k in counts.items() if k == 1)
+        if not self.piles[i] or not unique:
+            return self._log("piggy: no effect")
+        target = next(j for j, t in totals.items() if t == unique[0])
+        return self._move_pile(i, target, "piggy")
+
+    def _end_lottery(self) -> TricksAndTreatsState:
+        i = self.row.index(basket_id("lottery"))
+        size = len(self.piles[i])
+        same = [j for j, pile in enumerate(self.piles) if j != i and len(pile) == size]
+        if same:
+            fewest = min(_total(self.piles[j]) for j in same)
+            same = [j for j in same if _total(self.piles[j]) == fewest]
+        if size == 0 or len(same) != 1:
+            return self._log("lottery: no effect")  # "此卡牌將無任何效能" (TT-15)
+        return self._move_pile(i, same[0], "lottery")
+
+    def _end_slide(self) -> TricksAndTreatsState:
+        odd = _total(self.pile(basket_id("slide"))) % 2 == 1
+        # Odd: "所有提籃卡須右移1格位置" (all right); even: left. The row wraps (TT-17).
+        row = (self.row[-1], *self.row[:-1]) if odd else (*self.row[1:], self.row[0])
+        return attrs.evolve(self, row=row)._log(
+            f"slide: every basket moves one place {'right' if odd else 'left'}"
+        )
+
+    def _end_popular(self) -> TricksAndTreatsState:
+        parity = _total(self.pile(basket_id("popular"))) % 2
+        return attrs.evolve(self, popular=parity)._log(
+            f"popular: baskets with an {'odd' if parity else 'even'} amount of candy score 10 more"
+        )
+
+    def _end_favorite(self) -> TricksAndTreatsState:
+        kinds = _leading_kinds(self.pile(basket_id("favorite")))
+        if not 1 <= len(kinds) <= 2:
+            return self._log("favorite: no effect")
+        return attrs.evolve(self, doubled=kinds)._log(
+            f"favorite: {' and '.join(kinds)} score 2 points a candy"
+        )
+
+    def _end_badcandy(self) -> TricksAndTreatsState:
+        kinds = _leading_kinds(self.pile(basket_id("badcandy")))
+        if not 1 <= len(kinds) <= 2:
+            return self._log("badcandy: no effect")
+        return attrs.evolve(self, spoiled=kinds)._log(
+            f"badcandy: {' and '.join(kinds)} score 0 points"
+        )
+
+    def _end_lice(self) -> TricksAndTreatsState:
+        kinds = _leading_kinds(self.pile(basket_id("lice")))
+        survivors = [p for p in range(self.num_players) if self.alive[p]]
+        lousy: set[int] = set()
+        for kind in kinds:  # TT-16: every kind tied for the most has lice
+            amounts = {p: _total(self.pile(self.numbers[p]), kind) for p in survivors}
+            most = max(amounts.values())
+            if most > 0:
+                lousy |= {p for p, a in amounts.items() if a == most}
+        if not lousy:
+            return self._log("lice: nobody has lice")
+        if lousy == set(survivors):
+            # TT-16: a game needs a winner ([3]); lice that would leave nobody eliminate nobody.
+            return self._log("lice: every player left has lice, so nobody is eliminated")
+        alive = tuple(a and p not in lousy for p, a in enumerate(self.alive))
+        out = ", ".join(f"player {p}" for p in sorted(lousy))
+        return attrs.evolve(self, alive=alive)._log(f"lice ({' and '.join(kinds)}): {out} out")
+
     # -- views ------------------------------------------------------------------------------
 
     def view(self, player: int) -> TricksAndTreatsView:
@@ -356,7 +698,10 @@ class TricksAndTreatsState:
             if a.accuser == player and not a.correct:
                 known[a.target] = self.numbers[a.target]  # shown secretly [2.(2)]
         if self.is_over:
-            known.update({q: self.numbers[q] for q in range(self.num_players) if self.alive[q]})
+            # TT-7: at the end the survivors turn their number cards up; every other number
+            # card is face up already ([2]: a loser's card goes face up to the winner), and a
+            # player Lice eliminates at the end turns it up with the others (TT-16).
+            known = dict(enumerate(self.numbers))
         return TricksAndTreatsView(
             player=player,
             players=self.num_players,
@@ -374,6 +719,13 @@ class TricksAndTreatsState:
             current_player=self.current_player,
             times_up=self.times_up,
             history=self.history,
+            specials=self.config.specials,
+            removed=self.removed,
+            pending=self.pending,
+            effects=self.effects,
+            doubled=self.doubled,
+            spoiled=self.spoiled,
+            popular=self.popular,
         )
 
     def determinize(self, player: int, rng: random.Random) -> TricksAndTreatsState:
@@ -405,11 +757,35 @@ class TricksAndTreatsView:
     current_player: int | None
     times_up: bool
     history: tuple[Action, ...]
+    specials: tuple[str, ...] = ()
+    removed: tuple[Card, ...] = ()
+    pending: int | None = None
+    effects: tuple[str, ...] = ()
+    doubled: tuple[str, ...] = ()
+    spoiled: tuple[str, ...] = ()
+    popular: int | None = None
+
+    def possible_numbers(self, target: int) -> tuple[int, ...]:
+        """The number cards ``target`` may hold, as far as this player knows.
+
+        Known numbers (own, face up, shown) are taken; a number named wrongly for ``target`` is
+        not theirs. Every assignment of the remaining numbers to the unknown players is checked,
+        so a number only ``target`` can hold is found too.
+        """
+        return tuple(sorted({assignment[target] for assignment in self._assignments()}))
+
+    def _assignments(self) -> tuple[tuple[int, ...], ...]:
+        wrong = frozenset((a.target, a.number) for a in self.accusations if not a.correct)
+        return _number_assignments(self.players, self.numbers, wrong)
 
     def determinize(self, rng: random.Random) -> TricksAndTreatsState:
         """A full state consistent with this view, the hidden parts drawn with ``rng``."""
         numbers, removed = self._sample_numbers(rng)
-        seen = Counter(self.hand) + Counter(c for pile in self.piles for c in pile)
+        seen = (
+            Counter(self.hand)
+            + Counter(c for pile in self.piles for c in pile)
+            + Counter(self.removed)
+        )
         unseen = list((Counter(CANDY_CARDS) - seen).elements())
         rng.shuffle(unseen)
         hands: list[tuple[Card, ...]] = []
@@ -417,7 +793,7 @@ class TricksAndTreatsView:
             if q == self.player:
                 hands.append(self.hand)
             else:
-                hands.append(tuple(sorted(unseen[:size])))
+                hands.append(tuple(sorted(unseen[:size], key=_card_order)))
                 unseen = unseen[size:]
         discarded = tuple(unseen[: self.discarded])
         deck = unseen[self.discarded :]
@@ -426,7 +802,7 @@ class TricksAndTreatsView:
             bottom = min(6, len(deck) + 1)
             deck.insert(len(deck) + 1 - bottom + rng.randrange(bottom), TIMES_UP)
         return TricksAndTreatsState(
-            config=Config(self.players, rng.getrandbits(64)),
+            config=Config(self.players, rng.getrandbits(64), self.specials),
             deck=tuple(deck),
             hands=tuple(hands),
             row=self.row,
@@ -441,27 +817,86 @@ class TricksAndTreatsView:
             current_player=self.current_player,
             times_up=self.times_up,
             history=self.history,
+            removed=self.removed,
+            pending=self.pending,
+            effects=self.effects,
+            doubled=self.doubled,
+            spoiled=self.spoiled,
+            popular=self.popular,
         )
 
     def _sample_numbers(self, rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        everything = range(1, len(self.row) + 1)
-        options = []
-        for assignment in itertools.permutations(everything, self.players):
-            if any(k is not None and assignment[q] != k for q, k in enumerate(self.numbers)):
-                continue
-            if any(assignment[a.target] == a.number for a in self.accusations if not a.correct):
-                continue
-            options.append(assignment)
+        options = self._assignments()
         numbers = options[rng.randrange(len(options))]
-        removed = tuple(sorted(set(everything) - set(numbers)))
+        removed = tuple(sorted(set(range(1, self.players + 3)) - set(numbers)))
         return numbers, removed
 
 
+_END_EFFECTS: Final[dict[str, Callable[[TricksAndTreatsState], TricksAndTreatsState]]] = {
+    "bomb": TricksAndTreatsState._end_bomb,
+    "monte": TricksAndTreatsState._end_monte,
+    "piggy": TricksAndTreatsState._end_piggy,
+    "lottery": TricksAndTreatsState._end_lottery,
+    "slide": TricksAndTreatsState._end_slide,
+    "popular": TricksAndTreatsState._end_popular,
+    "favorite": TricksAndTreatsState._end_favorite,
+    "badcandy": TricksAndTreatsState._end_badcandy,
+    "lice": TricksAndTreatsState._end_lice,
+}
+"""[4] The specials that act at the end (Magnet and Disco act only during play)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _number_assignments(
+    players: int, known: tuple[int | None, ...], wrong: frozenset[tuple[int, int]]
+) -> tuple[tuple[int, ...], ...]:
+    """Every way to deal the number cards to the players that agrees with what one knows.
+
+    ``known`` gives the numbers known per seat (None: unknown); ``wrong`` holds (seat, number)
+    pairs named wrongly in accusations. Cached: the search asks the same questions often.
+    """
+    return tuple(
+        assignment
+        for assignment in itertools.permutations(range(1, players + 3), players)
+        if all(k is None or assignment[q] == k for q, k in enumerate(known))
+        and not any((q, n) in wrong for q, n in enumerate(assignment))
+    )
+
+
+def _card_order(card: Card) -> tuple[str, int]:
+    """The order of ``Card`` (kind, then value), without the slower generated comparison."""
+    return card.kind, card.value
+
+
+def _total(pile: Sequence[Card], kind: str | None = None) -> int:
+    return sum(c.value for c in pile if kind is None or c.kind == kind)
+
+
+def _leading_kinds(pile: Sequence[Card]) -> tuple[str, ...]:
+    """The candy kinds with the most candy in ``pile`` (none for an empty pile)."""
+    amounts = {kind: _total(pile, kind) for kind in KINDS}
+    most = max(amounts.values())
+    return tuple(k for k in KINDS if most > 0 and amounts[k] == most)
+
+
+def _extremes(
+    row: Sequence[int], piles: Sequence[tuple[Card, ...]]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The baskets with the most candy and those with the fewest (Disco, TT-13)."""
+    totals = [_total(pile) for pile in piles]
+    most, fewest = max(totals), min(totals)
+    return (
+        tuple(sorted(b for b, t in zip(row, totals, strict=True) if t == most)),
+        tuple(sorted(b for b, t in zip(row, totals, strict=True) if t == fewest)),
+    )
+
+
 def _row_lines(row: Sequence[int], piles: Sequence[tuple[Card, ...]]) -> list[str]:
+    width = max(len(basket_name(b)) for b in row) + 1
     return [
-        f"basket {b}: {' '.join(map(str, piles[b - 1])) or '-'}"
-        f"  ({sum(c.value for c in piles[b - 1])} candy)"
-        for b in row
+        f"basket {basket_name(b) + ':':<{width}} {' '.join(map(str, pile)) or '-'}"
+        f"  ({_total(pile)} candy)"
+        for b, pile in zip(row, piles, strict=True)
     ]
 
 
@@ -469,35 +904,77 @@ def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-def new_game(players: int, seed: int = 0) -> TricksAndTreatsState:
-    """A new basic game for 2 to 4 players, every shuffle drawn from ``seed`` [1].
+def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> tuple[str, ...]:
+    if isinstance(specials, bool):
+        raise ConfigurationError(f"specials must be 0, 1, 2 or names, got {specials!r}")
+    if isinstance(specials, int):
+        if not 0 <= specials <= 2:
+            raise ConfigurationError(
+                f"the variant uses 1 or 2 special baskets ([4] 1~2張), or 0 for the basic game;"
+                f" got {specials}"
+            )
+        # [4] "從中抽取1~2張": 1 or 2 drawn from the shuffled specials.
+        return tuple(_rng(seed, "specials").sample(SPECIALS, specials))
+    names = tuple(specials)
+    unknown = [n for n in names if n not in SPECIALS]
+    if unknown or len(set(names)) != len(names) or len(names) > 2:
+        raise ConfigurationError(
+            f"specials must be at most 2 different names of {', '.join(SPECIALS)}; got {names!r}"
+        )
+    return names
+
+
+def new_game(
+    players: int, seed: int = 0, specials: int | Sequence[str] = 0
+) -> TricksAndTreatsState:
+    """A new game for 2 to 4 players, every shuffle drawn from ``seed`` [1].
+
+    ``specials`` plays the variant [4]: 1 or 2 special baskets drawn from the seed, or their
+    names (``SPECIALS``); 0 (the default) plays the basic game.
 
     >>> game = new_game(3, seed=1)
     >>> len(game.row), len(game.deck), [len(h) for h in game.hands]
     (5, 43, [2, 2, 2])
+    >>> [basket_name(b) for b in new_game(3, seed=1, specials=["piggy"]).row]
+    ['2', '3', 'piggy', '5', '4', '1']
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise ConfigurationError(f"Tricks & Treats is for 2 to 4 players, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
+    names = _choose_specials(players, seed, specials)
     rng = _rng(seed, "setup")
     cards = list(CANDY_CARDS)
     rng.shuffle(cards)
     bottom = [*cards[:5], TIMES_UP]  # [1.(1)] five cards and Time's Up, shuffled, at the bottom
     rng.shuffle(bottom)
     deck = cards[5:] + bottom
-    hands = tuple(tuple(sorted(deck[2 * p : 2 * p + 2])) for p in range(players))  # [1.(2)]
+    hands = tuple(  # [1.(2)]
+        tuple(sorted(deck[2 * p : 2 * p + 2], key=_card_order)) for p in range(players)
+    )
     deck = deck[2 * players :]
     baskets = list(range(1, players + 3))
     rng.shuffle(baskets)  # [1.(3)] laid out in a row, in no particular order
     numbers = list(range(1, players + 3))
     rng.shuffle(numbers)  # [1.(4)]
+    first = rng.randrange(players)  # TT-2
+    row: list[int] = baskets
+    piles: list[tuple[Card, ...]] = [()] * len(baskets)
+    placing = _rng(seed, "special places")
+    for name in names:  # [4] "正面朝上加入桌面上的提籃卡列中": anywhere in the row (TT-10)
+        at = placing.randrange(len(row) + 1)
+        row.insert(at, basket_id(name))
+        start: tuple[Card, ...] = ()
+        if name in ("piggy", "lottery"):
+            # "從糖果卡牌堆上方抽取3張卡牌" face up under it, after the hands are dealt (TT-11).
+            start, deck = tuple(deck[:3]), deck[3:]
+        piles.insert(at, start)
     return TricksAndTreatsState(
-        config=Config(players, seed),
+        config=Config(players, seed, names),
         deck=tuple(deck),
         hands=hands,
-        row=tuple(baskets),
-        piles=((),) * (players + 2),
+        row=tuple(row),
+        piles=tuple(piles),
         numbers=tuple(numbers[:players]),
         removed_numbers=tuple(sorted(numbers[players:])),
         alive=(True,) * players,
@@ -505,7 +982,7 @@ def new_game(players: int, seed: int = 0) -> TricksAndTreatsState:
         discarded=(),
         accusations=(),
         step=Step.DRAW,
-        current_player=rng.randrange(players),  # TT-2
+        current_player=first,
         times_up=False,
         history=(),
     )

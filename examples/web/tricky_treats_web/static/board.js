@@ -1,12 +1,15 @@
 // Draws a Tricky Treats table from the host's "update" messages; shared by the online page
 // (messages over a WebSocket) and the offline page (messages from the engine in Pyodide).
-// Plain DOM, no build step. Only legal actions are ever made clickable.
+// Plain DOM, no build step. Every house, card and kid is a real button: a legal one is
+// outlined, and an illegal one, when pressed, says why (the table's own refusal, in words).
 
 const TREATS = ["candy", "lollipop", "gummy"]; // the order of a player's treat tracks
 const SEAT_COLOURS = ["#f39c12", "#3c9cf0", "#ef5da8", "#14c9b6"];
 const STREET_NAMES = ["row 1", "row 2", "row 3", "column 1", "column 2", "column 3"];
+const STREET_HOUSES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]];
+const ICON_NAMES = { spiderweb: "spiderweb", "toilet-paper": "toilet paper", egg: "egg" };
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
@@ -14,7 +17,7 @@ function h(tag, attrs = {}, ...children) {
     else if (key === "html") el.innerHTML = value;
     else el.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -46,121 +49,274 @@ const SVG = {
     <circle cx="15.5" cy="4.5" r="1.8" fill="currentColor"/></svg>`,
 };
 
-function pic(name, cls = "pic") {
-  return h("span", { class: `${cls} pic-${name}`, title: name, html: SVG[name] || "" });
+// A picture with its name for screen readers (role=img), or hidden when the text says it.
+export function pic(name, cls = "pic", label = name.replace("-", " ")) {
+  return h("span", {
+    class: `${cls} pic-${name}`,
+    role: label ? "img" : null,
+    "aria-label": label || null,
+    "aria-hidden": label ? null : "true",
+    html: SVG[name] || "",
+  });
 }
 
-const THEME_MARK = { animal: "Animal", horror: "Horror", fable: "Fable", space: "Space" };
-
-function cardEl(card, extra = {}) {
-  if (!card) return h("div", { class: "card empty", ...extra }, "—");
-  return h(
-    "div",
-    { class: `card colour-${card.colour}`, title: `${card.colour} ${card.theme} ${card.type}, ${card.icon}`, ...extra },
-    h("div", { class: "card-type" }, card.type),
-    h("div", { class: "card-theme" }, THEME_MARK[card.theme] || card.theme),
-    pic(card.icon, "card-icon"),
-  );
+function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function featureLabel(wants) {
-  const [kind, value] = wants.split(":");
-  return h("span", { class: `feature feature-${kind} value-${value}` }, value);
+function plural(n, word) {
+  if (n === 1) return `${n} ${word}`;
+  return `${n} ${/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 }
 
-function tileEl(tile, small = false) {
-  if (!tile) return h("div", { class: "tile hidden-tile" }, "?");
-  return h(
-    "div",
-    { class: `tile${small ? " small" : ""}`, title: `${tile.id}: ${tile.points} points per set` },
-    h("span", { class: "tile-treats" }, tile.treats.map((t) => pic(t))),
-    h("span", { class: "tile-points" }, `${tile.points}`),
-  );
-}
-
-function dots(seats, cls = "dot") {
-  return h("span", { class: "dots" }, seats.map((s) => h("span", { class: cls, style: `background:${SEAT_COLOURS[s]}` })));
-}
-
-// -- what just happened, from the events (JSON with a "type" tag) ------------------------------
 function cardText(card) {
   return `${card.colour} ${card.theme} ${card.type}`;
 }
 
+function cardLabel(card) {
+  return `${cap(cardText(card))}, ${ICON_NAMES[card.icon] || card.icon} trick icon`;
+}
+
+function cardFace(card) {
+  return [
+    h("span", { class: "card-type" }, card.type),
+    h("span", { class: "card-theme" }, cap(card.theme)),
+    h("span", { class: "card-colour" }, card.colour),
+    pic(card.icon, "card-icon", ""),
+  ];
+}
+
+function wantsText(wants) {
+  const [kind, value] = wants.split(":");
+  return { kind, value, text: kind === "type" ? `${value} costumes` : `${value} cards` };
+}
+
 function houseName(view, house) {
-  return `the ${view.grid[house].neighbour.wants.split(":")[1]} house`;
+  return `the ${wantsText(view.grid[house].neighbour.wants).value} house`;
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+function meanName(view, house) {
+  return `the ${ICON_NAMES[view.mean_houses[house].neighbour.icon]} mean house`;
 }
 
+function tileText(tile) {
+  return `${tile.points} points for every set of ${tile.treats.join(" + ")}`;
+}
+
+function tileEl(tile, small = false) {
+  if (!tile) return h("span", { class: "tile hidden-tile", role: "img", "aria-label": "a secret tile, hidden" }, "?");
+  return h(
+    "span",
+    { class: `tile${small ? " small" : ""}`, role: "img", "aria-label": tileText(tile) },
+    h("span", { class: "tile-treats" }, tile.treats.map((t) => pic(t, "pic", ""))),
+    h("span", { class: "tile-points" }, `${tile.points}`),
+  );
+}
+
+function dots(view, seats) {
+  if (!seats.length) return null;
+  const names = seats.map((s) => view.players[s].name).join(", ");
+  return h(
+    "span",
+    { class: "dots", role: "img", "aria-label": `footprints of ${names}` },
+    seats.map((s) => h("span", { class: "dot", style: `background:${SEAT_COLOURS[s]}` })),
+  );
+}
+
+// -- what happened, from the events (JSON with a "type" tag) ------------------------------------
 export function describeEvent(e, names, view) {
   const who = names[e.player];
   switch (e.type) {
     case "card-placed":
-      return `${who} dresses kid ${e.kid + 1} in the ${cardText(e.card)}`;
+      return `dresses kid ${e.kid + 1} in the ${cardText(e.card)}`;
     case "card-revealed":
       return `a ${cardText(e.card)} comes into the market`;
     case "market-refreshed":
-      return `${who} discards the market (${plural(e.discarded.length, "card")})`;
+      return `discards the whole market (${plural(e.discarded.length, "card")}) for new cards`;
     case "house-visited":
-      return `${who} visits ${houseName(view, e.house)} with ${e.matching} matching and gets ${plural(e.treats, e.treat)}`;
+      return `visits ${houseName(view, e.house)} with ${e.matching} matching and gets ${plural(e.treats, e.treat)}`;
     case "house-tricked":
-      return `${who} tricks the ${view.mean_houses[e.house].neighbour.icon} mean house and gains its tile`;
+      return `tricks ${meanName(view, e.house)} and may score its tile`;
     case "pumpkin-taken":
-      return `${who} takes the pumpkin of ${e.mean ? `the ${view.mean_houses[e.house].neighbour.icon} mean house` : houseName(view, e.house)}`;
+      return `takes the pumpkin of ${e.mean ? meanName(view, e.house) : houseName(view, e.house)} (2 points)`;
     case "street-bonus-taken":
-      return `${who} completes ${STREET_NAMES[e.street]}: ${plural(e.treats, e.treat)}`;
+      return `completes ${STREET_NAMES[e.street]}: ${plural(e.treats, e.treat)} more`;
     case "passed":
-      return `${who} passes`;
+      return "passes";
     case "end-triggered":
-      return `${who} triggers the end (${e.reason.replace("-", " ")}); the round is finished`;
+      return `triggers the end (${e.reason.replaceAll("-", " ")}): the round is played to its end`;
     case "game-over":
-      return `game over: ${e.winners.map((w) => names[w]).join(" and ")} ${e.winners.length > 1 ? "share the win" : "wins"}`;
+      return `Game over: ${e.winners.map((w) => names[w]).join(" and ")} ${e.winners.length > 1 ? "share the win" : "wins"}`;
     default:
       return e.type;
   }
 }
 
+// The table's refusal in a player's words: no ruling ids, counted from 1, houses by name.
+export function plainError(message, view) {
+  const code = message.code;
+  if (code === "stale") return "The game moved on before your move arrived; here is the current position.";
+  let text = message.message || message.error || "the move was refused";
+  text = text.replace(/\s*\((R\d+[^)]*)\)/g, "").replace(/^cannot play \S+: /, "");
+  if (view) {
+    text = text
+      .replace(/\bnice house (\d+)/g, (_, i) => houseName(view, Number(i)))
+      .replace(/\bmean house (\d+)/g, (_, i) => meanName(view, Number(i)))
+      .replace(/\bkid (\d+)/g, (_, k) => `kid ${Number(k) + 1}`)
+      .replace(/\bmarket slot (\d+)/g, (_, s) => `market card ${Number(s) + 1}`);
+  }
+  return cap(text.trim()) + (/[.!?]$/.test(text.trim()) ? "" : ".");
+}
+
+// What visiting nice house ``i`` would give ``seat`` now: treats, pumpkin, street bonuses.
+export function visitPreview(view, seat, i) {
+  const me = view.players[seat];
+  const house = view.grid[i];
+  const { kind, value } = wantsText(house.neighbour.wants);
+  const matching = me.kids.flat().filter((c) => c[kind] === value).length;
+  const reached = house.neighbour.tiers.filter((t) => matching >= t.cards);
+  const treats = reached.length ? reached[reached.length - 1].treats : 0;
+  const streets = [];
+  if (treats) {
+    STREET_HOUSES.forEach((houses, s) => {
+      if (houses.includes(i) && houses.every((x) => x === i || me.visited.includes(x))) {
+        const token = view.street_tokens[s];
+        streets.push({ treat: token.treat, treats: view.street_flipped[s] ? token.back : token.front });
+      }
+    });
+  }
+  return { matching, treats, treat: house.treat, need: house.neighbour.tiers[0].cards, pumpkin: view.pumpkin_on_house[i], streets };
+}
+
+function previewText(p) {
+  const parts = [`+${p.treats} ${p.treat}`];
+  if (p.pumpkin) parts.push("pumpkin");
+  for (const s of p.streets) parts.push(`street +${s.treats} ${s.treat}`);
+  return parts.join(", ");
+}
+
+const HELP = [
+  ["Goal", "Score the most points: pumpkins, complete costumes and sets of treats."],
+  ["Your turn", "Do one thing: take a card from the market and put it on one of your 5 kids, or visit a house."],
+  ["Costumes", "A kid wears at most 3 cards, one head, one body and one legs. A kid with all 3 scores 2 to 8 points at the end (8 when colour and theme match)."],
+  ["Nice houses", "Each wants one colour, theme or type. Count your matching cards on all kids (covered ones too): \"2→1\" means 2 matching cards get 1 treat. Each visit uses one of your 8 footprints; each house once."],
+  ["Pumpkins", "The first visitor of a house takes its pumpkin: 2 points at the end."],
+  ["Streets", "The round tokens beside the rows and columns: the first to visit all 3 houses of a row or column gets 2 treats, later players 1."],
+  ["Mean houses", "When 3 of your kids show the same trick icon on their top card, you may trick the mean house with that icon. You then score its tile as well as your own."],
+  ["Trick tiles", "A tile gives points for every set of treats it shows (for example 3 points per pair of candy). Your secret tile is yours alone; the others see it only at the end."],
+  ["The end", "When someone uses their last footprint, dresses all 5 kids fully, or the deck runs out, the round is finished and the scores are counted. On a tie, more points from treats wins."],
+];
+
+// The board's own pictures beside each rule of "How to play".
+const HELP_PICTURES = {
+  Goal: () => pic("pumpkin", "pic", ""),
+  "Your turn": () => h("span", { class: "card colour-purple help-card" }, cardFace({ colour: "purple", theme: "space", type: "head", icon: "spiderweb" })),
+  Costumes: () => [pic("spiderweb", "pic", ""), h("b", {}, "×3")],
+  "Nice houses": () => h("span", { class: "tier reached" }, "2→1"),
+  Pumpkins: () => pic("pumpkin", "pic", ""),
+  Streets: () => h("span", { class: "street mini-street" }, pic("candy", "pic", ""), h("b", {}, "2")),
+  "Mean houses": () => pic("toilet-paper", "mean-icon", ""),
+  "Trick tiles": () => tileEl({ id: "pair-candy", treats: ["candy", "candy"], points: 3 }, true),
+  "The end": () => pic("foot", "pic", ""),
+};
+
 // -- the whole table ---------------------------------------------------------------------------
 
 export class BoardView {
-  constructor(root, send) {
+  // send(notation): play an action. Options: playAgain() (or null), lobby (a URL or null),
+  // announce(text, urgent) for screen readers.
+  constructor(root, send, options = {}) {
     this.root = root;
-    this.send = send; // send(notation): play an action
+    this.send = send;
+    this.options = options;
     this.selectedSlot = null;
-    this.log = [];
+    this.log = []; // by move number: {player, events, action}
     this.message = null;
+    this.notice = null; // {text, kind}: a refusal or an explanation, shown until the next move
+    this.connection = options.connection || "connected";
+    this.connectionDetail = "";
+    this.helpOpen = null; // null: open until the first move of this player
+    this.sheetClosed = false;
+    this.nextLink = null;
+    this.focusKey = null;
+  }
+
+  announce(text, urgent = false) {
+    if (this.options.announce) this.options.announce(text, urgent);
   }
 
   update(message) {
     if (message.type === "error") {
-      this.flash(message.error);
+      this.refused(message);
       return;
     }
+    if (message.type === "next-game") {
+      this.nextLink = message.link;
+      this.announce("The next game is ready.");
+      if (this.message) this.render();
+      return;
+    }
+    const previous = this.message;
     const view = message.record ? message.record.view : message.view;
-    if (!this.log.length && view.history.length === 0) {
-      this.log.push(`the game begins: ${message.players[view.first_player]} plays first`);
-    }
-    for (const move of message.moves || []) {
-      for (const event of move.events) this.log.push(describeEvent(event, message.players, view));
-      if (!move.events.length) this.log.push(`${message.players[move.player]}: ${move.action}`);
-    }
-    this.log = this.log.slice(-40);
+    const first = message.moves_played - (message.moves || []).length;
+    if (first === 0) this.log = [];
+    (message.moves || []).forEach((move, i) => {
+      this.log[first + i] = move;
+    });
     this.message = message;
     this.selectedSlot = null;
+    // A new position clears the last refusal, except the one that explains this position.
+    if (this.keepNotice) this.keepNotice = false;
+    else if (previous && previous.moves_played !== message.moves_played) this.notice = null;
     this.updates = (this.updates || 0) + 1;
     this.render();
     this.root.dataset.updates = String(this.updates); // lets tests wait for the next update
+    this.announceUpdate(previous, message, view);
   }
 
-  flash(text) {
-    const bar = this.root.querySelector(".flash");
-    if (bar) {
-      bar.textContent = text;
-      bar.classList.add("show");
-      setTimeout(() => bar.classList.remove("show"), 4000);
+  announceUpdate(previous, message, view) {
+    if (message.over && !(previous && previous.over)) {
+      this.announce(`Game over: ${this.winnersText(message)}.`);
+      return;
+    }
+    const news = previous ? (message.moves || []).filter((m) => m.player !== message.seat) : [];
+    const lines = news.map((m) => `${message.players[m.player]} ${this.moveSummary(m, message.players, view)}`);
+    if (message.your_turn && (!previous || !previous.your_turn || previous.moves_played !== message.moves_played)) {
+      lines.push("Your turn.");
+    }
+    if (lines.length) this.announce(lines.join(". "));
+  }
+
+  moveSummary(move, names, view) {
+    const own = move.events.filter((e) => e.type !== "card-revealed" && e.type !== "game-over");
+    return own.map((e) => describeEvent(e, names, view)).join(", ") || move.action;
+  }
+
+  refused(message) {
+    const text = plainError(message, this.message ? this.view : null);
+    this.keepNotice = message.code === "stale";
+    this.say(text, "refusal");
+    this.announce(text, true);
+  }
+
+  // A message on the page until the next move (and for screen readers, once).
+  say(text, kind = "info") {
+    this.notice = { text, kind };
+    if (this.message) this.render();
+    else {
+      const status = this.root.querySelector(".status");
+      if (status) status.textContent = text;
+    }
+  }
+
+  setConnection(state, detail = "") {
+    const was = this.connection;
+    this.connection = state;
+    this.connectionDetail = detail;
+    if (this.message) this.render();
+    if (was !== state) {
+      if (state === "connected" && was !== "connecting") this.announce("Connected again.");
+      if (state === "reconnecting" && was === "connected") this.announce("Connection lost: reconnecting.", true);
     }
   }
 
@@ -168,185 +324,467 @@ export class BoardView {
     return this.message.record ? this.message.record.view : this.message.view;
   }
 
+  get online() {
+    return this.connection === "connected" || this.connection === "local";
+  }
+
   legal() {
     const set = new Set();
+    if (!this.online) return set;
     for (const a of this.message.legal_actions || []) set.add(a.action);
     return set;
   }
 
+  winnersText(m) {
+    const names = m.winners.map((w) => m.players[w]).join(" and ");
+    return `${names} ${m.winners.length > 1 ? "share the win" : "wins"}`;
+  }
+
+  // Play ``action`` if legal; otherwise let the table say why (it refuses and changes nothing).
+  attempt(action, focusKey) {
+    const m = this.message;
+    this.focusKey = focusKey;
+    if (!this.online) {
+      this.say("Not connected: your move was not sent. The page is reconnecting; try again then.", "refusal");
+      this.announce(this.notice.text, true);
+      return;
+    }
+    if (m.seat === null) {
+      this.say("You are watching this game: spectators cannot move.", "refusal");
+      return;
+    }
+    if (m.over) {
+      this.say("The game is over: no more moves.", "refusal");
+      return;
+    }
+    this.send(action);
+  }
+
   render() {
+    const active = document.activeElement;
+    const key = active && this.root.contains(active) ? active.dataset.key : null;
     const m = this.message;
     const v = this.view;
     const legal = this.legal();
     const seat = m.seat;
     const parts = [
       this.header(m, v),
+      this.noticeEl(),
+      this.helpEl(m),
       h(
         "main",
-        { class: "table" },
-        h("section", { class: "board-col" }, this.meanHouses(v, legal), this.grid(v, seat, legal)),
+        { class: "table", id: "board" },
         h(
           "section",
-          { class: "mid-col" },
-          this.market(v, legal),
+          { class: "board-col", "aria-label": "Houses" },
+          this.meanHouses(v, legal, seat),
+          this.grid(v, seat, legal),
+        ),
+        h(
+          "section",
+          { class: "mid-col", "aria-label": seat === null ? "Market" : "Market and your kids" },
+          this.market(v, legal, seat),
           seat === null ? this.spectatorNote() : this.kids(v, seat, legal),
           this.buttons(legal),
-          this.logEl(),
+          this.logEl(m, v),
         ),
-        h("section", { class: "side-col" }, this.playersEl(m, v)),
+        h("section", { class: "side-col", "aria-label": "Players" }, this.playersEl(m, v), this.legendEl()),
       ),
-      h("div", { class: "flash", role: "status" }),
     ];
     if (m.over && !this.sheetClosed) parts.push(this.endSheet(m, v));
-    this.root.replaceChildren(...parts);
+    this.root.replaceChildren(...parts.filter(Boolean));
+    const log = this.root.querySelector(".log-list");
+    if (log) log.scrollTop = log.scrollHeight;
+    this.restoreFocus(key);
+  }
+
+  // Keep focus where the player was, or the next sensible place, never on the page body.
+  restoreFocus(key) {
+    const wanted = this.focusKey || key;
+    this.focusKey = null;
+    const find = (k) => (k ? this.root.querySelector(`[data-key="${k}"]`) : null);
+    const focusable = (el) => el && (el.tagName === "BUTTON" || el.tagName === "A" || el.hasAttribute("tabindex"));
+    let target = null;
+    if (this.message.over && !this.sheetClosed) target = this.root.querySelector(".sheet h2");
+    else if (this.selectedSlot !== null) target = this.root.querySelector(".kid.playable") || find(wanted);
+    else if (wanted) {
+      const same = find(wanted);
+      const move = /^(v|m|card|kid|refresh|pass)/.test(wanted);
+      target = focusable(same) && (!move || same.classList.contains("playable") || this.notice) ? same : null;
+      if (!target && this.message.your_turn) target = this.root.querySelector(".market .card.playable, .playable");
+      if (!target) target = focusable(same) ? same : this.root.querySelector("[data-testid=status]");
+    }
+    if (target && target !== document.activeElement) target.focus({ preventScroll: !wanted });
   }
 
   header(m, v) {
     let status;
-    if (m.over) {
-      const names = m.winners.map((w) => m.players[w]).join(" and ");
-      status = `Game over: ${names} ${m.winners.length > 1 ? "share the win" : "wins"}!`;
-    } else if (m.your_turn) status = "Your turn";
-    else status = `${m.players[v.current_player]} is playing…`;
-    const who = m.seat === null ? "Watching" : `You are ${m.players[m.seat]}`;
+    let cls = "";
+    if (m.over) status = `Game over: ${this.winnersText(m)}!`;
+    else if (!this.online) {
+      status = "Not connected";
+      cls = " offline";
+    } else if (m.your_turn) {
+      status = "Your turn";
+      cls = " yours";
+    } else status = `${m.players[v.current_player]} is playing…`;
+    const who = m.seat === null ? "You are watching" : `You are ${m.players[m.seat]}`;
+    const round = m.over ? "final scores" : `round ${Math.floor(v.turn / m.players.length) + 1}`;
     return h(
       "header",
       { class: "top" },
       h("h1", {}, "Tricky Treats"),
-      h("div", { class: `status${m.your_turn ? " yours" : ""}`, "data-testid": "status" }, status),
-      h("div", { class: "meta" }, `${who} · round ${Math.floor(v.turn / m.players.length) + 1} · deck ${v.deck_size}`),
+      h("div", { class: `status${cls}`, "data-testid": "status", tabindex: "-1", "data-key": "status" }, status),
+      this.connectionEl(),
+      h("div", { class: "meta" }, `${who} · ${round} · ${plural(v.deck_size, "card")} in the deck`),
+      h(
+        "nav",
+        { class: "header-buttons", "aria-label": "Game" },
+        h(
+          "button",
+          {
+            class: "act quiet",
+            "data-key": "help",
+            "aria-expanded": String(this.isHelpOpen(m)),
+            "aria-controls": "help",
+            onclick: () => {
+              this.helpOpen = !this.isHelpOpen(m);
+              this.focusKey = "help";
+              this.render();
+            },
+          },
+          "How to play",
+        ),
+        m.over
+          ? h(
+              "button",
+              {
+                class: "act quiet",
+                "data-key": "sheet",
+                "data-testid": "open-sheet",
+                onclick: () => {
+                  this.sheetClosed = false;
+                  this.render();
+                },
+              },
+              "Score sheet",
+            )
+          : null,
+        this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, "Lobby") : null,
+      ),
     );
   }
 
-  meanHouses(v, legal) {
+  connectionEl() {
+    if (this.connection === "local") return null;
+    const text = {
+      connected: "Connected",
+      connecting: "Connecting…",
+      reconnecting: `Connection lost: reconnecting${this.connectionDetail ? ` (${this.connectionDetail})` : "…"}`,
+      closed: `Disconnected${this.connectionDetail ? `: ${this.connectionDetail}` : ""}`,
+    }[this.connection];
+    return h("div", { class: `connection ${this.connection}`, "data-testid": "connection" }, text);
+  }
+
+  noticeEl() {
+    if (!this.notice) return null;
+    return h(
+      "div",
+      { class: `notice ${this.notice.kind}`, "data-testid": "notice" },
+      h("span", {}, this.notice.text),
+      h(
+        "button",
+        {
+          class: "act quiet small",
+          "data-key": "dismiss",
+          "aria-label": "Dismiss this message",
+          onclick: () => {
+            this.notice = null;
+            this.focusKey = "status";
+            this.render();
+          },
+        },
+        "OK",
+      ),
+    );
+  }
+
+  isHelpOpen(m) {
+    if (this.helpOpen !== null) return this.helpOpen;
+    return m.seat !== null && !m.over && !this.log.some((move) => move && move.player === m.seat);
+  }
+
+  helpEl(m) {
+    if (!this.isHelpOpen(m)) return null;
+    return h(
+      "section",
+      { class: "panel help", id: "help", "aria-label": "How to play", "data-testid": "help" },
+      h("h2", {}, "How to play"),
+      h(
+        "dl",
+        {},
+        HELP.map(([term, text]) =>
+          h("div", { class: "help-entry" }, h("span", { class: "help-pic", "aria-hidden": "true" }, HELP_PICTURES[term]()), h("dt", {}, term), h("dd", {}, text)),
+        ),
+      ),
+      h("p", { class: "hint" }, "Outlined things are what you can do now. Press any house, card or kid to learn why it is not possible."),
+      h(
+        "button",
+        {
+          class: "act quiet small",
+          "data-key": "close-help",
+          onclick: () => {
+            this.helpOpen = false;
+            this.focusKey = "help";
+            this.render();
+          },
+        },
+        "Close the rules",
+      ),
+    );
+  }
+
+  legendEl() {
+    const row = (picture, text) => h("li", {}, picture, h("span", {}, text));
+    return h(
+      "section",
+      { class: "panel legend", "aria-label": "Legend", "data-testid": "legend" },
+      h("h2", {}, "Legend"),
+      h(
+        "ul",
+        {},
+        row(pic("pumpkin"), "pumpkin: 2 points for the first visitor"),
+        row(pic("foot"), "footprints: one per visit, 8 each"),
+        row(h("span", { class: "tier" }, "2→1"), "2 matching cards get 1 treat"),
+        row(h("span", { class: "street mini-street" }, pic("candy", "pic", ""), h("b", {}, "2")), "street: 2 treats for the first to visit its 3 houses"),
+        row(tileEl({ id: "x", treats: ["candy", "candy"], points: 3 }, true), "trick tile: 3 points per pair of candy at the end"),
+        row(tileEl(null, true), "someone's secret tile"),
+        row(h("span", { class: "swatch-outline" }), "outlined: you can do it now"),
+      ),
+    );
+  }
+
+  meanHouses(v, legal, seat) {
+    const me = seat === null ? null : v.players[seat];
     return h(
       "div",
       { class: "mean-row" },
       v.mean_houses.map((house, i) => {
-        const ok = legal.has(`m${i}`);
+        const action = `m${i}`;
+        const ok = legal.has(action);
         const tricked = v.players.map((p, s) => (p.tricked.includes(i) ? s : -1)).filter((s) => s >= 0);
+        const icon = ICON_NAMES[house.neighbour.icon];
+        const showing = me ? me.kids.filter((kid) => kid.length && kid[kid.length - 1].icon === house.neighbour.icon).length : null;
+        const label = `Mean house: 3 kids showing ${icon} can trick it and score its tile, ${tileText(house.tile)}` +
+          `${v.pumpkin_on_mean_house[i] ? "; its pumpkin is still there" : ""}` +
+          `${showing !== null ? `; your kids showing it: ${showing}` : ""}${ok ? ". You can trick it now" : ""}`;
         return h(
-          ok ? "button" : "div",
+          seat === null ? "div" : "button",
           {
             class: `mean-house${ok ? " playable" : ""}`,
-            "data-action": ok ? `m${i}` : null,
-            title: `Mean house ${i + 1}: 3 kids showing this icon can trick it`,
-            onclick: ok ? () => this.send(`m${i}`) : null,
+            "data-action": ok ? action : null,
+            "data-key": action,
+            "aria-disabled": seat !== null && !ok ? "true" : null,
+            onclick: seat === null ? null : () => this.attempt(action, action),
           },
-          h("div", { class: "mean-title" }, "Mean house"),
-          pic(house.neighbour.icon, "mean-icon"),
+          h("span", { class: "sr-only" }, label),
+          h("span", { class: "mean-title", "aria-hidden": "true" }, "Mean house"),
+          pic(house.neighbour.icon, "mean-icon", ""),
+          h("span", { class: "mean-need" }, `3 × ${icon}`),
           tileEl(house.tile),
-          h("div", { class: "house-foot" }, v.pumpkin_on_mean_house[i] ? pic("pumpkin", "pumpkin") : null, dots(tricked)),
+          h(
+            "span",
+            { class: "house-foot" },
+            v.pumpkin_on_mean_house[i] ? pic("pumpkin", "pumpkin", "") : null,
+            showing !== null && me.tricked.includes(i) ? h("span", { class: "have" }, "tricked") : null,
+            showing !== null && !me.tricked.includes(i) ? h("span", { class: "have" }, `your kids: ${showing} of 3`) : null,
+            dots(v, tricked),
+          ),
         );
       }),
     );
   }
 
   grid(v, seat, legal) {
-    const mine = seat === null ? null : v.players[seat];
     const cells = [];
     const token = (street) => {
       const t = v.street_tokens[street];
       const flipped = v.street_flipped[street];
+      const n = flipped ? t.back : t.front;
       return h(
         "div",
-        { class: `street${flipped ? " flipped" : ""}`, title: `${STREET_NAMES[street]}: first to visit all 3 gets ${t.front}, later ${t.back}` },
-        pic(t.treat),
-        h("b", {}, flipped ? t.back : t.front),
+        {
+          class: `street street-${street < 3 ? "row" : "col"}${flipped ? " flipped" : ""}`,
+          role: "img",
+          "aria-label": `${STREET_NAMES[street]} bonus: ${plural(n, t.treat)} for the ${flipped ? "next" : "first"} player to visit its 3 houses`,
+        },
+        pic(t.treat, "pic", ""),
+        h("b", {}, n),
       );
     };
     for (let row = 0; row < 3; row++) {
-      for (let col = 0; col < 3; col++) cells.push(this.niceHouse(v, row * 3 + col, mine, legal));
+      for (let col = 0; col < 3; col++) cells.push(this.niceHouse(v, row * 3 + col, seat, legal));
       cells.push(token(row));
     }
     for (let col = 0; col < 3; col++) cells.push(token(3 + col));
     return h("div", { class: "grid" }, cells);
   }
 
-  niceHouse(v, i, mine, legal) {
+  niceHouse(v, i, seat, legal) {
     const house = v.grid[i];
-    const ok = legal.has(`v${i}`);
-    const [kind, value] = house.neighbour.wants.split(":");
-    const have = mine ? mine.kids.flat().filter((c) => c[kind] === value).length : null;
+    const action = `v${i}`;
+    const ok = legal.has(action);
+    const { kind, value, text } = wantsText(house.neighbour.wants);
     const visitors = v.players.map((p, s) => (p.visited.includes(i) ? s : -1)).filter((s) => s >= 0);
+    const p = seat === null ? null : visitPreview(v, seat, i);
+    let mine = null;
+    if (p && v.players[seat].visited.includes(i)) mine = h("span", { class: "have" }, "visited");
+    else if (p && p.treats) mine = h("span", { class: `pays${ok ? " now" : ""}`, "data-testid": "pays" }, `Visit: ${previewText(p)}`);
+    else if (p) mine = h("span", { class: "have" }, `you have ${p.matching} of ${p.need}`);
+    const tiers = house.neighbour.tiers.map((t) => `${t.cards} for ${t.treats}`).join(", ");
+    const label = `Nice house wanting ${text}: ${tiers} ${house.treat}` +
+      `${v.pumpkin_on_house[i] ? "; its pumpkin is still there" : ""}` +
+      `${p ? `; you have ${p.matching} matching` : ""}${p && p.treats && !v.players[seat].visited.includes(i) ? `; a visit now gives ${previewText(p)}` : ""}`;
     return h(
-      ok ? "button" : "div",
+      seat === null ? "div" : "button",
       {
         class: `nice-house${ok ? " playable" : ""}`,
-        "data-action": ok ? `v${i}` : null,
-        onclick: ok ? () => this.send(`v${i}`) : null,
-        title: `Nice house ${i + 1} wants ${value}`,
+        "data-action": ok ? action : null,
+        "data-house": i,
+        "data-key": action,
+        "aria-disabled": seat !== null && !ok ? "true" : null,
+        onclick: seat === null ? null : () => this.attempt(action, action),
       },
-      h("div", { class: "wants" }, featureLabel(house.neighbour.wants), pic(house.treat, "house-treat")),
+      h("span", { class: "sr-only" }, label),
       h(
-        "div",
-        { class: "tiers" },
-        house.neighbour.tiers.map((t) => h("span", { class: `tier${have !== null && have >= t.cards ? " reached" : ""}` }, `${t.cards}→${t.treats}`)),
+        "span",
+        { class: "wants" },
+        h("span", { class: `feature feature-${kind} value-${value}` }, value),
+        pic(house.treat, "house-treat", ""),
       ),
       h(
-        "div",
+        "span",
+        { class: "tiers" },
+        house.neighbour.tiers.map((t) => h("span", { class: `tier${p && p.matching >= t.cards ? " reached" : ""}` }, `${t.cards}→${t.treats}`)),
+      ),
+      h(
+        "span",
         { class: "house-foot" },
-        v.pumpkin_on_house[i] ? pic("pumpkin", "pumpkin") : h("span", { class: "pumpkin-gone" }),
-        have !== null ? h("span", { class: "have" }, `you ${have}`) : null,
-        dots(visitors),
+        v.pumpkin_on_house[i] ? pic("pumpkin", "pumpkin", "") : null,
+        mine,
+        dots(v, visitors),
       ),
     );
   }
 
-  market(v, legal) {
+  market(v, legal, seat) {
     const slots = v.market.map((card, slot) => {
+      const key = `card${slot}`;
+      if (!card) return h("div", { class: "card empty" }, "empty");
       const takes = [...legal].some((a) => a.startsWith(`t${slot}k`));
       const selected = this.selectedSlot === slot;
-      return cardEl(card, {
-        class: `card ${card ? `colour-${card.colour}` : "empty"}${takes ? " playable" : ""}${selected ? " selected" : ""}`,
-        "data-slot": slot,
-        role: takes ? "button" : null,
-        onclick: takes
-          ? () => {
-              this.selectedSlot = selected ? null : slot;
-              this.render();
-            }
-          : null,
-      });
+      return h(
+        seat === null ? "div" : "button",
+        {
+          class: `card colour-${card.colour}${takes ? " playable" : ""}${selected ? " selected" : ""}`,
+          "data-slot": slot,
+          "data-key": key,
+
+          "aria-pressed": seat === null ? null : String(selected),
+          "aria-disabled": seat !== null && !takes ? "true" : null,
+          onclick:
+            seat === null
+              ? null
+              : () => {
+                  if (!takes) {
+                    this.explainCard(slot);
+                    return;
+                  }
+                  this.selectedSlot = selected ? null : slot;
+                  this.focusKey = selected ? key : null;
+                  this.render();
+                },
+          onkeydown: (event) => {
+            if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
+          },
+        },
+        h("span", { class: "sr-only" }, `Market card ${slot + 1}: ${cardLabel(card)}`),
+        cardFace(card),
+      );
     });
-    const hint = this.selectedSlot !== null ? "Now pick a kid to dress" : legal.size ? "Pick a card, a house or a mean house" : "";
+    let hint = "";
+    if (this.selectedSlot !== null) hint = "Now pick the kid to dress (Escape to choose another card).";
+    else if (legal.size) hint = "Take a card for one of your kids, or visit an outlined house.";
     return h(
-      "div",
-      { class: "panel market" },
-      h("h2", {}, "Market ", h("small", {}, `${v.deck_size} in deck · ${v.discarded.length} discarded`)),
+      "section",
+      { class: "panel market", "aria-label": "Market" },
+      h("h2", {}, "Market ", h("small", {}, `${plural(v.deck_size, "card")} in the deck · ${v.discarded.length} discarded`)),
       h("div", { class: "market-row" }, slots),
-      h("div", { class: "hint" }, hint),
+      h("p", { class: "hint", "data-testid": "hint" }, hint),
     );
+  }
+
+  explainCard(slot) {
+    const m = this.message;
+    if (!this.online || m.seat === null || m.over || !m.your_turn) {
+      this.attempt(`t${slot}k0`, `card${slot}`); // the table says whose turn it is
+      return;
+    }
+    this.say("No kid of yours can wear this card: each already wears this type, or has 3 cards.", "refusal");
+    this.announce(this.notice.text, true);
+  }
+
+  cancelSelection() {
+    const slot = this.selectedSlot;
+    this.selectedSlot = null;
+    this.focusKey = `card${slot}`;
+    this.render();
   }
 
   kids(v, seat, legal) {
     const me = v.players[seat];
     const sheet = v.scores[seat];
+    const choosing = this.selectedSlot !== null;
     return h(
-      "div",
-      { class: "panel kids" },
+      "section",
+      { class: "panel kids", "aria-label": "Your kids" },
       h("h2", {}, "Your kids"),
       h(
         "div",
         { class: "kids-row" },
         me.kids.map((kid, k) => {
-          const action = this.selectedSlot !== null ? `t${this.selectedSlot}k${k}` : null;
+          const action = choosing ? `t${this.selectedSlot}k${k}` : null;
           const ok = action !== null && legal.has(action);
+          const wears = kid.map(cardText).join(", ") || "no costume yet";
+          const points = kid.length === 3 ? `, complete: ${sheet.costumes[k]} points` : `, ${kid.length} of 3 cards`;
           return h(
-            ok ? "button" : "div",
+            choosing ? "button" : "div",
             {
               class: `kid${ok ? " playable" : ""}`,
               "data-kid": k,
+              "data-key": `kid${k}`,
               "data-action": ok ? action : null,
-              onclick: ok ? () => this.send(action) : null,
+              "aria-disabled": choosing && !ok ? "true" : null,
+              onclick: choosing ? () => this.attempt(action, `kid${k}`) : null,
+              onkeydown: (event) => {
+                if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
+              },
             },
+            h("span", { class: "sr-only" }, `Kid ${k + 1}, wearing ${wears}${points}.`),
             h(
-              "div",
-              { class: "stack", style: `height:${96 + Math.max(0, kid.length - 1) * 20}px` },
-              kid.length === 0 ? h("div", { class: "card ghost" }, "no costume") : null,
-              kid.map((card, depth) => cardEl(card, { class: `card colour-${card.colour} layer`, style: `top:${depth * 20}px` })),
+              "span",
+              { class: "stack", style: `--cards:${Math.max(1, kid.length)}`, "aria-hidden": "true" },
+              kid.length === 0 ? h("span", { class: "card ghost" }, "no costume") : null,
+              kid.map((card, depth) =>
+                h("span", { class: `card colour-${card.colour} layer`, style: `--depth:${depth}`, title: cardLabel(card) }, cardFace(card)),
+              ),
             ),
-            h("div", { class: "kid-label" }, `Kid ${k + 1}`, kid.length === 3 ? h("b", {}, ` · ${sheet.costumes[k]} pts`) : ` · ${kid.length}/3`),
+            h(
+              "span",
+              { class: "kid-label" },
+              `Kid ${k + 1}`,
+              kid.length === 3 ? h("b", {}, ` · ${sheet.costumes[k]} pts`) : ` · ${kid.length}/3`,
+            ),
           );
         }),
       ),
@@ -354,107 +792,214 @@ export class BoardView {
   }
 
   spectatorNote() {
-    return h("div", { class: "panel kids" }, h("h2", {}, "Spectating"), h("p", {}, "You see what every player sees; no secret tile is shown before the end."));
+    return h(
+      "section",
+      { class: "panel kids" },
+      h("h2", {}, "Watching"),
+      h("p", {}, "You see what every player sees; nobody's secret tile is shown before the end."),
+    );
   }
 
   buttons(legal) {
     const extra = [];
-    if (legal.has("refresh")) extra.push(h("button", { class: "act", "data-action": "refresh", onclick: () => this.send("refresh") }, "Refresh market"));
-    if (legal.has("pass")) extra.push(h("button", { class: "act", "data-action": "pass", onclick: () => this.send("pass") }, "Pass"));
+    if (legal.has("refresh")) {
+      extra.push(
+        h(
+          "button",
+          { class: "act", "data-action": "refresh", "data-key": "refresh", onclick: () => this.attempt("refresh", "refresh") },
+          "Discard the market for 5 new cards",
+        ),
+      );
+    }
+    if (legal.has("pass")) {
+      extra.push(h("button", { class: "act", "data-action": "pass", "data-key": "pass", onclick: () => this.attempt("pass", "pass") }, "Pass"));
+    }
     return extra.length ? h("div", { class: "actions" }, extra) : null;
   }
 
-  logEl() {
+  logEl(m, v) {
+    const entries = [];
+    this.log.forEach((move, n) => {
+      if (!move) return;
+      const name = m.players[move.player];
+      const own = move.events.filter((e) => e.type !== "game-over");
+      const texts = own.map((e) => describeEvent(e, m.players, v));
+      entries.push(
+        h(
+          "li",
+          { "data-move": n },
+          h("span", { class: "swatch", style: `background:${SEAT_COLOURS[move.player]}`, "aria-hidden": "true" }),
+          h("b", {}, name),
+          " ",
+          texts.length ? texts.join("; ") : move.action,
+        ),
+      );
+    });
+    if (m.over) entries.push(h("li", { class: "log-end" }, h("b", {}, `Game over: ${this.winnersText(m)}.`)));
     return h(
-      "div",
-      { class: "panel log" },
-      h("h2", {}, "What just happened"),
-      h("ol", { "data-testid": "log" }, this.log.slice(-7).map((line) => h("li", {}, line))),
+      "section",
+      { class: "panel log", "aria-label": "Game log" },
+      h("h2", {}, "Game log ", h("small", {}, plural(this.log.filter(Boolean).length, "move"))),
+      h(
+        "ol",
+        { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": "Every move of the game, oldest first" },
+        this.log.filter(Boolean).length ? null : h("li", { class: "log-start" }, `The game begins: ${m.players[v.first_player]} plays first.`),
+        entries,
+      ),
     );
   }
 
   playersEl(m, v) {
+    const note =
+      m.seat === null
+        ? "Scores so far, without the secret tiles: they stay hidden until the end."
+        : "Scores so far as you see them: your secret tile counts in your score only; the others' secret tiles count once they are shown at the end.";
     return h(
       "div",
       { class: "players" },
+      m.over ? null : h("p", { class: "hint score-note", "data-testid": "score-note" }, note),
       v.players.map((p, s) => {
         const sheet = v.scores[s];
         const tile = v.secret_tiles[s];
+        const treats = TREATS.map((t) => `${p.treats[t]} ${t}`).join(", ");
         return h(
-          "div",
-          { class: `player${v.current_player === s ? " to-play" : ""}${m.seat === s ? " me" : ""}`, style: `--seat:${SEAT_COLOURS[s]}` },
+          "section",
+          {
+            class: `player${v.current_player === s ? " to-play" : ""}${m.seat === s ? " me" : ""}`,
+            style: `--seat:${SEAT_COLOURS[s]}`,
+            "aria-label": `${p.name}${m.seat === s ? " (you)" : ""}`,
+            "data-seat": s,
+          },
           h(
             "div",
             { class: "player-head" },
-            h("span", { class: "swatch" }),
+            h("span", { class: "swatch", "aria-hidden": "true" }),
             h("b", {}, p.name),
+            m.seat === s ? h("span", { class: "you" }, "you") : null,
             m.bots[String(s)] ? h("span", { class: "bot" }, `${m.bots[String(s)]} bot`) : null,
-            h("span", { class: "score", title: "score so far" }, `${sheet.total} pts`),
+            v.current_player === s && !m.over ? h("span", { class: "bot" }, "to play") : null,
+            h("span", { class: "score", "data-testid": "score" }, `${sheet.total} pts`),
           ),
           h(
             "div",
-            { class: "tracks" },
-            TREATS.map((t, i) => h("span", { class: "track", title: `${p.treats[i]} ${t}` }, pic(t), h("b", {}, p.treats[i]))),
-            h("span", { class: "track", title: `${p.pumpkins} pumpkins` }, pic("pumpkin"), h("b", {}, p.pumpkins)),
-            h("span", { class: "track foot", title: `${p.footprints} footprints left`, style: `color:${SEAT_COLOURS[s]}` }, pic("foot"), h("b", {}, p.footprints)),
+            { class: "tracks", "data-testid": "treats", "aria-label": `treats: ${treats}; ${plural(p.pumpkins, "pumpkin")}; ${plural(p.footprints, "footprint")} left` },
+            TREATS.map((t) => h("span", { class: "track", "data-treat": t }, pic(t, "pic", ""), h("b", {}, p.treats[t]), h("span", { class: "track-name" }, t))),
+            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, "pumpkins")),
+            h(
+              "span",
+              { class: "track foot" },
+              h("span", { style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", "")),
+              h("b", {}, p.footprints),
+              h("span", { class: "track-name" }, "footprints left"),
+            ),
           ),
           h(
             "div",
             { class: "mini-kids" },
-            p.kids.map((kid) => {
+            h("small", { class: "secret-label" }, "kids"),
+            p.kids.map((kid, k) => {
               const top = kid[kid.length - 1];
               return h(
                 "span",
-                { class: `mini ${top ? `colour-${top.colour}` : "empty"}`, title: kid.map((c) => `${c.colour} ${c.theme} ${c.type}`).join(" / ") || "no cards" },
-                top ? pic(top.icon, "mini-icon") : null,
+                {
+                  class: `mini ${top ? `colour-${top.colour}` : "empty"}`,
+                  role: "img",
+                  "aria-label": `kid ${k + 1}: ${kid.map(cardText).join(", ") || "no cards"}`,
+                },
+                top ? pic(top.icon, "mini-icon", "") : null,
                 h("small", {}, kid.length),
               );
             }),
-            h("span", { class: "secret", title: "secret trick tile" }, tileEl(tile, true)),
+            h("span", { class: "secret" }, h("small", { class: "secret-label" }, "secret"), tileEl(tile, true)),
           ),
         );
       }),
     );
   }
 
+  tieBreak(m, v) {
+    const best = Math.max(...v.scores.map((s) => s.total));
+    const tied = v.scores.filter((s) => s.total === best).map((s) => s.player);
+    if (tied.length < 2) return null;
+    const names = tied.map((s) => m.players[s]).join(" and ");
+    if (m.winners.length < tied.length) {
+      const treats = tied.map((s) => `${m.players[s]} ${v.scores[s].treats}`).join(", ");
+      return `${names} tie on ${best} points: the tie-break is the points from trick tiles (${treats}), so ${this.winnersText(m)}.`;
+    }
+    return `${names} tie on ${best} points and on points from trick tiles: they share the win.`;
+  }
+
   endSheet(m, v) {
     const rows = [
-      ["Costumes", (s) => s.costumes.reduce((a, b) => a + b, 0)],
-      ["Pumpkins", (s) => s.pumpkins],
-      ["Trick tiles", (s) => s.treats],
+      ["Costumes", "each kid with 3 cards: 2, 4 (same colour), 6 (same theme) or 8 (both)", (s) => s.costumes.reduce((a, b) => a + b, 0)],
+      ["Pumpkins", "2 points each: the first visitor of a house takes its pumpkin", (s) => s.pumpkins],
+      ["Trick tiles", "points for each set of treats shown on your tiles (secret tile and tricked houses)", (s) => s.treats],
     ];
     const extras = [...new Set(v.scores.flatMap((s) => s.extras.map((e) => e.label)))];
-    for (const label of extras) rows.push([label, (s) => (s.extras.find((e) => e.label === label) || { points: 0 }).points]);
-    const names = m.winners.map((w) => m.players[w]).join(" and ");
+    for (const label of extras) rows.push([label, "a variant's points", (s) => (s.extras.find((e) => e.label === label) || { points: 0 }).points]);
+    const tie = this.tieBreak(m, v);
+    const again = this.options.playAgain && m.seat !== null;
+    const close = () => {
+      this.sheetClosed = true;
+      this.focusKey = "sheet";
+      this.render();
+    };
     return h(
       "div",
-      { class: "overlay", "data-testid": "score-sheet" },
+      {
+        class: "overlay",
+        "data-testid": "score-sheet",
+        onkeydown: (event) => {
+          if (event.key === "Escape") close();
+        },
+      },
       h(
         "div",
-        { class: "sheet" },
-        h("h2", {}, pic("pumpkin", "big-pic"), ` ${names} ${m.winners.length > 1 ? "share the win" : "wins"}!`),
+        { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" },
+        h("h2", { id: "sheet-title", tabindex: "-1" }, pic("pumpkin", "big-pic", ""), ` ${this.winnersText(m)}!`),
+        tie ? h("p", { class: "tie", "data-testid": "tie-break" }, tie) : null,
         h(
-          "table",
-          {},
-          h("thead", {}, h("tr", {}, h("th", {}, ""), v.players.map((p, s) => h("th", { class: m.winners.includes(s) ? "winner" : "" }, p.name)))),
+          "div",
+          { class: "sheet-scroll" },
           h(
-            "tbody",
+            "table",
             {},
-            rows.map(([label, f]) => h("tr", {}, h("td", {}, label), v.scores.map((s) => h("td", {}, f(s))))),
-            h("tr", { class: "tiles-row" }, h("td", {}, "Tiles held"), v.scores.map((s) => h("td", {}, s.trick_tiles.map((t) => tileEl(t.tile, true))))),
-            h("tr", { class: "total" }, h("td", {}, "Total"), v.scores.map((s, i) => h("td", { class: m.winners.includes(i) ? "winner" : "" }, s.total))),
+            h("caption", { class: "sr-only" }, "Final score sheet"),
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Points"), v.players.map((p, s) => h("th", { scope: "col", class: m.winners.includes(s) ? "winner" : "" }, p.name)))),
+            h(
+              "tbody",
+              {},
+              rows.map(([label, why, f]) =>
+                h("tr", {}, h("th", { scope: "row" }, label, h("small", { class: "why" }, why)), v.scores.map((s) => h("td", {}, f(s)))),
+              ),
+              h(
+                "tr",
+                { class: "tiles-row" },
+                h("th", { scope: "row" }, "Tiles held", h("small", { class: "why" }, "each tile's sets and points")),
+                v.scores.map((s) =>
+                  h("td", {}, s.trick_tiles.map((t) => h("span", { class: "held" }, tileEl(t.tile, true), h("small", {}, ` ${t.sets}× = ${t.points}`)))),
+                ),
+              ),
+              h(
+                "tr",
+                { class: "treats-row" },
+                h("th", { scope: "row" }, "Treats collected"),
+                v.players.map((p) => h("td", {}, TREATS.map((t) => h("span", { class: "track" }, pic(t, "pic", t), h("b", {}, p.treats[t]))))),
+              ),
+              h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.scores.map((s, i) => h("td", { class: m.winners.includes(i) ? "winner" : "" }, s.total))),
+            ),
           ),
         ),
         h(
-          "button",
-          {
-            class: "act",
-            onclick: () => {
-              this.sheetClosed = true;
-              this.render();
-            },
-          },
-          "Look at the board",
+          "div",
+          { class: "sheet-buttons" },
+          this.nextLink
+            ? h("a", { class: "act", href: this.nextLink, "data-testid": "next-game" }, "Join the next game")
+            : again
+              ? h("button", { class: "act", "data-testid": "play-again", onclick: () => this.options.playAgain() }, "Play again (same seats, new deal)")
+              : null,
+          h("button", { class: "act quiet", "data-key": "close-sheet", onclick: close }, "Look at the board"),
+          this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, "Back to the lobby") : null,
         ),
       ),
     );

@@ -1,32 +1,145 @@
 // The online game page: one WebSocket to the server's table. The seat's secret key is the
 // link's fragment (#...), which the browser never sends in a request; without one we watch.
+// The connection's state is always on the page; a lost connection is retried with backoff.
 import { BoardView } from "/static/board.js";
 
 const gameId = location.pathname.split("/").pop();
-const credential = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
 const root = document.getElementById("app");
+const RETRY_MS = [500, 1000, 2000, 4000, 8000]; // then every 8 s, until the server is back
+// Refusals after which connecting again cannot help (docs/hosting.md lists every code).
+const FINAL = new Set(["replaced", "expired", "no-game", "bad-credential", "spectators-full"]);
+
+let credential = keyOfLink();
 let socket = null;
-// moves_played: if another tab of this seat moved first, the server refuses this move as stale.
-const board = new BoardView(root, (action) =>
-  socket.send(JSON.stringify({ type: "move", credential, action, moves_played: board.message?.moves_played })),
-);
+let attempt = 0;
+let retryTimer = null;
+let finished = false; // the server said the game or the seat does not exist: stop retrying
+let refetch = false; // the socket is closed on purpose, to hear the current position again
+
+function keyOfLink() {
+  return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
+}
+
+// Screen readers hear what matters: polite news, assertive refusals and outages.
+function announce(text, urgent = false) {
+  const region = document.getElementById(urgent ? "alert" : "announce");
+  region.textContent = "";
+  setTimeout(() => {
+    region.textContent = text;
+  }, 50);
+}
+
+function makeBoard() {
+  return new BoardView(
+    root,
+    // moves_played: if another tab of this seat moved first, the server refuses this move as stale.
+    (action) => send({ type: "move", credential, action, moves_played: board.message?.moves_played }),
+    {
+      // This tab goes to the next game as soon as the server answers.
+      playAgain: () => {
+        board.wantsNext = true;
+        send({ type: "again" });
+      },
+      lobby: "/",
+      announce,
+      connection: "connecting",
+    },
+  );
+}
+
+let board = makeBoard();
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    board.say("Not connected: nothing was sent. The page is reconnecting; try again then.", "refusal");
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
 
 function connect() {
+  clearTimeout(retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}`);
-  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", credential }));
-  socket.onmessage = (event) => {
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${gameId}`);
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", credential }));
+  ws.onmessage = (event) => {
+    if (ws !== socket) return;
     const message = JSON.parse(event.data);
+    if (message.type === "error" && FINAL.has(message.code)) {
+      // Connecting again cannot help: say why, and stop retrying.
+      finished = true;
+      const text = message.message || message.error;
+      board.setConnection("closed", text);
+      if (board.message) board.update(message);
+      else root.querySelector(".status").textContent = text;
+      announce(text, true);
+      return;
+    }
     if (message.type === "error" && !board.message) {
-      root.querySelector(".status").textContent = message.error;
+      // A refusal before any state (a server limit, say): shown, and the page retries.
+      const text = message.message || message.error;
+      root.querySelector(".status").textContent = text;
+      announce(text, true);
+      return;
+    }
+    if (message.type === "update") {
+      attempt = 0;
+      board.setConnection("connected");
+    }
+    if (message.type === "error" && message.code === "stale") {
+      // Another tab of this seat moved first, or an update went missing: say so, and ask
+      // the table for the current position (a new hello gets it, with the whole log).
+      board.update(message);
+      refetch = true;
+      ws.close();
+      return;
+    }
+    if (message.type === "next-game" && board.wantsNext) {
+      location.assign(message.link);
       return;
     }
     board.update(message);
-    document.title = message.your_turn ? "Your turn · Tricky Treats" : "Tricky Treats";
+    document.title = message.over ? "Game over · Tricky Treats" : message.your_turn ? "Your turn · Tricky Treats" : "Tricky Treats";
   };
-  socket.onclose = () => {
-    // Reconnect with the same key: the table sends the current state again.
-    if (board.message && !board.message.over) setTimeout(connect, 1000);
+  ws.onclose = (event) => {
+    if (ws !== socket) return;
+    if (finished) return;
+    if (refetch) {
+      refetch = false;
+      connect();
+      return;
+    }
+    // Reconnect with the same key: the table sends the current state and the whole log again.
+    const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+    attempt += 1;
+    const why = event.code === 1013 ? "the server is full" : `try ${attempt}, next in ${Math.round(delay / 100) / 10} s`;
+    board.setConnection("reconnecting", why);
+    if (!board.message) root.querySelector(".status").textContent = `Connection lost: reconnecting (${why})`;
+    retryTimer = setTimeout(connect, delay);
   };
 }
+
+// A seat's link pasted into this tab: same page, another key. Switch to that seat.
+window.addEventListener("hashchange", () => {
+  const key = keyOfLink();
+  if (key === credential) return;
+  credential = key;
+  finished = false;
+  attempt = 0;
+  const old = socket;
+  socket = null;
+  if (old) old.close();
+  board = makeBoard();
+  root.replaceChildren();
+  root.append(Object.assign(document.createElement("div"), { className: "status", textContent: "Switching seats…" }));
+  announce(key ? "Switching to the seat of this link." : "Switching to watching this game.");
+  connect();
+});
+
+// Back online (the browser says so): try at once instead of waiting for the next retry.
+window.addEventListener("online", () => {
+  if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+});
+
 connect();

@@ -1,76 +1,193 @@
-// The lobby: choose players, bots, variants and a seed; get one link per human seat.
+// The lobby: choose players, bots, rules and a seed; get one link per human seat. The links of
+// the games created here are kept in this browser (localStorage), with copy buttons, built
+// from an address the creator can set (the one friends on other machines use).
 const seats = document.getElementById("seats");
 const defaults = ["Ann", "Bo", "Cy", "Di"];
+const STORE = "tricky-treats-games";
+const ADDRESS = "tricky-treats-address";
+const BOT_NAMES = { random: "Random bot (plays any legal move)", greedy: "Greedy bot (takes the best move now)" };
 
-function seatRow(i) {
+function seatRow(i, bots) {
   const row = document.createElement("div");
   row.className = "seat-row";
-  row.innerHTML = `<label>Seat ${i + 1} <input name="name" value="${defaults[i]}" maxlength="24"></label>
-    <select name="bot"><option value="">Human</option><option value="random">Random bot</option>
-    <option value="greedy">Greedy bot</option></select>`;
-  if (i > 0) row.querySelector("select").value = "greedy";
+  row.innerHTML = `<label>Seat ${i + 1} name <input name="name" maxlength="24"></label>
+    <label>played by <select name="bot"><option value="">a person (gets a link)</option></select></label>`;
+  row.querySelector("input").value = defaults[i];
+  const select = row.querySelector("select");
+  for (const bot of bots) select.append(new Option(BOT_NAMES[bot] || `${bot} bot`, bot));
+  if (i > 0 && bots.includes("greedy")) select.value = "greedy";
   return row;
 }
 
+function announce(text) {
+  document.getElementById("announce").textContent = text;
+}
+
+const response = await fetch("/api/variants");
+const info = await response.json();
+
 function setSeats(n) {
-  while (seats.children.length < n) seats.append(seatRow(seats.children.length));
+  while (seats.children.length < n) seats.append(seatRow(seats.children.length, info.bots));
   while (seats.children.length > n) seats.lastChild.remove();
+  document.getElementById("add-seat").disabled = n >= 4;
+  document.getElementById("remove-seat").disabled = n <= 2;
 }
 setSeats(2);
-document.getElementById("add-seat").onclick = () => setSeats(Math.min(4, seats.children.length + 1));
-document.getElementById("remove-seat").onclick = () => setSeats(Math.max(2, seats.children.length - 1));
+document.getElementById("add-seat").onclick = () => {
+  setSeats(Math.min(4, seats.children.length + 1));
+  announce(`${seats.children.length} seats`);
+};
+document.getElementById("remove-seat").onclick = () => {
+  setSeats(Math.max(2, seats.children.length - 1));
+  announce(`${seats.children.length} seats`);
+};
 
-const info = await (await fetch("/api/variants")).json();
+// One control per rule, in words: the library's titles without their ruling ids.
 const variants = document.getElementById("variants");
 for (const variant of info.variants) {
   const label = document.createElement("label");
   label.innerHTML = `<input type="checkbox" name="variant"> <b></b> <span class="hint"></span>`;
   label.querySelector("input").value = variant.name;
-  label.querySelector("b").textContent = variant.title;
+  label.querySelector("b").textContent = variant.title.replace(/\s*\(R\d+[^)]*\)/g, "");
   label.querySelector("span").textContent = variant.description;
   variants.append(label);
 }
 
+const address = document.getElementById("address");
+address.value = localStorage.getItem(ADDRESS) || location.origin;
+address.oninput = () => {
+  localStorage.setItem(ADDRESS, address.value.replace(/\/+$/, ""));
+  showGames();
+};
+
+function savedGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(games) ? games : [];
+  } catch {
+    return [];
+  }
+}
+
+function fullLink(path) {
+  const base = (address.value || location.origin).replace(/\/+$/, "");
+  try {
+    return new URL(path, `${base}/`).href;
+  } catch {
+    return new URL(path, location.href).href;
+  }
+}
+
+function copyButton(text, what) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "act quiet small copy";
+  button.textContent = "Copy";
+  button.setAttribute("aria-label", `Copy ${what}`);
+  button.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      // No clipboard here (an insecure address): select the text for the player to copy.
+      const code = button.previousElementSibling;
+      getSelection().selectAllChildren(code);
+      button.textContent = "Selected: press Ctrl+C";
+    }
+    announce(button.textContent);
+  };
+  return button;
+}
+
+function showGames() {
+  const games = savedGames();
+  const box = document.getElementById("games");
+  box.replaceChildren();
+  document.getElementById("result").hidden = games.length === 0;
+  for (const game of games) {
+    const section = document.createElement("section");
+    section.className = "saved-game";
+    section.dataset.game = game.game;
+    const title = document.createElement("h3");
+    title.textContent = `${game.seats.map((s) => s.name).join(", ")} · ${new Date(game.created).toLocaleString()}`;
+    const list = document.createElement("ul");
+    list.className = "links";
+    for (const seat of game.seats) {
+      const li = document.createElement("li");
+      if (seat.link) {
+        const url = fullLink(seat.link);
+        li.innerHTML = `<b></b>: <a class="seat-link"></a> <code></code>`;
+        li.querySelector("b").textContent = seat.name;
+        const a = li.querySelector("a");
+        a.dataset.seat = seat.seat;
+        a.href = url;
+        a.textContent = `play as ${seat.name}`;
+        li.querySelector("code").textContent = url;
+        li.append(copyButton(url, `${seat.name}'s link`));
+      } else {
+        li.textContent = `${seat.name}: ${seat.bot} bot`;
+      }
+      list.append(li);
+    }
+    const watch = document.createElement("li");
+    const url = fullLink(game.watch);
+    watch.innerHTML = `Spectators: <a class="watch-link"></a> <code></code>`;
+    watch.querySelector("a").href = url;
+    watch.querySelector("a").textContent = "watch the game";
+    watch.querySelector("code").textContent = url;
+    watch.append(copyButton(url, "the spectators' link"));
+    list.append(watch);
+    const forget = document.createElement("button");
+    forget.type = "button";
+    forget.className = "act quiet small";
+    forget.textContent = "Forget these links";
+    forget.onclick = () => {
+      localStorage.setItem(STORE, JSON.stringify(savedGames().filter((g) => g.game !== game.game)));
+      showGames();
+    };
+    section.append(title, list, forget);
+    box.append(section);
+  }
+}
+showGames();
+
 document.getElementById("create").onsubmit = async (event) => {
   event.preventDefault();
   const form = event.target;
-  const seed = form.seed.value === "" ? null : Number(form.seed.value);
+  const error = document.getElementById("error");
+  const seed = form.seed.value.trim();
+  if (seed !== "" && !/^[0-9]+$/.test(seed)) {
+    error.textContent = "The seed is a whole number, written with the digits 0 to 9 only.";
+    return;
+  }
   const body = {
     players: [...seats.children].map((row) => ({
       name: row.querySelector("[name=name]").value,
       bot: row.querySelector("[name=bot]").value || null,
     })),
     variants: [...form.querySelectorAll("[name=variant]:checked")].map((box) => box.value),
-    any_mean_house: form.any_mean_house.checked,
     refresh_ends_turn: form.refresh_ends_turn.checked,
-    seed,
+    // A string: JavaScript's numbers would round seeds past 2^53.
+    seed: seed === "" ? null : seed,
   };
-  const response = await fetch("/api/games", { method: "POST", body: JSON.stringify(body) });
-  const answer = await response.json();
-  const error = document.getElementById("error");
-  if (!response.ok) {
-    error.textContent = answer.error;
+  let answer;
+  let ok = false;
+  try {
+    const reply = await fetch("/api/games", { method: "POST", body: JSON.stringify(body) });
+    answer = await reply.json();
+    ok = reply.ok;
+  } catch {
+    answer = { error: "The server cannot be reached: is it running?" };
+  }
+  if (!ok) {
+    error.textContent = answer.message || answer.error;
     return;
   }
   error.textContent = "";
-  const links = document.getElementById("links");
-  links.replaceChildren();
-  for (const seat of answer.seats) {
-    const li = document.createElement("li");
-    if (seat.link) {
-      const url = new URL(seat.link, location.href).href;
-      li.innerHTML = `<b></b>: <a class="seat-link" data-seat="${seat.seat}"></a>`;
-      li.querySelector("b").textContent = seat.name;
-      li.querySelector("a").href = url;
-      li.querySelector("a").textContent = `play as ${seat.name}`;
-      li.append(" ", Object.assign(document.createElement("code"), { textContent: url }));
-    } else {
-      li.textContent = `${seat.name}: ${seat.bot} bot`;
-    }
-    links.append(li);
-  }
-  const watch = document.createElement("li");
-  watch.innerHTML = `Spectators: <a class="watch-link" href="${answer.watch}">watch the game</a>`;
-  links.append(watch);
-  document.getElementById("result").hidden = false;
+  const games = savedGames().filter((g) => g.game !== answer.game);
+  games.unshift({ ...answer, created: Date.now() });
+  localStorage.setItem(STORE, JSON.stringify(games.slice(0, 20)));
+  showGames();
+  announce("Game created: its links are below.");
+  document.querySelector(`#games [data-game="${answer.game}"] a`).focus();
 };

@@ -1,6 +1,6 @@
 // The offline page: Pyodide (served by the app from the npm package) runs the engine's own
 // Table in the browser, from the wheels the app serves. Nothing is fetched from elsewhere.
-import { loadPyodide } from "/pyodide/pyodide.mjs";
+// Every step of the loading shows on the page, and so does every error.
 import { BoardView } from "/static/board.js";
 
 const GLUE = `
@@ -9,9 +9,19 @@ import tricky_treats as tt
 
 table = None
 
-def start(name, bot, seed):
+def bots():
+    return json.dumps(list(tt.agents.AGENTS))
+
+def start(names, bots, seed):
     global table
-    table = tt.Table.new([name, "Bot"], None if seed < 0 else int(seed), bots={1: bot})
+    try:
+        table = tt.Table.new(
+            json.loads(names),
+            None if seed == "" else int(seed),
+            bots={int(seat): bot for seat, bot in json.loads(bots).items()},
+        )
+    except (tt.TrickyTreatsError, ValueError) as exc:
+        return json.dumps({"type": "error", "code": "bad-game", "error": str(exc)})
     return table.connect(table.credential(0)).text
 
 def play(action):
@@ -19,30 +29,139 @@ def play(action):
     return [out.text for out in table.handle(message) if out.to in (0, tt.SENDER)]
 `;
 
+const BOT_TITLES = {
+  random: "Random bot (plays any legal move)",
+  greedy: "Greedy bot (takes the best move now)",
+  search: "Search bot (plans ahead; slower)",
+};
 const button = document.getElementById("start-game");
 const loading = document.getElementById("loading");
+const progress = document.getElementById("progress");
+const errorBox = document.getElementById("offline-error");
+const opponents = document.getElementById("opponents");
+let botNames = ["greedy", "random"];
 
-const pyodide = await loadPyodide({ indexURL: "/pyodide/" });
-const { wheels } = await (await fetch("/wheels/")).json();
-for (const url of wheels) {
-  const data = await (await fetch(url)).arrayBuffer();
-  pyodide.unpackArchive(data, "wheel");
+function announce(text, urgent = false) {
+  document.getElementById(urgent ? "alert" : "announce").textContent = text;
 }
-pyodide.runPython(GLUE);
-const version = pyodide.runPython("tt.__version__");
-loading.textContent = `tricky-treats ${version} on Python ${pyodide.runPython("import sys; sys.version.split()[0]")} in your browser`;
-loading.dataset.ready = "true";
-button.disabled = false;
-button.textContent = "Start";
+
+let board = null; // the game on the page, once one started
+
+function fail(text) {
+  if (board) {
+    // The form is gone: the error goes on the board, where the player is.
+    board.say(text, "refusal");
+    announce(text, true);
+    return;
+  }
+  errorBox.textContent = text;
+  loading.textContent = "The engine could not start.";
+  button.textContent = "Cannot start";
+}
+
+window.addEventListener("error", (event) => fail(`Error: ${event.message}`));
+window.addEventListener("unhandledrejection", (event) => fail(`Error: ${event.reason?.message || event.reason}`));
+
+function step(done, total, text) {
+  progress.max = total;
+  progress.value = done;
+  loading.textContent = text;
+}
+
+function botRow(i) {
+  const row = document.createElement("div");
+  row.className = "seat-row";
+  row.innerHTML = `<label>Seat ${i + 2}: <select name="bot"></select></label>`;
+  const select = row.querySelector("select");
+  for (const bot of botNames) select.append(new Option(BOT_TITLES[bot] || `${bot} bot`, bot));
+  return row;
+}
+
+function setBots(n) {
+  while (opponents.children.length < n) opponents.append(botRow(opponents.children.length));
+  while (opponents.children.length > n) opponents.lastChild.remove();
+  document.getElementById("add-bot").disabled = n >= 3;
+  document.getElementById("remove-bot").disabled = n <= 1;
+}
+setBots(1);
+document.getElementById("add-bot").onclick = () => setBots(Math.min(3, opponents.children.length + 1));
+document.getElementById("remove-bot").onclick = () => setBots(Math.max(1, opponents.children.length - 1));
+
+let pyodide = null;
+const STEPS = 4; // the runtime check, Python, the wheels, the engine
+try {
+  step(0, STEPS, "Checking that this server has the Python runtime…");
+  const info = await (await fetch("/api/variants")).json();
+  if (!info.offline) {
+    throw new Error(
+      "This server has no Pyodide runtime, so the offline page cannot run. Whoever runs the server: run `npm ci` in examples/web, then restart it.",
+    );
+  }
+  step(1, STEPS, "Loading Python (Pyodide, about 10 MB; the first time takes a while)…");
+  const { loadPyodide } = await import("/pyodide/pyodide.mjs");
+  pyodide = await loadPyodide({ indexURL: "/pyodide/" });
+  step(2, STEPS, "Loading the engine and its libraries…");
+  const { wheels } = await (await fetch("/wheels/")).json();
+  for (const [i, url] of wheels.entries()) {
+    step(2 + i / wheels.length, STEPS, `Loading ${url.split("/").pop()} (${i + 1} of ${wheels.length})…`);
+    const reply = await fetch(url);
+    if (!reply.ok) throw new Error(`the server could not send ${url} (HTTP ${reply.status})`);
+    pyodide.unpackArchive(await reply.arrayBuffer(), "wheel");
+  }
+  step(3, STEPS, "Starting the engine…");
+  pyodide.runPython(GLUE);
+  botNames = JSON.parse(pyodide.globals.get("bots")());
+  for (const select of opponents.querySelectorAll("select")) {
+    const value = select.value;
+    select.replaceChildren(...botNames.map((bot) => new Option(BOT_TITLES[bot] || `${bot} bot`, bot)));
+    select.value = botNames.includes(value) ? value : botNames[0];
+  }
+  const version = pyodide.runPython("tt.__version__");
+  step(STEPS, STEPS, `Ready: tricky-treats ${version} on Python ${pyodide.runPython("import sys; sys.version.split()[0]")} in your browser.`);
+  loading.dataset.ready = "true";
+  button.disabled = false;
+  button.textContent = "Start";
+  announce("The engine is ready.");
+} catch (error) {
+  fail(String(error.message || error));
+}
+
+// Deal a game and show its board; a game the library refuses (say, two seats with one name)
+// leaves the form as it is, with the library's reason under it.
+function startGame(settings) {
+  const message = JSON.parse(pyodide.globals.get("start")(settings.names, settings.bots, settings.seed));
+  if (message.type === "error") {
+    errorBox.textContent = `This game cannot start: ${message.error}.`;
+    announce(errorBox.textContent, true);
+    return;
+  }
+  const root = document.getElementById("app");
+  const texts = (action) => pyodide.globals.get("play")(action).toJs();
+  board = new BoardView(
+    root,
+    (action) => {
+      for (const text of texts(action)) board.update(JSON.parse(text));
+    },
+    { connection: "local", announce, lobby: "/offline", playAgain: () => startGame({ ...settings, seed: "" }) },
+  );
+  board.update(message);
+}
 
 document.getElementById("start").onsubmit = (event) => {
   event.preventDefault();
   const form = event.target;
-  const seed = form.seed.value === "" ? -1 : Number(form.seed.value);
-  const root = document.getElementById("app");
-  const board = new BoardView(root, (action) => {
-    const texts = pyodide.globals.get("play")(action).toJs();
-    for (const text of texts) board.update(JSON.parse(text));
+  const seed = form.seed.value.trim();
+  if (seed !== "" && !/^[0-9]+$/.test(seed)) {
+    errorBox.textContent = "The seed is a whole number, written with the digits 0 to 9 only.";
+    return;
+  }
+  const picks = [...opponents.querySelectorAll("select")].map((s) => s.value);
+  const names = [form.name.value || "You"];
+  const bots = {};
+  picks.forEach((bot, i) => {
+    const title = `${bot[0].toUpperCase()}${bot.slice(1)} bot`;
+    names.push(picks.filter((b) => b === bot).length > 1 ? `${title} ${i + 1}` : title);
+    bots[i + 1] = bot;
   });
-  board.update(JSON.parse(pyodide.globals.get("start")(form.name.value || "You", form.bot.value, seed)));
+  startGame({ names: JSON.stringify(names), bots: JSON.stringify(bots), seed });
 };

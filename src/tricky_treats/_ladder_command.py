@@ -1,0 +1,82 @@
+"""``tricky-treats ladder``: the command line's side of the rated bot ladder."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import TYPE_CHECKING
+
+from tricky_treats.errors import ConfigurationError
+from tricky_treats.ladder import LadderGame, play_ladder, rate
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+DEFAULT_BOTS = "random,greedy,search:50,search:200"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``ladder`` subcommand's arguments."""
+    parser.add_argument(
+        "--bots",
+        default=DEFAULT_BOTS,
+        help="the bots, separated by commas: random, greedy, search:ITERATIONS, "
+        "ismcts:SIMULATIONS (OpenSpiel's, needs the openspiel extra), policy:FILE (a policy "
+        f"written by examples/train_policy.py) (default: {DEFAULT_BOTS})",
+    )
+    parser.add_argument(
+        "--games", type=int, default=10, help="2-player games per pair of bots, even (10)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="deal k is seeded SEED + k (0)")
+    parser.add_argument("--anchor", help="the bot rated 0 (default: the first of --bots)")
+    parser.add_argument(
+        "--resamples", type=int, default=200, help="bootstrap fits for the intervals (200)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes that play games (1)")
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Play the round robin, then print every bot's rating, interval and time per move."""
+    from rich.table import Table
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.resamples < 1:
+        raise ConfigurationError("--resamples must be at least 1")
+    pairs = len(bots) * (len(bots) - 1) // 2
+    console.print(
+        f"ladder: {len(bots)} bots, {args.games} games per pair ({pairs * args.games} games), "
+        f"2 players, deals from seed {args.seed}"
+    )
+    started = time.perf_counter()
+    done = [0]
+
+    def progress(game: LadderGame) -> None:
+        done[0] += 1
+        if done[0] % max(1, pairs * args.games // 10) == 0:
+            console.print(f"  {done[0]} games played", style="dim")
+
+    games = play_ladder(bots, args.games, args.seed, jobs=args.jobs, on_game=progress)
+    ratings = rate(games, anchor=args.anchor, resamples=args.resamples, seed=args.seed)
+    table = Table(title=f"Elo ratings ({args.anchor or bots[0]} = 0)")
+    table.add_column("bot")
+    table.add_column("Elo", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("ms per move", justify="right")
+    for r in ratings:
+        table.add_row(
+            r.bot,
+            f"{r.elo:+.0f}",
+            f"{r.low:+.0f} to {r.high:+.0f}",
+            str(r.games),
+            f"{r.score:.1%}",
+            f"{r.seconds_per_move * 1000:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"{len(games)} games in {time.perf_counter() - started:.0f} s on {args.jobs} "
+        f"process(es) of {os.cpu_count()} cores; time per move is CPU time"
+    )
+    return 0

@@ -1,0 +1,425 @@
+"""Hosting the web example for strangers: quotas and caps that hold, idle games that expire,
+sockets that cannot freeze a table, a slow store that holds up only its own game, and
+several server processes on one PostgreSQL that share their games (LISTEN/NOTIFY).
+
+The first part uses Starlette's test client (client addresses are set per test client); the
+rest starts the real server (``examples/web/serve.py``, uvicorn) on 127.0.0.1. Needs the
+``[webtest]`` extra; the PostgreSQL tests need ``[postgresql]`` and Debian's ``postgresql``
+(``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import socket
+import sqlite3
+import struct
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+import tricky_treats as tt
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+
+from tricky_treats_web import Limits, Lobby, SqliteTableStore, create_app
+
+from tests.test_web_crash import Server, _post
+
+SEED = 4_611_686_018_427_387_000 + 2525
+TWO = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED}
+
+
+def _client(lobby: Lobby, tmp_path: Path, address: str = "127.0.0.2") -> TestClient:
+    app = create_app(lobby, wheel_dir=tmp_path / "wheels", background=False)
+    return TestClient(app, client=(address, 50000))
+
+
+def _keys(answer: dict[str, Any]) -> list[str]:
+    return [s["link"].split("#", 1)[1] for s in answer["seats"] if s["link"]]
+
+
+def _rows(path: Path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return [g for (g,) in db.execute("SELECT game_id FROM tables")]
+
+
+# -- quotas, caps and expiry -----------------------------------------------------------------
+
+
+def test_a_flood_of_new_games_from_one_client_is_refused_past_its_quota(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    lobby = Lobby(store=SqliteTableStore(path))
+    flooder = _client(lobby, tmp_path, "127.0.0.2")
+    statuses = []
+    for _ in range(1000):
+        response = flooder.post("/api/games", content=json.dumps(TWO))
+        statuses.append(response.status_code)
+    quota = lobby.limits.games_per_client
+    assert statuses[:quota] == [201] * quota
+    assert statuses[quota:] == [429] * (1000 - quota)
+    refusal = response.json()
+    assert refusal["code"] == "too-many-games"
+    assert "as many as one address may" in refusal["error"]
+    assert len(lobby.rooms) == len(_rows(path)) == quota
+
+    # Another client is still served, and plays.
+    other = _client(lobby, tmp_path, "127.0.0.3")
+    answer = other.post("/api/games", content=json.dumps(TWO)).json()
+    with other.websocket_connect(f"/ws/{answer['game']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+        hello = ws.receive_json()
+        action = hello["legal_actions"][0]["action"]
+        ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
+        assert ws.receive_json()["moves"][0]["action"] == action
+
+    # A restart brings back those games only, and takes new ones.
+    again = Lobby(store=SqliteTableStore(path))
+    assert len(again.rooms) == quota + 1
+    fresh = _client(again, tmp_path, "127.0.0.4")
+    assert fresh.post("/api/games", content=json.dumps(TWO)).status_code == 201
+
+
+def test_idle_games_expire_from_memory_and_store(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    limits = Limits(idle_expiry=3600, finished_expiry=7200)
+    lobby = Lobby(store=SqliteTableStore(path), limits=limits)
+    client = _client(lobby, tmp_path)
+    idle = client.post("/api/games", content=json.dumps(TWO)).json()["game"]
+    bots = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
+    finished = client.post("/api/games", content=json.dumps({"players": bots})).json()["game"]
+    assert set(_rows(path)) == {idle, finished}
+    # An hour later the unfinished game is gone; the finished one is kept two hours.
+    assert asyncio.run(lobby.expire(now=time.time() + 3601)) == [idle]
+    assert idle not in lobby.rooms
+    assert _rows(path) == [finished]
+    assert asyncio.run(lobby.expire(now=time.time() + 7201)) == [finished]
+    assert _rows(path) == []
+    # A restart finds nothing, and the link says so.
+    again = Lobby(store=SqliteTableStore(path))
+    assert again.rooms == {}
+    with _client(again, tmp_path).websocket_connect(f"/ws/{idle}") as ws:
+        assert ws.receive_json()["code"] == "no-game"
+
+
+def test_the_server_deletes_expired_games_by_itself_and_tells_their_sockets(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    limits = Limits(idle_expiry=0.5, sweep_seconds=0.1)
+    lobby = Lobby(store=SqliteTableStore(path), limits=limits)
+    app = create_app(lobby, wheel_dir=tmp_path / "wheels")
+    with TestClient(app) as client:  # its lifespan runs the sweep
+        answer = client.post("/api/games", content=json.dumps(TWO)).json()
+        with client.websocket_connect(f"/ws/{answer['game']}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+            assert ws.receive_json()["type"] == "update"
+            expired = ws.receive_json()
+    assert expired["code"] == "expired"
+    assert answer["game"] not in lobby.rooms
+    assert _rows(path) == []
+
+
+def test_32_spectators_and_every_seat_still_gets_in_and_plays(tmp_path: Path) -> None:
+    lobby = Lobby()
+    with (
+        _client(lobby, tmp_path, "127.0.0.2") as players,
+        _client(lobby, tmp_path, "127.0.0.3") as watchers,
+    ):
+        _watch_and_play(players, watchers)
+
+
+def _watch_and_play(players: TestClient, watchers: TestClient) -> None:
+    answer = players.post("/api/games", content=json.dumps(TWO)).json()
+    url = f"/ws/{answer['game']}"
+    spectators = []
+    for _ in range(32):
+        ws = watchers.websocket_connect(url).__enter__()
+        ws.send_text(json.dumps({"type": "hello", "credential": None}))
+        assert ws.receive_json()["type"] == "update"
+        spectators.append(ws)
+    with players.websocket_connect(url) as extra:  # the 33rd spectator waits outside
+        extra.send_text(json.dumps({"type": "hello", "credential": None}))
+        assert extra.receive_json()["code"] == "spectators-full"
+    keys = _keys(answer)
+    seats = []
+    for key in keys:
+        ws = players.websocket_connect(url).__enter__()
+        ws.send_text(json.dumps({"type": "hello", "credential": key}))
+        seats.append((key, ws, ws.receive_json()))
+    for _ in range(4):  # each seat moves twice; every seat and spectator hears of each move
+        mover = next(i for i, (_, _, s) in enumerate(seats) if s["your_turn"])
+        key, ws, state = seats[mover]
+        action = state["legal_actions"][0]["action"]
+        ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
+        seats = [(k, w, w.receive_json()) for k, w, _ in seats]
+        assert all(s["moves"][0]["action"] == action for _, _, s in seats)
+        assert all(w.receive_json()["moves"][0]["action"] == action for w in spectators)
+    # A seat opened in a fifth tab gets in; its oldest tab gives way.
+    tabs = []
+    for _ in range(4):
+        ws = players.websocket_connect(url).__enter__()
+        ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
+        assert ws.receive_json()["seat"] == 0
+        tabs.append(ws)
+    assert seats[0][1].receive_json()["code"] == "replaced"
+    for ws in [*spectators, *tabs, *(w for _, w, _ in seats)]:
+        ws.__exit__(None, None, None)
+
+
+def test_sockets_waiting_before_their_hello_count_against_their_client(tmp_path: Path) -> None:
+    lobby = Lobby(limits=Limits(sockets_per_client=8))
+    client = _client(lobby, tmp_path)
+    answer = client.post("/api/games", content=json.dumps(TWO)).json()
+    url = f"/ws/{answer['game']}"
+    waiting = [client.websocket_connect(url).__enter__() for _ in range(8)]
+    with client.websocket_connect(url) as ninth:
+        assert ninth.receive_json()["code"] == "too-many-sockets"
+    # Another address still gets in.
+    with _client(lobby, tmp_path, "127.0.0.3").websocket_connect(url) as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": None}))
+        assert ws.receive_json()["type"] == "update"
+    for ws in waiting:
+        ws.__exit__(None, None, None)
+
+
+def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    lobby = Lobby(limits=Limits(hello_seconds=0.2))
+    client = _client(lobby, tmp_path)
+    answer = client.post("/api/games", content=json.dumps(TWO)).json()
+    with client.websocket_connect(f"/ws/{answer['game']}") as ws:
+        assert ws.receive_json()["code"] == "no-hello"
+    assert lobby.sockets.total() == 0
+
+
+def test_a_binary_frame_gets_a_clear_refusal(tmp_path: Path) -> None:
+    lobby = Lobby()
+    client = _client(lobby, tmp_path)
+    answer = client.post("/api/games", content=json.dumps(TWO)).json()
+    with client.websocket_connect(f"/ws/{answer['game']}") as ws:
+        ws.send_bytes(b'{"type": "hello"}')
+        assert ws.receive_json()["code"] == "binary-frame"
+    with client.websocket_connect(f"/ws/{answer['game']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+        ws.receive_json()
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json()["code"] == "binary-frame"
+        ws.send_text("{}")  # the socket is still served
+        assert ws.receive_json()["code"] == "bad-credential"
+
+
+@pytest.mark.parametrize(
+    "body", ['{"players": ' + "[" * 4000, "[" * 4000 + "]" * 4000, '{"seed": ' + "9" * 5000 + "}"]
+)
+def test_a_deeply_nested_or_huge_number_body_is_a_clear_400(tmp_path: Path, body: str) -> None:
+    lobby = Lobby(limits=Limits(max_request_bytes=10_000))
+    response = _client(lobby, tmp_path).post("/api/games", content=body)
+    assert response.status_code == 400
+    assert response.json() == {"code": "malformed", "error": "expected a JSON object"}
+
+
+# -- a slow store ----------------------------------------------------------------------------
+
+
+class SlowStore(SqliteTableStore):
+    """A store whose saves of one game wait until released: a slow disk under that game."""
+
+    slow_game = ""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.release = threading.Event()
+        self.waiting = threading.Event()
+
+    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
+        if game_id == self.slow_game:
+            self.waiting.set()
+            self.release.wait(30)
+        super().save(game_id, table, version=version)
+
+
+def test_a_slow_store_holds_up_only_the_game_it_is_saving(tmp_path: Path) -> None:
+    store = SlowStore(tmp_path / "tables.sqlite3")
+    lobby = Lobby(store=store)
+    with _client(lobby, tmp_path) as client:
+        _play_beside_a_slow_save(client, store)
+
+
+def _play_beside_a_slow_save(client: TestClient, store: SlowStore) -> None:
+    slow, quick = (client.post("/api/games", content=json.dumps(TWO)).json() for _ in range(2))
+    store.slow_game = slow["game"]
+    with (
+        client.websocket_connect(f"/ws/{slow['game']}") as slow_ws,
+        client.websocket_connect(f"/ws/{quick['game']}") as quick_ws,
+    ):
+        key = _keys(slow)[0]
+        slow_ws.send_text(json.dumps({"type": "hello", "credential": key}))
+        action = slow_ws.receive_json()["legal_actions"][0]["action"]
+        slow_ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
+        assert store.waiting.wait(30)
+        # While that save waits, the other game plays three moves.
+        keys = _keys(quick)
+        quick_ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
+        state = quick_ws.receive_json()
+        for _ in range(3):
+            if not state["your_turn"]:
+                break
+            move = {"credential": keys[0], "action": state["legal_actions"][-1]["action"]}
+            quick_ws.send_text(json.dumps(move))
+            state = quick_ws.receive_json()
+            assert state["type"] == "update"
+            assert not store.release.is_set(), "the other game's move waited for the slow save"
+        store.release.set()
+        assert slow_ws.receive_json()["moves"][0]["action"] == action
+
+
+# -- the real server -------------------------------------------------------------------------
+
+
+def _handshake(port: int, path: str, receive_buffer: int) -> socket.socket:
+    """A raw WebSocket client socket with a small receive buffer, never read from after."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+def _frame(text: str) -> bytes:
+    """A masked text frame, as a client sends it."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    assert len(payload) < 1 << 16
+    if len(payload) < 126:
+        return struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask + masked
+    return struct.pack("!BBH", 0x81, 0x80 | 126, len(payload)) + mask + masked
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    running = Server(tmp_path / "tables.sqlite3", tmp_path / "server.log")
+    yield running
+    running.stop()
+
+
+def test_a_spectator_that_floods_and_never_reads_cannot_freeze_the_game(server: Server) -> None:
+    async def main() -> None:
+        await server.start()
+        answer = await asyncio.to_thread(_post, f"http://{server.url}/api/games", TWO)
+        path = f"/ws/{answer['game']}"
+        flooder = await asyncio.to_thread(_handshake, server.port, path, 4096)
+        flooder.setblocking(True)
+        # Hello as a spectator, then 60,000 messages, each answered with an error it never reads.
+        # Each refusal names the unknown key: about 1 KB that the flooder never reads.
+        junk = _frame(json.dumps({"k" * 990: 1}))
+        flood = _frame(json.dumps({"type": "hello", "credential": None})) + junk * 5_000
+        sending = asyncio.ensure_future(asyncio.to_thread(_send_until_closed, flooder, flood))
+        keys = _keys(answer)
+        async with (
+            connect(f"ws://{server.url}{path}") as ann,
+            connect(f"ws://{server.url}{path}") as bo,
+        ):
+            states = []
+            for ws, key in ((ann, keys[0]), (bo, keys[1])):
+                await ws.send(json.dumps({"type": "hello", "credential": key}))
+                states.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+            for _ in range(10):  # the game goes on while the flood lasts
+                mover = 0 if states[0]["your_turn"] else 1
+                move = {"credential": keys[mover], "action": states[mover]["legal_actions"][0]}
+                move["action"] = move["action"]["action"]
+                await (ann, bo)[mover].send(json.dumps(move))
+                for i, ws in enumerate((ann, bo)):
+                    states[i] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    assert states[i]["type"] == "update", states[i]
+        flooder.shutdown(socket.SHUT_RDWR)
+        await asyncio.wait_for(sending, 60)
+        flooder.close()
+
+    asyncio.run(main())
+
+
+def _send_until_closed(sock: socket.socket, data: bytes) -> None:
+    sock.settimeout(60)
+    with contextlib.suppress(OSError):  # dropped by the server, as a client that never reads is
+        sock.sendall(data)
+
+
+def test_a_frame_over_the_limit_closes_the_socket_and_the_server_stays_small(
+    server: Server,
+) -> None:
+    async def main() -> None:
+        await server.start()
+        answer = await asyncio.to_thread(_post, f"http://{server.url}/api/games", TWO)
+        async with connect(
+            f"ws://{server.url}/ws/{answer['game']}", max_size=None, compression=None
+        ) as ws:
+            await ws.send(json.dumps({"type": "hello", "credential": "x" * (1 << 20)}))
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 20)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009  # message too big
+
+    asyncio.run(main())
+
+
+# -- several processes on PostgreSQL ---------------------------------------------------------
+
+
+def test_a_move_through_one_process_reaches_the_sockets_of_another(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    first = Server(postgres_url, tmp_path / "a.log")
+    second = Server(postgres_url, tmp_path / "b.log")
+
+    async def main() -> None:
+        await first.start()
+        await second.start()
+        answer = await asyncio.to_thread(_post, f"http://{first.url}/api/games", TWO)
+        keys = _keys(answer)
+        path = f"/ws/{answer['game']}"
+        async with (
+            connect(f"ws://{first.url}{path}") as ann,
+            connect(f"ws://{second.url}{path}") as bo,
+            connect(f"ws://{second.url}{path}") as watcher,
+        ):
+            states = []
+            for ws, key in ((ann, keys[0]), (bo, keys[1]), (watcher, None)):
+                await ws.send(json.dumps({"type": "hello", "credential": key}))
+                states.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+            for _ in range(6):  # moves through either process, heard through both
+                mover = 0 if states[0]["your_turn"] else 1
+                action = states[mover]["legal_actions"][0]["action"]
+                await (ann, bo)[mover].send(
+                    json.dumps({"credential": keys[mover], "action": action})
+                )
+                for i, ws in enumerate((ann, bo, watcher)):
+                    states[i] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    assert states[i]["type"] == "update", states[i]
+                    assert states[i]["moves"][0]["action"] == action
+                assert len({s["moves_played"] for s in states}) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        first.stop()
+        second.stop()
