@@ -109,7 +109,6 @@ def test_simulate_with_a_variant(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--agents", "greedy,wizard"], "no agent 'wizard'"),
         (["simulate", "--agents", "greedy:5"], "only the search agent takes a budget"),
         (["simulate", "--games", "0"], "--games must be at least 1"),
-        (["simulate", "--jobs", "0"], "--jobs must be at least 1"),
         (["simulate", "--output", "x.txt"], "must end in .csv or .jsonl"),
         (["simulate", "--agents", "random"], "for 2 to 4 players, got 1"),
         (["simulate", "--variant", "chess"], "no variant called 'chess'"),

@@ -9,6 +9,9 @@ catches a scorer whose visible lines read hidden information.
 
 from __future__ import annotations
 
+import json
+import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -18,8 +21,9 @@ import pytest
 
 import tricky_treats as tt
 from tricky_treats import plugins
+from tricky_treats.components import base_components
 from tricky_treats.testing import check_variant
-from tricky_treats.variants import BUILTIN_VARIANTS
+from tricky_treats.variants import BUILTIN_VARIANTS, base
 
 
 def _variant(name: str, plugin: object, **kwargs: Any) -> tt.Variant:
@@ -187,23 +191,28 @@ def _raises(state: tt.GameState, player: int) -> object:
 
 
 @pytest.mark.parametrize(
-    ("function", "message"),
+    ("function", "message", "detail"),
     [
-        (_raises, r"scoring function failed for player 0: ZeroDivisionError: no points today"),
-        (lambda s, p: 5, r"returned 5, not a sequence of ExtraScore"),
-        (lambda s, p: [("bonus", 2)], r"returned \[\('bonus', 2\)\]"),
-        (lambda s, p: [tt.ExtraScore("bonus", "2")], r"not a sequence of ExtraScore"),  # type: ignore[arg-type]
-        (lambda s, p: [tt.ExtraScore("bonus", True)], r"not a sequence of ExtraScore"),
-        (lambda s, p: None, r"returned None"),
+        (
+            _raises,
+            r"scoring function failed for player 0 \(ZeroDivisionError\)$",
+            "ZeroDivisionError: no points today",
+        ),
+        (lambda s, p: 5, r"not a list of at most 16 ExtraScore", "it returned 5"),
+        (lambda s, p: [("bonus", 2)], r"not a list", "line 0 is ('bonus', 2)"),
+        (lambda s, p: [tt.ExtraScore("bonus", "2")], r"not a list", "line 0 has points '2'"),  # type: ignore[arg-type]
+        (lambda s, p: [tt.ExtraScore("bonus", True)], r"not a list", "line 0 has points True"),
+        (lambda s, p: None, r"not a list", "it returned None"),
     ],
 )
 def test_a_broken_scoring_function_names_the_variant(
-    function: Callable[[tt.GameState, int], object], message: str
+    function: Callable[[tt.GameState, int], object], message: str, detail: str
 ) -> None:
     game = tt.new_game(2, seed=1, variants=[_scoring(function)])
     expected = rf"variant 'scorer' from 'tricky-treats': .*{message}"
-    with pytest.raises(tt.PluginError, match=expected):
+    with pytest.raises(tt.PluginError, match=expected) as caught:
         game.scores()
+    assert caught.value.detail == detail
     with pytest.raises(tt.PluginError, match=expected):
         game.view(0)
     with pytest.raises(tt.PluginError, match=expected):
@@ -297,3 +306,298 @@ def test_the_conformance_kit_accepts_a_hidden_scorer_of_secret_tiles(
 ) -> None:
     registered(attrs.evolve(_scoring(_secret_points), name="secretive"))
     assert check_variant(["secretive"], players=[2, 3], games=1) > 0
+
+
+# -- issue 27: plugins that end the host, flood a record or copy a tile ---------------------------
+
+
+class _HostileExit(BaseException):
+    """Neither an Exception nor KeyboardInterrupt: a plugin must not end the host with it."""
+
+
+_EXITS: list[Callable[[], BaseException]] = [
+    lambda: SystemExit(3),
+    lambda: GeneratorExit(),
+    lambda: _HostileExit("the secret tile is pair-gummy"),
+]
+
+
+def _hook(hook: str, function: Callable[..., object]) -> object:
+    """A plugin implementing ``hook`` (which takes ``config``) with ``function``."""
+
+    class Plugin:
+        pass
+
+    def implementation(config: tt.GameConfig) -> object:
+        return function()
+
+    implementation.__name__ = hook
+    setattr(Plugin, hook, staticmethod(tt.hookimpl(implementation)))
+    return Plugin()
+
+
+@pytest.mark.parametrize("exit", _EXITS)
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "tricky_treats_components",
+        "tricky_treats_costume_cards",
+        "tricky_treats_rules",
+        "tricky_treats_deal",
+        "tricky_treats_board",
+        "tricky_treats_scoring",
+    ],
+)
+def test_a_hook_raising_a_base_exception_gets_plugin_error(
+    hook: str, exit: Callable[[], BaseException]
+) -> None:
+    """SystemExit and the like from a hook become PluginError in new_game (issue 27, 10)."""
+
+    def raises() -> object:
+        raise exit()
+
+    variant = _variant("exits", _hook(hook, raises))
+    with pytest.raises(tt.PluginError, match=rf"variant 'exits' .*{hook} failed") as caught:
+        tt.new_game(2, seed=1, variants=[variant])
+    assert type(caught.value.__cause__) is type(exit())
+    assert "pair-gummy" not in str(caught.value)
+
+
+@pytest.mark.parametrize("exit", _EXITS)
+def test_a_scorer_raising_a_base_exception_gets_plugin_error(
+    exit: Callable[[], BaseException],
+) -> None:
+    """scores(), view() and both dumps() turn it into PluginError (issue 27, item 10)."""
+
+    def raises(state: tt.GameState, player: int) -> object:
+        raise exit()
+
+    game = tt.new_game(2, seed=1, variants=[_scoring(raises)])
+    for call in (game.scores, lambda: game.view(1), lambda: tt.dumps(game, player=0)):
+        with pytest.raises(tt.PluginError, match=r"scoring function failed for player"):
+            call()
+
+
+def test_keyboard_interrupt_from_a_plugin_still_stops_the_program() -> None:
+    def interrupted(state: tt.GameState, player: int) -> object:
+        raise KeyboardInterrupt
+
+    game = tt.new_game(2, seed=1, variants=[_scoring(interrupted)])
+    with pytest.raises(KeyboardInterrupt):
+        game.scores()
+
+
+_BIG = 10**5000
+
+
+@pytest.mark.parametrize(
+    ("lines", "detail"),
+    [
+        ([tt.ExtraScore("x", _BIG)], r"line 0 has points of 16610 bits"),
+        ([tt.ExtraScore("x", -plugins.MAX_EXTRA_POINTS - 1)], r"line 0 has points of"),
+        ([tt.ExtraScore("fine", 1), tt.ExtraScore("\ud800", 1)], r"line 1 .*lone surrogate"),
+        ([tt.ExtraScore("bell\x07", 1)], r"line 0 .*control character"),
+        ([tt.ExtraScore("", 1)], r"line 0 has the label ''"),
+        ([tt.ExtraScore("x" * (plugins.MAX_LABEL_LENGTH + 1), 1)], r"line 0 has the label"),
+        ([tt.ExtraScore(f"line {i}", 1) for i in range(100_000)], r"100,000 lines"),
+        ([tt.ExtraScore("x", 1)] * (plugins.MAX_EXTRA_LINES + 1), r"17 lines"),
+    ],
+)
+def test_a_scorer_output_out_of_bounds_gets_plugin_error(
+    lines: list[tt.ExtraScore], detail: str
+) -> None:
+    """Scorer output is checked like every hook's (issue 27, items 11 and 12): no
+    non-library error in dumps(player=) or a Table message, no record loads_view refuses."""
+    game = tt.new_game(2, seed=1, variants=[_scoring(lambda s, p: lines)])
+    with pytest.raises(tt.PluginError, match=r"'scorer' .*not a list of at most 16") as caught:
+        tt.dumps(game, player=0)
+    assert re.search(detail, caught.value.detail or "")
+    assert len(str(caught.value)) < 500
+    table = tt.Table(game, bots={1: "random"})
+    with pytest.raises(tt.PluginError):
+        table.connect(table.credential(0)).text  # noqa: B018 - rendering is the test
+
+
+def test_the_largest_scorer_output_allowed_loads_as_a_player_record() -> None:
+    """Lines at every bound, for the most players, still make a record loads_view reads."""
+    label = "\U0001f383" * plugins.MAX_LABEL_LENGTH  # 4 bytes each in UTF-8
+    lines = [tt.ExtraScore(label, -plugins.MAX_EXTRA_POINTS)] * plugins.MAX_EXTRA_LINES
+    most_variants = 16  # a game combines at most 16 variants
+    scorers = [
+        attrs.evolve(_scoring(lambda s, p: lines, public_scoring=True), name=f"wide-{i}")
+        for i in range(most_variants)
+    ]
+    game = tt.new_game(4, seed=1, variants=scorers)
+    view = tt.loads_view(tt.dumps(game, player=2))
+    assert view.scores[0].extras == tuple(lines) * most_variants
+
+
+def test_a_board_hook_adding_a_mean_house_is_refused() -> None:
+    """A board loads_view refuses is never dealt (issue 27, item 12)."""
+    variant = _variant(
+        "mean",
+        _board_edit(lambda b: attrs.evolve(b, mean_houses=(*b.mean_houses, b.mean_houses[0]))),
+    )
+    with pytest.raises(tt.PluginError, match=r"'mean' .*4 mean houses, not 3"):
+        tt.new_game(2, seed=3, variants=[variant])
+
+
+def test_a_deal_hook_valid_only_the_first_time_is_caught_every_time() -> None:
+    """Every board a variant deals is checked in full, not only the first (issue 27, 12)."""
+    deals = iter(range(3))
+
+    class Deal:
+        @tt.hookimpl
+        def tricky_treats_deal(
+            self,
+            config: tt.GameConfig,
+            components: tt.ComponentData,
+            rules: tt.RulesData,
+            rng: random.Random,
+        ) -> tt.Board:
+            board = base.tricky_treats_deal(config, components, rng)
+            if next(deals) == 0:
+                return board
+            houses = board.mean_houses
+            # The same tile on two mean houses: the counts still look right.
+            return attrs.evolve(
+                board,
+                mean_houses=(houses[0], attrs.evolve(houses[1], tile=houses[0].tile), houses[2]),
+            )
+
+    variant = _variant("once", Deal())
+    tt.new_game(2, seed=1, variants=[variant])
+    with pytest.raises(tt.PluginError, match=r"'once' .*tricky_treats_deal .*trick tile in two"):
+        tt.new_game(2, seed=2, variants=[variant])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (  # every player gets the tile lying on mean house 0: it would be public
+            lambda b: attrs.evolve(b, secret_tiles=(b.mean_houses[0].tile,) * len(b.secret_tiles)),
+            r"trick tile in two places",
+        ),
+        (  # a tile from the box that the deal left out replaces a secret tile
+            lambda b: attrs.evolve(b, secret_tiles=(_spare_tile(b), *b.secret_tiles[1:])),
+            r"other trick tiles than the deal's",
+        ),
+        (
+            lambda b: attrs.evolve(
+                b, secret_tiles=(attrs.evolve(b.secret_tiles[0], points=99), *b.secret_tiles[1:])
+            ),
+            r"trick tile that is not the box's",
+        ),
+        (
+            lambda b: attrs.evolve(b, grid=(b.grid[1], *b.grid[1:])),
+            r"nice neighbour in two houses",
+        ),
+        (
+            lambda b: attrs.evolve(
+                b,
+                deck=(
+                    attrs.evolve(
+                        b.deck[0],
+                        colour=b.deck[1].colour
+                        if b.deck[0].colour != b.deck[1].colour
+                        else b.deck[2].colour,
+                    ),
+                    *b.deck[1:],
+                ),
+            ),
+            r"card that differs from the box's",
+        ),
+        (
+            lambda b: attrs.evolve(b, street_tokens=(b.street_tokens[0],) * len(b.street_tokens)),
+            r"street bonus tokens are not the box's",
+        ),
+    ],
+)
+def test_a_board_hook_cannot_make_or_copy_components(
+    change: Callable[[tt.Board], object], message: str
+) -> None:
+    """Components neither appear nor vanish, as the hookspec says (issue 27, item 13)."""
+    variant = _variant("copier", _board_edit(change))
+    with pytest.raises(tt.PluginError, match=rf"'copier' .*{message}"):
+        tt.new_game(3, seed=3, variants=[variant])
+
+
+def _spare_tile(board: tt.Board) -> tt.TrickTile:
+    in_play = {t.id for t in board.secret_tiles} | {m.tile.id for m in board.mean_houses}
+    box = base_components().trick_tiles
+    return next(t for t in box if t.id not in in_play)
+
+
+def test_a_board_hook_may_move_components() -> None:
+    """Swapping a secret tile with a mean house's tile keeps every component: allowed."""
+
+    def swap(board: tt.Board) -> tt.Board:
+        house = board.mean_houses[0]
+        return attrs.evolve(
+            board,
+            secret_tiles=(house.tile, *board.secret_tiles[1:]),
+            mean_houses=(attrs.evolve(house, tile=board.secret_tiles[0]), *board.mean_houses[1:]),
+        )
+
+    plain = tt.new_game(2, seed=3)
+    game = tt.new_game(2, seed=3, variants=[_variant("mover", _board_edit(swap))])
+    assert game.setup.secret_tiles[0] == plain.setup.mean_houses[0].tile
+    assert tt.loads_view(tt.dumps(game, player=0)).secret_tiles[0] == game.setup.secret_tiles[0]
+
+
+# -- issue 27, item 14: symmetric leaks, and plugin text kept from players ------------------------
+
+
+def _top_and_bottom(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+    """An own line: "the next card is one of [top, bottom]" (the same if the deck reverses)."""
+    rest = state.setup.deck[state.deck_position :]
+    if not rest:
+        return ()
+    return (tt.ExtraScore(f"next card one of {sorted({rest[0].id, rest[-1].id})}", 0),)
+
+
+def _others_tiles(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+    """An own line listing the sorted set of the other players' tiles (the same if swapped)."""
+    others = sorted(p.secret_tile.id for i, p in enumerate(state.players) if i != player)
+    return (tt.ExtraScore(",".join(others)[: plugins.MAX_LABEL_LENGTH], 0),)
+
+
+@pytest.mark.parametrize("scorer", [_top_and_bottom, _others_tiles])
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_conformance_kit_catches_a_symmetric_leak(
+    registered: Callable[[tt.Variant], None],
+    scorer: Callable[[tt.GameState, int], Sequence[tt.ExtraScore]],
+    players: int,
+) -> None:
+    registered(attrs.evolve(_scoring(scorer), name="symmetric"))
+    with pytest.raises(AssertionError, match=r"view shows hidden information"):
+        check_variant(["symmetric"], players=[players], games=1)
+
+
+def test_a_scorer_error_reaches_players_without_the_plugin_text() -> None:
+    """A scorer's exception text may hold secrets: a Table's error for the client has none
+    of it, and the developer finds it in ``detail`` (issue 27, item 14)."""
+
+    def tells(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+        if state.is_over:
+            raise ValueError(f"secret tiles {[p.secret_tile.id for p in state.players]}")
+        return ()
+
+    states = tt.play_game(
+        tt.new_game(2, seed=1, variants=[_scoring(tells)]), [tt.RandomAgent()] * 2
+    )
+    before_end, last = states[-2], states[-1].history[-1]
+    table = tt.Table(before_end)
+    seat = before_end.current_player
+    assert seat is not None
+    move = json.dumps({"credential": table.credential(seat), "action": str(last)})
+    (answer,) = table.handle(move)
+    error = json.loads(answer.text)
+    assert error["type"] == "error"
+    assert "scoring function failed" in error["error"]
+    secrets = [p.secret_tile.id for p in before_end.players]
+    assert not any(secret in error["error"] for secret in secrets)
+    with pytest.raises(tt.PluginError) as caught:
+        before_end.apply_with_events(last)
+    assert all(secret in (caught.value.detail or "") for secret in secrets)
+    assert not any(secret in str(caught.value) for secret in secrets)

@@ -279,9 +279,13 @@ def test_a_failing_hook_names_the_plugin() -> None:
             raise RuntimeError("oops")
 
     with pytest.raises(
-        tt.PluginError, match=r"tricky_treats_rules of plugin 'broken' failed: RuntimeError: oops"
-    ):
+        tt.PluginError,
+        match=r"variant 'broken' from 'tricky-treats': tricky_treats_rules failed \(RuntimeError\)$",
+    ) as caught:
         tt.new_game(2, seed=1, variants=[_variant("broken", Broken())])
+    # The plugin's own words are for its developer, never in the message (issue 27).
+    assert caught.value.detail == "RuntimeError: oops"
+    assert isinstance(caught.value.__cause__, RuntimeError)
 
 
 def test_an_unknown_hook_names_the_variant() -> None:

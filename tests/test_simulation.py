@@ -258,7 +258,7 @@ def test_cli_help_says_what_players_and_seed_do(capsys: pytest.CaptureFixture[st
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--players N how many seats, 2 to 4 (default: one per bot of --agents, else 2)" in text
-    assert "game i uses SEED+i (default: drawn from the operating system, 63 bits" in text
+    assert "game i uses SEED+i modulo 2**128 (default: drawn from the operating system, 63" in text
     assert "--backend {inline,pool,ray}" in text
 
 

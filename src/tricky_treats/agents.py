@@ -334,8 +334,9 @@ AGENTS: dict[str, Callable[[], Agent]] = {
 """Agent names for the command line and ``make_agent()``."""
 
 
-MAX_SEARCH_ITERATIONS = 1_000_000
-"""The largest budget ``make_agent`` accepts in ``search:ITERATIONS``."""
+MAX_SEARCH_ITERATIONS = 5_000
+"""The largest budget ``make_agent`` accepts in ``search:ITERATIONS``: at about a millisecond
+an iteration, a few seconds a move (``search:1000000`` would take a quarter of an hour)."""
 
 
 def make_agent(spec: str) -> Agent:
@@ -359,7 +360,8 @@ def make_agent(spec: str) -> Agent:
         )
     # ASCII digits only: str.isdigit() also accepts '²' and '٣', which int() refuses or reads.
     digits = budget.isascii() and budget.isdigit()
-    if not digits or len(budget) > 7 or not 1 <= int(budget) <= MAX_SEARCH_ITERATIONS:
+    too_long = len(budget) > len(str(MAX_SEARCH_ITERATIONS))  # int() of a huge string is slow
+    if not digits or too_long or not 1 <= int(budget) <= MAX_SEARCH_ITERATIONS:
         raise ConfigurationError(
             f"the search budget must be a whole number of iterations from 1 to "
             f"{MAX_SEARCH_ITERATIONS:,}, as in 'search:200'; got {_shorten(budget)!r}"

@@ -16,7 +16,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +24,22 @@ from tricky_treats import __version__
 from tricky_treats._progress import Progress
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
-from tricky_treats.dealing import new_game
+from tricky_treats.components import COMPONENT_LIMITS
+from tricky_treats.dealing import MAX_SEED, new_game
 from tricky_treats.drawing import board_svg
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import GameOver, describe_event
 from tricky_treats.model import GameState
 from tricky_treats.plugins import available_variants, variant_problems
-from tricky_treats.serialization import dumps, loads
-from tricky_treats.simulation import BACKENDS, GameResult, simulate
+from tricky_treats.serialization import MAX_RECORD_BYTES, dumps, loads
+from tricky_treats.simulation import (
+    BACKENDS,
+    MAX_JOBS_PER_CPU,
+    GameResult,
+    game_seed,
+    max_jobs,
+    simulate,
+)
 from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:
@@ -177,9 +185,34 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, refused before any work."""
+
+    def number(text: str) -> int:
+        digits = text.strip()
+        if not digits.lstrip("+-").isascii() or not digits.lstrip("+-").isdigit():
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low:,} to {high:,}")
+        # int() of thousands of digits is slow (and refused past 4,300): count them first.
+        if len(digits) > 60:
+            raise argparse.ArgumentTypeError(
+                f"expected {low:,} to {high:,}, got a number of {len(digits):,} digits"
+            )
+        value = int(digits)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {low:,} to {high:,}, got {value:,}")
+        return value
+
+    number.__name__ = "number"  # argparse names the type in some messages
+    return number
+
+
+_PLAYERS = _bounded(*COMPONENT_LIMITS["players"])  # what any component data allows
+_SEED = _bounded(0, MAX_SEED - 1)
+
+
 def _game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=3, help="2 to 4 players (3)")
-    parser.add_argument("--seed", type=int, default=None, help="deals the game (random)")
+    parser.add_argument("--players", type=_PLAYERS, default=3, help="2 to 4 players (3)")
+    parser.add_argument("--seed", type=_SEED, default=None, help="deals the game (random)")
     parser.add_argument(
         "--variant",
         action="append",
@@ -263,9 +296,18 @@ def _load(path: Path) -> tuple[GameState, list[Any]]:
 
 def _read_record(path: Path) -> GameState:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            # No more than a record may hold: /dev/zero or a huge file is refused, not read.
+            data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise CommandError(
+            f"{path} is not a game record: it is larger than a record may be "
+            f"({MAX_RECORD_BYTES:,} bytes)"
+        )
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CommandError(f"{path} is not a text file") from None
     try:
@@ -291,14 +333,21 @@ def _seats(args: argparse.Namespace, loaded_players: int | None) -> list[str]:
                 f"--load takes the players, seed and variants from the record; "
                 f"leave out {', '.join(given)}"
             )
+    most = COMPONENT_LIMITS["players"][1]
     if args.seats:
+        if args.seats.count(",") >= most:
+            raise CommandError(f"--seats names more than {most} seats; a game has at most {most}")
         seats = [s.strip() for s in args.seats.split(",")]
         if not all(seats):
             raise CommandError(f"--seats has an empty seat: {args.seats!r}")
     else:
         count = loaded_players or args.players
         if count is None:
-            count = len(args.names.split(",")) if args.names else 3
+            count = args.names.count(",") + 1 if args.names else 3
+            if count > most:
+                raise CommandError(
+                    f"--names names more than {most} players; a game has at most {most}"
+                )
         seats = ["human"] + [args.bot] * (count - 1)
     for seat in seats:
         if seat != "human":
@@ -671,15 +720,15 @@ def _simulate_parser(commands: Any) -> None:
     )
     simulate.add_argument(
         "--players",
-        type=int,
+        type=_PLAYERS,
         metavar="N",
         help="how many seats, 2 to 4 (default: one per bot of --agents, else 2)",
     )
     simulate.add_argument(
         "--seed",
-        type=int,
-        help="the seed of game 0; game i uses SEED+i (default: drawn from the operating "
-        "system, 63 bits, and printed)",
+        type=_SEED,
+        help="the seed of game 0, from 0 to 2**128-1; game i uses SEED+i modulo 2**128 "
+        "(default: drawn from the operating system, 63 bits, and printed)",
     )
     simulate.add_argument(
         "--variant",
@@ -698,9 +747,10 @@ def _simulate_parser(commands: Any) -> None:
     )
     simulate.add_argument(
         "--jobs",
-        type=int,
+        type=_bounded(1, max_jobs()),
         metavar="N",
-        help="processes of the pool backend (default: all CPU cores)",
+        help=f"processes of the pool backend (default: all CPU cores; at most "
+        f"{MAX_JOBS_PER_CPU} per core)",
     )
     simulate.add_argument(
         "--address",
@@ -742,8 +792,6 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if args.games < 1:
         raise CommandError("--games must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise CommandError("--jobs must be at least 1")
     if args.jobs is not None and args.backend != "pool":
         raise CommandError(f"--jobs is for the pool backend, not --backend {args.backend}")
     if args.address is not None and args.backend != "ray":
@@ -825,7 +873,8 @@ class _Summary:
         from rich.table import Table
 
         table = Table(
-            title=f"{self.games} games, {seats} players, seeds {seed} to {seed + self.games - 1}"
+            title=f"{self.games} games, {seats} players, seeds {seed} to "
+            f"{game_seed(seed, self.games - 1)}"
         )
         table.add_column("agent", no_wrap=True)
         for heading in ("games", "wins", "win rate", "mean total", "pumpkins", "costumes",

@@ -22,6 +22,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from tricky_treats._json import StrictJSONError, strict_loads
+from tricky_treats.components import COMPONENT_LIMITS, ComponentData
+from tricky_treats.errors import brief
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -41,6 +44,7 @@ __all__ = [
     "EVENT_FORMAT",
     "EVENT_FORMAT_VERSION",
     "EVENT_TAGS",
+    "MAX_EVENT_BYTES",
     "event_from_json",
     "event_schema",
     "event_to_json",
@@ -65,6 +69,24 @@ EVENT_TAGS: Mapping[type, str] = {
 
 _EVENT_CLASSES = {tag: cls for cls, tag in EVENT_TAGS.items()}
 
+MAX_EVENT_BYTES = 64 * 1024
+"""The longest event text ``event_from_json`` reads (an event is a few hundred bytes)."""
+
+_MOST_PLAYERS = COMPONENT_LIMITS["players"][1]
+_MOST_CARDS_SHOWN = COMPONENT_LIMITS["market_size"][1]
+# The numbers of an event: each field's highest value, from the rules' own limits (a seat of
+# the largest game, a slot of the largest market, a house of the grid, ...). A hand-written
+# event out of range is refused here rather than failing later, in describe_event.
+_FIELD_MAXIMA: Mapping[str, int] = {
+    "player": _MOST_PLAYERS - 1,
+    "slot": _MOST_CARDS_SHOWN - 1,
+    "kid": COMPONENT_LIMITS["kids_per_player"][1] - 1,
+    "house": ComponentData.GRID_HOUSES - 1,
+    "street": ComponentData.STREETS - 1,
+    "matching": COMPONENT_LIMITS["tier_cards"][1],
+    "treats": max(COMPONENT_LIMITS["tier_treats"][1], COMPONENT_LIMITS["street_token_treats"][1]),
+}
+
 
 def event_to_json(event: Event) -> dict[str, Any]:
     """``event`` as a JSON-ready dict with its ``type`` tag first."""
@@ -79,23 +101,55 @@ def event_from_json(value: object) -> Event:
     """Read an event written by ``event_to_json`` (a dict, or its JSON text).
 
     Raises ``RecordError`` naming the JSON path at fault for anything malformed: an unknown
-    ``type``, a missing or extra key, a value of the wrong kind.
+    ``type``, a missing or extra key, a value of the wrong kind, a number no game could hold
+    (a seat, slot, kid, house or street beyond the rules' limits), text over
+    ``MAX_EVENT_BYTES``.
     """
     if isinstance(value, str | bytes):
         try:
-            value = json.loads(value)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            value = strict_loads(value, max_bytes=MAX_EVENT_BYTES)
+        except StrictJSONError as exc:
             raise RecordError(f"not valid JSON: {exc}") from None
     if not isinstance(value, dict):
-        raise RecordError(f"$: expected an event object, got {json.dumps(value)[:80]}")
+        raise RecordError(f"$: expected an event object, got {brief(value, 80)}")
     tag = value.get("type")
     cls = _EVENT_CLASSES.get(tag) if isinstance(tag, str) else None
     if cls is None:
         tags = ", ".join(EVENT_TAGS.values())
-        raise RecordError(f"$.type: unknown event type {json.dumps(tag)} (one of {tags})")
+        raise RecordError(f"$.type: unknown event type {_shown(tag)} (one of {tags})")
     fields = {k: v for k, v in value.items() if k != "type"}
     event: Event = _structure(fields, cls, "$")
+    _check_ranges(event)
     return event
+
+
+def _shown(tag: object) -> str:
+    """A tag as JSON, cut short: the message must not repeat megabytes of input."""
+    if tag is None:
+        return "null"
+    if isinstance(tag, str):
+        return json.dumps(tag[:60]) + ("..." if len(tag) > 60 else "")
+    return brief(tag)
+
+
+def _check_ranges(event: Event) -> None:
+    """Raise RecordError for a number no game of the rules' limits could put in ``event``."""
+    for name, highest in _FIELD_MAXIMA.items():
+        number = getattr(event, name, None)
+        if type(number) is int and not 0 <= number <= highest:
+            raise RecordError(f"$.{name}: expected 0 to {highest}, got {brief(number)}")
+    if isinstance(event, GameOver):
+        winners = event.winners
+        if len(winners) > _MOST_PLAYERS or any(not 0 <= seat < _MOST_PLAYERS for seat in winners):
+            raise RecordError(
+                f"$.winners: expected at most {_MOST_PLAYERS} seats from 0 to "
+                f"{_MOST_PLAYERS - 1}, got {brief(winners)}"
+            )
+    if isinstance(event, MarketRefreshed) and len(event.discarded) > _MOST_CARDS_SHOWN:
+        raise RecordError(
+            f"$.discarded: expected at most {_MOST_CARDS_SHOWN} cards (a market), "
+            f"got {len(event.discarded):,}"
+        )
 
 
 def event_schema() -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from tricky_treats.components import CostumeCard, Treat, TrickTile
+from tricky_treats.errors import UnknownPlayerError, brief
 from tricky_treats.model import Termination
 
 __all__ = [
@@ -169,12 +170,17 @@ Event = (
 _STREET_NAMES = ("row 0", "row 1", "row 2", "column 0", "column 1", "column 2")
 
 
+def _street_name(street: int) -> str:
+    return _STREET_NAMES[street] if 0 <= street < len(_STREET_NAMES) else f"street {brief(street)}"
+
+
 def describe_event(event: Event, names: Sequence[str], *, you: int | None = None) -> str:
     """One line of plain English for ``event``; ``names`` are the players' names by seat.
 
     Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
     that tells a player about their own moves; so are those of a player named "You" (the
-    command line's name for a lone human), so that no line reads "You puts".
+    command line's name for a lone human), so that no line reads "You puts". Raises
+    ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have.
 
     >>> from tricky_treats import Termination
     >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
@@ -185,13 +191,20 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
     'You trigger the end of the game (deck-empty); the round is finished'
     """
 
+    def name(player: int) -> str:
+        if not 0 <= player < len(names):
+            raise UnknownPlayerError(
+                f"the event names seat {brief(player)}, but names has {len(names)} players"
+            )
+        return names[player]
+
     def second(player: int) -> bool:
-        return player == you or names[player] == "You"
+        return player == you or name(player) == "You"
 
     def subject(player: int, verb: str, second_person: str | None = None) -> str:
         if second(player):
             return f"You {second_person or verb.removesuffix('s')}"
-        return f"{names[player]} {verb}"
+        return f"{name(player)} {verb}"
 
     match event:
         case CardPlaced(player, slot, kid, card):
@@ -216,7 +229,7 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
         case StreetBonusTaken(player, street, treat, treats, first):
             side = "front" if first else "back"
             return (
-                f"{subject(player, 'completes')} {_STREET_NAMES[street]}: {treats} {treat.value} "
+                f"{subject(player, 'completes')} {_street_name(street)}: {treats} {treat.value} "
                 f"({side} of the street bonus)"
             )
         case Passed(player):
@@ -229,7 +242,7 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
         case GameOver(winners):
             if len(winners) == 1 and second(winners[0]):
                 return "game over; you win"
-            who = [("you" if second(w) else names[w]) for w in winners]
+            who = [("you" if second(w) else name(w)) for w in winners]
             verb = "wins" if len(winners) == 1 else "share the win"
             return f"game over; {' and '.join(who)} {verb}"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above

@@ -28,8 +28,9 @@ import functools
 import importlib.metadata
 import json
 import random
+import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -52,6 +53,9 @@ from tricky_treats.errors import ConfigurationError, TrickyTreatsError
 __all__ = [
     "BUILTIN_DISTRIBUTION",
     "ENTRY_POINT_GROUP",
+    "MAX_EXTRA_LINES",
+    "MAX_EXTRA_POINTS",
+    "MAX_LABEL_LENGTH",
     "RESOLUTION_CACHE_SIZE",
     "PluginError",
     "Resolution",
@@ -72,8 +76,18 @@ BUILTIN_DISTRIBUTION = "tricky-treats"
 class PluginError(TrickyTreatsError):
     """A variant plugin is broken: it cannot be loaded, clashes with another, or misbehaves.
 
-    The message names the variant and the distribution it comes from.
+    The message names the variant and the distribution it comes from. It never repeats
+    what a hook or scoring function raised (its exception's text) nor what a scoring
+    function returned: those may hold hidden information, and a host shows messages to
+    players. That text is in ``detail``, for the plugin's developer, and the exception the
+    plugin raised is the error's ``__cause__``. (A hook that returns the wrong kind of value
+    when a game is created is named with that value, cut to 80 characters.)
     """
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+        """What the plugin wrote (its exception, the value it returned), or None."""
 
 
 @attrs.frozen
@@ -194,7 +208,9 @@ class VariantRegistry:
         distribution = _distribution(entry_point)
         try:
             loaded = entry_point.load()
-        except (Exception, SystemExit) as exc:  # a plugin's sys.exit() must not end the host
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a plugin's sys.exit() must not end the host
             return PluginError(
                 f"variant {name!r} from distribution {distribution!r} could not be loaded "
                 f"({entry_point.value}): {type(exc).__name__}: {exc}"
@@ -393,7 +409,7 @@ def _implementations(
             i.function,
             tuple(i.argnames),
             i.plugin_name,
-            owners.get(i.plugin_name, "the base game"),
+            owners.get(i.plugin_name, _BASE_GAME),
         )
         for i in caller.get_hookimpls()
     ]
@@ -402,18 +418,41 @@ def _implementations(
 def _call(implementation: _Impl, kwargs: Mapping[str, object], hook: str) -> Any:
     try:
         return implementation.function(*[kwargs[name] for name in implementation.argnames])
+    except KeyboardInterrupt:
+        raise
     except PluginError:
         raise
     except TrickyTreatsError as exc:
         # The library's own error (a user's data file, rules out of range): keep its kind,
         # and say which variant's hook met it.
-        if implementation.owner == "the base game":
+        if implementation.owner == _BASE_GAME:
             raise
         raise type(exc)(f"{implementation.owner}: {hook}: {exc}") from exc
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit too: a plugin must not end the host
         raise PluginError(
-            f"{hook} of plugin {implementation.plugin_name!r} failed: {type(exc).__name__}: {exc}"
+            f"{implementation.owner}: {hook} failed{_raised(exc)}",
+            detail=_exception_text(exc),
         ) from exc
+
+
+def _raised(exc: BaseException) -> str:
+    """`` (ZeroDivisionError)`` for a built-in exception: never the plugin's own words."""
+    kind = type(exc)
+    return f" ({kind.__name__})" if kind.__module__ == "builtins" else ""
+
+
+def _exception_text(exc: BaseException) -> str:
+    """``Type: text`` of a plugin's exception, for ``PluginError.detail``; never raises."""
+    try:
+        text = f"{type(exc).__name__}: {exc}"
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # a hostile __str__ must not hide the error
+        text = f"{type(exc).__name__}: <its text cannot be shown>"
+    return text if len(text) <= _MAX_DETAIL else f"{text[:_MAX_DETAIL]}...({len(text)} characters)"
+
+
+_MAX_DETAIL = 2000
 
 
 def _edit(
@@ -456,7 +495,12 @@ def _first_arg(hook: str) -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # a hostile __repr__ must not hide the error (nor end the host)
+        text = f"<{type(value).__name__} object>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -507,7 +551,7 @@ def _check_components(value: Any) -> str | None:
 
 
 def _board_problem(board: Any, components: ComponentData, players: int) -> str | None:
-    """What is wrong with a dealt board, or None: the types, the counts, the cards."""
+    """What is wrong with a dealt board, or None: the types, the counts, the components."""
     from tricky_treats.model import Board, GridHouse, MeanHouse
 
     if not isinstance(board, Board):
@@ -538,6 +582,11 @@ def _board_problem(board: Any, components: ComponentData, players: int) -> str |
         return f"with {len(board.grid)} houses in the grid, not {ComponentData.GRID_HOUSES}"
     if len(board.street_tokens) != ComponentData.STREETS:
         return f"with {len(board.street_tokens)} street bonus tokens, not {ComponentData.STREETS}"
+    if len(board.mean_houses) != len(components.mean_neighbours):
+        return (
+            f"with {len(board.mean_houses)} mean houses, not "
+            f"{len(components.mean_neighbours)} (one per mean neighbour of the box)"
+        )
     if len(board.secret_tiles) != players:
         return f"with {len(board.secret_tiles)} secret tiles for {players} players"
     if sorted(card.id for card in board.deck) != list(range(len(components.cards))):
@@ -545,6 +594,97 @@ def _board_problem(board: Any, components: ComponentData, players: int) -> str |
     face_up: Any = board.secret_tiles_face_up
     if not isinstance(face_up, bool):
         return f"whose secret_tiles_face_up is {face_up!r}, not a bool"
+    return _components_problem(board, components)
+
+
+class _Box:
+    """The identities of a box's components, to check a board dealt from it quickly.
+
+    A board dealt by the base game (or a hook that keeps the box's objects) holds the very
+    objects of the box: comparing identities is then enough, and much faster than hashing
+    and comparing the values.
+    """
+
+    __slots__ = ("cards", "neighbours", "tiles", "tokens")
+
+    def __init__(self, components: ComponentData) -> None:
+        # Every card, treat token, street token and mean neighbour is on every board; the
+        # cards are distinct objects, the tokens not (a treat is an enum member).
+        self.cards = frozenset(map(id, components.cards))
+        self.tokens = sorted(
+            map(
+                id,
+                (
+                    *components.house_treat_tokens,
+                    *components.street_bonus_tokens,
+                    *components.mean_neighbours,
+                ),
+            )
+        )
+        self.neighbours = frozenset(map(id, components.nice_neighbours))
+        self.tiles = frozenset(map(id, components.trick_tiles))
+
+    def sound(self, board: Any, players: int) -> bool:
+        """Whether ``board`` is right, found quickly: it holds the box's very objects.
+
+        Each where it may be, in the right numbers. False may still be a right board (of
+        equal copies): ``_board_problem`` then says what, if anything, is wrong.
+        """
+        board_type: Any
+        board_type, grid_house, mean_house = _model_types()
+        if type(board) is not board_type:
+            return False
+        grid, mean, secret = board.grid, board.mean_houses, board.secret_tiles
+        deck, streets = board.deck, board.street_tokens
+        if (
+            not type(grid) is type(mean) is type(secret) is type(deck) is type(streets) is tuple
+            or len(grid) != ComponentData.GRID_HOUSES
+            or len(secret) != players
+            or type(board.secret_tiles_face_up) is not bool
+            or not all(type(house) is grid_house for house in grid)
+            or not all(type(house) is mean_house for house in mean)
+        ):
+            return False
+        neighbours = [house.neighbour for house in grid]
+        tiles = [*secret, *(house.tile for house in mean)]
+        tokens = [*(house.treat for house in grid), *streets, *(m.neighbour for m in mean)]
+        return (
+            len(deck) == len(self.cards)
+            and self.cards == set(map(id, deck))
+            and sorted(map(id, tokens)) == self.tokens
+            and self.neighbours.issuperset(map(id, neighbours))
+            and self.tiles.issuperset(map(id, tiles))
+            and len(set(map(id, neighbours))) == len(neighbours)
+            and len(set(map(id, tiles))) == len(tiles)
+        )
+
+
+def _components_problem(board: Any, components: ComponentData) -> str | None:
+    """Which component of a (well-typed) board is not the box's, or in two places.
+
+    By value: a hook may build equal copies of the box's components.
+    """
+    box_cards = components.cards
+    if any(card is not box_cards[card.id] and card != box_cards[card.id] for card in board.deck):
+        return "whose deck holds a card that differs from the box's card of that id"
+    nice = {n.id: n for n in components.nice_neighbours}
+    grid = [house.neighbour for house in board.grid]
+    if len({n.id for n in grid}) != len(grid):
+        return "with a nice neighbour in two houses"
+    if any(nice.get(n.id) != n for n in grid):
+        return "with a nice neighbour that is not the box's"
+    if Counter(house.treat for house in board.grid) != Counter(components.house_treat_tokens):
+        return "whose grid's treat tokens are not the box's"
+    if Counter(board.street_tokens) != Counter(components.street_bonus_tokens):
+        return "whose street bonus tokens are not the box's"
+    if Counter(m.neighbour for m in board.mean_houses) != Counter(components.mean_neighbours):
+        return "whose mean houses are not the box's mean neighbours"
+    tiles = {t.id: t for t in components.trick_tiles}
+    in_play = [*board.secret_tiles, *(m.tile for m in board.mean_houses)]
+    if len({t.id for t in in_play}) != len(in_play):
+        return "with a trick tile in two places (a secret tile must lie nowhere else)"
+    if any(tiles.get(t.id) != t for t in in_play):
+        return "with a trick tile that is not the box's"
     return None
 
 
@@ -580,6 +720,17 @@ def _check_declaration(variant: Any) -> None:
 
 # -- scorers -------------------------------------------------------------------------------------
 
+MAX_EXTRA_LINES = 16
+"""The most score lines one variant's scoring function may give a player."""
+MAX_LABEL_LENGTH = 80
+"""The longest label of a score line, in characters."""
+MAX_EXTRA_POINTS = 1_000_000
+"""The most points (either way) one score line may give: a player record must stay small."""
+
+# Control characters and lone surrogates: a label is one line of text that encodes as UTF-8
+# (str.isprintable() is a quick yes; it also refuses some spaces, which the search lets pass).
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
 
 class _Scorer:
     """A variant's scoring function, as the engine calls it: failures become PluginError.
@@ -601,30 +752,61 @@ class _Scorer:
     def __call__(self, state: Any, player: int) -> tuple[Any, ...]:
         try:
             lines = self.function(state, player)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit too; the plugin's text stays out (detail)
             raise PluginError(
-                f"{self.owner}: its scoring function failed for player {player}: "
-                f"{type(exc).__name__}: {exc}"
+                f"{self.owner}: its scoring function failed for player {player}{_raised(exc)}",
+                detail=_exception_text(exc),
             ) from exc
         extra_score: Any = _extra_score_type()
         kind = type(lines)
-        if kind is tuple or kind is list:
+        if (kind is tuple or kind is list) and len(lines) <= MAX_EXTRA_LINES:
             for line in lines:
+                label = line.label if type(line) is extra_score else None
+                points = line.points if label is not None else None
                 if (
-                    type(line) is not extra_score
-                    or type(line.label) is not str
-                    or type(line.points) is not int
+                    type(label) is not str
+                    or type(points) is not int
+                    or not -MAX_EXTRA_POINTS <= points <= MAX_EXTRA_POINTS
+                    or not 0 < len(label) <= MAX_LABEL_LENGTH
+                    or not (label.isprintable() or _UNPRINTABLE.search(label) is None)
                 ):
                     break
             else:
                 return tuple(lines)
         raise PluginError(
-            f"{self.owner}: its scoring function returned {_short(lines)}, not a sequence "
-            "of ExtraScore(label: str, points: int)"
+            f"{self.owner}: its scoring function returned what is not a list of at most "
+            f"{MAX_EXTRA_LINES} ExtraScore(label, points) for player {player}: each label a "
+            f"string of 1 to {MAX_LABEL_LENGTH} printable characters, each points an int "
+            f"from {-MAX_EXTRA_POINTS:,} to {MAX_EXTRA_POINTS:,}",
+            detail=_lines_problem(lines),
         )
 
     def __repr__(self) -> str:
         return f"_Scorer({self.function!r}, variant={self.variant!r}, public={self.public!r})"
+
+
+def _lines_problem(lines: Any) -> str:
+    """What is wrong with a scoring function's result, for ``PluginError.detail``."""
+    if type(lines) not in (tuple, list):
+        return f"it returned {_short(lines)}"
+    if len(lines) > MAX_EXTRA_LINES:
+        return f"it returned {len(lines):,} lines"
+    extra_score: Any = _extra_score_type()
+    for i, line in enumerate(lines):
+        if type(line) is not extra_score:
+            return f"line {i} is {_short(line)}"
+        if type(line.points) is not int:
+            return f"line {i} has points {_short(line.points)}"
+        if not -MAX_EXTRA_POINTS <= line.points <= MAX_EXTRA_POINTS:
+            return f"line {i} has points of {line.points.bit_length()} bits"
+        label = line.label
+        if type(label) is not str or not 0 < len(label) <= MAX_LABEL_LENGTH:
+            return f"line {i} has the label {_short(label)}"
+        if _UNPRINTABLE.search(label) is not None:
+            return f"line {i} has a label with a control character or a lone surrogate"
+    return "no problem"  # pragma: no cover - only called for a result that was refused
 
 
 # -- resolving a combination of variants once ----------------------------------------------------
@@ -633,11 +815,13 @@ class _Scorer:
 class _Dealer:
     """Deals boards for one resolved combination of variants, calling the hooks directly.
 
-    The first board dealt is checked in full (types, counts, every card once); later ones
-    only cheaply, since the same hooks deal them.
+    Every board a variant's hook deals or edits is checked in full (types, counts, every
+    component from the box and in one place only; a board hook's edit moves components but
+    neither adds nor removes any). The base game's own deal is checked in full the first
+    time and cheaply after that.
     """
 
-    __slots__ = ("_board_edits", "_checked", "_deals", "components", "rules")
+    __slots__ = ("_board_edits", "_box", "_checked", "_deals", "components", "rules")
 
     def __init__(
         self,
@@ -651,9 +835,9 @@ class _Dealer:
         self._deals = tuple(reversed(deals))  # the base game's last: a variant's wins
         self._board_edits = tuple(board_edits)
         self._checked = False
+        self._box = _Box(components)
 
     def __call__(self, config: Any, rng: random.Random) -> Any:
-        full = not self._checked
         values: dict[str, object] = {
             "config": config,
             "components": self.components,
@@ -664,22 +848,32 @@ class _Dealer:
             board = _call(source, values, "tricky_treats_deal")
             if board is not None:
                 break
+        full = not self._checked or source.owner != _BASE_GAME
         self._check(board, source, "tricky_treats_deal", config, full)
         for implementation in self._board_edits:
             values["board"] = board
             result = _call(implementation, values, "tricky_treats_board")
+            if result is not None and not _same_parts(board, result):
+                self._check(result, implementation, "tricky_treats_board", config, True)
+                problem = _moved_problem(board, result)
+                if problem is not None:
+                    raise PluginError(
+                        f"{implementation.owner}: tricky_treats_board returned a board {problem}"
+                        ": a board hook may move components, never add or remove them"
+                    )
             if result is not None:
-                self._check(result, implementation, "tricky_treats_board", config, full)
                 board = result
         self._checked = True
         return board
 
     def _check(self, board: Any, source: _Impl, hook: str, config: Any, full: bool) -> None:
         players = len(config.players)
-        board_type: Any = _board_type()
-        if (
-            not full
-            and type(board) is board_type
+        board_type: Any = _model_types()[0]
+        if full:
+            if self._box.sound(board, players):
+                return
+        elif (
+            type(board) is board_type
             and len(board.deck) == len(self.components.cards)
             and len(board.secret_tiles) == players
         ):
@@ -687,6 +881,42 @@ class _Dealer:
         problem = _board_problem(board, self.components, players)
         if problem is not None:
             raise PluginError(f"{source.owner}: {hook} returned {_short(board)}, {problem}")
+
+
+_BASE_GAME = "the base game"
+
+
+def _same_parts(before: Any, after: Any) -> bool:
+    """Whether a board hook's ``after`` holds ``before``'s very parts, and a bool flag.
+
+    That is ``attrs.evolve`` of the flag, as ``open-objectives`` does: nothing else needs
+    checking again.
+    """
+    board_type: Any = _model_types()[0]
+    return (
+        type(after) is board_type
+        and after.grid is before.grid
+        and after.street_tokens is before.street_tokens
+        and after.mean_houses is before.mean_houses
+        and after.secret_tiles is before.secret_tiles
+        and after.deck is before.deck
+        and type(after.secret_tiles_face_up) is bool
+    )
+
+
+def _moved_problem(before: Any, after: Any) -> str | None:
+    """How ``after`` (a checked board) holds other components than ``before``, or None.
+
+    Both boards hold every card, treat token, street token and mean neighbour of the box
+    (``_board_problem``); only which trick tiles and nice neighbours are on the board can
+    differ.
+    """
+    tiles = {t.id for t in before.secret_tiles} | {m.tile.id for m in before.mean_houses}
+    if tiles != {t.id for t in after.secret_tiles} | {m.tile.id for m in after.mean_houses}:
+        return "with other trick tiles than the deal's"
+    if {h.neighbour.id for h in before.grid} != {h.neighbour.id for h in after.grid}:
+        return "with other nice neighbours than the deal's"
+    return None
 
 
 @functools.cache
@@ -697,10 +927,10 @@ def _extra_score_type() -> type:
 
 
 @functools.cache
-def _board_type() -> type:
-    from tricky_treats.model import Board  # model imports the variants' modules' parents
+def _model_types() -> tuple[type, type, type]:
+    from tricky_treats.model import Board, GridHouse, MeanHouse  # model imports plugins
 
-    return Board
+    return Board, GridHouse, MeanHouse
 
 
 @attrs.frozen

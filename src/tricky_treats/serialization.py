@@ -66,7 +66,7 @@ from tricky_treats.components import (
     parse_feature,
 )
 from tricky_treats.dealing import start_game
-from tricky_treats.errors import TrickyTreatsError, brief
+from tricky_treats.errors import ConfigurationError, TrickyTreatsError, brief
 from tricky_treats.model import (
     STREETS,
     ActionLog,
@@ -507,6 +507,9 @@ def _digest(document: Mapping[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
+_MAX_INDENT = 8  # a record nests a few levels: more spaces only make it larger
+
+
 def dumps(game: GameState, player: int | None = None, *, indent: int | None = None) -> str:
     """Save ``game`` as JSON text: a game record, or with ``player`` that player's record.
 
@@ -515,7 +518,12 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     saved as it is: ``loads(text, verify=False)`` reads it back, while the verified
     ``loads(text)`` refuses it unless its history leads from its deal to it. Raises
     ``RecordError`` for a state that breaks an invariant of the game, as ``loads`` would.
+    ``indent`` (0 to 8 spaces) pretty-prints the JSON; None writes it compactly.
     """
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= _MAX_INDENT):
+        raise ConfigurationError(
+            f"indent must be None or 0 to {_MAX_INDENT} spaces, got {brief(indent)}"
+        )
     if player is not None:
         view = game.view(player)
         if indent is None:

@@ -1,6 +1,7 @@
 """Many games between bots: in this process, on a local process pool, or on a Ray cluster.
 
 ``simulate()`` plays games ``0`` to ``games - 1``; game ``i`` is dealt from seed ``seed + i``
+(modulo ``2**128``, the range of seeds, so that every seed of that range can start a run)
 and its seats rotate by ``i`` so that each agent plays every seat in turn. A game's result
 depends only on its index, the seed, the agents and the variants, never on the backend, the
 number of processes or the order in which games finish.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import itertools
 import math
 import os
 import pickle
@@ -34,14 +36,23 @@ import attrs
 
 from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, make_agent
-from tricky_treats.dealing import new_game
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.dealing import MAX_SEED, new_game
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.scoring import winners
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
 
-__all__ = ["BACKENDS", "Backend", "GameResult", "SeatResult", "simulate"]
+__all__ = [
+    "BACKENDS",
+    "MAX_JOBS_PER_CPU",
+    "Backend",
+    "GameResult",
+    "SeatResult",
+    "game_seed",
+    "max_jobs",
+    "simulate",
+]
 
 Backend = Literal["inline", "pool", "ray"]
 BACKENDS: tuple[Backend, ...] = ("inline", "pool", "ray")
@@ -91,7 +102,7 @@ class GameResult:
     game: int
     """The game's index, from 0."""
     seed: int
-    """The seed that dealt it (``seed + game``)."""
+    """The seed that dealt it (``seed + game``, modulo ``2**128``)."""
     actions: int
     """How many actions the game took."""
     termination: str | None
@@ -143,14 +154,18 @@ def simulate(
     ``agents`` are agent specs (``"random"``, ``"greedy"``, ``"search:200"``) or agent
     objects, one per seat; a single agent fills all ``players`` seats. ``players`` defaults
     to the number of agents; when given, ``agents`` must name one agent or exactly one per
-    seat. Game ``i`` is dealt from seed ``seed + i``; without a seed, one of 63 bits is drawn
-    from the operating system (read it back from the results).
+    seat. Game ``i`` is dealt from seed ``seed + i`` (modulo ``2**128``: the seeds stay in
+    range); without a seed, one of 63 bits is drawn from the operating system (read it back
+    from the results).
 
     ``backend`` is ``"inline"`` (this process), ``"pool"`` (``jobs`` local processes, all
-    cores by default; one job plays in this process) or ``"ray"`` (Ray tasks on the cluster
-    at ``address``, or on the Ray this process is already connected to, or on a local one).
+    cores by default and at most ``MAX_JOBS_PER_CPU`` per core; one job plays in this
+    process) or ``"ray"`` (Ray tasks on the cluster at ``address``, or on the Ray this
+    process is already connected to, or on a local one).
     ``batch_size`` is how many games one task plays (chosen from the number of games and
-    workers when None). Results come in game order when ``ordered``, else as games finish.
+    workers when None); batches are made as workers need them, never all at once, so the
+    memory used does not grow with ``games``. Results come in game order when ``ordered``,
+    else as games finish.
     Agent objects must pickle for the pool and Ray backends.
 
     Raises ``ConfigurationError`` at once, before any game, if the options do not make a
@@ -171,7 +186,12 @@ def simulate(
             f"no backend {backend!r}; choose from {', '.join(map(repr, BACKENDS))}"
         )
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ConfigurationError(f"jobs must be at least 1, got {jobs!r}")
+        raise ConfigurationError(f"jobs must be at least 1, got {brief(jobs)}")
+    if jobs is not None and jobs > max_jobs():
+        raise ConfigurationError(
+            f"jobs must be at most {max_jobs()} here ({MAX_JOBS_PER_CPU} per CPU core; more "
+            f"processes than that only share the same cores), got {brief(jobs)}"
+        )
     if batch_size is not None and (
         isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1
     ):
@@ -189,11 +209,9 @@ def simulate(
     if backend == "ray":
         _ray_module()  # a clear error now if Ray is missing
 
-    def batches(size: int) -> list[_Batch]:
-        return [
-            _Batch(first, min(size, games - first), seed, seats, labels, variant_names)
-            for first in range(0, games, size)
-        ]
+    def batches(size: int) -> Iterator[_Batch]:
+        for first in range(0, games, size):
+            yield _Batch(first, min(size, games - first), seed, seats, labels, variant_names)
 
     def run() -> Iterator[GameResult]:
         if games == 0:
@@ -205,7 +223,7 @@ def simulate(
             )
         elif backend == "pool":
             size = batch_size or _default_batch(games, workers)
-            results = _pool_results(batches(size), workers)
+            results = _pool_results(batches(size), games, workers, size)
         else:
             results = _ray_results(games, batches, batch_size, address)
         yield from _in_order(results) if ordered else results
@@ -239,6 +257,24 @@ def _cpus() -> int:
     return os.cpu_count() or 1
 
 
+MAX_JOBS_PER_CPU = 4
+"""The most pool processes per CPU core ``simulate()`` starts (``jobs``)."""
+
+
+def max_jobs() -> int:
+    """The most processes the pool backend may start here: ``MAX_JOBS_PER_CPU`` per core."""
+    return MAX_JOBS_PER_CPU * _cpus()
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game ``game`` of a run started from ``seed``: ``seed + game``, modulo 2**128.
+
+    Every seed from 0 to ``2**128 - 1`` can start a run; the games after the last seed wrap
+    round to 0.
+    """
+    return (seed + game) % MAX_SEED
+
+
 def _default_batch(games: int, workers: int) -> int:
     """Enough batches per worker to balance the load, few enough to keep the overhead low."""
     return max(1, min(256, math.ceil(games / (workers * 16))))
@@ -268,7 +304,7 @@ def _play_batch(batch: _Batch) -> Iterator[GameResult]:
         order = [(index + seat) % count for seat in range(count)]
         yield _play_one(
             index,
-            batch.seed + index,
+            game_seed(batch.seed, index),
             [built[i] for i in order],
             [(batch.labels[i], i) for i in order],
             batch.variants,
@@ -364,7 +400,13 @@ def _sendable(exc: Exception) -> BaseException:
     return exc
 
 
-def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
+_BATCHES_AHEAD = 4
+"""Batches queued per worker, beyond those being played: enough to keep every worker busy."""
+
+
+def _pool_results(
+    batches: Iterator[_Batch], games: int, workers: int, size: int
+) -> Iterator[GameResult]:
     import multiprocessing  # here: importing the library stays quick
     import queue
 
@@ -387,13 +429,18 @@ def _pool_results(batches: list[_Batch], workers: int) -> Iterator[GameResult]:
         with _sigint_ignored():
             for process in processes:
                 process.start()
-        for batch in batches:
-            tasks.put(batch)
-        for _ in range(workers):
-            tasks.put(None)
-        expected = sum(batch.count for batch in batches)
-        received = 0
-        while received < expected:
+        # Batches are queued as games come back, a few per worker ahead: a run of a billion
+        # games never holds a billion batches.
+        window = _BATCHES_AHEAD * workers * size
+        queued = received = 0
+        while received < games:
+            while queued < games and queued - received < window:
+                batch = next(batches)
+                tasks.put(batch)
+                queued += batch.count
+                if queued == games:
+                    for _ in range(workers):
+                        tasks.put(None)
             try:
                 kind, payload = results.get(timeout=0.2)
             except queue.Empty:
@@ -468,7 +515,7 @@ def _ray_batch(batch: _Batch) -> list[GameResult]:
 
 def _ray_results(
     games: int,
-    batches: Callable[[int], list[_Batch]],
+    batches: Callable[[int], Iterator[_Batch]],
     batch_size: int | None,
     address: str | None,
 ) -> Iterator[GameResult]:
@@ -480,9 +527,12 @@ def _ray_results(
     pending: list[Any] = []
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        pending = [remote.remote(b) for b in batches(batch_size or _default_batch(games, cpus))]
+        waiting = batches(batch_size or _default_batch(games, cpus))
+        ahead = _BATCHES_AHEAD * cpus  # tasks submitted as others finish, never all at once
+        pending = [remote.remote(b) for b in itertools.islice(waiting, ahead)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
+            pending += [remote.remote(b) for b in itertools.islice(waiting, 1)]
             yield from ray.get(ready[0])
     finally:
         for ref in pending:  # interrupted or failed: stop the rest

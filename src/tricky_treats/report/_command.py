@@ -13,6 +13,7 @@ import attrs
 
 from tricky_treats._progress import Progress
 from tricky_treats.report import ReportError, Sample, play_results, read_results, write_report
+from tricky_treats.simulation import game_seed
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -144,7 +145,7 @@ def configs(args: argparse.Namespace) -> list[Config]:
 
 def _describe(config: Config) -> str:
     variants = ", ".join(config.variants) or "none"
-    last = config.seed + config.games - 1
+    last = game_seed(config.seed, config.games - 1)  # the seeds wrap round at 2**128
     return f"played here: variants {variants}; seeds {config.seed} to {last}"
 
 

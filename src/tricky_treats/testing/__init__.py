@@ -13,9 +13,12 @@ every listed action applies and an unlisted one is refused without changing the 
 wears at most one card of each type and placed cards never move; footprints left plus houses
 visited is the supply; every card and pumpkin is accounted for; treats never go down; the
 game ends with every player having had the same number of turns; replaying the log from the
-seed gives the same states; saving and loading gives the same state; a player's view does not
-depend on what that player may not see (the deck order, other players' secret tiles), which
-catches a scoring function whose visible lines read hidden information. A failure raises
+seed gives the same states; saving and loading gives the same state; what a player receives
+(its view: the board as it may see it, its score lines, its legal actions) does not depend
+on what that player may not see (the order of the deck, which tiles the other players hold):
+the check changes those several ways and compares, which catches a scoring function whose
+visible lines read hidden information, even through a summary that one change keeps (the set
+of the other players' tiles, the top and bottom cards of the deck). A failure raises
 ``AssertionError`` saying which game, step and invariant.
 """
 
@@ -157,10 +160,11 @@ def check_state(state: GameState, where: str = "state", rng: random.Random | Non
             f"{where}: a refused action changed the state"
         )
     for seat in range(len(state.players)):
-        view = state.view(seat)
-        hidden = _with_hidden_changed(state, seat)
-        if hidden is not None:
-            assert hidden.view(seat) == view, (
+        # The view is everything the seat's player record holds but the game's public
+        # settings (names, variants, options), which no change below touches.
+        received = state.view(seat)
+        for hidden in _with_hidden_changed(state, seat, rng):
+            assert hidden.view(seat) == received, (
                 f"{where}: player {seat}'s view shows hidden information"
             )
 
@@ -176,33 +180,48 @@ def _check_step(before: GameState, after: GameState, where: str) -> None:
     assert all(n >= o for o, n in flipped), f"{where}: a street token flipped back"
 
 
-def _with_hidden_changed(state: GameState, viewer: int) -> GameState | None:
-    """``state`` with what ``viewer`` may not see changed, or None if nothing is hidden.
+def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> list[GameState]:
+    """``state`` with what ``viewer`` may not see changed, a few ways; [] if nothing is hidden.
 
-    The deck order is reversed and two other players' secret tiles are swapped; with one
-    other player, their secret tile is exchanged for one left in the box. A scoring function
-    whose lines show in the view (the viewer's own, or a ``public_scoring`` variant's) and
-    that reads any of these makes the two views differ.
+    What is hidden is the order of the cards left in the deck and the other players' secret
+    tiles (which of the box's tiles they are, and who holds which). Each changed state
+    changes both: the rest of the deck reversed, turned by one card and shuffled; the other
+    players' tiles swapped, replaced by tiles left in the box, and dealt again at random.
+    The viewer's view (everything a client of that seat receives but the game's public
+    settings) must be the same for all of them. A scoring function whose lines show in the
+    view (the viewer's own, or a ``public_scoring`` variant's) and that reads any of this,
+    even as a symmetric summary (the set of the others' tiles, the top and bottom cards),
+    makes the views differ.
     """
     setup = state.setup
+    if state.is_over or setup.secret_tiles_face_up:
+        return []
     drawn = setup.deck[: state.deck_position]
-    rest = setup.deck[state.deck_position :][::-1]
+    rest = list(setup.deck[state.deck_position :])
     others = [p for p in range(len(state.players)) if p != viewer]
     tiles = list(setup.secret_tiles)
-    if len(others) >= 2:
-        tiles[others[0]], tiles[others[1]] = tiles[others[1]], tiles[others[0]]
-    elif others:
-        in_play = {t.id for t in tiles} | {m.tile.id for m in setup.mean_houses}
-        spare = [t for t in setup.components.trick_tiles if t.id not in in_play]
-        spare = [t for t in spare if t != tiles[others[0]]]
-        if spare:
-            tiles[others[0]] = spare[0]
-    changed = len(rest) >= 2 or tiles != list(setup.secret_tiles)
-    if state.is_over or setup.secret_tiles_face_up or not changed:
-        return None
-    players = tuple(
-        attrs.evolve(p, secret_tile=tiles[i]) if i in others else p
-        for i, p in enumerate(state.players)
-    )
-    new_setup = attrs.evolve(setup, deck=drawn + rest, secret_tiles=tuple(tiles))
-    return attrs.evolve(state, setup=new_setup, players=players)
+    in_play = {t.id for t in tiles} | {m.tile.id for m in setup.mean_houses}
+    spares = [t for t in setup.components.trick_tiles if t.id not in in_play]
+    pool = [tiles[p] for p in others] + spares  # what the viewer cannot tell apart
+    shuffled_rest = rest[:]
+    rng.shuffle(shuffled_rest)
+    dealt = rng.sample(pool, len(others))
+    changes = [
+        (rest[::-1], [tiles[p] for p in others[1:] + others[:1]]),
+        (rest[1:] + rest[:1], (spares + pool)[: len(others)]),
+        (shuffled_rest, dealt),
+    ]
+    changed = []
+    for new_rest, new_tiles in changes:
+        secret = list(tiles)
+        for p, tile in zip(others, new_tiles, strict=True):
+            secret[p] = tile
+        if new_rest == rest and secret == tiles:
+            continue
+        players = tuple(
+            attrs.evolve(player, secret_tile=secret[i]) if i in others else player
+            for i, player in enumerate(state.players)
+        )
+        new_setup = attrs.evolve(setup, deck=drawn + tuple(new_rest), secret_tiles=tuple(secret))
+        changed.append(attrs.evolve(state, setup=new_setup, players=players))
+    return changed
