@@ -128,8 +128,10 @@ def test_a_failed_resolution_is_not_kept() -> None:
                 raise RuntimeError("not yet")
 
     variant = _variant("flaky", Flaky())
-    with pytest.raises(tt.PluginError, match="not yet"):
+    with pytest.raises(tt.PluginError, match="tricky_treats_rules failed") as failed:
         tt.new_game(2, seed=1, variants=[variant])
+    assert failed.value.detail is not None
+    assert "not yet" in failed.value.detail
     fail[0] = False
     assert tt.new_game(2, seed=1, variants=[variant]).config.variants[0].name == "flaky"
 
