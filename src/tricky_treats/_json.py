@@ -75,36 +75,31 @@ def _is_unicode(text: str) -> bool:
 
 
 def _surrogate_path(value: object) -> str | None:
-    """The JSON path of the first string or key with a lone surrogate in ``value``, or None.
+    """Where the first string or key with a lone surrogate is in ``value``, or None.
 
-    Paths are built only for arrays and objects on the way to a bad string, so that a
-    large document of good strings is walked cheaply.
+    Each entry carries its parent's path as a linked pair, so that a large document of good
+    strings is walked cheaply and a path is spelled out only for the bad string.
     """
-    stack: list[tuple[object, tuple[object, ...]]] = [(value, ())]
+    stack: list[tuple[object, Any]] = [(value, None)]
     while stack:
-        item, parents = stack.pop()
+        item, at = stack.pop()
         if isinstance(item, str):
-            bad: object = None if _is_unicode(item) else ()
+            if not _is_unicode(item):
+                return f"the string at {_path(at)}"
         elif isinstance(item, dict):
-            bad = next((key for key in item if not _is_unicode(key)), None)
-            if bad is not None:
-                return f"a key in {_path(parents)}"
-            stack.extend((inner, (parents, key)) for key, inner in item.items())
-            continue
+            if not all(_is_unicode(key) for key in item):
+                return f"a key in {_path(at)}"
+            stack.extend((inner, (at, key)) for key, inner in item.items())
         elif isinstance(item, list):
-            stack.extend((inner, (parents, i)) for i, inner in enumerate(item))
-            continue
-        else:
-            continue
-        if bad is not None:
-            return f"the string at {_path(parents)}"
+            stack.extend((inner, (at, index)) for index, inner in enumerate(item))
     return None
 
 
-def _path(parents: tuple[object, ...]) -> str:
+def _path(at: Any) -> str:
+    """The JSON path of a linked pair ``(parent's pair, key or index)``; None is the top."""
     parts: list[str] = []
-    while parents:
-        parents, key = parents  # type: ignore[misc]
+    while at is not None:
+        at, key = at
         parts.append(f"[{key}]" if isinstance(key, int) else f".{_cut(str(key), 40)}")
     return _cut("$" + "".join(reversed(parts)), 200)
 
