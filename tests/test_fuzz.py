@@ -136,7 +136,7 @@ def mutated(
             if how == "replace":
                 parent[path[-1]] = draw(JSON)
             elif how == "grow":  # an array of many entries, where one or a few belong
-                parent[path[-1]] = [draw(JSON)] * draw(st.sampled_from([9, 17, 1001, 20_000]))
+                parent[path[-1]] = [draw(JSON)] * draw(st.sampled_from([9, 17, 1001, 5000]))
             elif how == "delete" and isinstance(parent, dict):
                 del parent[path[-1]]
             elif isinstance(parent, dict):
