@@ -242,6 +242,26 @@ def test_every_array_of_a_player_record_is_bounded_by_the_rules(
     _refused(lambda: tt.loads_view(json.dumps(view)), problem)
 
 
+@pytest.mark.parametrize(
+    ("path", "problem"),
+    [
+        (["scores", 0, "extras"], r"extras: at most 1000 entries allowed, got 150000"),
+        (["scores", 0, "costumes"], r"costumes: at most 8 entries allowed"),
+        (["unseen_tiles", 0, "treats"], r"treats: at most 10 entries allowed"),
+        (["grid", 0, "neighbour", "tiers"], r"tiers: at most 10 entries allowed"),
+    ],
+)
+def test_arrays_inside_a_player_records_parts_are_bounded_too(
+    middle: tt.GameState, path: list[Any], problem: str
+) -> None:
+    view = json.loads(tt.dumps(middle, player=0))
+    parent = view["view"]
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = [{}] * 150_000
+    _refused(lambda: tt.loads_view(json.dumps(view)), problem)
+
+
 # -- 5. no file opened by a record -----------------------------------------------------------
 
 

@@ -386,15 +386,13 @@ def _make_converter() -> cattrs.Converter:
                 cls, converter, provenance=cattrs.gen.override(omit=True)
             ),
         )
-        converter.register_structure_hook(
+        from_dict = cattrs.gen.make_dict_structure_fn(
             cls,
-            cattrs.gen.make_dict_structure_fn(
-                cls,
-                converter,
-                _cattrs_forbid_extra_keys=True,
-                provenance=cattrs.gen.override(omit=True),
-            ),
+            converter,
+            _cattrs_forbid_extra_keys=True,
+            provenance=cattrs.gen.override(omit=True),
         )
+        converter.register_structure_hook(cls, _sized(from_dict, _COMPONENT_SIZES.get(cls, {})))
     # Views hold many cards, each written the same way every time: write each card once.
     card_to_dict = cattrs.gen.make_dict_unstructure_fn(
         CostumeCard, converter, provenance=cattrs.gen.override(omit=True)
@@ -424,8 +422,9 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook_func(lambda t: t == frozenset[int], sorted)
     # Score sheets carry their derived totals too, for clients that only display them.
     sheet_to_dict = cattrs.gen.make_dict_unstructure_fn(ScoreSheet, converter)
-    sheet_from_dict = cattrs.gen.make_dict_structure_fn(
-        ScoreSheet, converter, _cattrs_forbid_extra_keys=True
+    sheet_from_dict = _sized(
+        cattrs.gen.make_dict_structure_fn(ScoreSheet, converter, _cattrs_forbid_extra_keys=True),
+        _SHEET_SIZES,
     )
 
     def unstructure_sheet(sheet: ScoreSheet) -> dict[str, Any]:
@@ -503,6 +502,28 @@ _VIEW_SIZES = {
 }
 """The most entries of each array of a view, checked before any entry is read."""
 _PLAYER_SIZES = {"kids": _KIDS, "visited": _GRID, "tricked": _MEAN_HOUSES}
+_MAX_EXTRA_SCORES = 1000
+"""The most lines of extra score (from variants' scorers) a player record's sheet may hold."""
+_SHEET_SIZES = {"costumes": _KIDS, "trick_tiles": 1 + _MEAN_HOUSES, "extras": _MAX_EXTRA_SCORES}
+_COMPONENT_SIZES: dict[type, dict[str, int]] = {
+    NiceNeighbour: {"tiers": COMPONENT_LIMITS["tiers"][1]},
+    TrickTile: {"treats": COMPONENT_LIMITS["tile_treats"][1]},
+}
+
+
+def _sized(
+    structure: Callable[[Any, Any], _T], sizes: Mapping[str, int]
+) -> Callable[[object, Any], _T]:
+    """``structure``, the arrays named in ``sizes`` checked first (when given an object)."""
+    if not sizes:
+        return structure
+
+    def checked(value: object, kind: Any) -> _T:
+        if isinstance(value, dict):
+            _check_sizes(value, sizes)
+        return structure(value, kind)
+
+    return checked
 
 
 def _check_sizes(value: dict[str, Any], sizes: Mapping[str, int]) -> None:
