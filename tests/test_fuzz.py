@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,10 +19,13 @@ from hypothesis import strategies as st
 import tricky_treats as tt
 from tests.boards import random_playout
 from tricky_treats import serialization
-from tricky_treats.components import parse_components
+from tricky_treats.components import _FILES_ALLOWED, parse_components
 
 HOSTILE_SCALARS = st.sampled_from(
-    [10**20, -(10**20), 10**50, 2**63, 16, 1000, -1, float("nan"), float("inf"), "x" * 5000, "٣"]
+    [
+        *(10**20, -(10**20), 10**50, 2**63, 16, 1000, -1, float("nan"), float("inf")),
+        *("x" * 5000, "٣", "\ud800", "a\udfffb", "\u20ac" * 3000, "k" * 100_000),
+    ]
 )
 JSON = st.recursive(
     st.none()
@@ -50,6 +57,65 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 RECORD_PATHS = [p for p in _paths(RECORD) if p]
+BOX_FILES = ["/dev/zero", "/nonexistent/box.toml", "/etc/passwd", "/tmp", "box.toml"]
+"""Files that a hostile record may name (none is ever opened or looked at by loads)."""
+
+
+@st.composite
+def hostile_records(draw: st.DrawFn) -> dict[str, Any]:
+    """A mutated record, perhaps rewritten as version 1 or naming a file for card-data."""
+    document = draw(mutated(RECORD, RECORD_PATHS))
+    shape = draw(st.sampled_from(["as it is", "version 1", "card-data file"]))
+    if shape == "version 1":
+        document["format_version"] = 1
+        for key in ("digest", "custom_components", "rules"):
+            document.pop(key, None)
+        setup = document.get("setup")
+        if isinstance(setup, dict):
+            setup.pop("secret_tiles_face_up", None)
+    elif shape == "card-data file":
+        document["variants"] = [{"name": "card-data", "version": "1.0"}]
+        config = document.get("config")
+        if isinstance(config, dict):
+            config["variant_options"] = {"card-data": {"file": draw(st.sampled_from(BOX_FILES))}}
+    return document
+
+
+@contextmanager
+def files_opened() -> Iterator[list[str]]:
+    """Each of ``BOX_FILES`` opened (by ``Path.open``) or looked at (``os.stat``) inside.
+
+    Each is refused with OSError, so that a record naming a FIFO cannot hang the run; the
+    library's own files (entry points, schemas) are opened as usual.
+    """
+    paths: list[str] = []
+    real_open, real_stat = Path.open, os.stat
+
+    def spy_open(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if str(path) not in BOX_FILES:
+            return real_open(path, *args, **kwargs)
+        paths.append(str(path))
+        raise OSError(f"the fuzz test refuses to open {path}")
+
+    def spy_stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path) not in BOX_FILES:
+            return real_stat(path, *args, **kwargs)
+        paths.append(str(path))
+        raise OSError(f"the fuzz test refuses to look at {path}")
+
+    with mock.patch.object(Path, "open", spy_open), mock.patch.object(os, "stat", spy_stat):
+        yield paths
+
+
+MAX_MESSAGE = 4096
+"""The longest error message allowed: messages must not repeat hostile input."""
+
+
+def _check_message(error: tt.RecordError) -> None:
+    if len(str(error)) >= MAX_MESSAGE:
+        raise AssertionError(f"a message of {len(str(error)):,} characters: {str(error)[:200]}")
+
+
 VIEW_PATHS = [p for p in _paths(VIEW) if p]
 BOX_PATHS = [p for p in _paths(BOX) if p]
 
@@ -66,9 +132,11 @@ def mutated(
         try:
             for key in path[:-1]:
                 parent = parent[key]
-            how = draw(st.sampled_from(["replace", "delete", "add"]))
+            how = draw(st.sampled_from(["replace", "delete", "add", "grow"]))
             if how == "replace":
                 parent[path[-1]] = draw(JSON)
+            elif how == "grow":  # an array of many entries, where one or a few belong
+                parent[path[-1]] = [draw(JSON)] * draw(st.sampled_from([9, 17, 1001, 5000]))
             elif how == "delete" and isinstance(parent, dict):
                 del parent[path[-1]]
             elif isinstance(parent, dict):
@@ -94,34 +162,61 @@ def test_loads_with_arbitrary_text(text: str | bytes) -> None:
 
 
 def _signed(document: dict[str, Any]) -> str:
-    """The document with its digest recomputed: a careful edit, which the deeper checks face."""
-    document["digest"] = serialization._digest(document)
+    """The document with its digest recomputed: a careful edit, which the deeper checks face.
+
+    A version-1 record has no digest; a lone surrogate has none (it is not UTF-8 text).
+    """
+    document = json.loads(json.dumps(document))  # keys as JSON has them (a mutation adds 0)
+    document.pop("digest", None)
+    if document.get("format_version") != 1:
+        try:
+            document["digest"] = serialization._digest(document)
+        except UnicodeEncodeError:
+            document["digest"] = "sha256:" + "0" * 64
     return json.dumps(document)
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
-@given(mutated(RECORD, RECORD_PATHS), st.booleans())
-def test_loads_with_mutated_records(document: dict[str, Any], verify: bool) -> None:
-    """Only RecordError comes out; what loads accepts, dumps writes and loads reads back."""
+@contextmanager
+def no_files_read() -> Iterator[list[str]]:
+    """``files_opened()``, files switched off as ``tt.loads`` does (for its inner paths)."""
+    allowed = _FILES_ALLOWED.set(False)
     try:
-        game = tt.loads(_signed(document), verify=verify)
-    except tt.RecordError:
-        return
+        with files_opened() as opened:
+            yield opened
+    finally:
+        _FILES_ALLOWED.reset(allowed)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(hostile_records(), st.booleans())
+def test_loads_with_mutated_records(document: dict[str, Any], verify: bool) -> None:
+    """Only RecordError comes out, with a short message, and no file is opened; what loads
+    accepts, dumps writes and loads reads back (a version-1 record too)."""
+    text = _signed(document)
+    with files_opened() as opened:
+        try:
+            game = tt.loads(text, verify=verify)
+        except tt.RecordError as error:
+            _check_message(error)
+            return
+        finally:
+            assert opened == []
     assert tt.loads(tt.dumps(game), verify=verify) == game
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
-@given(mutated(RECORD, RECORD_PATHS))
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(hostile_records())
 def test_mutated_records_laid_out_as_dumps_writes_them(document: dict[str, Any]) -> None:
     """Such records take the fast load: it must say what the general load says."""
-    document.pop("digest", None)
-    document["digest"] = serialization._digest(document)
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    signed = json.loads(_signed(document))
+    text = json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     expected: tt.GameState | str
-    try:
-        expected = serialization._load_checked(text, verify=True)
-    except tt.RecordError as error:
-        expected = str(error)
+    with no_files_read() as opened:
+        try:
+            expected = serialization._load_checked(text, verify=True)
+        except tt.RecordError as error:
+            expected = str(error)
+    assert opened == []
     if isinstance(expected, str):
         with pytest.raises(tt.RecordError) as raised:
             tt.loads(text)
@@ -140,11 +235,13 @@ def test_a_careless_edit_never_loads(document: dict[str, Any]) -> None:
         tt.loads(text, verify=False)
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated(VIEW, VIEW_PATHS))
 def test_loads_view_with_mutated_player_records(document: dict[str, Any]) -> None:
     try:
         tt.loads_view(json.dumps(document))
-    except tt.RecordError:
+    except tt.RecordError as error:
+        _check_message(error)
         return
 
 

@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 import random
 import re
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
 import pytest
 
 import tricky_treats as tt
+from tests.registry import registered_variants
 from tricky_treats import plugins
 from tricky_treats.components import base_components
 from tricky_treats.testing import check_variant
-from tricky_treats.variants import BUILTIN_VARIANTS, base
+from tricky_treats.variants import base
 
 
 def _variant(name: str, plugin: object, **kwargs: Any) -> tt.Variant:
@@ -227,8 +227,12 @@ def _secret_points(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
     return (tt.ExtraScore("secret", state.players[player].secret_tile.points),)
 
 
-def test_other_players_extra_lines_are_hidden_until_the_end() -> None:
-    game = tt.new_game(3, seed=4, variants=[_scoring(_secret_points)])
+def test_other_players_extra_lines_are_hidden_until_the_end(
+    registered: Callable[[tt.Variant], None],
+) -> None:
+    secretive = _scoring(_secret_points)
+    registered(secretive)
+    game = tt.new_game(3, seed=4, variants=[secretive])
     final = tt.play_game(game, [tt.RandomAgent()] * 3, seed=4)[-1]
     for state in (game, final):
         sheets = state.scores()
@@ -262,22 +266,10 @@ def test_the_family_variant_shows_its_public_bonus() -> None:
 
 
 @pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> Callable[[tt.Variant], None]:
+def registered() -> Iterator[Callable[[tt.Variant], None]]:
     """Register variants for the test alone, as an installed distribution would."""
-    extra: list[tt.Variant] = []
-
-    def registry() -> plugins.VariantRegistry:
-        return plugins.VariantRegistry((*BUILTIN_VARIANTS, *extra), entry_points=[])
-
-    original = plugins.variant_registry
-    for module in list(sys.modules.values()):  # every module that imported the function
-        name = module.__name__
-        if (
-            name.startswith("tricky_treats")
-            and getattr(module, "variant_registry", None) is original
-        ):
-            monkeypatch.setattr(module, "variant_registry", registry)
-    return extra.append
+    with registered_variants() as extra:
+        yield extra.append
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -418,7 +410,9 @@ def test_a_scorer_output_out_of_bounds_gets_plugin_error(
         table.connect(table.credential(0)).text  # noqa: B018 - rendering is the test
 
 
-def test_the_largest_scorer_output_allowed_loads_as_a_player_record() -> None:
+def test_the_largest_scorer_output_allowed_loads_as_a_player_record(
+    registered: Callable[[tt.Variant], None],
+) -> None:
     """Lines at every bound, for the most players, still make a record loads_view reads."""
     label = "\U0001f383" * plugins.MAX_LABEL_LENGTH  # 4 bytes each in UTF-8
     lines = [tt.ExtraScore(label, -plugins.MAX_EXTRA_POINTS)] * plugins.MAX_EXTRA_LINES
@@ -427,6 +421,8 @@ def test_the_largest_scorer_output_allowed_loads_as_a_player_record() -> None:
         attrs.evolve(_scoring(lambda s, p: lines, public_scoring=True), name=f"wide-{i}")
         for i in range(most_variants)
     ]
+    for scorer in scorers:
+        registered(scorer)
     game = tt.new_game(4, seed=1, variants=scorers)
     view = tt.loads_view(tt.dumps(game, player=2))
     assert view.scores[0].extras == tuple(lines) * most_variants
@@ -528,7 +524,7 @@ def _spare_tile(board: tt.Board) -> tt.TrickTile:
     return next(t for t in box if t.id not in in_play)
 
 
-def test_a_board_hook_may_move_components() -> None:
+def test_a_board_hook_may_move_components(registered: Callable[[tt.Variant], None]) -> None:
     """Swapping a secret tile with a mean house's tile keeps every component: allowed."""
 
     def swap(board: tt.Board) -> tt.Board:
@@ -540,7 +536,9 @@ def test_a_board_hook_may_move_components() -> None:
         )
 
     plain = tt.new_game(2, seed=3)
-    game = tt.new_game(2, seed=3, variants=[_variant("mover", _board_edit(swap))])
+    mover = _variant("mover", _board_edit(swap))
+    registered(mover)
+    game = tt.new_game(2, seed=3, variants=[mover])
     assert game.setup.secret_tiles[0] == plain.setup.mean_houses[0].tile
     assert tt.loads_view(tt.dumps(game, player=0)).secret_tiles[0] == game.setup.secret_tiles[0]
 

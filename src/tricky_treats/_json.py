@@ -9,6 +9,7 @@ with limits on size and nesting checked before any work grows with them.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 from tricky_treats.errors import brief
@@ -45,8 +46,70 @@ def _float(text: str) -> float:
     return value
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800`` to ``\\uDFFF`` escape: half of a surrogate pair, or a lone surrogate."""
+
+
+def utf8_size(text: str) -> int:
+    """The bytes ``text`` takes as UTF-8; raises ``StrictJSONError`` for a lone surrogate."""
+    if text.isascii():
+        return len(text)
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise StrictJSONError(_surrogate_problem(f"the text (at character {exc.start})")) from None
+
+
+def _surrogate_problem(where: str) -> str:
+    return f"{where} holds a lone surrogate (such as \\ud800), which is not Unicode text"
+
+
+def _is_unicode(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate_path(value: object) -> str | None:
+    """Where the first string or key with a lone surrogate is in ``value``, or None.
+
+    Each entry carries its parent's path as a linked pair, so that a large document of good
+    strings is walked cheaply and a path is spelled out only for the bad string.
+    """
+    stack: list[tuple[object, Any]] = [(value, None)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            if not _is_unicode(item):
+                return f"the string at {_path(at)}"
+        elif isinstance(item, dict):
+            if not all(_is_unicode(key) for key in item):
+                return f"a key in {_path(at)}"
+            stack.extend((inner, (at, key)) for key, inner in item.items())
+        elif isinstance(item, list):
+            stack.extend((inner, (at, index)) for index, inner in enumerate(item))
+    return None
+
+
+def _path(at: Any) -> str:
+    """The JSON path of a linked pair ``(parent's pair, key or index)``; None is the top."""
+    parts: list[str] = []
+    while at is not None:
+        at, key = at
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{_cut(str(key), 40)}")
+    return _cut("$" + "".join(reversed(parts)), 200)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 20]}...({len(text)} characters)"
+
+
 def strict_loads(text: str | bytes, *, max_bytes: int) -> Any:
-    """Parse strict JSON text no longer than ``max_bytes``.
+    """Parse strict JSON text of at most ``max_bytes`` bytes as UTF-8.
 
     Nesting is bounded by the C parser, which gives up after about a thousand levels, at
     once; the reader's types then refuse anything deeper than their fixed shape, and free-form
@@ -55,13 +118,27 @@ def strict_loads(text: str | bytes, *, max_bytes: int) -> Any:
     """
     if not isinstance(text, str | bytes | bytearray):
         raise StrictJSONError(f"expected JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > max_bytes:
-        raise StrictJSONError(f"{len(text):,} bytes, more than the limit of {max_bytes:,}")
+    if len(text) > max_bytes:  # a str of more characters than the limit has more bytes too
+        unit = "characters" if isinstance(text, str) else "bytes"
+        raise StrictJSONError(f"{len(text):,} {unit}, more than the limit of {max_bytes:,} bytes")
+    if isinstance(text, str) and utf8_size(text) > max_bytes:
+        raise StrictJSONError(
+            f"{utf8_size(text):,} bytes as UTF-8, more than the limit of {max_bytes:,} bytes"
+        )
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise StrictJSONError(f"not UTF-8 text: {exc}") from None
+    document = _parse(text)
+    if _SURROGATE_ESCAPE.search(text):  # "\\ud800" is JSON, but not Unicode text
+        where = _surrogate_path(document)
+        if where is not None:
+            raise StrictJSONError(_surrogate_problem(where))
+    return document
+
+
+def _parse(text: str) -> Any:
     try:
         return json.loads(
             text,
@@ -110,7 +187,9 @@ def check_json_value(value: object, *, max_depth: int, max_bytes: int) -> str:
                         raise StrictJSONError(
                             f"{path or 'the value'} has a key {brief(key)}: keys are strings"
                         )
-                    stack.append((inner, f"{path}[{key!r}]", depth + 1))
+                    if not _is_unicode(key):
+                        raise StrictJSONError(_surrogate_problem(f"a key in {path or 'the value'}"))
+                    stack.append((inner, f"{path}[{brief(key, 40)}]", depth + 1))
             else:
                 stack.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(item))
         elif isinstance(item, float):
@@ -121,7 +200,10 @@ def check_json_value(value: object, *, max_depth: int, max_bytes: int) -> str:
                 raise StrictJSONError(
                     f"{path or 'the value'} has more than {MAX_INTEGER_DIGITS} digits"
                 )
-        elif item is not None and not isinstance(item, str | bool):
+        elif isinstance(item, str):
+            if not _is_unicode(item):
+                raise StrictJSONError(_surrogate_problem(f"the string at {path or 'the value'}"))
+        elif item is not None and not isinstance(item, bool):
             raise StrictJSONError(
                 f"{path or 'the value'} is a {type(item).__name__}, not a JSON value"
             )

@@ -39,7 +39,15 @@ from tricky_treats.model import (
 )
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
-__all__ = ["Draw", "check_config", "deal_draws", "deal_from_draws", "new_game", "start_game"]
+__all__ = [
+    "Draw",
+    "check_config",
+    "check_variant_options",
+    "deal_draws",
+    "deal_from_draws",
+    "new_game",
+    "start_game",
+]
 
 
 def new_game(
@@ -75,10 +83,7 @@ def new_game(
     refs: tuple[VariantRef, ...] = ()
     if variants != () or variant_options is not None:  # else the base game: nothing to check
         chosen = _variants(variants)
-        options = _variant_options(variant_options)
-        unknown = sorted(set(options) - {v.name for v in chosen})
-        if unknown:
-            raise ConfigurationError(f"variant_options names variants not in the game: {unknown}")
+        options = check_variant_options(variant_options, [v.name for v in chosen])
         refs = tuple(VariantRef(v.name, v.version) for v in chosen)
     if seed is None:
         seed = secrets.randbits(63)
@@ -172,7 +177,8 @@ MAX_SEED = 2**128
 """Seeds are whole numbers below this (``new_game`` draws 63 bits when given none)."""
 MAX_NAME_LENGTH = 64
 """The longest player name, in characters."""
-_MAX_VARIANTS = 16
+MAX_VARIANTS = 16
+"""The most variants one game combines."""
 
 
 def _not_players(players: object) -> str:
@@ -213,13 +219,13 @@ def _variants(variants: Iterable[str | Variant]) -> list[Variant]:
     if isinstance(variants, str | Variant):
         variants = [variants]  # one variant given on its own
     try:
-        asked = list(itertools.islice(variants, _MAX_VARIANTS + 1))
+        asked = list(itertools.islice(variants, MAX_VARIANTS + 1))
     except TypeError:
         raise ConfigurationError(
             f"variants must be a list of variant names, got {brief(variants)}"
         ) from None
-    if len(asked) > _MAX_VARIANTS:
-        raise ConfigurationError(f"a game combines at most {_MAX_VARIANTS} variants")
+    if len(asked) > MAX_VARIANTS:
+        raise ConfigurationError(f"a game combines at most {MAX_VARIANTS} variants")
     registry = variant_registry()
     chosen = []
     for variant in asked:
@@ -235,10 +241,17 @@ def _variants(variants: Iterable[str | Variant]) -> list[Variant]:
     return chosen
 
 
-def _variant_options(
-    variant_options: Mapping[str, Mapping[str, Any]] | None,
+def check_variant_options(
+    variant_options: Mapping[str, Mapping[str, Any]] | None, variants: Sequence[str]
 ) -> dict[str, dict[str, Any]]:
-    """``variant_options`` as plain dicts, checked to be small, strict JSON."""
+    """``variant_options`` as plain dicts, checked to name only ``variants``.
+
+    The options must be small, strict JSON: Unicode text, at most ``MAX_OPTIONS_DEPTH``
+    levels and ``MAX_OPTIONS_BYTES``.
+
+    ``new_game`` and the readers of records check options with this one function, so that a
+    record holds only options that ``new_game`` takes. Raises ``ConfigurationError``.
+    """
     if variant_options is None:
         return {}
     shape = (
@@ -247,6 +260,10 @@ def _variant_options(
     )
     if not isinstance(variant_options, Mapping):
         raise ConfigurationError(f"{shape}, got {brief(variant_options)}")
+    unknown = [name for name in variant_options if name not in variants]
+    if unknown:
+        shown = brief(sorted(unknown, key=str)[:3], 200)
+        raise ConfigurationError(f"variant_options names variants not in the game: {shown}")
     options: dict[str, dict[str, Any]] = {}
     for name, value in variant_options.items():
         if not isinstance(name, str) or not isinstance(value, Mapping):

@@ -37,15 +37,18 @@ import json
 import operator
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import attrs
 import cattrs
 
 from tricky_treats import _conversion
+from tricky_treats._conversion import MaxItems
 from tricky_treats._json import StrictJSONError, strict_dumps, strict_loads
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import (
+    _FILES_ALLOWED,
+    COMPONENT_LIMITS,
     Colour,
     ComponentData,
     CostumeCard,
@@ -65,7 +68,7 @@ from tricky_treats.components import (
     parse_components,
     parse_feature,
 )
-from tricky_treats.dealing import start_game
+from tricky_treats.dealing import MAX_VARIANTS, check_variant_options, start_game
 from tricky_treats.errors import ConfigurationError, TrickyTreatsError, brief
 from tricky_treats.model import (
     STREETS,
@@ -78,7 +81,7 @@ from tricky_treats.model import (
     Setup,
     VariantRef,
 )
-from tricky_treats.plugins import variant_registry
+from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import apply as _apply
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import ScoreSheet
@@ -108,6 +111,8 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ACTIONS = 10_000
 """The longest action log a record may hold (a base game has fewer than 300 actions)."""
 _MAX_PROBLEMS = 10
+_MAX_PROBLEM_CHARACTERS = 300
+"""The longest problem an error message shows (paths and values are cut to fit)."""
 
 
 class RecordError(TrickyTreatsError, ValueError):
@@ -115,11 +120,24 @@ class RecordError(TrickyTreatsError, ValueError):
 
 
 # -- the record's shape ----------------------------------------------------------------------
+# Every array is bounded by what the rules allow, checked before any of its entries is read:
+# a record's size alone must not decide how much work reading it takes.
+
+_PLAYERS = COMPONENT_LIMITS["players"][1]
+_KIDS = COMPONENT_LIMITS["kids_per_player"][1]
+_CARDS = COMPONENT_LIMITS["cards"][1]
+_MARKET = COMPONENT_LIMITS["market_size"][1]
+_MEAN_HOUSES = COMPONENT_LIMITS["other_arrays"][1]
+_TILES = COMPONENT_LIMITS["trick_tiles"][1]
+_GRID = ComponentData.GRID_HOUSES
+_STREETS = ComponentData.STREETS
+_CARDS_ON_A_KID = len(CostumeType)  # one card of each type (R2)
+_LEGAL_ACTIONS = _MARKET * _KIDS + _GRID + _MEAN_HOUSES + 2  # the largest action space
 
 
 @attrs.frozen
 class _Config:
-    players: list[str]
+    players: Annotated[list[str], MaxItems(_PLAYERS)]
     seed: int
     first_player: int
     any_mean_house: bool
@@ -141,34 +159,34 @@ class _MeanHouse:
 
 @attrs.frozen
 class _Setup:
-    grid: list[_GridHouse]
-    street_tokens: list[Treat]
-    mean_houses: list[_MeanHouse]
-    secret_tiles: list[str]
-    deck: list[int]
+    grid: Annotated[list[_GridHouse], MaxItems(_GRID)]
+    street_tokens: Annotated[list[Treat], MaxItems(_STREETS)]
+    mean_houses: Annotated[list[_MeanHouse], MaxItems(_MEAN_HOUSES)]
+    secret_tiles: Annotated[list[str], MaxItems(_PLAYERS)]
+    deck: Annotated[list[int], MaxItems(_CARDS)]
     secret_tiles_face_up: bool | None  # None: migrated from version 1, which lacked it
 
 
 @attrs.frozen
 class _Player:
     name: str
-    kids: list[list[int]]
+    kids: Annotated[list[Annotated[list[int], MaxItems(_CARDS_ON_A_KID)]], MaxItems(_KIDS)]
     treats: dict[Treat, int]
     pumpkins: int
-    visited: list[int]
-    tricked: list[int]
+    visited: Annotated[list[int], MaxItems(_GRID)]
+    tricked: Annotated[list[int], MaxItems(_MEAN_HOUSES)]
     footprints: int
 
 
 @attrs.frozen
 class _Snapshot:
-    players: list[_Player]
-    market: list[int | None]
+    players: Annotated[list[_Player], MaxItems(_PLAYERS)]
+    market: Annotated[list[int | None], MaxItems(_MARKET)]
     deck_position: int
-    discarded: list[int]
-    pumpkin_on_house: list[bool]
-    pumpkin_on_mean_house: list[bool]
-    street_flipped: list[bool]
+    discarded: Annotated[list[int], MaxItems(_CARDS)]
+    pumpkin_on_house: Annotated[list[bool], MaxItems(_GRID)]
+    pumpkin_on_mean_house: Annotated[list[bool], MaxItems(_MEAN_HOUSES)]
+    street_flipped: Annotated[list[bool], MaxItems(_STREETS)]
     current_player: int | None
     turn: int
     passes_in_a_row: int
@@ -181,8 +199,8 @@ class _Record:
     format_version: int
     written_by: str
     components: str | dict[str, Any]
-    custom_components: bool | None  # None: migrated from version 1
-    variants: list[VariantRef]
+    custom_components: bool | None  # required: None is refused
+    variants: Annotated[list[VariantRef], MaxItems(MAX_VARIANTS)]
     config: _Config
     rules: RulesData | None  # None: migrated from version 1
     setup: _Setup
@@ -197,8 +215,8 @@ class _ViewRecord:
     format_version: int
     written_by: str
     components: str
-    variants: list[VariantRef]
-    players: list[str]
+    variants: Annotated[list[VariantRef], MaxItems(MAX_VARIANTS)]
+    players: Annotated[list[str], MaxItems(_PLAYERS)]
     first_player: int
     any_mean_house: bool
     refresh_ends_turn: bool
@@ -301,10 +319,40 @@ def _json_object(value: object) -> dict[str, Any]:
 
 
 def _structure_house_set(value: object, _: type) -> frozenset[int]:
+    if type(value) is list and len(value) > _MEAN_HOUSES:  # visits of houses that exist
+        raise ValueError(f"at most {_MEAN_HOUSES} entries allowed, got {len(value)}")
     items: list[int] = _converter.structure(value, list[int])
-    if len(set(items)) != len(items):
-        raise ValueError(f"a house is listed twice in {items}")
-    return frozenset(items)
+    houses = frozenset(items)
+    if len(houses) != len(items):
+        twice = next(house for house in houses if items.count(house) > 1)
+        raise ValueError(f"house {twice} is listed twice")
+    return houses
+
+
+def _bounded_object(kind: Any, count: int, what: str) -> Callable[[object, type], dict[Any, Any]]:
+    """A structure hook for an object of at most ``count`` keys, checked before any key."""
+    key_type, value_type = typing.get_args(kind)
+
+    def structure(value: object, _: type) -> dict[Any, Any]:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object of {what}, got {_shown(value)}")
+        if len(value) > count:
+            raise ValueError(f"at most {count} {what} allowed, got {len(value)} keys")
+        structure_key = _converter.get_structure_hook(key_type)
+        structure_value = _converter.get_structure_hook(value_type)
+        return {
+            structure_key(key, key_type): structure_value(item, value_type)
+            for key, item in value.items()
+        }
+
+    return structure
+
+
+_BOUNDED_OBJECTS: dict[Any, tuple[int, str]] = {
+    dict[Treat, int]: (len(Treat), "treat counts"),
+    dict[str, dict[str, Any]]: (MAX_VARIANTS, "variants' options"),
+}
+"""The objects of records keyed by data (not by field name), and their most keys."""
 
 
 def _make_converter() -> cattrs.Converter:
@@ -318,6 +366,10 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook_func(lambda t: t == Feature, _structure_feature)
     converter.register_unstructure_hook_func(lambda t: t == Feature, feature_text)
     converter.register_structure_hook_func(lambda t: t == frozenset[int], _structure_house_set)
+    for kind, (count, what) in _BOUNDED_OBJECTS.items():
+        converter.register_structure_hook_func(
+            functools.partial(operator.eq, kind), _bounded_object(kind, count, what)
+        )
     converter.register_structure_hook_func(
         lambda t: t == str | dict[str, Any], lambda value, _: _components_field(value)
     )
@@ -334,15 +386,13 @@ def _make_converter() -> cattrs.Converter:
                 cls, converter, provenance=cattrs.gen.override(omit=True)
             ),
         )
-        converter.register_structure_hook(
+        from_dict = cattrs.gen.make_dict_structure_fn(
             cls,
-            cattrs.gen.make_dict_structure_fn(
-                cls,
-                converter,
-                _cattrs_forbid_extra_keys=True,
-                provenance=cattrs.gen.override(omit=True),
-            ),
+            converter,
+            _cattrs_forbid_extra_keys=True,
+            provenance=cattrs.gen.override(omit=True),
         )
+        converter.register_structure_hook(cls, _sized(from_dict, _COMPONENT_SIZES.get(cls, {})))
     # Views hold many cards, each written the same way every time: write each card once.
     card_to_dict = cattrs.gen.make_dict_unstructure_fn(
         CostumeCard, converter, provenance=cattrs.gen.override(omit=True)
@@ -372,8 +422,9 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook_func(lambda t: t == frozenset[int], sorted)
     # Score sheets carry their derived totals too, for clients that only display them.
     sheet_to_dict = cattrs.gen.make_dict_unstructure_fn(ScoreSheet, converter)
-    sheet_from_dict = cattrs.gen.make_dict_structure_fn(
-        ScoreSheet, converter, _cattrs_forbid_extra_keys=True
+    sheet_from_dict = _sized(
+        cattrs.gen.make_dict_structure_fn(ScoreSheet, converter, _cattrs_forbid_extra_keys=True),
+        _SHEET_SIZES,
     )
 
     def unstructure_sheet(sheet: ScoreSheet) -> dict[str, Any]:
@@ -408,6 +459,7 @@ def _make_converter() -> cattrs.Converter:
     def structure_player(value: object, kind: type) -> PublicPlayer:
         if not isinstance(value, dict):
             raise TypeError(f"expected a player object, got {_shown(value)}")
+        _check_sizes(value, _PLAYER_SIZES)
         tracks = converter.structure(value.get("treats"), dict[Treat, int])
         if set(tracks) != set(Treat):
             raise ValueError("treats: expected one count per treat")
@@ -415,7 +467,71 @@ def _make_converter() -> cattrs.Converter:
 
     converter.register_unstructure_hook(PublicPlayer, unstructure_player)
     converter.register_structure_hook(PublicPlayer, structure_player)
+    view_from_dict = cattrs.gen.make_dict_structure_fn(
+        PlayerView, converter, _cattrs_forbid_extra_keys=True
+    )
+
+    def structure_view(value: object, kind: type) -> PlayerView:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a view object, got {_shown(value)}")
+        _check_sizes(value, _VIEW_SIZES)
+        view: PlayerView = view_from_dict(value, kind)
+        return view
+
+    converter.register_structure_hook(PlayerView, structure_view)
     return converter
+
+
+_VIEW_SIZES = {
+    "variants": MAX_VARIANTS,
+    "players": _PLAYERS,
+    "secret_tiles": _PLAYERS,
+    "unseen_tiles": _TILES,
+    "grid": _GRID,
+    "street_tokens": _STREETS,
+    "street_flipped": _STREETS,
+    "mean_houses": _MEAN_HOUSES,
+    "pumpkin_on_house": _GRID,
+    "pumpkin_on_mean_house": _MEAN_HOUSES,
+    "market": _MARKET,
+    "deck_cards": _CARDS,
+    "discarded": _CARDS,
+    "scores": _PLAYERS,
+    "history": MAX_ACTIONS,
+    "legal_actions": _LEGAL_ACTIONS,
+}
+"""The most entries of each array of a view, checked before any entry is read."""
+_PLAYER_SIZES = {"kids": _KIDS, "visited": _GRID, "tricked": _MEAN_HOUSES}
+_MAX_EXTRA_SCORES = 1000
+"""The most lines of extra score (from variants' scorers) a player record's sheet may hold."""
+_SHEET_SIZES = {"costumes": _KIDS, "trick_tiles": 1 + _MEAN_HOUSES, "extras": _MAX_EXTRA_SCORES}
+_COMPONENT_SIZES: dict[type, dict[str, int]] = {
+    NiceNeighbour: {"tiers": COMPONENT_LIMITS["tiers"][1]},
+    TrickTile: {"treats": COMPONENT_LIMITS["tile_treats"][1]},
+}
+
+
+def _sized(
+    structure: Callable[[Any, Any], _T], sizes: Mapping[str, int]
+) -> Callable[[object, Any], _T]:
+    """``structure``, the arrays named in ``sizes`` checked first (when given an object)."""
+    if not sizes:
+        return structure
+
+    def checked(value: object, kind: Any) -> _T:
+        if isinstance(value, dict):
+            _check_sizes(value, sizes)
+        return structure(value, kind)
+
+    return checked
+
+
+def _check_sizes(value: dict[str, Any], sizes: Mapping[str, int]) -> None:
+    """Refuse an array of ``value`` longer than ``sizes`` allows, before reading any entry."""
+    for name, count in sizes.items():
+        items = value.get(name)
+        if type(items) is list and len(items) > count:
+            raise ValueError(f"{name}: at most {count} entries allowed, got {len(items)}")
 
 
 _converter = _make_converter()
@@ -425,8 +541,10 @@ def _format_error(exc: BaseException, kind: type | None) -> str:
     if isinstance(exc, KeyError):
         return "required field missing"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        keys = ", ".join(sorted(exc.extra_fields))
-        return f"unknown key{'s' if len(exc.extra_fields) > 1 else ''} {keys}"
+        extra = sorted(exc.extra_fields, key=str)
+        keys = ", ".join(_cut_text(str(key), 60) for key in extra[:3])
+        more = f" and {len(extra) - 3} more" if len(extra) > 3 else ""
+        return f"unknown key{'s' if len(extra) > 1 else ''} {keys}{more}"
     if isinstance(exc, TypeError | ValueError):
         return str(exc)
     return cattrs.v.format_exception(exc, kind)
@@ -437,16 +555,24 @@ def _structure(document: object, kind: type[_T], path: str) -> _T:
         result: _T = _converter.structure(document, kind)
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
         problems = cattrs.transform_error(exc, path=path, format_exception=_format_error)
-        raise RecordError(_listed(problems) or f"{path}: {exc}") from None
+        raise RecordError(_listed(problems or [f"{path}: {exc}"])) from None
     return result
 
 
 def _listed(problems: list[str]) -> str:
-    """The first problems and how many more: a million bad entries make a short message."""
-    shown = "; ".join(problems[:_MAX_PROBLEMS])
+    """The first problems and how many more: a million bad entries make a short message.
+
+    Each problem is cut to ``_MAX_PROBLEM_CHARACTERS``: a path may name a key of a megabyte.
+    """
+    shown = "; ".join(_cut_text(problem) for problem in problems[:_MAX_PROBLEMS])
     if len(problems) > _MAX_PROBLEMS:
         shown += f"; and {len(problems) - _MAX_PROBLEMS} more problems"
     return shown
+
+
+def _cut_text(text: str, limit: int = _MAX_PROBLEM_CHARACTERS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[: limit - 25]}...({len(text):,} characters)"
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -1005,16 +1131,37 @@ def _check_invariants(state: GameState, where: str) -> None:
 def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
     """Version 1 kept a digest per action and no rules, face-up flag or record digest.
 
-    The fields it lacked stay empty (None): the verified load deals the game and replays the
-    log, which checks what they would have.
+    A version-1 record is read as a version-2 one of a game not given its own component
+    data (``custom_components`` false): its component data must be what its variants make
+    of the base game's, as for any such record; version 1 did not say otherwise. The rules
+    and the face-up flag stay empty (None): the verified load takes them from the deal, which
+    it checks against the record. A field that version 1 did not have is refused.
     """
-    document.pop("checks", None)
-    document.setdefault("custom_components", None)
-    document.setdefault("rules", None)
-    document.setdefault("digest", None)
     setup = document.get("setup")
+    added = [
+        path
+        for path, there in (
+            ("$.custom_components", "custom_components" in document),
+            ("$.rules", "rules" in document),
+            ("$.digest", "digest" in document),
+            (
+                "$.setup.secret_tiles_face_up",
+                isinstance(setup, dict) and "secret_tiles_face_up" in setup,
+            ),
+        )
+        if there
+    ]
+    if added:
+        raise RecordError(
+            f"{added[0]}: not a field of version 1 records; a record that has it is of "
+            "version 2 (set format_version to 2)"
+        )
+    document.pop("checks", None)
+    document["custom_components"] = False
+    document["rules"] = None
+    document["digest"] = None
     if isinstance(setup, dict):
-        setup.setdefault("secret_tiles_face_up", None)
+        setup["secret_tiles_face_up"] = None
     return document
 
 
@@ -1115,8 +1262,18 @@ def _game_config(config: _Config, variants: list[VariantRef]) -> GameConfig:
         any_mean_house=config.any_mean_house,
         refresh_ends_turn=config.refresh_ends_turn,
         variants=tuple(variants),
-        variant_options=config.variant_options,
+        variant_options=_options(config.variant_options, variants, "$.config.variant_options"),
     )
+
+
+def _options(
+    options: dict[str, dict[str, Any]], variants: list[VariantRef], path: str
+) -> dict[str, dict[str, Any]]:
+    """The record's variant options, checked as ``new_game`` checks them."""
+    try:
+        return check_variant_options(options, [ref.name for ref in variants])
+    except TrickyTreatsError as exc:
+        raise RecordError(f"{path}: {exc}") from None
 
 
 def _deal(record: _Record, verify: bool) -> GameState:
@@ -1128,7 +1285,7 @@ def _deal(record: _Record, verify: bool) -> GameState:
     # variants cannot re-create them here (card-data without its file), uses the copy.
     custom = bool(record.custom_components)
     dealt = None
-    if verify and record.custom_components is False:
+    if verify and not custom:
         try:
             dealt = start_game(config)
         except TrickyTreatsError:
@@ -1275,7 +1432,7 @@ def _check_complete(record: _Record, written: int) -> None:
                 raise RecordError(f"{path}: required field missing")
 
 
-def loads(text: str | bytes, *, verify: bool = True) -> GameState:
+def loads(text: str | bytes, *, verify: bool = True, read_files: bool = False) -> GameState:
     """Load a game saved by ``dumps()``; the game plays on exactly like the original.
 
     With ``verify`` (the default) the game is dealt again from its seed with the installed
@@ -1283,14 +1440,23 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameState:
     setup are checked against the record, the log is replayed, and the result is compared
     with the snapshot. With ``verify=False`` the state is built from the snapshot and the
     record's component data alone, and checked only for the game's invariants. Either way
-    the record's digest is checked. Raises ``RecordError`` for anything malformed or
+    the record's digest is checked first. Raises ``RecordError`` for anything malformed or
     inconsistent, naming the JSON path or the action at fault.
+
+    A record never makes ``loads`` open or look at a file: a variant that reads a file
+    named in its options (``card-data``) is dealt from the record's copy of the component
+    data. With ``read_files=True`` (for records you trust) such files are read, and the
+    record's copy is checked against them.
     """
-    if verify:
-        game = _load_exact(text)
-        if game is not None:
-            return game
-    return _load_checked(text, verify=verify)
+    allowed = _FILES_ALLOWED.set(bool(read_files))
+    try:
+        if verify:
+            game = _load_exact(text)
+            if game is not None:
+                return game
+        return _load_checked(text, verify=verify)
+    finally:
+        _FILES_ALLOWED.reset(allowed)
 
 
 def _load_checked(text: str | bytes, *, verify: bool) -> GameState:
@@ -1342,9 +1508,9 @@ def _load_exact(text: str | bytes) -> GameState | None:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
             return None
-    if not isinstance(text, str) or len(text) > MAX_RECORD_BYTES:
+    elif not isinstance(text, str) or len(text) > MAX_RECORD_BYTES:
         return None
-    if not text.startswith(_ACTIONS_KEY) or not text.endswith("}"):
+    if not text.startswith(_ACTIONS_KEY) or not text.endswith("}") or not _digest_holds(text):
         return None
     try:
         end = text.index("]", len(_ACTIONS_KEY)) + 1
@@ -1371,6 +1537,27 @@ def _load_exact(text: str | bytes) -> GameState | None:
     return state if expected == text else None
 
 
+def _digest_holds(text: str) -> bool:
+    """Whether ``text``, laid out as ``dumps`` writes it, has the digest of its content.
+
+    Checked before anything is dealt, so that no variant's hook runs for a changed record.
+    Also refuses text of more than ``MAX_RECORD_BYTES`` as UTF-8, or not Unicode text.
+    """
+    at = text.rfind(_DIGEST_KEY)
+    start = at + len(_DIGEST_KEY)
+    end = start + 64
+    if at < 0 or text[end : end + 1] != '"':
+        return False
+    try:
+        content = f"{text[:at]}{text[end + 1 :]}".encode()
+    except UnicodeEncodeError:
+        return False
+    if len(content) + (end + 1 - at) > MAX_RECORD_BYTES:  # the digest's part is ASCII
+        return False
+    return hashlib.sha256(content).hexdigest() == text[start:end]
+
+
+_DIGEST_KEY = ',"digest":"sha256:'
 _ACTIONS_KEY = '{"actions":['
 _DECODER = json.JSONDecoder()
 _ACTIONS_BY_TEXT: dict[str, Action] = {}
@@ -1410,12 +1597,47 @@ def loads_view(text: str | bytes) -> PlayerView:
 
     Raises ``RecordError`` for a malformed record, and for one that describes no view the
     engine could produce (a viewer who is not a seat, parts of the wrong size, cards that are
-    not those of the box, another player's secret tile shown during the game, ...).
+    not those of the box, another player's secret tile shown during the game, variants not
+    installed here, ...). Like ``loads``, it never opens a file that the record names.
     """
-    document, _ = _parse(text, VIEW_FORMAT)
-    record = _structure(document, _ViewRecord, "$")
-    _check_view(record)
+    allowed = _FILES_ALLOWED.set(False)
+    try:
+        document, _ = _parse(text, VIEW_FORMAT)
+        record = _structure(document, _ViewRecord, "$")
+        _check_view(record)
+    finally:
+        _FILES_ALLOWED.reset(allowed)
     return record.view
+
+
+def _box_of(record: _ViewRecord) -> ComponentData | None:
+    """The component data of the view's game where they can be made here, else None.
+
+    The base game's, or what the record's variants make of them; None for a game given its
+    own data, or whose variants make them from a file.
+    """
+    base = base_components()
+    if record.components != base.name:
+        return None
+    if not record.variants:
+        return base
+    config = _game_config(
+        _Config(
+            players=record.players,
+            seed=0,
+            first_player=0,
+            any_mean_house=record.any_mean_house,
+            refresh_ends_turn=record.refresh_ends_turn,
+            variant_options=record.view.variant_options,
+        ),
+        record.variants,
+    )
+    registry = variant_registry()
+    try:
+        data = resolve(config, [registry.get(ref.name) for ref in record.variants]).components
+    except TrickyTreatsError:
+        return None
+    return data if data.name == record.components else None
 
 
 def _check_view(record: _ViewRecord) -> None:
@@ -1437,6 +1659,7 @@ def _check_view(record: _ViewRecord) -> None:
         problems.append("players: the view's players are not the record's")
     if record.variants != list(view.variants):
         problems.append("variants: the view's variants are not the record's")
+    _options(view.variant_options, record.variants, "$.view.variant_options")
     seat(view.player, "view.player")
     seat(view.first_player, "view.first_player")
     seat(view.current_player, "view.current_player")
@@ -1464,7 +1687,8 @@ def _check_view(record: _ViewRecord) -> None:
     if view.secret_tiles[view.player] is None:
         problems.append("view.secret_tiles: the viewer's own secret tile is missing")
     shown = [p for p, t in enumerate(view.secret_tiles) if t is not None and p != view.player]
-    if shown and not view.is_over and len(shown) != n - 1:
+    # Only a variant deals the secret tiles face up, and then all of them.
+    if shown and not view.is_over and (not record.variants or len(shown) != n - 1):
         problems.append(
             "view.secret_tiles: another player's secret tile is shown while the game goes on"
         )
@@ -1492,11 +1716,12 @@ def _check_view(record: _ViewRecord) -> None:
     cards += [c for c in view.market if c is not None] + [*view.discarded, *view.deck_cards]
     if len({c.id for c in cards}) != len(cards):
         problems.append("cards: a card is in two places at once")
-    if record.components == base_components().name and not record.variants:
-        # Variants may edit the box (family plays 36 cards), keeping its name.
-        box = base_components().cards
+    data = _box_of(record)
+    if data is not None:  # variants may edit the box (family plays 36 cards), keeping its name
+        box = data.cards
         if any(not 0 <= c.id < len(box) or box[c.id] != c for c in cards):
-            problems.append("cards: a card that is not the base game's card of that id")
+            box_name = "the box its variants make" if record.variants else "the base game's box"
+            problems.append(f"cards: a card that is not the card of that id in {box_name}")
         elif len(cards) != len(box):
             problems.append(f"cards: {len(cards)} cards in the view, the box has {len(box)}")
     if problems:

@@ -7,7 +7,9 @@ its path as the variant's ``file`` option::
                 variant_options={"card-data": {"file": "my-box.toml"}})
 
 A malformed file raises ``ComponentDataError`` naming the file, the entry
-and the problem. Saved games embed the data, so they load without the file.
+and the problem. Saved games embed the data, so they load without the file: ``tt.loads``
+never opens (or looks at) the file a record names, and uses the record's copy, unless it is
+called with ``read_files=True``.
 
 Hooks are resolved once per combination of variants and options (see
 ``tricky_treats.plugins.resolve``); the file's size and modification time are part of that
@@ -19,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-from tricky_treats.components import ComponentData, load_components
+from tricky_treats.components import ComponentData, _files_allowed, load_components
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import GameConfig
@@ -43,6 +45,8 @@ def tricky_treats_components(config: GameConfig) -> ComponentData:
 
 def _resolution_key(config: GameConfig) -> object:
     """What besides the options decides this variant's hooks: the file's size and time."""
+    if not _files_allowed():
+        return "not read"  # loading a record: the hooks will not read the file either
     path = config.variant_options.get(NAME, {}).get("file")
     try:
         stat = os.stat(path) if isinstance(path, str) and path else None
