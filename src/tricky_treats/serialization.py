@@ -84,7 +84,7 @@ from tricky_treats.model import (
 from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import apply as _apply
 from tricky_treats.rules import build_player
-from tricky_treats.scoring import ScoreSheet
+from tricky_treats.scoring import ExtraScore, ScoreSheet, TileScore
 from tricky_treats.views import PlayerView, PublicPlayer
 
 __all__ = [
@@ -911,13 +911,38 @@ def _record_text(game: GameState, written_by: str, actions: str | None = None) -
 _ITEM_TEXTS: dict[int, tuple[Any, str]] = {}
 _TUPLE_TEXTS: dict[int, tuple[Any, str]] = {}
 _VIEW_HEADS: dict[int, tuple[Setup, str]] = {}
+_FIELD_TEXTS: dict[int, tuple[Setup, tuple[dict[int, tuple[Any, str]], ...]]] = {}
+_FIELD_TEXTS_KEPT = 16
+"""Per game and field of a view, how many values' texts are kept (a few states' worth)."""
 
 
 def _view_text(game: GameState, view: PlayerView) -> str:
-    """``strict_dumps(_converter.unstructure(_view_record(game, view)))``, from pieces."""
-    head = _by_identity(_VIEW_HEADS, game.setup, lambda _: _view_head(game, view), _GAMES_KEPT)
-    body = ", ".join([f"{key}{write(get(view))}" for key, get, write in _VIEW_WRITERS])
-    return f"{head}{{{body}}}}}"
+    """``strict_dumps(_converter.unstructure(_view_record(game, view)))``, from pieces.
+
+    A field's text is kept per game by the identity of its (immutable) value: the views of
+    one state share most of their values, and consecutive states share what a move did not
+    change, so a server writing every seat's record after every move writes each once.
+    """
+    setup = game.setup
+    head = _by_identity(_VIEW_HEADS, setup, lambda _: _view_head(game, view), _GAMES_KEPT)
+    kept = _by_identity(_FIELD_TEXTS, setup, _new_field_texts, _GAMES_KEPT)
+    parts = []
+    for (key, get, write, immutable), texts in zip(_VIEW_WRITERS, kept, strict=True):
+        value = get(view)
+        if immutable is None or type(value) not in immutable:
+            parts.append(f"{key}{write(value)}")
+            continue
+        entry = texts.get(id(value))
+        if entry is None or entry[0] is not value:  # the entry keeps its value alive
+            if len(texts) >= _FIELD_TEXTS_KEPT:
+                texts.clear()
+            entry = texts[id(value)] = (value, write(value))
+        parts.append(f"{key}{entry[1]}")
+    return f"{head}{{{', '.join(parts)}}}}}"
+
+
+def _new_field_texts(_: Setup) -> tuple[dict[int, tuple[Any, str]], ...]:
+    return tuple({} for _ in _VIEW_WRITERS)
 
 
 def _view_head(game: GameState, view: PlayerView) -> str:
@@ -944,7 +969,105 @@ def _items_text(items: tuple[Any, ...]) -> str:
 
 
 def _item_text(item: object) -> str:
-    return strict_dumps(_converter.unstructure(item))
+    fast = _FAST_ITEM_WRITERS.get(type(item))
+    text = None if fast is None else fast(item)
+    return strict_dumps(_converter.unstructure(item)) if text is None else text
+
+
+# The items a view writes anew after most moves (a changed board, its score sheets), written
+# from the kept texts of their parts in the converter's layout. Each gives None for anything
+# but the plain values play makes (a state built by hand): the converter writes those.
+
+
+def _public_player_text(player: PublicPlayer) -> str | None:
+    name, kids, treats = player.name, player.kids, player.treats
+    pumpkins, footprints = player.pumpkins, player.footprints
+    visited, tricked = player.visited, player.tricked
+    if (
+        type(name) is not str
+        or type(kids) is not tuple
+        or type(treats) is not tuple
+        or len(treats) != len(_TREAT_KEYS)
+        or type(pumpkins) is not int
+        or type(footprints) is not int
+        or type(visited) is not frozenset
+        or type(tricked) is not frozenset
+        or not _all_ints((*treats, *visited, *tricked))
+    ):
+        return None
+    kid_texts = []
+    for kid in kids:
+        text = _by_identity(_KID_TEXTS, kid, _kid_text)
+        if text is None:
+            return None
+        kid_texts.append(text)
+    tracks = ", ".join([f"{key}: {count}" for key, count in zip(_TREAT_KEYS, treats, strict=True)])
+    return (
+        f'{{"name": {_WRITE(name)}, "kids": [{", ".join(kid_texts)}], "treats": {{{tracks}}}'
+        f', "pumpkins": {pumpkins}, "visited": {_houses_text(visited)}'
+        f', "tricked": {_houses_text(tricked)}, "footprints": {footprints}}}'
+    )
+
+
+_KID_TEXTS: dict[int, tuple[Any, str | None]] = {}
+_TREAT_KEYS = tuple(_WRITE(t.value) for t in Treat)
+
+
+def _kid_text(kid: object) -> str | None:
+    """One kid's cards, or None if they are not a tuple of cards."""
+    if type(kid) is not tuple or any(type(card) is not CostumeCard for card in kid):
+        return None
+    return _items_text(kid)
+
+
+def _all_ints(values: tuple[object, ...]) -> bool:
+    return all(type(value) is int for value in values)
+
+
+def _houses_text(houses: frozenset[int]) -> str:
+    return f"[{', '.join(map(str, sorted(houses)))}]"
+
+
+def _sheet_text(sheet: ScoreSheet) -> str | None:
+    costumes, tiles, extras = sheet.costumes, sheet.trick_tiles, sheet.extras
+    if (
+        type(costumes) is not tuple
+        or type(tiles) is not tuple
+        or type(extras) is not tuple
+        or any(type(tile) is not TileScore for tile in tiles)
+        or any(type(extra) is not ExtraScore for extra in extras)
+    ):
+        return None
+    player, pumpkins = sheet.player, sheet.pumpkins
+    treats, total = sheet.treats, sheet.total
+    if not _all_ints((player, pumpkins, treats, total, *costumes)):
+        return None
+    tile_texts = []
+    for score in tiles:
+        tile, house, sets, points = score.tile, score.mean_house, score.sets, score.points
+        if (
+            type(tile) is not TrickTile
+            or not (house is None or type(house) is int)
+            or type(sets) is not int
+            or type(points) is not int
+        ):
+            return None
+        tile_texts.append(
+            f'{{"tile": {_by_identity(_ITEM_TEXTS, tile, _item_text)}'
+            f', "mean_house": {"null" if house is None else house}'
+            f', "sets": {sets}, "points": {points}}}'
+        )
+    return (
+        f'{{"player": {player}, "pumpkins": {pumpkins}'
+        f', "costumes": [{", ".join(map(str, costumes))}], "trick_tiles": [{", ".join(tile_texts)}]'
+        f', "extras": {_items_text(extras)}, "treats": {treats}, "total": {total}}}'
+    )
+
+
+_FAST_ITEM_WRITERS: dict[type, Callable[[Any], str | None]] = {
+    PublicPlayer: _public_player_text,
+    ScoreSheet: _sheet_text,
+}
 
 
 _ACTIONS_WRITTEN: dict[int, tuple[Action, str]] = {}
@@ -966,14 +1089,30 @@ def _int_text(value: object) -> str:
     return str(value) if type(value) is int else strict_dumps(value)
 
 
-def _view_writers() -> list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]]:
-    """Per field of a view: its key, how to get it, and how to write it.
+def _seat_text(value: object) -> str:
+    return "null" if value is None else _int_text(value)
+
+
+def _options_text(value: object) -> str:
+    if type(value) is dict and not value:  # the base game's: no variant options
+        return "{}"
+    return strict_dumps(_converter.unstructure(value, dict[str, dict[str, Any]]))
+
+
+_ViewWriter = tuple[str, Callable[[PlayerView], Any], Callable[[Any], str], frozenset[type] | None]
+
+
+def _view_writers() -> list[_ViewWriter]:
+    """Per field of a view: its key, how to get it, how to write it, and its kept types.
 
     Fields of the types below take the fast writers; any other field (or one whose type
-    changes) is written by the converter, as the reference writer does.
+    changes) is written by the converter, as the reference writer does. A value of a kept
+    type is immutable: ``_view_text`` keeps its text by its identity.
     """
     fast: dict[Any, Callable[[Any], str]] = {
         int: _int_text,
+        int | None: _seat_text,
+        dict[str, dict[str, Any]]: _options_text,
         RulesData: functools.partial(_by_identity, _TUPLE_TEXTS, make=_item_text),
         tuple[Action, ...]: _view_actions_text,
     }
@@ -986,7 +1125,7 @@ def _view_writers() -> list[tuple[str, Callable[[PlayerView], Any], Callable[[An
         tuple[ScoreSheet, ...],
     ):
         fast[kind] = _items_text
-    writers: list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]] = []
+    writers: list[_ViewWriter] = []
     for name, kind in typing.get_type_hints(PlayerView).items():
         write = fast.get(kind)
         if write is None:
@@ -995,7 +1134,12 @@ def _view_writers() -> list[tuple[str, Callable[[PlayerView], Any], Callable[[An
                 write = functools.partial(_by_identity, _TUPLE_TEXTS, make=_writer(kind))
             else:
                 write = _writer(kind)
-        writers.append((f'"{name}": ', operator.attrgetter(name), write))
+        immutable: frozenset[type] | None = None
+        if typing.get_origin(kind) is tuple:
+            immutable = frozenset({tuple})
+        elif kind == EndTrigger | None:
+            immutable = frozenset({EndTrigger, type(None)})
+        writers.append((f'"{name}": ', operator.attrgetter(name), write, immutable))
     return writers
 
 
