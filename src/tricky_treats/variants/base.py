@@ -46,17 +46,18 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     next one per player as secret tiles), then the deck.
     """
     box = _box(components)
-    # Positions where the deal needs them as indices, the tokens and cards themselves:
-    # shuffling either draws the same numbers, so seeds deal the same boards.
+    # Indices where the deal needs them, the tokens and cards themselves: shuffling either
+    # draws the same numbers, so seeds deal the same boards. Nice neighbour n is shuffled as
+    # the index of its first house in ``box.grid``, trick tile t as t.
     neighbours, treat_tokens, street_tokens, tiles, deck = _shuffled(rng, box.shuffles)
-    mean = len(box.mean_houses)
-    pick: Any = tuple.__getitem__  # houses[n][t] for pairs (n, t), without a Python loop
-    in_grid = map(box.grid_houses.__getitem__, neighbours[:GRID_HOUSES])
+    grid, mean_houses, mean = box.grid, box.mean_houses, box.mean_starts
+    all_tiles = components.trick_tiles
+    secret = tiles[len(mean) : len(mean) + len(config.players)]
     return new_board(  # Board(...) without its frozen guard: the values are built right here
-        tuple(map(pick, in_grid, treat_tokens)),
+        tuple([grid[n + t] for n, t in zip(neighbours[:GRID_HOUSES], treat_tokens, strict=False)]),
         tuple(street_tokens),
-        tuple(map(pick, box.mean_houses, tiles[:mean])),
-        tuple(map(components.trick_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
+        tuple([mean_houses[m + t] for m, t in zip(mean, tiles, strict=False)]),
+        tuple([all_tiles[t] for t in secret]),
         tuple(deck),
         False,
     )
@@ -136,25 +137,28 @@ def _shuffled(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any
 class _Box:
     """What the deal of one box needs, worked out once and shared by every game.
 
-    ``grid_houses[n][t]`` is nice neighbour n with house treat token t; ``mean_houses[m][t]``
-    is mean neighbour m with trick tile t. They are immutable, so games share them.
-    ``shuffles`` are the deal's shuffles in order (``_shuffle``).
+    ``grid[n * T + t]`` is nice neighbour n with house treat token t (of T tokens);
+    ``mean_houses[mean_starts[m] + t]`` is mean neighbour m with trick tile t. They are
+    immutable, so games share them. ``shuffles`` are the deal's shuffles in order
+    (``_shuffle``).
     """
 
-    __slots__ = ("grid_houses", "mean_houses", "shuffles")
+    __slots__ = ("grid", "mean_houses", "mean_starts", "shuffles")
 
     def __init__(self, components: ComponentData) -> None:
         tokens = components.house_treat_tokens
         tiles = components.trick_tiles
-        self.grid_houses = tuple(
-            tuple(GridHouse(neighbour, token) for token in tokens)
+        self.grid = tuple(
+            GridHouse(neighbour, token)
             for neighbour in components.nice_neighbours
+            for token in tokens
         )
         self.mean_houses = tuple(
-            tuple(MeanHouse(mean, tile) for tile in tiles) for mean in components.mean_neighbours
+            MeanHouse(mean, tile) for mean in components.mean_neighbours for tile in tiles
         )
+        self.mean_starts = tuple(m * len(tiles) for m in range(len(components.mean_neighbours)))
         self.shuffles: tuple[_Shuffle, ...] = (
-            _shuffle(range(len(components.nice_neighbours))),
+            _shuffle([n * len(tokens) for n in range(len(components.nice_neighbours))]),
             _shuffle(range(len(tokens))),
             _shuffle(components.street_bonus_tokens),
             _shuffle(range(len(tiles))),
