@@ -182,29 +182,6 @@ def new_games(players: int, seeds: Iterator[int], **options: object) -> float:
     return best(deal, 250, repeat=20)
 
 
-def records_per_seat(games: Sequence[list[tt.GameState]]) -> float:
-    """Mean CPU time of one seat's player record, every seat after every move.
-
-    Each round replays the games afresh and writes ``dumps(state, player=p)`` for every seat
-    of every state in play order, as a server sends each client its record after a move.
-    """
-    best_time = float("inf")
-    for _ in range(3):
-        total = 0.0
-        count = 0
-        for states in games:
-            fresh = replay(states)
-            seats = range(len(fresh[0].players))
-            start = time.process_time()
-            for state in fresh:
-                for seat in seats:
-                    tt.dumps(state, player=seat)
-            total += time.process_time() - start
-            count += len(fresh) * len(seats)
-        best_time = min(best_time, total / count)
-    return best_time
-
-
 def per_final_state(
     games: Sequence[list[tt.GameState]], call: Callable[[tt.GameState], object]
 ) -> float:
@@ -311,7 +288,11 @@ def main() -> None:
         unit="ms",
     )
     print("player records, 4 players, every seat after every move, each state fresh:")
-    line("dumps(state, player=p), per seat per move", records_per_seat(games), 100e-6)
+    line(
+        "dumps(state, player=p), per seat per move",
+        per_state(games, lambda s: [tt.dumps(s, player=p) for p in range(4)], slice(None)) / 4,
+        100e-6,
+    )
     line(
         "view(p) alone, per seat per move",
         per_state(games, lambda s: [s.view(p) for p in range(4)], slice(None)) / 4,
