@@ -53,7 +53,8 @@ from tricky_treats.errors import (
 from tricky_treats.event_records import EVENT_FORMAT_VERSION, event_to_json
 from tricky_treats.events import Event, describe_event
 from tricky_treats.model import GameState
-from tricky_treats.serialization import RecordError, _converter, dumps, loads
+from tricky_treats.serialization import RecordError, dumps, loads
+from tricky_treats.serialization.shapes import _converter
 from tricky_treats.views import PlayerView
 
 __all__ = [
