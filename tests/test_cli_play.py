@@ -154,7 +154,7 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
 def test_the_hand_over_screen_clears_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
-    from tricky_treats.cli import _pass_keyboard
+    from tricky_treats.cli.session import _pass_keyboard
 
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=80)
