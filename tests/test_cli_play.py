@@ -313,7 +313,7 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
 def test_rules_shows_the_short_guide_a_page_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats._terminal import GUIDE_PAGES
+    from tricky_treats._teaching import GUIDE_PAGES
 
     _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")

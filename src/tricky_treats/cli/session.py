@@ -84,7 +84,7 @@ def _bye(console: Console, game: GameState, session: _Session) -> int:
 
 
 def _print_end(console: Console, game: GameState, moves: list[Any], humans: list[int]) -> None:
-    from tricky_treats import _terminal
+    from tricky_treats import _teaching, _terminal
 
     names = list(game.config.players)
     you = humans[0] if len(humans) == 1 else None
@@ -106,7 +106,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
     console.print(f"[bold]{told[0].upper()}{told[1:]}.[/bold]")
-    tie = _terminal.tie_break_text(
+    tie = _teaching.tie_break_text(
         game.scores(), ["You" if p == you else n for p, n in enumerate(names)]
     )
     if tie is not None:
@@ -129,7 +129,7 @@ _HELP = (
 
 def _ask(game: GameState, console: Console, name: str, session: _Session) -> Action | None:
     """Read the human's action; None to quit."""
-    from tricky_treats import _terminal
+    from tricky_treats import _teaching
 
     legal = game.legal_actions()
     seat = game.current_player
@@ -155,10 +155,10 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
             console.print(_HELP, markup=False)
             continue
         if line == "rules":
-            _page(console, _terminal.GUIDE_PAGES)
+            _page(console, _teaching.GUIDE_PAGES)
             continue
         if line == "why":
-            _print_lines(console, _terminal.why_lines(session.rulings))
+            _print_lines(console, _teaching.why_lines(session.rulings))
             continue
         if word == "look":
             _look(console, game, rest)
@@ -171,7 +171,7 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
                     f"[yellow]Explain which action? For example: explain {legal[0]}[/yellow]"
                 )
                 continue
-            _print_lines(console, _terminal.explain_lines(game, explained))
+            _print_lines(console, _teaching.explain_lines(game, explained))
             continue
         if line == "sheets":
             console.print(_score_table_for(game))
@@ -206,8 +206,8 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
             try:
                 game.apply(action)
             except TrickyTreatsError as exc:
-                session.rulings = _terminal.refusal(action, str(exc))[1]
-                text = _terminal.refusal_text(action, str(exc))
+                session.rulings = _teaching.refusal(action, str(exc))[1]
+                text = _teaching.refusal_text(action, str(exc))
                 console.print(text, style="yellow", markup=False)
             continue
         session.rulings = ()
@@ -243,7 +243,7 @@ def _page(console: Console, pages: Sequence[str]) -> None:
 
 def _look(console: Console, game: GameState, who: str) -> None:
     """Print what everyone sees of one player's board (look N)."""
-    from tricky_treats import _terminal
+    from tricky_treats import _teaching, _terminal
 
     seat = _seat_named(game, who)
     if seat is None:
@@ -255,7 +255,7 @@ def _look(console: Console, game: GameState, who: str) -> None:
         return
     viewer = game.current_player
     assert viewer is not None
-    _print_lines(console, _terminal.look_lines(game.view(viewer), seat))
+    _print_lines(console, _teaching.look_lines(game.view(viewer), seat))
 
 
 def _seat_named(game: GameState, who: str) -> int | None:
