@@ -27,6 +27,9 @@ end, not the deck order, not the seed, not a credential. ``save()`` writes the t
 record and the seats; ``hash_credentials=True`` keeps only a SHA-256 of each credential) and
 ``Table.resume()`` reads it back. ``handle(..., commit=store)`` lets a server store each move
 before anyone hears of it, and undoes the move when storing fails.
+
+One concern, kept whole though over 600 lines: ``Table`` is one state machine, whose message
+handlers share its seats, game and bots.
 """
 
 from __future__ import annotations
