@@ -263,7 +263,10 @@ def test_every_module_has_a_layer() -> None:
 def test_imports_go_down_the_layers() -> None:
     upward = _upward_imports(GRAPH)
     assert not upward, (
-        "imports against the layer order " + " > ".join(LAYERS) + ":\n" + ("\n".join(upward))
+        "imports against the layer order (bottom first) "
+        + " < ".join(LAYERS)
+        + ":\n"
+        + ("\n".join(upward))
     )
 
 
