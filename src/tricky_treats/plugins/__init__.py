@@ -21,7 +21,7 @@ implementation of every hook and then the variants in order. ``resolve()`` turns
 into plain values and functions once per combination and keeps the most recently used
 combinations; creating a game, playing and scoring never call pluggy after that.
 
-The package, one concern a module:
+Where each part lives, one concern a module:
 
 - ``tricky_treats.declaration``: ``Variant`` and ``PluginError`` (below this package and the
   built-in variants, so that the variants never import it back);
@@ -29,9 +29,7 @@ The package, one concern a module:
 - ``checks``: what hooks must return (rules, component data, boards, declarations);
 - ``scorers``: variants' scoring functions, their output checked;
 - ``caches`` and ``messages``: bounded caches; how a plugin's failures are shown;
-- this module: the plugin manager, calling hooks, and ``resolve``. Every call of a hook goes
-  through ``_call`` here, and ``resolve`` makes its managers with ``plugin_manager`` here:
-  one place to look (and to patch, in the tests that prove play never calls pluggy).
+- this module: the plugin manager, calling hooks, and ``resolve``.
 """
 
 from __future__ import annotations
@@ -106,6 +104,10 @@ __all__ = [
     "variant_registry",
 ]
 
+
+# Every call of a hook goes through _call here, and resolve makes its managers with
+# plugin_manager here: one place to look, and to patch (the tests that prove that play never
+# calls pluggy replace these names on this module).
 
 # -- a plugin manager for resolving a combination of variants ------------------------------------
 
