@@ -24,6 +24,7 @@ from tricky_treats_web.store import (
     StoredTable,
     VersionConflictError,
     resume_or_quarantine,
+    resume_unfinished,
 )
 
 __all__ = ["CHANNEL", "PostgresTableStore"]
@@ -147,12 +148,7 @@ class PostgresTableStore:
             rows = conn.execute(
                 "SELECT game_id, data, version FROM tricky_treats_tables WHERE NOT over"
             ).fetchall()
-        tables = {}
-        for game_id, data, version in rows:
-            table = resume_or_quarantine(game_id, data, self._quarantine)
-            if table is not None:
-                tables[game_id] = StoredTable(table, version)
-        return tables
+        return resume_unfinished(rows, self._quarantine)
 
     def expire(
         self, idle_before: datetime.datetime, finished_before: datetime.datetime | None
