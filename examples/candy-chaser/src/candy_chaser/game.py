@@ -15,6 +15,13 @@ from typing import Final
 import attrs
 
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats._game_kit import (
+    WordAction,
+    legal_now,
+    replaced,
+    seeded_random,
+    shared_returns,
+)
 
 __all__ = [
     "CANDIES",
@@ -68,11 +75,10 @@ class Accuse:
 
 
 @attrs.frozen
-class Pass:
+class Pass(WordAction):
     """[B] Do not accuse (or stop after a correct accusation, [B.4])."""
 
-    def __str__(self) -> str:
-        return "pass"
+    word = "pass"
 
 
 Action = Move | Accuse | Pass
@@ -130,10 +136,6 @@ class Accusation:
     correct: bool
 
 
-def _rng(seed: int, *keys: object) -> random.Random:
-    return random.Random(":".join(map(str, (seed, *keys))))
-
-
 @attrs.frozen
 class CandyChaserState:
     """A game of Candy Chaser at one moment. Immutable: ``apply()`` returns a new state."""
@@ -179,8 +181,7 @@ class CandyChaserState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if p in won else 0.0 for p in range(self.num_players))
+        return shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -226,13 +227,12 @@ class CandyChaserState:
             reason = f"player {action.target} is not a player still in the game [B]"
         else:
             reason = "in the Tattletale phase you accuse or pass [B]"
-        shown = ", ".join(map(str, legal[:8])) + (", ..." if len(legal) > 8 else "")
-        return f"{action} is illegal: {reason}; legal now: {shown or 'nothing'}"
+        return f"{action} is illegal: {reason}; legal now: {legal_now(legal, 8)}"
 
     def _move(self, p: int, candy: str) -> CandyChaserState:
         i = CANDIES.index(candy)
         end = self.destination(candy)
-        prices = (*self.prices[:i], end, *self.prices[i + 1 :])
+        prices = replaced(self.prices, i, end)
         if end == GOAL:
             # [A] end: the player left of the mover accuses first; the mover is last [B].
             n = self.num_players
@@ -424,7 +424,7 @@ def _price_lines(prices: Sequence[int]) -> list[str]:
 
 
 def _roll(seed: int, turn: int) -> int:
-    return _rng(seed, "roll", turn).choice(DIE_FACES)
+    return seeded_random(seed, "roll", turn).choice(DIE_FACES)
 
 
 def new_game(players: int, seed: int = 0) -> CandyChaserState:
@@ -438,7 +438,7 @@ def new_game(players: int, seed: int = 0) -> CandyChaserState:
         raise ConfigurationError(f"Candy Chaser is for 2 to 4 players, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
-    rng = _rng(seed, "setup")
+    rng = seeded_random(seed, "setup")
     objectives = tuple(rng.sample(CANDIES, players))
     first = rng.randrange(players)
     return CandyChaserState(
