@@ -13,7 +13,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import ClassVar, Final
 
 import attrs
 
@@ -21,6 +21,13 @@ from tricks_and_treats.errors import (
     ConfigurationError,
     IllegalActionError,
     InvalidActionError,
+)
+from tricky_treats._game_kit import (
+    WordAction,
+    legal_now,
+    replaced,
+    seeded_random,
+    shared_returns,
 )
 
 __all__ = [
@@ -121,18 +128,16 @@ CANDY_CARDS: Final = tuple(Card(k, v) for k in KINDS for v in range(1, 5) for _ 
 CAPTURE_POINTS: Final = 5
 POPULAR_POINTS: Final = 10
 DISCO_LIMIT: Final = 10
-_T = TypeVar("_T")
 
 
 # -- actions ------------------------------------------------------------------------------------
 
 
 @attrs.frozen
-class Draw:
+class Draw(WordAction):
     """[2.(1)] Draw the top card of the deck."""
 
-    def __str__(self) -> str:
-        return "draw"
+    word = "draw"
 
 
 @attrs.frozen
@@ -158,7 +163,18 @@ class Accuse:
 
 
 @attrs.frozen
-class Swap:
+class _BetweenBaskets:
+    """A special basket's effect on two baskets, written as its word and the two baskets."""
+
+    word: ClassVar[str]
+
+    def __str__(self) -> str:
+        first, second = attrs.astuple(self)
+        return f"{self.word} {basket_name(first)} {basket_name(second)}"
+
+
+@attrs.frozen
+class Swap(_BetweenBaskets):
     """[4] Bomb, Monte, Disco: exchange the places of basket cards ``basket`` and ``other``.
 
     The candy cards stay where they are ("不包括下方糖果卡"): only the basket cards move.
@@ -166,28 +182,23 @@ class Swap:
 
     basket: int
     other: int
-
-    def __str__(self) -> str:
-        return f"swap {basket_name(self.basket)} {basket_name(self.other)}"
+    word = "swap"
 
 
 @attrs.frozen
-class Pull:
+class Pull(_BetweenBaskets):
     """[4] Magnet: move the top candy card under ``source`` onto the pile under ``target``."""
 
     source: int
     target: int
-
-    def __str__(self) -> str:
-        return f"pull {basket_name(self.source)} {basket_name(self.target)}"
+    word = "pull"
 
 
 @attrs.frozen
-class Skip:
+class Skip(WordAction):
     """[4] Decline what a Bomb, Monte or Magnet basket allows ("可立即": may, not must)."""
 
-    def __str__(self) -> str:
-        return "skip"
+    word = "skip"
 
 
 Action = Draw | Play | Accuse | Swap | Pull | Skip
@@ -255,10 +266,6 @@ class Accusation:
     target: int
     number: int
     correct: bool
-
-
-def _rng(seed: int, *keys: object) -> random.Random:
-    return random.Random(":".join(map(str, (seed, *keys))))
 
 
 @attrs.frozen
@@ -360,8 +367,7 @@ class TricksAndTreatsState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if p in won else 0.0 for p in range(self.num_players))
+        return shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -475,8 +481,7 @@ class TricksAndTreatsState:
             reason = f"player {action.target} is not in the game"
         else:
             reason = f"the number cards run from 1 to {self.num_players + 2}"
-        shown = ", ".join(map(str, legal[:6])) + (", ..." if len(legal) > 6 else "")
-        return f"{action} is illegal: {reason}; legal now: {shown or 'nothing'}"
+        return f"{action} is illegal: {reason}; legal now: {legal_now(legal, 6)}"
 
     def _draw(self, p: int) -> TricksAndTreatsState:
         card, deck = self.deck[0], self.deck[1:]
@@ -484,15 +489,15 @@ class TricksAndTreatsState:
             # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6); [4] specials first.
             over = attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
             return over._end_effects()
-        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
+        hands = replaced(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
         return attrs.evolve(self, deck=deck, hands=hands, step=Step.PLAY)
 
     def _play(self, p: int, action: Play) -> TricksAndTreatsState:
         hand = list(self.hands[p])
         hand.remove(action.card)
         i = self.row.index(action.basket)
-        piles = _replace(self.piles, i, (*self.piles[i], action.card))
-        state = attrs.evolve(self, hands=_replace(self.hands, p, tuple(hand)), piles=piles)
+        piles = replaced(self.piles, i, (*self.piles[i], action.card))
+        state = attrs.evolve(self, hands=replaced(self.hands, p, tuple(hand)), piles=piles)
         name = _special(action.basket)
         if name == "disco":
             return state._disco(p)
@@ -514,8 +519,8 @@ class TricksAndTreatsState:
             return state._log(f"{name}: player {p} swapped baskets {moved}")._next_turn(p)
         i, j = self.row.index(action.source), self.row.index(action.target)
         card = self.piles[i][-1]
-        piles = _replace(state.piles, i, state.piles[i][:-1])
-        piles = _replace(piles, j, (*piles[j], card))
+        piles = replaced(state.piles, i, state.piles[i][:-1])
+        piles = replaced(piles, j, (*piles[j], card))
         state = attrs.evolve(state, piles=piles)._log(
             f"magnet: player {p} moved {card} from basket {basket_name(action.source)}"
             f" to basket {basket_name(action.target)}"
@@ -531,7 +536,7 @@ class TricksAndTreatsState:
             return self._next_turn(p)
         # [4] 10+ candy: the cards go, then the fullest and the emptiest baskets swap places.
         state = attrs.evolve(
-            self, piles=_replace(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
+            self, piles=replaced(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
         )._log(f"disco: {sum(c.value for c in self.piles[i])} candy removed")
         most, fewest = _extremes(state.row, state.piles)
         if most == fewest:
@@ -545,7 +550,7 @@ class TricksAndTreatsState:
 
     def _swap(self, a: int, b: int) -> TricksAndTreatsState:
         i, j = self.row.index(a), self.row.index(b)
-        row = _replace(_replace(self.row, i, b), j, a)
+        row = replaced(replaced(self.row, i, b), j, a)
         return attrs.evolve(self, row=row)
 
     def _log(self, text: str) -> TricksAndTreatsState:
@@ -555,12 +560,12 @@ class TricksAndTreatsState:
         t = action.target
         correct = self.numbers[t] == action.number
         loser, winner = (t, p) if correct else (p, t)
-        captured = _replace(self.captured, winner, (*self.captured[winner], self.numbers[loser]))
+        captured = replaced(self.captured, winner, (*self.captured[winner], self.numbers[loser]))
         state = attrs.evolve(
             self,
-            alive=_replace(self.alive, loser, False),
+            alive=replaced(self.alive, loser, False),
             captured=captured,
-            hands=_replace(self.hands, loser, ()),
+            hands=replaced(self.hands, loser, ()),
             discarded=(*self.discarded, *self.hands[loser]),
             accusations=(*self.accusations, Accusation(p, t, action.number, correct)),
         )
@@ -593,7 +598,7 @@ class TricksAndTreatsState:
     def _end_bomb(self) -> TricksAndTreatsState:
         left, right = self._neighbours(basket_id("bomb"))
         gone = (*self.piles[left], *self.piles[right])
-        piles = _replace(_replace(self.piles, left, ()), right, ())
+        piles = replaced(replaced(self.piles, left, ()), right, ())
         state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
         names = f"{basket_name(self.row[left])} and {basket_name(self.row[right])}"
         return state._log(f"bomb: the candy of baskets {names} is gone")
@@ -605,8 +610,8 @@ class TricksAndTreatsState:
 
     def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
         cards = self.piles[source]
-        piles = _replace(self.piles, source, ())
-        piles = _replace(piles, target, (*piles[target], *cards))
+        piles = replaced(self.piles, source, ())
+        piles = replaced(piles, target, (*piles[target], *cards))
         shown = " ".join(map(str, cards))
         return attrs.evolve(self, piles=piles)._log(
             f"{name}: {shown} moved under basket {basket_name(self.row[target])}"
@@ -900,10 +905,6 @@ def _row_lines(row: Sequence[int], piles: Sequence[tuple[Card, ...]]) -> list[st
     ]
 
 
-def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
-
-
 def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(specials, bool):
         raise ConfigurationError(f"specials must be 0, 1, 2 or names, got {specials!r}")
@@ -914,7 +915,7 @@ def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> 
                 f" got {specials}"
             )
         # [4] "從中抽取1~2張": 1 or 2 drawn from the shuffled specials.
-        return tuple(_rng(seed, "specials").sample(SPECIALS, specials))
+        return tuple(seeded_random(seed, "specials").sample(SPECIALS, specials))
     names = tuple(specials)
     unknown = [n for n in names if n not in SPECIALS]
     if unknown or len(set(names)) != len(names) or len(names) > 2:
@@ -943,7 +944,7 @@ def new_game(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
     names = _choose_specials(players, seed, specials)
-    rng = _rng(seed, "setup")
+    rng = seeded_random(seed, "setup")
     cards = list(CANDY_CARDS)
     rng.shuffle(cards)
     bottom = [*cards[:5], TIMES_UP]  # [1.(1)] five cards and Time's Up, shuffled, at the bottom
@@ -960,7 +961,7 @@ def new_game(
     first = rng.randrange(players)  # TT-2
     row: list[int] = baskets
     piles: list[tuple[Card, ...]] = [()] * len(baskets)
-    placing = _rng(seed, "special places")
+    placing = seeded_random(seed, "special places")
     for name in names:  # [4] "正面朝上加入桌面上的提籃卡列中": anywhere in the row (TT-10)
         at = placing.randrange(len(row) + 1)
         row.insert(at, basket_id(name))
