@@ -1,10 +1,10 @@
 """Small pieces the candy games under ``examples/`` share, beside ``tricky_treats.protocol``.
 
 The protocol gives them the agents, the runner, the console and the record codec; this module
-gives the few lines of rules plumbing that were written once per game: actions spoken as one
-word, the seeded random source every shuffle and roll derives from, returns shared among the
-winners, a tuple with one item replaced, and the "legal now" list of a refusal. Private: the
-games are versioned with this repository, not promised to anyone else.
+gives the few lines of rules plumbing that were written once per game: the text of an action
+(its word, then its fields), the seeded random source every shuffle and roll derives from,
+returns shared among the winners, a tuple with one item replaced, and the "legal now" list of
+a refusal. Private: the games are versioned with this repository, not promised to anyone else.
 """
 
 from __future__ import annotations
@@ -15,19 +15,28 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["WordAction", "legal_now", "replaced", "seeded_random", "shared_returns"]
+__all__ = ["SpokenAction", "legal_now", "replaced", "seeded_random", "shared_returns"]
 
 _T = TypeVar("_T")
 
 
 @attrs.frozen
-class WordAction:
-    """An action without fields, written as one word: ``word`` (its subclass sets it)."""
+class SpokenAction:
+    """An action written as its ``word`` then its fields in order: ``accuse 2 red``, ``pass``.
+
+    A subclass sets ``word`` (a class variable, not a field); it overrides ``_written`` where
+    a field is written otherwise than ``str()`` writes it. ``parse_action`` reads it back.
+    """
 
     word: ClassVar[str]
 
     def __str__(self) -> str:
-        return self.word
+        fields = attrs.astuple(self, recurse=False)
+        return " ".join([self.word, *map(self._written, fields)])
+
+    @staticmethod
+    def _written(value: object) -> str:
+        return str(value)
 
 
 def seeded_random(seed: int, *keys: object) -> random.Random:

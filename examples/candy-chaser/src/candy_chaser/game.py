@@ -16,7 +16,7 @@ import attrs
 
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats._game_kit import (
-    WordAction,
+    SpokenAction,
     legal_now,
     replaced,
     seeded_random,
@@ -54,28 +54,24 @@ DIE_FACES: Final = (-2, -1, 1, 2, 3)
 
 
 @attrs.frozen
-class Move:
+class Move(SpokenAction):
     """[A.2] Move the cube of ``candy`` by the roll."""
 
     candy: str
-
-    def __str__(self) -> str:
-        return f"move {self.candy}"
+    word = "move"
 
 
 @attrs.frozen
-class Accuse:
+class Accuse(SpokenAction):
     """[B.1] Slide ``target`` the Tattletale card of ``candy``, face down."""
 
     target: int
     candy: str
-
-    def __str__(self) -> str:
-        return f"accuse {self.target} {self.candy}"
+    word = "accuse"
 
 
 @attrs.frozen
-class Pass(WordAction):
+class Pass(SpokenAction):
     """[B] Do not accuse (or stop after a correct accusation, [B.4])."""
 
     word = "pass"

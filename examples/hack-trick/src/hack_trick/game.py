@@ -15,7 +15,7 @@ from typing import Final, TypeVar
 import attrs
 
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats._game_kit import WordAction, legal_now, seeded_random, shared_returns
+from tricky_treats._game_kit import SpokenAction, legal_now, seeded_random, shared_returns
 
 __all__ = [
     "CARDS",
@@ -64,24 +64,22 @@ _T = TypeVar("_T")
 
 
 @attrs.frozen
-class Start:
+class Start(SpokenAction):
     """The four-card player lays ``card`` face up as the Row's first card (no marker)."""
 
     card: int
-
-    def __str__(self) -> str:
-        return f"start {self.card}"
+    word = "start"
 
 
 @attrs.frozen
-class Ask(WordAction):
+class Ask(SpokenAction):
     """[1] Pay a captured opponent marker to learn the sum of the opponent's hand."""
 
     word = "ask"
 
 
 @attrs.frozen
-class Draw(WordAction):
+class Draw(SpokenAction):
     """[2.A] Draw the top card of the deck."""
 
     word = "draw"
@@ -99,21 +97,21 @@ class Play:
 
 
 @attrs.frozen
-class Pass(WordAction):
+class Pass(SpokenAction):
     """[3] End the turn without spending a marker."""
 
     word = "pass"
 
 
 @attrs.frozen
-class Force(WordAction):
+class Force(SpokenAction):
     """[3.A] "Play!": spend a marker; the opponent must play a card next turn."""
 
     word = "force"
 
 
 @attrs.frozen
-class Guard(WordAction):
+class Guard(SpokenAction):
     """[3.B] "Block": spend a marker; the opponent may not force you next turn."""
 
     word = "guard"

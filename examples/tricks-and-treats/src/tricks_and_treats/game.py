@@ -13,7 +13,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Final
+from typing import Final
 
 import attrs
 
@@ -23,7 +23,7 @@ from tricks_and_treats.errors import (
     InvalidActionError,
 )
 from tricky_treats._game_kit import (
-    WordAction,
+    SpokenAction,
     legal_now,
     replaced,
     seeded_random,
@@ -134,47 +134,41 @@ DISCO_LIMIT: Final = 10
 
 
 @attrs.frozen
-class Draw(WordAction):
+class _OnBaskets(SpokenAction):
+    """An action whose numbers are baskets: written by name (``swap 1 monte``, ``basket_id``)."""
+
+    @staticmethod
+    def _written(value: object) -> str:
+        return basket_name(value) if isinstance(value, int) else str(value)
+
+
+@attrs.frozen
+class Draw(SpokenAction):
     """[2.(1)] Draw the top card of the deck."""
 
     word = "draw"
 
 
 @attrs.frozen
-class Play:
+class Play(_OnBaskets):
     """[2.(2)] Put ``card`` from hand on the pile under basket ``basket`` (see ``basket_id``)."""
 
     card: Card
     basket: int
-
-    def __str__(self) -> str:
-        return f"play {self.card} {basket_name(self.basket)}"
+    word = "play"
 
 
 @attrs.frozen
-class Accuse:
+class Accuse(SpokenAction):
     """[2] Point at ``target`` and name the number on their number card."""
 
     target: int
     number: int
-
-    def __str__(self) -> str:
-        return f"accuse {self.target} {self.number}"
+    word = "accuse"
 
 
 @attrs.frozen
-class _BetweenBaskets:
-    """A special basket's effect on two baskets, written as its word and the two baskets."""
-
-    word: ClassVar[str]
-
-    def __str__(self) -> str:
-        first, second = attrs.astuple(self)
-        return f"{self.word} {basket_name(first)} {basket_name(second)}"
-
-
-@attrs.frozen
-class Swap(_BetweenBaskets):
+class Swap(_OnBaskets):
     """[4] Bomb, Monte, Disco: exchange the places of basket cards ``basket`` and ``other``.
 
     The candy cards stay where they are ("不包括下方糖果卡"): only the basket cards move.
@@ -186,7 +180,7 @@ class Swap(_BetweenBaskets):
 
 
 @attrs.frozen
-class Pull(_BetweenBaskets):
+class Pull(_OnBaskets):
     """[4] Magnet: move the top candy card under ``source`` onto the pile under ``target``."""
 
     source: int
@@ -195,7 +189,7 @@ class Pull(_BetweenBaskets):
 
 
 @attrs.frozen
-class Skip(WordAction):
+class Skip(SpokenAction):
     """[4] Decline what a Bomb, Monte or Magnet basket allows ("可立即": may, not must)."""
 
     word = "skip"
