@@ -13,7 +13,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -648,20 +648,18 @@ class TricksAndTreatsState:
         )
 
     def _end_favorite(self) -> TricksAndTreatsState:
-        kinds = _leading_kinds(self.pile(basket_id("favorite")))
-        if not 1 <= len(kinds) <= 2:
-            return self._log("favorite: no effect")
-        return attrs.evolve(self, doubled=kinds)._log(
-            f"favorite: {' and '.join(kinds)} score 2 points a candy"
-        )
+        return self._mark_leading_kinds("favorite", "doubled", "score 2 points a candy")
 
     def _end_badcandy(self) -> TricksAndTreatsState:
-        kinds = _leading_kinds(self.pile(basket_id("badcandy")))
+        return self._mark_leading_kinds("badcandy", "spoiled", "score 0 points")
+
+    def _mark_leading_kinds(self, special: str, field: str, effect: str) -> TricksAndTreatsState:
+        """Favorite, Bad Candy: the one or two kinds most under ``special`` go to ``field``."""
+        kinds = _leading_kinds(self.pile(basket_id(special)))
         if not 1 <= len(kinds) <= 2:
-            return self._log("badcandy: no effect")
-        return attrs.evolve(self, spoiled=kinds)._log(
-            f"badcandy: {' and '.join(kinds)} score 0 points"
-        )
+            return self._log(f"{special}: no effect")
+        changes: dict[str, Any] = {field: kinds}
+        return attrs.evolve(self, **changes)._log(f"{special}: {' and '.join(kinds)} {effect}")
 
     def _end_lice(self) -> TricksAndTreatsState:
         kinds = _leading_kinds(self.pile(basket_id("lice")))
