@@ -23,7 +23,7 @@ from tricky_treats_web.store import (
     Resync,
     StoredTable,
     VersionConflictError,
-    resume_or_quarantine,
+    resume_stored,
     resume_unfinished,
 )
 
@@ -129,10 +129,7 @@ class PostgresTableStore:
             row = conn.execute(
                 "SELECT data, version FROM tricky_treats_tables WHERE game_id = %s", (game_id,)
             ).fetchone()
-        if row is None:
-            return None
-        table = resume_or_quarantine(game_id, row[0], self._quarantine)
-        return None if table is None else StoredTable(table, row[1])
+        return resume_stored(game_id, row, self._quarantine)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""

@@ -171,10 +171,20 @@ def resume_unfinished(
     """The tables of ``(game_id, data, version)`` rows by id; those that fail are quarantined."""
     tables = {}
     for game_id, data, version in rows:
-        table = resume_or_quarantine(game_id, data, quarantine)
-        if table is not None:
-            tables[game_id] = StoredTable(table, version)
+        stored = resume_stored(game_id, (data, version), quarantine)
+        if stored is not None:
+            tables[game_id] = stored
     return tables
+
+
+def resume_stored(
+    game_id: str, row: tuple[object, int] | None, quarantine: Callable[[str, str, str], None]
+) -> StoredTable | None:
+    """The table of a ``(data, version)`` row, or None: no row, or it failed and is quarantined."""
+    if row is None:
+        return None
+    table = resume_or_quarantine(game_id, row[0], quarantine)
+    return None if table is None else StoredTable(table, row[1])
 
 
 @attrs.frozen
@@ -391,10 +401,7 @@ class SqliteTableStore:
             row = self._db.execute(
                 "SELECT data, version FROM tables WHERE game_id = ?", (game_id,)
             ).fetchone()
-        if row is None:
-            return None
-        table = resume_or_quarantine(game_id, row[0], self._quarantine)
-        return None if table is None else StoredTable(table, row[1])
+        return resume_stored(game_id, row, self._quarantine)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
