@@ -451,6 +451,15 @@ def test_playing_in_processes_gives_the_same_games() -> None:
 _SEAT_NUMBERS = ("total", "pumpkins", "costumes", "tiles", "extras")
 
 
+def _two_seats(end: str | None = None, game: int = 0, **changes: object) -> str:
+    """A simulate JSONL line of two seats (the second wins), each seat with ``changes``."""
+    seats = [
+        {"agent": "a", "win": win, **dict.fromkeys(_SEAT_NUMBERS, 1), **changes} for win in (0, 1)
+    ]
+    line = {"game": game, "seed": 1, "actions": 2, "termination": end, "seats": seats}
+    return json.dumps(line)
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
@@ -496,36 +505,10 @@ _SEAT_NUMBERS = ("total", "pumpkins", "costumes", "tiles", "extras")
             "a game needs 2 or more seats",
         ),
         ("columns.csv", "game,seed\n0,1\n", "the header lacks the columns actions, agent"),
-        (
-            "halves.jsonl",
-            json.dumps(
-                {
-                    "game": 0,
-                    "seed": 0,
-                    "actions": 3,
-                    "termination": None,
-                    "seats": [
-                        dict.fromkeys(_SEAT_NUMBERS, 1) | {"agent": "a", "win": w, "total": 2.5}
-                        for w in (0, 1)
-                    ],
-                }
-            ),
-            "total must be a whole number, got 2.5",
-        ),
+        ("halves.jsonl", _two_seats(total=2.5), "total must be a whole number, got 2.5"),
         (
             "agent.jsonl",
-            json.dumps(
-                {
-                    "game": 0,
-                    "seed": 0,
-                    "actions": 3,
-                    "termination": None,
-                    "seats": [
-                        dict.fromkeys(_SEAT_NUMBERS, 1) | {"agent": "a", "win": w, "agent_index": 2}
-                        for w in (0, 1)
-                    ],
-                }
-            ),
+            _two_seats(agent_index=2),
             "agent_index must name one of the game's 2 agents (0 to 1), got 2",
         ),
     ],
@@ -542,11 +525,9 @@ def test_unreadable_files_get_a_clear_error(
 def test_games_without_an_end_read_back_as_simulate_plays_them(tmp_path: Path) -> None:
     # A game whose end was never triggered is None in simulate's result, null in its JSONL,
     # an empty cell in its CSV, and "none" in a report; the seats' agents follow the rotation.
-    seats = [{"agent": "a", "win": w, **dict.fromkeys(_SEAT_NUMBERS, 1)} for w in (0, 1)]
     for end in (None, "", "none"):
         path = tmp_path / "open.jsonl"
-        path.write_text(json.dumps({"game": 3, "seed": 1, "actions": 2, "termination": end,
-                                    "seats": seats}))  # fmt: skip
+        path.write_text(_two_seats(end, game=3))
         (game,) = read_results(path)
         assert game.termination is None
         assert [seat.agent_index for seat in game.seats] == [1, 0]
