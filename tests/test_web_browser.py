@@ -216,7 +216,12 @@ def _play_to_the_end(
     raise AssertionError(f"no end of the game after {MAX_MOVES} moves")
 
 
-def _create(base: str, body: dict[str, Any]) -> dict[str, Any]:
+ANN_AGAINST_A_BOT: dict[str, Any] = {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]}
+"""A game of one person, Ann, against the greedy bot Bo."""
+
+
+def _create(base: str, body: dict[str, Any] = ANN_AGAINST_A_BOT) -> dict[str, Any]:
+    """A new game on the server at ``base``: its id, seat links and watch link."""
     return post_json(f"{base}/api/games", body)
 
 
@@ -605,7 +610,7 @@ def test_treat_counts_and_the_whole_log_after_a_reload_in_a_new_context_and_for_
     server: tuple[str, Lobby], browser: Browser
 ) -> None:
     base, lobby = server
-    answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+    answer = _create(base)
     game_id = answer["game"]
     table = lobby.rooms[game_id].table
     first = _Watched(browser)
@@ -655,7 +660,7 @@ def test_a_stale_move_is_explained_and_the_current_position_shown(
     server: tuple[str, Lobby], browser: Browser
 ) -> None:
     base, lobby = server
-    answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+    answer = _create(base)
     table = lobby.rooms[answer["game"]].table
     link = base + answer["seats"][0]["link"]
     one, two = _Watched(browser), _Watched(browser)
@@ -778,7 +783,7 @@ def test_the_page_shows_an_outage_and_recovers_by_itself(browser: Browser, tmp_p
     process = _serve(port, store)
     base = f"http://127.0.0.1:{port}"
     try:
-        answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+        answer = _create(base)
         watched = _Watched(browser)
         page = watched.page()
         page.goto(base + answer["seats"][0]["link"])
