@@ -1,0 +1,81 @@
+"""The pieces the candy games share (``tricky_treats._game_kit``), on small made-up actions."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from tricky_treats._game_kit import (
+    SpokenAction,
+    legal_now,
+    replaced,
+    seeded_random,
+    shared_returns,
+)
+
+
+@attrs.frozen
+class Hop(SpokenAction):
+    """An action without fields."""
+
+    word = "hop"
+
+
+@attrs.frozen
+class Give(SpokenAction):
+    """An action with fields, written in order."""
+
+    player: int
+    candy: str
+    word = "give"
+
+
+@attrs.frozen
+class Loud(SpokenAction):
+    """A field written its own way."""
+
+    level: int
+    word = "shout"
+
+    @staticmethod
+    def _written(value: object) -> str:
+        return "!" * int(str(value))
+
+
+def test_an_action_is_written_as_its_word_then_its_fields() -> None:
+    assert str(Hop()) == "hop"
+    assert str(Give(2, "red")) == "give 2 red"
+    assert str(Loud(3)) == "shout !!!"
+    # The word is no field: it stays out of the repr, equality and records.
+    assert repr(Give(2, "red")) == "Give(player=2, candy='red')"
+    assert attrs.asdict(Give(2, "red")) == {"player": 2, "candy": "red"}
+    spoken: list[SpokenAction] = [Hop(), Give(2, "red")]
+    assert spoken[0] != spoken[1]
+
+
+def test_a_seeded_random_source_is_the_same_everywhere_and_apart_by_purpose() -> None:
+    # Seeded by text: the same stream in every process (no hash randomization).
+    assert seeded_random(7, "deal", 1).random() == pytest.approx(0.44139257107220775, abs=0)
+    assert seeded_random(7, "deal", 1).random() != seeded_random(7, "deal", 2).random()
+    assert seeded_random(7, "deal", 1).random() == random.Random("7:deal:1").random()
+
+
+def test_winners_share_the_result() -> None:
+    assert shared_returns((1,), 3) == (0.0, 1.0, 0.0)
+    assert shared_returns((0, 2), 4) == (0.5, 0.0, 0.5, 0.0)
+    assert shared_returns((), 2) == (0.0, 0.0)  # before the end
+
+
+def test_a_tuple_with_one_item_replaced() -> None:
+    assert replaced((1, 2, 3), 1, 9) == (1, 9, 3)
+    assert replaced((1,), 0, 5) == (5,)
+
+
+def test_the_legal_actions_of_a_refusal() -> None:
+    assert legal_now([Hop(), Give(1, "red")]) == "hop, give 1 red"
+    assert legal_now([Hop()] * 3, 2) == "hop, hop, ..."
+    assert legal_now([Hop()] * 2, 2) == "hop, hop"
+    assert legal_now([]) == "nothing"
+    assert legal_now([], none="none, the match is over") == "none, the match is over"
