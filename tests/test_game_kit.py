@@ -9,6 +9,7 @@ import pytest
 
 from tricky_treats._game_kit import (
     SpokenAction,
+    check_seat,
     legal_now,
     replaced,
     seeded_random,
@@ -79,3 +80,11 @@ def test_the_legal_actions_of_a_refusal() -> None:
     assert legal_now([Hop()] * 2, 2) == "hop, hop"
     assert legal_now([]) == "nothing"
     assert legal_now([], none="none, the match is over") == "none, the match is over"
+
+
+def test_a_seat_is_a_whole_number_below_the_number_of_players() -> None:
+    check_seat(0, 2, ValueError)
+    check_seat(3, 4, ValueError)
+    for bad in (-1, 2, True, 1.0, "1", None):
+        with pytest.raises(KeyError, match=r"no player .*; players are 0 to 1"):
+            check_seat(bad, 2, KeyError)

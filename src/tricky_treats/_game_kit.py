@@ -2,9 +2,10 @@
 
 The protocol gives them the agents, the runner, the console and the record codec; this module
 gives the few lines of rules plumbing that were written once per game: the text of an action
-(its word, then its fields), the seeded random source every shuffle and roll derives from,
-returns shared among the winners, a tuple with one item replaced, and the "legal now" list of
-a refusal. Private: the games are versioned with this repository, not promised to anyone else.
+(its word, then its fields), the seeded random source every shuffle and roll derives from, the
+check of a seat number, returns shared among the winners, a tuple with one item replaced, and
+the "legal now" list of a refusal. Private: the games are versioned with this repository, not
+promised to anyone else.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["SpokenAction", "legal_now", "replaced", "seeded_random", "shared_returns"]
+__all__ = ["SpokenAction", "check_seat", "legal_now", "replaced", "seeded_random", "shared_returns"]
 
 _T = TypeVar("_T")
 
@@ -45,6 +46,12 @@ def seeded_random(seed: int, *keys: object) -> random.Random:
     Seeded by text, so the stream is the same in every Python process and on every platform.
     """
     return random.Random(":".join(map(str, (seed, *keys))))
+
+
+def check_seat(player: object, players: int, error: type[Exception]) -> None:
+    """Raise ``error`` unless ``player`` names a seat: a whole number from 0 to ``players - 1``."""
+    if isinstance(player, bool) or not isinstance(player, int) or player not in range(players):
+        raise error(f"no player {player!r:.40}; players are 0 to {players - 1}")
 
 
 def shared_returns(winners: Sequence[int], players: int) -> tuple[float, ...]:

@@ -17,6 +17,7 @@ import attrs
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats._game_kit import (
     SpokenAction,
+    check_seat,
     legal_now,
     replaced,
     seeded_random,
@@ -269,10 +270,7 @@ class CandyChaserState:
 
     def view(self, player: int) -> CandyChaserView:
         """What ``player`` sees: their own candy; others' only for survivors once over (CC-7)."""
-        if isinstance(player, bool) or player not in range(self.num_players):
-            raise ConfigurationError(
-                f"no player {player!r}; players are 0 to {self.num_players - 1}"
-            )
+        check_seat(player, self.num_players, ConfigurationError)
         objectives = tuple(
             c if q == player or (self.is_over and self.alive[q]) else None
             for q, c in enumerate(self.objectives)

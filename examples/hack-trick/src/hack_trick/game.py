@@ -15,7 +15,13 @@ from typing import Final, TypeVar
 import attrs
 
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats._game_kit import SpokenAction, legal_now, seeded_random, shared_returns
+from tricky_treats._game_kit import (
+    SpokenAction,
+    check_seat,
+    legal_now,
+    seeded_random,
+    shared_returns,
+)
 
 __all__ = [
     "CARDS",
@@ -517,8 +523,7 @@ class HackTrickState:
 
     def view(self, player: int) -> HackTrickView:
         """What ``player`` sees: not the opponent's hand, the deck or the set-aside cards."""
-        if player not in (0, 1):
-            raise ConfigurationError(f"no player {player!r}; Hack Trick has players 0 and 1")
+        check_seat(player, 2, ConfigurationError)
         return HackTrickView(
             player=player,
             target=self.config.target,

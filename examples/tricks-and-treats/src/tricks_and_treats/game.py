@@ -24,6 +24,7 @@ from tricks_and_treats.errors import (
 )
 from tricky_treats._game_kit import (
     SpokenAction,
+    check_seat,
     legal_now,
     replaced,
     seeded_random,
@@ -683,10 +684,7 @@ class TricksAndTreatsState:
 
     def view(self, player: int) -> TricksAndTreatsView:
         """What ``player`` sees: own hand and number, public piles and accusations (TT-3, TT-7)."""
-        if isinstance(player, bool) or player not in range(self.num_players):
-            raise ConfigurationError(
-                f"no player {player!r}; players are 0 to {self.num_players - 1}"
-            )
+        check_seat(player, self.num_players, ConfigurationError)
         known: dict[int, int] = {player: self.numbers[player]}
         for a in self.accusations:
             known[a.target if a.correct else a.accuser] = self.numbers[
