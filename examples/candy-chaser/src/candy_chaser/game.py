@@ -15,14 +15,7 @@ from typing import Final
 import attrs
 
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats._game_kit import (
-    SpokenAction,
-    check_seat,
-    legal_now,
-    replaced,
-    seeded_random,
-    shared_returns,
-)
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CANDIES",
@@ -55,7 +48,7 @@ DIE_FACES: Final = (-2, -1, 1, 2, 3)
 
 
 @attrs.frozen
-class Move(SpokenAction):
+class Move(kit.SpokenAction):
     """[A.2] Move the cube of ``candy`` by the roll."""
 
     candy: str
@@ -63,7 +56,7 @@ class Move(SpokenAction):
 
 
 @attrs.frozen
-class Accuse(SpokenAction):
+class Accuse(kit.SpokenAction):
     """[B.1] Slide ``target`` the Tattletale card of ``candy``, face down."""
 
     target: int
@@ -72,7 +65,7 @@ class Accuse(SpokenAction):
 
 
 @attrs.frozen
-class Pass(SpokenAction):
+class Pass(kit.SpokenAction):
     """[B] Do not accuse (or stop after a correct accusation, [B.4])."""
 
     word = "pass"
@@ -178,7 +171,7 @@ class CandyChaserState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        return shared_returns(self.winners(), self.num_players)
+        return kit.shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -224,12 +217,12 @@ class CandyChaserState:
             reason = f"player {action.target} is not a player still in the game [B]"
         else:
             reason = "in the Tattletale phase you accuse or pass [B]"
-        return f"{action} is illegal: {reason}; legal now: {legal_now(legal, 8)}"
+        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 8)}"
 
     def _move(self, p: int, candy: str) -> CandyChaserState:
         i = CANDIES.index(candy)
         end = self.destination(candy)
-        prices = replaced(self.prices, i, end)
+        prices = kit.replaced(self.prices, i, end)
         if end == GOAL:
             # [A] end: the player left of the mover accuses first; the mover is last [B].
             n = self.num_players
@@ -270,7 +263,7 @@ class CandyChaserState:
 
     def view(self, player: int) -> CandyChaserView:
         """What ``player`` sees: their own candy; others' only for survivors once over (CC-7)."""
-        check_seat(player, self.num_players, ConfigurationError)
+        kit.check_seat(player, self.num_players, ConfigurationError)
         objectives = tuple(
             c if q == player or (self.is_over and self.alive[q]) else None
             for q, c in enumerate(self.objectives)
@@ -418,7 +411,7 @@ def _price_lines(prices: Sequence[int]) -> list[str]:
 
 
 def _roll(seed: int, turn: int) -> int:
-    return seeded_random(seed, "roll", turn).choice(DIE_FACES)
+    return kit.seeded_random(seed, "roll", turn).choice(DIE_FACES)
 
 
 def new_game(players: int, seed: int = 0) -> CandyChaserState:
@@ -432,7 +425,7 @@ def new_game(players: int, seed: int = 0) -> CandyChaserState:
         raise ConfigurationError(f"Candy Chaser is for 2 to 4 players, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
-    rng = seeded_random(seed, "setup")
+    rng = kit.seeded_random(seed, "setup")
     objectives = tuple(rng.sample(CANDIES, players))
     first = rng.randrange(players)
     return CandyChaserState(

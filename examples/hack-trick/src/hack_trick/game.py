@@ -15,13 +15,7 @@ from typing import Final, TypeVar
 import attrs
 
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats._game_kit import (
-    SpokenAction,
-    check_seat,
-    legal_now,
-    seeded_random,
-    shared_returns,
-)
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CARDS",
@@ -70,7 +64,7 @@ _T = TypeVar("_T")
 
 
 @attrs.frozen
-class Start(SpokenAction):
+class Start(kit.SpokenAction):
     """The four-card player lays ``card`` face up as the Row's first card (no marker)."""
 
     card: int
@@ -78,14 +72,14 @@ class Start(SpokenAction):
 
 
 @attrs.frozen
-class Ask(SpokenAction):
+class Ask(kit.SpokenAction):
     """[1] Pay a captured opponent marker to learn the sum of the opponent's hand."""
 
     word = "ask"
 
 
 @attrs.frozen
-class Draw(SpokenAction):
+class Draw(kit.SpokenAction):
     """[2.A] Draw the top card of the deck."""
 
     word = "draw"
@@ -103,21 +97,21 @@ class Play:
 
 
 @attrs.frozen
-class Pass(SpokenAction):
+class Pass(kit.SpokenAction):
     """[3] End the turn without spending a marker."""
 
     word = "pass"
 
 
 @attrs.frozen
-class Force(SpokenAction):
+class Force(kit.SpokenAction):
     """[3.A] "Play!": spend a marker; the opponent must play a card next turn."""
 
     word = "force"
 
 
 @attrs.frozen
-class Guard(SpokenAction):
+class Guard(kit.SpokenAction):
     """[3.B] "Block": spend a marker; the opponent may not force you next turn."""
 
     word = "guard"
@@ -286,7 +280,7 @@ class HackTrickState:
     def returns(self) -> tuple[float, ...]:
         """1.0 for the match winner, 0.0 for the other (0.0 each before the end)."""
         won = self.winner()
-        return shared_returns(() if won is None else (won,), 2)
+        return kit.shared_returns(() if won is None else (won,), 2)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -356,7 +350,7 @@ class HackTrickState:
         raise AssertionError(action)  # pragma: no cover - every legal action is matched
 
     def _why_illegal(self, action: object, legal: Sequence[Action]) -> str:
-        listed = legal_now(legal, none="none, the match is over")
+        listed = kit.legal_now(legal, none="none, the match is over")
         if not isinstance(action, Start | Ask | Draw | Play | Pass | Force | Guard):
             raise InvalidActionError(f"{action!r:.60} is not a Hack Trick action")
         p = self.current_player
@@ -415,7 +409,7 @@ class HackTrickState:
         if not state.deck:
             # [2.A] the played cards but the last are shuffled into a new deck.
             pile = list(state.row[:-1])
-            shuffle = seeded_random(
+            shuffle = kit.seeded_random(
                 self.config.seed, "reshuffle", self.hand_number, self.reshuffles
             )
             shuffle.shuffle(pile)
@@ -523,7 +517,7 @@ class HackTrickState:
 
     def view(self, player: int) -> HackTrickView:
         """What ``player`` sees: not the opponent's hand, the deck or the set-aside cards."""
-        check_seat(player, 2, ConfigurationError)
+        kit.check_seat(player, 2, ConfigurationError)
         return HackTrickView(
             player=player,
             target=self.config.target,
@@ -674,7 +668,7 @@ def _deal(
     banked: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0)),
 ) -> HackTrickState:
     cards = list(CARDS)
-    seeded_random(config.seed, "deal", hand_number).shuffle(cards)
+    kit.seeded_random(config.seed, "deal", hand_number).shuffle(cards)
     dealer = hand_number % 2
     four, three = tuple(sorted(cards[2:6])), tuple(sorted(cards[6:9]))
     hands = _with_hand((three, three), 1 - dealer, four)

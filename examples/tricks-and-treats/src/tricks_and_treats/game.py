@@ -22,14 +22,7 @@ from tricks_and_treats.errors import (
     IllegalActionError,
     InvalidActionError,
 )
-from tricky_treats._game_kit import (
-    SpokenAction,
-    check_seat,
-    legal_now,
-    replaced,
-    seeded_random,
-    shared_returns,
-)
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CANDY_CARDS",
@@ -135,7 +128,7 @@ DISCO_LIMIT: Final = 10
 
 
 @attrs.frozen
-class _OnBaskets(SpokenAction):
+class _OnBaskets(kit.SpokenAction):
     """An action whose numbers are baskets: written by name (``swap 1 monte``, ``basket_id``)."""
 
     @staticmethod
@@ -144,7 +137,7 @@ class _OnBaskets(SpokenAction):
 
 
 @attrs.frozen
-class Draw(SpokenAction):
+class Draw(kit.SpokenAction):
     """[2.(1)] Draw the top card of the deck."""
 
     word = "draw"
@@ -160,7 +153,7 @@ class Play(_OnBaskets):
 
 
 @attrs.frozen
-class Accuse(SpokenAction):
+class Accuse(kit.SpokenAction):
     """[2] Point at ``target`` and name the number on their number card."""
 
     target: int
@@ -190,7 +183,7 @@ class Pull(_OnBaskets):
 
 
 @attrs.frozen
-class Skip(SpokenAction):
+class Skip(kit.SpokenAction):
     """[4] Decline what a Bomb, Monte or Magnet basket allows ("可立即": may, not must)."""
 
     word = "skip"
@@ -362,7 +355,7 @@ class TricksAndTreatsState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        return shared_returns(self.winners(), self.num_players)
+        return kit.shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -476,7 +469,7 @@ class TricksAndTreatsState:
             reason = f"player {action.target} is not in the game"
         else:
             reason = f"the number cards run from 1 to {self.num_players + 2}"
-        return f"{action} is illegal: {reason}; legal now: {legal_now(legal, 6)}"
+        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 6)}"
 
     def _draw(self, p: int) -> TricksAndTreatsState:
         card, deck = self.deck[0], self.deck[1:]
@@ -484,15 +477,15 @@ class TricksAndTreatsState:
             # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6); [4] specials first.
             over = attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
             return over._end_effects()
-        hands = replaced(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
+        hands = kit.replaced(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
         return attrs.evolve(self, deck=deck, hands=hands, step=Step.PLAY)
 
     def _play(self, p: int, action: Play) -> TricksAndTreatsState:
         hand = list(self.hands[p])
         hand.remove(action.card)
         i = self.row.index(action.basket)
-        piles = replaced(self.piles, i, (*self.piles[i], action.card))
-        state = attrs.evolve(self, hands=replaced(self.hands, p, tuple(hand)), piles=piles)
+        piles = kit.replaced(self.piles, i, (*self.piles[i], action.card))
+        state = attrs.evolve(self, hands=kit.replaced(self.hands, p, tuple(hand)), piles=piles)
         name = _special(action.basket)
         if name == "disco":
             return state._disco(p)
@@ -514,8 +507,8 @@ class TricksAndTreatsState:
             return state._log(f"{name}: player {p} swapped baskets {moved}")._next_turn(p)
         i, j = self.row.index(action.source), self.row.index(action.target)
         card = self.piles[i][-1]
-        piles = replaced(state.piles, i, state.piles[i][:-1])
-        piles = replaced(piles, j, (*piles[j], card))
+        piles = kit.replaced(state.piles, i, state.piles[i][:-1])
+        piles = kit.replaced(piles, j, (*piles[j], card))
         state = attrs.evolve(state, piles=piles)._log(
             f"magnet: player {p} moved {card} from basket {basket_name(action.source)}"
             f" to basket {basket_name(action.target)}"
@@ -531,7 +524,7 @@ class TricksAndTreatsState:
             return self._next_turn(p)
         # [4] 10+ candy: the cards go, then the fullest and the emptiest baskets swap places.
         state = attrs.evolve(
-            self, piles=replaced(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
+            self, piles=kit.replaced(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
         )._log(f"disco: {sum(c.value for c in self.piles[i])} candy removed")
         most, fewest = _extremes(state.row, state.piles)
         if most == fewest:
@@ -545,7 +538,7 @@ class TricksAndTreatsState:
 
     def _swap(self, a: int, b: int) -> TricksAndTreatsState:
         i, j = self.row.index(a), self.row.index(b)
-        row = replaced(replaced(self.row, i, b), j, a)
+        row = kit.replaced(kit.replaced(self.row, i, b), j, a)
         return attrs.evolve(self, row=row)
 
     def _log(self, text: str) -> TricksAndTreatsState:
@@ -555,12 +548,14 @@ class TricksAndTreatsState:
         t = action.target
         correct = self.numbers[t] == action.number
         loser, winner = (t, p) if correct else (p, t)
-        captured = replaced(self.captured, winner, (*self.captured[winner], self.numbers[loser]))
+        captured = kit.replaced(
+            self.captured, winner, (*self.captured[winner], self.numbers[loser])
+        )
         state = attrs.evolve(
             self,
-            alive=replaced(self.alive, loser, False),
+            alive=kit.replaced(self.alive, loser, False),
             captured=captured,
-            hands=replaced(self.hands, loser, ()),
+            hands=kit.replaced(self.hands, loser, ()),
             discarded=(*self.discarded, *self.hands[loser]),
             accusations=(*self.accusations, Accusation(p, t, action.number, correct)),
         )
@@ -593,7 +588,7 @@ class TricksAndTreatsState:
     def _end_bomb(self) -> TricksAndTreatsState:
         left, right = self._neighbours(basket_id("bomb"))
         gone = (*self.piles[left], *self.piles[right])
-        piles = replaced(replaced(self.piles, left, ()), right, ())
+        piles = kit.replaced(kit.replaced(self.piles, left, ()), right, ())
         state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
         names = f"{basket_name(self.row[left])} and {basket_name(self.row[right])}"
         return state._log(f"bomb: the candy of baskets {names} is gone")
@@ -605,8 +600,8 @@ class TricksAndTreatsState:
 
     def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
         cards = self.piles[source]
-        piles = replaced(self.piles, source, ())
-        piles = replaced(piles, target, (*piles[target], *cards))
+        piles = kit.replaced(self.piles, source, ())
+        piles = kit.replaced(piles, target, (*piles[target], *cards))
         shown = " ".join(map(str, cards))
         return attrs.evolve(self, piles=piles)._log(
             f"{name}: {shown} moved under basket {basket_name(self.row[target])}"
@@ -684,7 +679,7 @@ class TricksAndTreatsState:
 
     def view(self, player: int) -> TricksAndTreatsView:
         """What ``player`` sees: own hand and number, public piles and accusations (TT-3, TT-7)."""
-        check_seat(player, self.num_players, ConfigurationError)
+        kit.check_seat(player, self.num_players, ConfigurationError)
         known: dict[int, int] = {player: self.numbers[player]}
         for a in self.accusations:
             known[a.target if a.correct else a.accuser] = self.numbers[
@@ -905,7 +900,7 @@ def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> 
                 f" got {specials}"
             )
         # [4] "從中抽取1~2張": 1 or 2 drawn from the shuffled specials.
-        return tuple(seeded_random(seed, "specials").sample(SPECIALS, specials))
+        return tuple(kit.seeded_random(seed, "specials").sample(SPECIALS, specials))
     names = tuple(specials)
     unknown = [n for n in names if n not in SPECIALS]
     if unknown or len(set(names)) != len(names) or len(names) > 2:
@@ -934,7 +929,7 @@ def new_game(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
     names = _choose_specials(players, seed, specials)
-    rng = seeded_random(seed, "setup")
+    rng = kit.seeded_random(seed, "setup")
     cards = list(CANDY_CARDS)
     rng.shuffle(cards)
     bottom = [*cards[:5], TIMES_UP]  # [1.(1)] five cards and Time's Up, shuffled, at the bottom
@@ -951,7 +946,7 @@ def new_game(
     first = rng.randrange(players)  # TT-2
     row: list[int] = baskets
     piles: list[tuple[Card, ...]] = [()] * len(baskets)
-    placing = seeded_random(seed, "special places")
+    placing = kit.seeded_random(seed, "special places")
     for name in names:  # [4] "正面朝上加入桌面上的提籃卡列中": anywhere in the row (TT-10)
         at = placing.randrange(len(row) + 1)
         row.insert(at, basket_id(name))
