@@ -45,6 +45,8 @@ DIE_FACES: Final = (-2, -1, 1, 2, 3)
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
@@ -313,6 +315,9 @@ def _public(history: Sequence[Action], accusations: Sequence[Accusation]) -> lis
 @attrs.frozen
 class CandyChaserView:
     """One player's view; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     players: int

@@ -61,6 +61,8 @@ _T = TypeVar("_T")
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
@@ -563,6 +565,9 @@ class HackTrickState:
 @attrs.frozen
 class HackTrickView:
     """One player's view of a match; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     target: int

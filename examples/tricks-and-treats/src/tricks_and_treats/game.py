@@ -125,6 +125,8 @@ DISCO_LIMIT: Final = 10
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
@@ -729,6 +731,9 @@ class TricksAndTreatsState:
 @attrs.frozen
 class TricksAndTreatsView:
     """One player's view; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     players: int
