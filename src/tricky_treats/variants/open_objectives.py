@@ -9,9 +9,9 @@ import sys
 
 import attrs
 
+from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board
-from tricky_treats.plugins import Variant
 
 
 @hookimpl
