@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.requirements import chromium_hint, chromium_path
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
 
 FLAGS = [
     "--headless",
@@ -35,3 +39,8 @@ def executable() -> str:
     if path is None:
         pytest.skip(chromium_hint())
     return str(path)
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Launch ``executable()`` headless with ``FLAGS`` (skips where there is no chromium)."""
+    return playwright.chromium.launch(executable_path=executable(), args=FLAGS)

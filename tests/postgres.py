@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -20,6 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.local import free_port
+from tests.requirements import postgresql_bin
 
 __all__ = ["TemporaryPostgres", "missing", "new_database", "postgres_server", "postgres_url"]
 
@@ -29,17 +31,6 @@ INSTALL = (
 )
 
 
-def _bin_dir() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).parent
-    versions = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
-    )
-    return versions[-1].parent if versions else None
-
-
 def missing() -> str | None:
     """Why PostgreSQL tests cannot run here (what to install), or None if they can."""
     try:
@@ -47,27 +38,20 @@ def missing() -> str | None:
         import psycopg_pool  # noqa: F401
     except ImportError:
         return f"psycopg is not installed; {INSTALL}"
-    if _bin_dir() is None:
+    if postgresql_bin() is None:
         return f"PostgreSQL's initdb is not installed; {INSTALL}"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class TemporaryPostgres:
     """A PostgreSQL cluster in a temporary folder, for as long as the ``with`` block."""
 
     def __init__(self) -> None:
-        bin_dir = _bin_dir()
+        bin_dir = postgresql_bin()
         if bin_dir is None:
             raise RuntimeError(INSTALL)
         self.bin = bin_dir
-        self.port = _free_port()
+        self.port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="tricky-treats-pg-"))
         self.data = self.folder / "data"
         self._as: list[str] = []

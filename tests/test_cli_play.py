@@ -154,7 +154,7 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
 def test_the_hand_over_screen_clears_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
-    from tricky_treats.cli import _pass_keyboard
+    from tricky_treats.cli.session import _pass_keyboard
 
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=80)
@@ -313,7 +313,7 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
 def test_rules_shows_the_short_guide_a_page_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats._terminal import GUIDE_PAGES
+    from tricky_treats._teaching import GUIDE_PAGES
 
     _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")

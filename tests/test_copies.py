@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import copy
 import pickle
-import random
 
 import pytest
 
 import tricky_treats as tt
-
-
-def _played(players: int, seed: int, variants: tuple[str, ...] = ()) -> list[tt.GameState]:
-    game = tt.new_game(players, seed=seed, variants=variants)
-    rng = random.Random(seed)
-    states = [game]
-    while not game.is_over:
-        legal = game.legal_actions()
-        game = game.apply(legal[rng.randrange(len(legal))])
-        states.append(game)
-    return states
+from tests.games import random_states
 
 
 def test_a_copy_of_a_state_is_the_state_itself() -> None:
-    states = _played(3, 5)
+    states = random_states(3, 5)
     for state in (states[0], states[len(states) // 2], states[-1]):
         assert copy.deepcopy(state) is state
         assert copy.copy(state) is state
@@ -43,7 +32,7 @@ def test_a_copy_of_a_state_is_the_state_itself() -> None:
 def test_a_pickled_state_loads_equal_and_plays_on_the_same(
     players: int, variants: tuple[str, ...]
 ) -> None:
-    states = _played(players, 11, variants)
+    states = random_states(players, 11, variants)
     middle = states[len(states) // 2]
     loaded = pickle.loads(pickle.dumps(middle))
     assert loaded == middle
@@ -61,7 +50,7 @@ def test_a_pickled_state_loads_equal_and_plays_on_the_same(
 
 
 def test_a_pickle_of_a_whole_game_holds_the_setup_once() -> None:
-    states = _played(4, 3)
+    states = random_states(4, 3)
     one = len(pickle.dumps(states[0]))
     everything = pickle.dumps(states)
     loaded = pickle.loads(everything)

@@ -12,6 +12,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 import tricky_treats as tt
+from tests.games import random_states
 from tests.requirements import install_hint
 from tricky_treats.testing.strategies import game_specs, played_games
 
@@ -26,17 +27,6 @@ from tricky_treats.adapters.observation import (
 )
 
 VARIANTS = ("family", "open-objectives", "any-mean-house")
-
-
-def _random_states(players: int, seed: int, variants: tuple[str, ...] = ()) -> list[tt.GameState]:
-    game = tt.new_game(players, seed=seed, variants=variants)
-    rng = random.Random(seed)
-    states = [game]
-    while not game.is_over:
-        legal = game.legal_actions()
-        game = game.apply(legal[rng.randrange(len(legal))])
-        states.append(game)
-    return states
 
 
 def _with_hidden_redrawn(state: tt.GameState, viewer: int, data: st.DataObject) -> tt.GameState:
@@ -85,7 +75,7 @@ def test_an_observation_does_not_change_when_only_hidden_information_changes(
 
 def test_the_hidden_information_check_can_fail_what_the_viewer_sees_changes_it() -> None:
     """The viewer's own secret tile and the cards in sight do change the observation."""
-    state = _random_states(2, 4)[6]
+    state = random_states(2, 4)[6]
     encoding = ObservationEncoding(state)
     observed = encoding.encode(state.view(0))
     own = state.players[0].secret_tile
@@ -111,7 +101,7 @@ def test_the_hidden_information_check_can_fail_what_the_viewer_sees_changes_it()
 def test_every_entry_stays_within_its_bounds_and_the_mask_is_the_legal_actions(
     players: int, variants: tuple[str, ...]
 ) -> None:
-    states = _random_states(players, 40 + players, variants)
+    states = random_states(players, 40 + players, variants)
     encoding = ObservationEncoding(states[0])
     assert len(states) - 1 <= encoding.max_game_length == max_game_length(states[0])
     for state in states:
@@ -154,7 +144,7 @@ def test_the_layout_is_contiguous_documented_and_the_same_for_every_deal() -> No
 
 
 def test_the_sections_say_what_the_view_holds() -> None:
-    states = _random_states(3, 8)
+    states = random_states(3, 8)
     state = next(s for s in states if s.players[1].treats != (0, 0, 0) and not s.is_over)
     encoding = ObservationEncoding(state)
     viewer = 2

@@ -18,7 +18,9 @@ from tests.requirements import install_hint
 
 pytest.importorskip("matplotlib", reason=install_hint("report"))
 
+import tricky_treats
 from tricky_treats.cli import main
+from tricky_treats.errors import ConfigurationError
 from tricky_treats.report import (
     GameResult,
     ReportError,
@@ -125,9 +127,13 @@ def test_chi_square_of_equal_shares() -> None:
 # -- summaries of a hand-built sample ------------------------------------------------------------
 
 
-def _seat(total: float, win: float, agent: str = "greedy") -> SeatResult:
-    # Pumpkins 2, trick tiles 4, costumes the rest; no variant extras.
-    return SeatResult(agent, total, 2, total - 6, 4, 0, win)
+def _seat(total: int, win: float, agent: str = "greedy") -> SeatResult:
+    # Pumpkins 2, trick tiles 4, costumes the rest; no variant extras. The report does not
+    # look at which of simulate's agents a seat was (agent_index).
+    return SeatResult(
+        agent, agent_index=0, total=total, pumpkins=2, costumes=total - 6, tiles=4, extras=0,
+        win=win,
+    )  # fmt: skip
 
 
 def _game(number: int, actions: int, end: str, *seats: SeatResult) -> GameResult:
@@ -426,6 +432,10 @@ def test_simulate_files_read_back_as_the_games_played(simulated: dict[str, Path]
     from_csv = read_results(simulated["csv"])
     played = play_results(["greedy", "random", "random"], games=6, seed=11)
     assert from_jsonl == from_csv == played
+    # One result type: the games read back are simulate's own results.
+    assert GameResult is tricky_treats.GameResult
+    assert SeatResult is tricky_treats.SeatResult
+    assert all(type(r) is tricky_treats.GameResult for r in from_csv)
     assert [r.seed for r in played] == list(range(11, 17))
     assert all(math.fsum(s.win for s in r.seats) == pytest.approx(1) for r in played)
     # The bots rotate seats from game to game, as in simulate.
@@ -436,6 +446,18 @@ def test_playing_in_processes_gives_the_same_games() -> None:
     assert play_results(["random", "random"], games=4, seed=3, jobs=2) == play_results(
         ["random", "random"], games=4, seed=3, jobs=1
     )
+
+
+_SEAT_NUMBERS = ("total", "pumpkins", "costumes", "tiles", "extras")
+
+
+def _two_seats(end: str | None = None, game: int = 0, **changes: object) -> str:
+    """A simulate JSONL line of two seats (the second wins), each seat with ``changes``."""
+    seats = [
+        {"agent": "a", "win": win, **dict.fromkeys(_SEAT_NUMBERS, 1), **changes} for win in (0, 1)
+    ]
+    line = {"game": game, "seed": 1, "actions": 2, "termination": end, "seats": seats}
+    return json.dumps(line)
 
 
 @pytest.mark.parametrize(
@@ -483,6 +505,12 @@ def test_playing_in_processes_gives_the_same_games() -> None:
             "a game needs 2 or more seats",
         ),
         ("columns.csv", "game,seed\n0,1\n", "the header lacks the columns actions, agent"),
+        ("halves.jsonl", _two_seats(total=2.5), "total must be a whole number, got 2.5"),
+        (
+            "agent.jsonl",
+            _two_seats(agent_index=2),
+            "agent_index must name one of the game's 2 agents (0 to 1), got 2",
+        ),
     ],
 )
 def test_unreadable_files_get_a_clear_error(
@@ -492,6 +520,25 @@ def test_unreadable_files_get_a_clear_error(
     path.write_text(content)
     with pytest.raises(ReportError, match=re.escape(message)):
         read_results(path)
+
+
+def test_games_without_an_end_read_back_as_simulate_plays_them(tmp_path: Path) -> None:
+    # A game whose end was never triggered is None in simulate's result, null in its JSONL,
+    # an empty cell in its CSV, and "none" in a report; the seats' agents follow the rotation.
+    for end in (None, "", "none"):
+        path = tmp_path / "open.jsonl"
+        path.write_text(_two_seats(end, game=3))
+        (game,) = read_results(path)
+        assert game.termination is None
+        assert [seat.agent_index for seat in game.seats] == [1, 0]
+        assert summarize(Sample("Open", [game])).terminations[0][:2] == ("none", 1)
+
+
+def test_a_seat_gives_its_points_by_category() -> None:
+    seat = _seat(30, 1)
+    assert [seat.points(c) for c in ("total", "pumpkins", "costumes", "tiles")] == [30, 2, 24, 4]
+    with pytest.raises(ConfigurationError, match="no score category 'win'"):
+        seat.points("win")
 
 
 def test_a_missing_file_gets_a_clear_error(tmp_path: Path) -> None:

@@ -28,9 +28,7 @@ def test_the_report_shows_every_section_and_plot_without_any_request(tmp_path: P
     report = write_report([HAND, _other()], tmp_path / "report.html")
     requests: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium.executable(), args=chromium.FLAGS
-        )
+        browser = chromium.launch(playwright)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
 

@@ -6,11 +6,9 @@ import attrs
 
 import tricky_treats as tt
 from tests.boards import card, with_player
-from tricky_treats._terminal import (
+from tricky_treats._teaching import (
     GUIDE_PAGES,
     RULINGS_IN_WORDS,
-    SCREEN_LINES,
-    WIDTH,
     explain_lines,
     look_lines,
     refusal,
@@ -18,6 +16,7 @@ from tricky_treats._terminal import (
     tie_break_text,
     why_lines,
 )
+from tricky_treats._terminal import SCREEN_LINES, WIDTH
 
 
 def _game_with(*wanted: str) -> tt.GameState:

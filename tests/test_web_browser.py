@@ -20,11 +20,9 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -38,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
 
 try:
     import tricky_treats_web.app as web_app
-    import uvicorn
+    import uvicorn  # noqa: F401 - tests.local.serving runs the app with it
     from playwright.sync_api import (
         Browser,
         BrowserContext,
@@ -57,7 +55,8 @@ except ImportError as exc:  # pragma: no cover - depends on the machine
         allow_module_level=True,
     )
 
-from tests.chromium import CHROMIUM, FLAGS
+from tests.chromium import CHROMIUM, launch
+from tests.local import free_port, post_json, serving
 
 WEB = Path(__file__).parents[1] / "examples" / "web"
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
@@ -95,39 +94,19 @@ def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
         )
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Lobby]]:
     """The app on 127.0.0.1 on a free port, in a thread, for the module's tests."""
     lobby = Lobby()
     app = create_app(lobby, wheel_dir=tmp_path_factory.mktemp("wheels"))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off")
-    uvicorn_server = uvicorn.Server(config)
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]})
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uvicorn_server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", lobby
-    uvicorn_server.should_exit = True
-    thread.join(20)
-    sock.close()
+    with serving(app, ws="websockets-sansio") as base:
+        yield base, lobby
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 
@@ -237,13 +216,13 @@ def _play_to_the_end(
     raise AssertionError(f"no end of the game after {MAX_MOVES} moves")
 
 
-def _create(base: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"{base}/api/games", data=json.dumps(body).encode(), method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: dict[str, Any] = json.load(response)
-    return answer
+ANN_AGAINST_A_BOT: dict[str, Any] = {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]}
+"""A game of one person, Ann, against the greedy bot Bo."""
+
+
+def _create(base: str, body: dict[str, Any] = ANN_AGAINST_A_BOT) -> dict[str, Any]:
+    """A new game on the server at ``base``: its id, seat links and watch link."""
+    return post_json(f"{base}/api/games", body)
 
 
 def _sheet_totals(page: Page) -> list[int]:
@@ -631,7 +610,7 @@ def test_treat_counts_and_the_whole_log_after_a_reload_in_a_new_context_and_for_
     server: tuple[str, Lobby], browser: Browser
 ) -> None:
     base, lobby = server
-    answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+    answer = _create(base)
     game_id = answer["game"]
     table = lobby.rooms[game_id].table
     first = _Watched(browser)
@@ -681,7 +660,7 @@ def test_a_stale_move_is_explained_and_the_current_position_shown(
     server: tuple[str, Lobby], browser: Browser
 ) -> None:
     base, lobby = server
-    answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+    answer = _create(base)
     table = lobby.rooms[answer["game"]].table
     link = base + answer["seats"][0]["link"]
     one, two = _Watched(browser), _Watched(browser)
@@ -799,12 +778,12 @@ def _serve(port: int, store: Path) -> subprocess.Popen[bytes]:
 
 
 def test_the_page_shows_an_outage_and_recovers_by_itself(browser: Browser, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     store = tmp_path / "games.sqlite3"
     process = _serve(port, store)
     base = f"http://127.0.0.1:{port}"
     try:
-        answer = _create(base, {"players": [{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}]})
+        answer = _create(base)
         watched = _Watched(browser)
         page = watched.page()
         page.goto(base + answer["seats"][0]["link"])
@@ -842,26 +821,14 @@ def test_the_offline_page_without_pyodide_says_what_to_install(
 ) -> None:
     monkeypatch.setattr(web_app, "PYODIDE", tmp_path / "no-pyodide")
     app = create_app(Lobby(), wheel_dir=tmp_path / "wheels")
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    uvicorn_server = uvicorn.Server(config)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]})
-    thread.start()
-    try:
-        while not uvicorn_server.started:
-            time.sleep(0.05)
+    with serving(app) as base:
         watched = _Watched(browser)
         page = watched.page()
-        page.goto(f"http://127.0.0.1:{sock.getsockname()[1]}/offline")
+        page.goto(f"{base}/offline")
         error = page.wait_for_selector("[data-testid=offline-error]:has-text('npm ci')")
         assert error is not None
         assert page.is_disabled("#start-game")
         watched.check()
-    finally:
-        uvicorn_server.should_exit = True
-        thread.join(20)
-        sock.close()
 
 
 def test_the_offline_page_shows_progress_errors_and_plays_three_seats_in_the_browser(

@@ -17,12 +17,10 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ from typing import Any
 import attrs
 import pytest
 
+from tests.local import free_port, post_json
 from tests.requirements import install_hint
 
 pytest.importorskip("websockets", reason=install_hint("web"))
@@ -48,13 +47,6 @@ SEED = 4_611_686_018_427_387_000 + 17
 MAX_KILLS = 20
 DEADLINE_SECONDS = 150.0  # a bound on a loaded machine, not a timing check
 START_SECONDS = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Server:
@@ -84,7 +76,7 @@ class Server:
                 pytest.fail(f"the server exited on start:\n{self.log.read_text()}")
 
     async def _start_once(self) -> bool:
-        self.port = _free_port()
+        self.port = free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, str(SERVE), "--port", str(self.port), "--store", str(self.store)],
@@ -123,15 +115,6 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.up.clear()
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "text/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: dict[str, Any] = json.load(response)
-        return answer
 
 
 @attrs.define
@@ -329,7 +312,7 @@ def _crash_test(servers: Sequence[Server], store: Path | str, logs: Sequence[Pat
             await server.start()
         for game in games:
             create = f"http://{_server_of(servers, game, 0).url}/api/games"
-            answer = await asyncio.to_thread(_post, create, game.body())
+            answer = await asyncio.to_thread(post_json, create, game.body())
             game.game_id = answer["game"]
             game.credentials = {
                 s["seat"]: s["link"].split("#", 1)[1] for s in answer["seats"] if s["link"]
@@ -401,7 +384,7 @@ def test_two_clients_racing_for_one_turn_get_one_move_and_one_refusal(tmp_path: 
     async def race() -> tuple[int, list[str]]:
         await server.start()
         answer = await asyncio.to_thread(
-            _post,
+            post_json,
             f"http://{server.url}/api/games",
             {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED},
         )
@@ -465,7 +448,7 @@ def test_the_real_server_starts_on_a_corrupted_store_file_and_keeps_it_aside(
     async def start_and_create() -> dict[str, Any]:
         await server.start()
         body = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED}
-        return await asyncio.to_thread(_post, f"http://{server.url}/api/games", body)
+        return await asyncio.to_thread(post_json, f"http://{server.url}/api/games", body)
 
     try:
         answer = asyncio.run(start_and_create())

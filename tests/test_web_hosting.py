@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
 
 from tricky_treats_web import Limits, Lobby, SqliteTableStore, create_app
 
-from tests.test_web_crash import Server, _post
+from tests.local import post_json
+from tests.test_web_crash import Server
 
 SEED = 4_611_686_018_427_387_000 + 2525
 TWO = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED}
@@ -325,7 +326,7 @@ def server(tmp_path: Path) -> Any:
 def test_a_spectator_that_floods_and_never_reads_cannot_freeze_the_game(server: Server) -> None:
     async def main() -> None:
         await server.start()
-        answer = await asyncio.to_thread(_post, f"http://{server.url}/api/games", TWO)
+        answer = await asyncio.to_thread(post_json, f"http://{server.url}/api/games", TWO)
         path = f"/ws/{answer['game']}"
         flooder = await asyncio.to_thread(_handshake, server.port, path, 4096)
         flooder.setblocking(True)
@@ -369,7 +370,7 @@ def test_a_frame_over_the_limit_closes_the_socket_and_the_server_stays_small(
 ) -> None:
     async def main() -> None:
         await server.start()
-        answer = await asyncio.to_thread(_post, f"http://{server.url}/api/games", TWO)
+        answer = await asyncio.to_thread(post_json, f"http://{server.url}/api/games", TWO)
         async with connect(
             f"ws://{server.url}/ws/{answer['game']}", max_size=None, compression=None
         ) as ws:
@@ -394,7 +395,7 @@ def test_a_move_through_one_process_reaches_the_sockets_of_another(
     async def main() -> None:
         await first.start()
         await second.start()
-        answer = await asyncio.to_thread(_post, f"http://{first.url}/api/games", TWO)
+        answer = await asyncio.to_thread(post_json, f"http://{first.url}/api/games", TWO)
         keys = _keys(answer)
         path = f"/ws/{answer['game']}"
         async with (

@@ -38,7 +38,8 @@ from tricky_treats.events import (
     PumpkinTaken,
     StreetBonusTaken,
 )
-from tricky_treats.serialization import RecordError, _converter, _schema, _structure
+from tricky_treats.serialization.schemas import _schema
+from tricky_treats.serialization.shapes import RecordError, _converter, _structure
 
 __all__ = [
     "EVENT_FORMAT",

@@ -27,6 +27,9 @@ end, not the deck order, not the seed, not a credential. ``save()`` writes the t
 record and the seats; ``hash_credentials=True`` keeps only a SHA-256 of each credential) and
 ``Table.resume()`` reads it back. ``handle(..., commit=store)`` lets a server store each move
 before anyone hears of it, and undoes the move when storing fails.
+
+One concern, kept whole though over 600 lines: ``Table`` is one state machine, whose message
+handlers share its seats, game and bots.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ from tricky_treats.errors import (
 from tricky_treats.event_records import EVENT_FORMAT_VERSION, event_to_json
 from tricky_treats.events import Event, describe_event
 from tricky_treats.model import GameState
-from tricky_treats.serialization import RecordError, _converter, dumps, loads
+from tricky_treats.serialization import RecordError, dumps, loads
+from tricky_treats.serialization.shapes import _converter
 from tricky_treats.views import PlayerView
 
 __all__ = [

@@ -59,9 +59,12 @@ BACKENDS: tuple[Backend, ...] = ("inline", "pool", "ray")
 """Where ``simulate()`` plays: in this process, on local processes, or as Ray tasks."""
 
 
+_POINT_CATEGORIES = ("total", "pumpkins", "costumes", "tiles", "extras")
+
+
 @attrs.frozen
 class SeatResult:
-    """How one seat did in one simulated game."""
+    """How one seat did in one game; seat 0 plays first."""
 
     agent: str
     """The agent's spec (``"greedy"``, ``"search:200"``) or, for an agent object, its repr."""
@@ -80,6 +83,15 @@ class SeatResult:
     win: float
     """The seat's share of the win: 1, a fraction for a shared win (R15), or 0."""
 
+    def points(self, category: str) -> int:
+        """The points of ``category``: total, pumpkins, costumes, tiles or extras."""
+        if category not in _POINT_CATEGORIES:
+            raise ConfigurationError(
+                f"no score category {category!r}; choose from {', '.join(_POINT_CATEGORIES)}"
+            )
+        value: int = getattr(self, category)
+        return value
+
     def __reduce__(self) -> tuple[type[SeatResult], tuple[Any, ...]]:
         # Results cross process boundaries by the million: pickle them as plain tuples
         # (attrs' default for slotted classes is more than ten times slower).
@@ -97,7 +109,10 @@ class SeatResult:
 
 @attrs.frozen
 class GameResult:
-    """The result of one simulated game."""
+    """The result of one game, as ``simulate()`` plays it and ``simulate --output`` writes it.
+
+    The balance report (``tricky_treats.report``) reads those files back into this class.
+    """
 
     game: int
     """The game's index, from 0."""
@@ -106,7 +121,7 @@ class GameResult:
     actions: int
     """How many actions the game took."""
     termination: str | None
-    """Why it ended (a ``Termination`` value)."""
+    """Why it ended (a ``Termination`` value), or None if no end was triggered."""
     seats: tuple[SeatResult, ...]
     """One entry per seat, in seat order."""
 

@@ -348,6 +348,8 @@ def test_an_illegal_action_names_the_legal_ones_and_changes_nothing() -> None:
 def test_views_refuse_unknown_players() -> None:
     with pytest.raises(ht.ConfigurationError, match="no player 2"):
         ht.new_match().view(2)
+    with pytest.raises(ht.ConfigurationError, match="no player True"):
+        ht.new_match().view(True)  # a bool is no seat, though True == 1
 
 
 # -- records ------------------------------------------------------------------------------------

@@ -306,17 +306,9 @@ def test_the_state_satisfies_the_game_protocol() -> None:
 
 
 def test_search_accuses_the_only_possible_owner() -> None:
-    # Players 2 and 3 wrongly named 3 and 5 for player 1 and are out; their cards 4 and 6 are
-    # face up. Player 0 holds 1, so player 1 can only hold 2: accusing wins at once.
-    game = attrs.evolve(
-        tnt.new_game(4, seed=3),
-        current_player=0,
-        numbers=(1, 2, 4, 6),
-        removed_numbers=(3, 5),
-        alive=(True, True, False, False),
-        captured=((), (4, 6), (), ()),
-        accusations=(tnt.Accusation(2, 1, 3, False), tnt.Accusation(3, 1, 5, False)),
-    )
+    # The cards 4 and 6 of the players out are face up. Player 0 holds 1, so player 1 can
+    # only hold 2: accusing wins at once.
+    game = sure_game()
     info = InformationSet(0, game.view(0), game.legal_actions(), state=game)
     assert SearchPlayer(iterations=100).choose(info, random.Random(0)) == tnt.Accuse(1, 2)
 

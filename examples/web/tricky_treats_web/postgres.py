@@ -23,7 +23,8 @@ from tricky_treats_web.store import (
     Resync,
     StoredTable,
     VersionConflictError,
-    resume_or_quarantine,
+    resume_stored,
+    resume_unfinished,
 )
 
 __all__ = ["CHANNEL", "PostgresTableStore"]
@@ -128,10 +129,7 @@ class PostgresTableStore:
             row = conn.execute(
                 "SELECT data, version FROM tricky_treats_tables WHERE game_id = %s", (game_id,)
             ).fetchone()
-        if row is None:
-            return None
-        table = resume_or_quarantine(game_id, row[0], self._quarantine)
-        return None if table is None else StoredTable(table, row[1])
+        return resume_stored(game_id, row, self._quarantine)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
@@ -147,12 +145,7 @@ class PostgresTableStore:
             rows = conn.execute(
                 "SELECT game_id, data, version FROM tricky_treats_tables WHERE NOT over"
             ).fetchall()
-        tables = {}
-        for game_id, data, version in rows:
-            table = resume_or_quarantine(game_id, data, self._quarantine)
-            if table is not None:
-                tables[game_id] = StoredTable(table, version)
-        return tables
+        return resume_unfinished(rows, self._quarantine)
 
     def expire(
         self, idle_before: datetime.datetime, finished_before: datetime.datetime | None

@@ -29,7 +29,7 @@ import logging
 import sqlite3
 import struct
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -163,6 +163,28 @@ def resume_or_quarantine(
         log.error("stored game %s does not load (%s); it is kept in quarantine", game_id, reason)
         quarantine(game_id, data if isinstance(data, str) else repr(data), reason)
         return None
+
+
+def resume_unfinished(
+    rows: Iterable[tuple[str, object, int]], quarantine: Callable[[str, str, str], None]
+) -> dict[str, StoredTable]:
+    """The tables of ``(game_id, data, version)`` rows by id; those that fail are quarantined."""
+    tables = {}
+    for game_id, data, version in rows:
+        stored = resume_stored(game_id, (data, version), quarantine)
+        if stored is not None:
+            tables[game_id] = stored
+    return tables
+
+
+def resume_stored(
+    game_id: str, row: tuple[object, int] | None, quarantine: Callable[[str, str, str], None]
+) -> StoredTable | None:
+    """The table of a ``(data, version)`` row, or None: no row, or it failed and is quarantined."""
+    if row is None:
+        return None
+    table = resume_or_quarantine(game_id, row[0], quarantine)
+    return None if table is None else StoredTable(table, row[1])
 
 
 @attrs.frozen
@@ -379,10 +401,7 @@ class SqliteTableStore:
             row = self._db.execute(
                 "SELECT data, version FROM tables WHERE game_id = ?", (game_id,)
             ).fetchone()
-        if row is None:
-            return None
-        table = resume_or_quarantine(game_id, row[0], self._quarantine)
-        return None if table is None else StoredTable(table, row[1])
+        return resume_stored(game_id, row, self._quarantine)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
@@ -398,12 +417,7 @@ class SqliteTableStore:
             rows = self._db.execute(
                 "SELECT game_id, data, version FROM tables WHERE over = 0"
             ).fetchall()
-        tables = {}
-        for game_id, data, version in rows:
-            table = resume_or_quarantine(game_id, data, self._quarantine)
-            if table is not None:
-                tables[game_id] = StoredTable(table, version)
-        return tables
+        return resume_unfinished(rows, self._quarantine)
 
     def expire(
         self, idle_before: datetime.datetime, finished_before: datetime.datetime | None

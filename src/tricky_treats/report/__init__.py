@@ -16,7 +16,8 @@ baseline that the others are compared against::
     family = Sample("Family", play_results(bots, variants=["family"], games=200, seed=0))
     write_report([base, family], "report.html")
 
-The same games give the same report, byte for byte.
+The same games give the same report, byte for byte. Games are ``tricky_treats.GameResult``
+values (also exported here as ``GameResult``, with ``SeatResult``), whether played or read.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from tricky_treats.report.stats import (
     welch_interval,
     wilson_interval,
 )
+from tricky_treats.simulation import _POINT_CATEGORIES, GameResult, SeatResult
 
 __all__ = [
     "CATEGORIES",
@@ -58,7 +60,7 @@ __all__ = [
     "write_report",
 ]
 
-CATEGORIES = ("total", "pumpkins", "costumes", "tiles", "extras")
+CATEGORIES = _POINT_CATEGORIES
 """The score categories of a simulate record, ``total`` first."""
 
 CATEGORY_TITLES = {
@@ -72,37 +74,6 @@ CATEGORY_TITLES = {
 
 class ReportError(TrickyTreatsError, ValueError):
     """Games cannot be read or reported as asked; the message names the file and the fix."""
-
-
-@attrs.frozen
-class SeatResult:
-    """One seat's result in one game; seat 0 plays first."""
-
-    agent: str
-    total: float
-    pumpkins: float
-    costumes: float
-    tiles: float
-    extras: float
-    win: float
-    """The seat's share of the win: 1, 1/2 in a tie of two, ..., or 0."""
-
-    def points(self, category: str) -> float:
-        """The points of ``category``, one of ``CATEGORIES``."""
-        value: float = getattr(self, category)
-        return value
-
-
-@attrs.frozen
-class GameResult:
-    """One finished game, as a line of ``tricky-treats simulate --output``."""
-
-    game: int
-    seed: int
-    actions: int
-    termination: str
-    """How the end was triggered: a ``Termination`` value, or ``"none"``."""
-    seats: tuple[SeatResult, ...]
 
 
 def _as_tuple(results: Iterable[GameResult]) -> tuple[GameResult, ...]:
@@ -178,40 +149,45 @@ def _whole(value: Any, where: str, field: str) -> int:
     return int(number)
 
 
-def _seat(raw: Mapping[str, Any], where: str) -> SeatResult:
+def _seat(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A seat's checked fields; ``agent_index`` only where the file holds it (CSV does not)."""
     missing = [f for f in ("agent", *_SEAT_FIELDS) if f not in raw]
     if missing:
         raise ReportError(f"{where}: a seat lacks {', '.join(missing)}")
     win = _number(raw["win"], where, "win")
     if not 0 <= win <= 1:
         raise ReportError(f"{where}: win must be a share from 0 to 1, got {raw['win']!r}")
-    return SeatResult(
-        agent=str(raw["agent"]),
-        total=_number(raw["total"], where, "total"),
-        pumpkins=_number(raw["pumpkins"], where, "pumpkins"),
-        costumes=_number(raw["costumes"], where, "costumes"),
-        tiles=_number(raw["tiles"], where, "tiles"),
-        extras=_number(raw["extras"], where, "extras"),
-        win=win,
-    )
+    fields = {c: _whole(raw[c], where, c) for c in CATEGORIES}
+    if raw.get("agent_index") is not None:
+        fields["agent_index"] = _whole(raw["agent_index"], where, "agent_index")
+    return fields | {"agent": str(raw["agent"]), "win": win}
 
 
-def _game(raw: Mapping[str, Any], seats: list[SeatResult], where: str) -> GameResult:
+def _game(raw: Mapping[str, Any], seats: list[dict[str, Any]], where: str) -> GameResult:
     missing = [f for f in ("game", "seed", "actions", "termination") if f not in raw]
     if missing:
         raise ReportError(f"{where}: a game lacks {', '.join(missing)}")
     if not 2 <= len(seats) <= 8:
         raise ReportError(f"{where}: a game needs 2 or more seats, got {len(seats)}")
-    shares = math.fsum(s.win for s in seats)
+    shares = math.fsum(s["win"] for s in seats)
     if abs(shares - 1) > 1e-6:
         raise ReportError(f"{where}: the seats' win shares add up to {shares:g}, not 1")
+    game = _whole(raw["game"], where, "game")
+    for position, seat in enumerate(seats):
+        # simulate rotates the agents by the game's index: seat s of game g is agent g + s.
+        index = seat.setdefault("agent_index", (game + position) % len(seats))
+        if not 0 <= index < len(seats):
+            raise ReportError(
+                f"{where}: agent_index must name one of the game's {len(seats)} agents "
+                f"(0 to {len(seats) - 1}), got {index}"
+            )
     termination = raw["termination"]
     return GameResult(
-        game=_whole(raw["game"], where, "game"),
+        game=game,
         seed=_whole(raw["seed"], where, "seed"),
         actions=_whole(raw["actions"], where, "actions"),
-        termination=str(termination) if termination not in (None, "") else "none",
-        seats=tuple(seats),
+        termination=None if termination in (None, "", "none") else str(termination),
+        seats=tuple(SeatResult(**seat) for seat in seats),
     )
 
 
@@ -242,7 +218,7 @@ def _read_csv(path: Path, text: str) -> list[GameResult]:
     missing = sorted(needed - set(rows.fieldnames or ()))
     if missing:
         raise ReportError(f"{path}: the header lacks the columns {', '.join(missing)}")
-    games: dict[str, tuple[dict[str, Any], list[SeatResult], str]] = {}
+    games: dict[str, tuple[dict[str, Any], list[dict[str, Any]], str]] = {}
     for number, row in enumerate(rows, start=2):
         where = f"{path}, line {number}"
         key = row["game"]
@@ -281,8 +257,7 @@ def play_results(
     for spec in agents:
         make_agent(spec)  # a clear error for an unknown bot before any game starts
     new_game(players=len(agents), seed=seed, variants=variants)  # and for a bad setup
-    records = _simulate(list(agents), list(variants), games, seed, jobs, on_game)
-    return tuple(_game(r, [_seat(s, f"game {r['game']}") for s in r["seats"]], "") for r in records)
+    return _simulate(list(agents), list(variants), games, seed, jobs, on_game)
 
 
 def _simulate(
@@ -292,7 +267,7 @@ def _simulate(
     seed: int,
     jobs: int,
     on_game: Callable[[], None] | None = None,
-) -> list[dict[str, Any]]:
+) -> tuple[GameResult, ...]:
     """The one place that plays games: ``tricky_treats.simulate``, so both give the same games."""
     from tricky_treats.simulation import simulate
 
@@ -304,12 +279,12 @@ def _simulate(
         backend="pool" if jobs > 1 else "inline",
         jobs=jobs,
     )
-    records = []
+    results = []
     for result in played:
-        records.append(result.to_dict())
+        results.append(result)
         if on_game is not None:
             on_game()
-    return records
+    return tuple(results)
 
 
 # -- summaries -----------------------------------------------------------------------------------
@@ -356,8 +331,13 @@ def _five_numbers(values: Sequence[float]) -> tuple[float, float, float, float, 
     return (ordered[0], quantile(0.25), quantile(0.5), quantile(0.75), ordered[-1])
 
 
+def _ending(result: GameResult) -> str:
+    """How ``result``'s end was triggered: a ``Termination`` value, or ``"none"``."""
+    return result.termination or "none"
+
+
 def _reasons(results: Iterable[GameResult]) -> list[str]:
-    seen = {r.termination for r in results}
+    seen = {_ending(r) for r in results}
     known = [t.value for t in Termination if t.value in seen]
     return known + sorted(seen - set(known))
 
@@ -383,12 +363,13 @@ def summarize(sample: Sample) -> Summary:
     # others', so intervals use each game's mean over its players.
     points = {c: mean_interval([_game_mean(r, c) for r in results]) for c in CATEGORIES}
     spread = {
-        c: _five_numbers([seat.points(c) for r in results for seat in r.seats]) for c in CATEGORIES
+        c: _five_numbers([float(seat.points(c)) for r in results for seat in r.seats])
+        for c in CATEGORIES
     }
     lengths = [float(r.actions) for r in results]
     counts = dict.fromkeys(_reasons(results), 0)
     for result in results:
-        counts[result.termination] += 1
+        counts[_ending(result)] += 1
     return Summary(
         sample=sample,
         games=n,

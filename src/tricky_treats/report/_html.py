@@ -214,10 +214,7 @@ def _summary_section(summaries: Sequence[Summary], comparisons: Sequence[Compari
             _difference_sentence("mean game length", comparison.length, "actions", 1, comparison)
         )
     body = "".join(f"<li>{item}</li>" for item in items)
-    return (
-        '<section id="summary"><h2>What the games show</h2>'
-        f'<ul class="findings">{body}</ul></section>'
-    )
+    return _section("summary", "What the games show", f'<ul class="findings">{body}</ul>')
 
 
 def _configurations_section(summaries: Sequence[Summary]) -> str:
@@ -234,11 +231,11 @@ def _configurations_section(summaries: Sequence[Summary]) -> str:
             ]
         )
     table = _table(["sample", "players", "<bots", "games", "<games from"], rows)
-    note = (
-        '<p class="note">Seat 1 plays first; turns go in seat order. The first sample is the '
-        "baseline the others are compared against.</p>"
+    note = _note(
+        "Seat 1 plays first; turns go in seat order. The first sample is the baseline the "
+        "others are compared against."
     )
-    return f'<section id="configurations"><h2>Configurations</h2>{table}{note}</section>'
+    return _section("configurations", "Configurations", table, note)
 
 
 def _win_rates_section(summaries: Sequence[Summary]) -> str:
@@ -273,13 +270,12 @@ def _win_rates_section(summaries: Sequence[Summary]) -> str:
                     f"{summary.sample.label}: win rate by bot",
                 )
             )
-    sentences = "".join(f'<p class="note">{_seat_test_sentence(s)}</p>' for s in summaries)
-    return (
-        '<section id="win-rates"><h2>Win rate by seat</h2>'
-        f'<div class="pair">{figure}<div class="numbers">{"".join(tables)}</div></div>'
-        f"{sentences}"
-        '<p class="note">A shared win counts as a share (half each for two winners).</p>'
-        "</section>"
+    return _section(
+        "win-rates",
+        "Win rate by seat",
+        _pair(figure, *tables),
+        *(_note(_seat_test_sentence(s)) for s in summaries),
+        _note("A shared win counts as a share (half each for two winners)."),
     )
 
 
@@ -311,12 +307,12 @@ def _scores_section(summaries: Sequence[Summary]) -> str:
         rows,
         "Points per player and game",
     )
-    note = (
-        '<p class="note">Boxes: quartiles and median of a player&#8217;s points; diamonds: '
-        "means. The intervals treat each game as one observation (the mean over its players), "
-        "since players' points in one game are not independent.</p>"
+    note = _note(
+        "Boxes: quartiles and median of a player&#8217;s points; diamonds: means. The intervals "
+        "treat each game as one observation (the mean over its players), since players' points "
+        "in one game are not independent."
     )
-    return f'<section id="scores"><h2>Scores by category</h2>{figure}{table}{note}</section>'
+    return _section("scores", "Scores by category", figure, table, note)
 
 
 def _length_section(summaries: Sequence[Summary]) -> str:
@@ -340,10 +336,7 @@ def _length_section(summaries: Sequence[Summary]) -> str:
         rows,
         "Actions per game",
     )
-    return (
-        '<section id="game-length"><h2>Game length</h2>'
-        f'<div class="pair">{figure}<div class="numbers">{table}</div></div></section>'
-    )
+    return _section("game-length", "Game length", _pair(figure, table))
 
 
 _REASON_TEXT = {
@@ -379,10 +372,8 @@ def _termination_section(summaries: Sequence[Summary]) -> str:
         f"<li><code>{_e(r)}</code>: {_e(_REASON_TEXT.get(r, 'a reason added by a variant'))}</li>"
         for r in reasons
     )
-    return (
-        '<section id="termination"><h2>How games end</h2>'
-        f'<div class="pair">{figure}<div class="numbers">{table}<ul class="note">{legend}</ul>'
-        "</div></div></section>"
+    return _section(
+        "termination", "How games end", _pair(figure, table, f'<ul class="note">{legend}</ul>')
     )
 
 
@@ -452,10 +443,30 @@ def _comparison_section(number: int, comparison: Comparison, categories: Sequenc
         "points)",
     )  # fmt: skip
     notes = "".join(f"<li>{s}</li>" for s in sentences)
-    return (
-        f'<section id="comparison-{number}" class="comparison"><h2>{_e(title)}</h2>{figure}'
-        f'{table}<ul class="findings">{notes}</ul></section>'
+    return _section(
+        f"comparison-{number}",
+        _e(title),
+        figure,
+        table,
+        f'<ul class="findings">{notes}</ul>',
+        kind="comparison",
     )
+
+
+def _section(ident: str, title: str, *parts: str, kind: str = "") -> str:
+    """A section of the report: its id, heading (HTML) and parts; ``kind`` is a CSS class."""
+    css = f' class="{kind}"' if kind else ""
+    return f'<section id="{ident}"{css}><h2>{title}</h2>{"".join(parts)}</section>'
+
+
+def _pair(figure: str, *numbers: str) -> str:
+    """A figure beside the tables and notes that give its numbers."""
+    return f'<div class="pair">{figure}<div class="numbers">{"".join(numbers)}</div></div>'
+
+
+def _note(text: str) -> str:
+    """A paragraph of explanation (HTML)."""
+    return f'<p class="note">{text}</p>'
 
 
 def _method_section() -> str:

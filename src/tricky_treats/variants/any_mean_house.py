@@ -11,8 +11,8 @@ import sys
 import attrs
 
 from tricky_treats.components import RulesData
+from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.plugins import Variant
 
 
 @hookimpl

@@ -22,10 +22,10 @@ import os
 import sys
 
 from tricky_treats.components import ComponentData, _files_allowed, load_components
+from tricky_treats.declaration import Variant
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import GameConfig
-from tricky_treats.plugins import Variant
 
 NAME = "card-data"
 

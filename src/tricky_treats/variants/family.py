@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from tricky_treats.components import CostumeCard, CostumeType
+from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import GameState
-from tricky_treats.plugins import Variant
 from tricky_treats.scoring import ExtraScore, _board_scorer
 
 BONUS_PER_COSTUME = 2

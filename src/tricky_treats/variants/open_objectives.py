@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 
+from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board, new_board
-from tricky_treats.plugins import Variant
 
 
 @hookimpl

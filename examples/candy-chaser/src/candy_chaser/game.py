@@ -15,6 +15,7 @@ from typing import Final
 import attrs
 
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CANDIES",
@@ -44,35 +45,32 @@ DIE_FACES: Final = (-2, -1, 1, 2, 3)
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
-class Move:
+class Move(kit.SpokenAction):
     """[A.2] Move the cube of ``candy`` by the roll."""
 
     candy: str
-
-    def __str__(self) -> str:
-        return f"move {self.candy}"
+    word = "move"
 
 
 @attrs.frozen
-class Accuse:
+class Accuse(kit.SpokenAction):
     """[B.1] Slide ``target`` the Tattletale card of ``candy``, face down."""
 
     target: int
     candy: str
-
-    def __str__(self) -> str:
-        return f"accuse {self.target} {self.candy}"
+    word = "accuse"
 
 
 @attrs.frozen
-class Pass:
+class Pass(kit.SpokenAction):
     """[B] Do not accuse (or stop after a correct accusation, [B.4])."""
 
-    def __str__(self) -> str:
-        return "pass"
+    word = "pass"
 
 
 Action = Move | Accuse | Pass
@@ -130,10 +128,6 @@ class Accusation:
     correct: bool
 
 
-def _rng(seed: int, *keys: object) -> random.Random:
-    return random.Random(":".join(map(str, (seed, *keys))))
-
-
 @attrs.frozen
 class CandyChaserState:
     """A game of Candy Chaser at one moment. Immutable: ``apply()`` returns a new state."""
@@ -179,8 +173,7 @@ class CandyChaserState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if p in won else 0.0 for p in range(self.num_players))
+        return kit.shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -226,13 +219,12 @@ class CandyChaserState:
             reason = f"player {action.target} is not a player still in the game [B]"
         else:
             reason = "in the Tattletale phase you accuse or pass [B]"
-        shown = ", ".join(map(str, legal[:8])) + (", ..." if len(legal) > 8 else "")
-        return f"{action} is illegal: {reason}; legal now: {shown or 'nothing'}"
+        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 8)}"
 
     def _move(self, p: int, candy: str) -> CandyChaserState:
         i = CANDIES.index(candy)
         end = self.destination(candy)
-        prices = (*self.prices[:i], end, *self.prices[i + 1 :])
+        prices = kit.replaced(self.prices, i, end)
         if end == GOAL:
             # [A] end: the player left of the mover accuses first; the mover is last [B].
             n = self.num_players
@@ -273,10 +265,7 @@ class CandyChaserState:
 
     def view(self, player: int) -> CandyChaserView:
         """What ``player`` sees: their own candy; others' only for survivors once over (CC-7)."""
-        if isinstance(player, bool) or player not in range(self.num_players):
-            raise ConfigurationError(
-                f"no player {player!r}; players are 0 to {self.num_players - 1}"
-            )
+        kit.check_seat(player, self.num_players, ConfigurationError)
         objectives = tuple(
             c if q == player or (self.is_over and self.alive[q]) else None
             for q, c in enumerate(self.objectives)
@@ -326,6 +315,9 @@ def _public(history: Sequence[Action], accusations: Sequence[Accusation]) -> lis
 @attrs.frozen
 class CandyChaserView:
     """One player's view; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     players: int
@@ -424,7 +416,7 @@ def _price_lines(prices: Sequence[int]) -> list[str]:
 
 
 def _roll(seed: int, turn: int) -> int:
-    return _rng(seed, "roll", turn).choice(DIE_FACES)
+    return kit.seeded_random(seed, "roll", turn).choice(DIE_FACES)
 
 
 def new_game(players: int, seed: int = 0) -> CandyChaserState:
@@ -438,7 +430,7 @@ def new_game(players: int, seed: int = 0) -> CandyChaserState:
         raise ConfigurationError(f"Candy Chaser is for 2 to 4 players, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
-    rng = _rng(seed, "setup")
+    rng = kit.seeded_random(seed, "setup")
     objectives = tuple(rng.sample(CANDIES, players))
     first = rng.randrange(players)
     return CandyChaserState(

@@ -33,12 +33,7 @@ _RECORDS: ActionLogRecords[CandyChaserState, Config] = ActionLogRecords(
     max_bytes=MAX_RECORD_BYTES,
 )
 
-
-def dumps(state: CandyChaserState) -> str:
-    """The game so far as a JSON record (it holds the seed: keep it from the players)."""
-    return _RECORDS.dumps(state)
-
-
-def loads(text: str | bytes) -> CandyChaserState:
-    """The game a record describes, rebuilt by replaying its actions from the start."""
-    return _RECORDS.loads(text)
+dumps = _RECORDS.dumps
+"""The game so far as a JSON record (it holds the seed: keep it from the players)."""
+loads = _RECORDS.loads
+"""The game a record describes, rebuilt by replaying its actions from the start."""

@@ -15,6 +15,7 @@ from typing import Final, TypeVar
 import attrs
 
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CARDS",
@@ -60,32 +61,30 @@ _T = TypeVar("_T")
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
-class Start:
+class Start(kit.SpokenAction):
     """The four-card player lays ``card`` face up as the Row's first card (no marker)."""
 
     card: int
-
-    def __str__(self) -> str:
-        return f"start {self.card}"
+    word = "start"
 
 
 @attrs.frozen
-class Ask:
+class Ask(kit.SpokenAction):
     """[1] Pay a captured opponent marker to learn the sum of the opponent's hand."""
 
-    def __str__(self) -> str:
-        return "ask"
+    word = "ask"
 
 
 @attrs.frozen
-class Draw:
+class Draw(kit.SpokenAction):
     """[2.A] Draw the top card of the deck."""
 
-    def __str__(self) -> str:
-        return "draw"
+    word = "draw"
 
 
 @attrs.frozen
@@ -100,37 +99,29 @@ class Play:
 
 
 @attrs.frozen
-class Pass:
+class Pass(kit.SpokenAction):
     """[3] End the turn without spending a marker."""
 
-    def __str__(self) -> str:
-        return "pass"
+    word = "pass"
 
 
 @attrs.frozen
-class Force:
+class Force(kit.SpokenAction):
     """[3.A] "Play!": spend a marker; the opponent must play a card next turn."""
 
-    def __str__(self) -> str:
-        return "force"
+    word = "force"
 
 
 @attrs.frozen
-class Guard:
+class Guard(kit.SpokenAction):
     """[3.B] "Block": spend a marker; the opponent may not force you next turn."""
 
-    def __str__(self) -> str:
-        return "guard"
+    word = "guard"
 
 
 Action = Start | Ask | Draw | Play | Pass | Force | Guard
-_WORDS: Final[dict[str, Action]] = {
-    "ask": Ask(),
-    "draw": Draw(),
-    "pass": Pass(),
-    "force": Force(),
-    "guard": Guard(),
-}
+_SPOKEN: Final[tuple[Action, ...]] = (Ask(), Draw(), Pass(), Force(), Guard())
+_WORDS: Final = {str(action): action for action in _SPOKEN}
 
 
 def parse_action(text: str) -> Action:
@@ -218,11 +209,6 @@ class HandResult:
     """The board as the hand ended, before the next deal clears it."""
 
 
-def _rng(seed: int, *keys: object) -> random.Random:
-    # A string seed is hashed with SHA-512 by random.Random: stable across runs and platforms.
-    return random.Random(":".join(map(str, (seed, *keys))))
-
-
 @attrs.frozen
 class HackTrickState:
     """A Hack Trick match at one moment. Immutable: ``apply()`` returns a new state.
@@ -296,7 +282,7 @@ class HackTrickState:
     def returns(self) -> tuple[float, ...]:
         """1.0 for the match winner, 0.0 for the other (0.0 each before the end)."""
         won = self.winner()
-        return tuple(1.0 if p == won else 0.0 for p in range(2))
+        return kit.shared_returns(() if won is None else (won,), 2)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -366,7 +352,7 @@ class HackTrickState:
         raise AssertionError(action)  # pragma: no cover - every legal action is matched
 
     def _why_illegal(self, action: object, legal: Sequence[Action]) -> str:
-        listed = ", ".join(map(str, legal)) or "none, the match is over"
+        listed = kit.legal_now(legal, none="none, the match is over")
         if not isinstance(action, Start | Ask | Draw | Play | Pass | Force | Guard):
             raise InvalidActionError(f"{action!r:.60} is not a Hack Trick action")
         p = self.current_player
@@ -425,7 +411,10 @@ class HackTrickState:
         if not state.deck:
             # [2.A] the played cards but the last are shuffled into a new deck.
             pile = list(state.row[:-1])
-            _rng(self.config.seed, "reshuffle", self.hand_number, self.reshuffles).shuffle(pile)
+            shuffle = kit.seeded_random(
+                self.config.seed, "reshuffle", self.hand_number, self.reshuffles
+            )
+            shuffle.shuffle(pile)
             state = attrs.evolve(
                 state, deck=tuple(pile), row=state.row[-1:], reshuffles=state.reshuffles + 1
             )
@@ -530,8 +519,7 @@ class HackTrickState:
 
     def view(self, player: int) -> HackTrickView:
         """What ``player`` sees: not the opponent's hand, the deck or the set-aside cards."""
-        if player not in (0, 1):
-            raise ConfigurationError(f"no player {player!r}; Hack Trick has players 0 and 1")
+        kit.check_seat(player, 2, ConfigurationError)
         return HackTrickView(
             player=player,
             target=self.config.target,
@@ -577,6 +565,9 @@ class HackTrickState:
 @attrs.frozen
 class HackTrickView:
     """One player's view of a match; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     target: int
@@ -682,7 +673,7 @@ def _deal(
     banked: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0)),
 ) -> HackTrickState:
     cards = list(CARDS)
-    _rng(config.seed, "deal", hand_number).shuffle(cards)
+    kit.seeded_random(config.seed, "deal", hand_number).shuffle(cards)
     dealer = hand_number % 2
     four, three = tuple(sorted(cards[2:6])), tuple(sorted(cards[6:9]))
     hands = _with_hand((three, three), 1 - dealer, four)

@@ -36,12 +36,7 @@ _RECORDS: ActionLogRecords[HackTrickState, Config] = ActionLogRecords(
     old_versions=OLD_VERSIONS,
 )
 
-
-def dumps(state: HackTrickState) -> str:
-    """The match so far as a JSON record (it holds the seed: keep it from the players)."""
-    return _RECORDS.dumps(state)
-
-
-def loads(text: str | bytes) -> HackTrickState:
-    """The match a record describes, rebuilt by replaying its actions from the start."""
-    return _RECORDS.loads(text)
+dumps = _RECORDS.dumps
+"""The game so far as a JSON record (it holds the seed: keep it from the players)."""
+loads = _RECORDS.loads
+"""The game a record describes, rebuilt by replaying its actions from the start."""

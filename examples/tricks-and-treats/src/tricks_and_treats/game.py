@@ -13,7 +13,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import Any, Final
 
 import attrs
 
@@ -22,6 +22,7 @@ from tricks_and_treats.errors import (
     IllegalActionError,
     InvalidActionError,
 )
+from tricky_treats import _game_kit as kit
 
 __all__ = [
     "CANDY_CARDS",
@@ -121,44 +122,49 @@ CANDY_CARDS: Final = tuple(Card(k, v) for k in KINDS for v in range(1, 5) for _ 
 CAPTURE_POINTS: Final = 5
 POPULAR_POINTS: Final = 10
 DISCO_LIMIT: Final = 10
-_T = TypeVar("_T")
 
 
 # -- actions ------------------------------------------------------------------------------------
+# One class per action, alike by design: a record tags each by its class name, and its text
+# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
 
 
 @attrs.frozen
-class Draw:
+class _OnBaskets(kit.SpokenAction):
+    """An action whose numbers are baskets: written by name (``swap 1 monte``, ``basket_id``)."""
+
+    @staticmethod
+    def _written(value: object) -> str:
+        return basket_name(value) if isinstance(value, int) else str(value)
+
+
+@attrs.frozen
+class Draw(kit.SpokenAction):
     """[2.(1)] Draw the top card of the deck."""
 
-    def __str__(self) -> str:
-        return "draw"
+    word = "draw"
 
 
 @attrs.frozen
-class Play:
+class Play(_OnBaskets):
     """[2.(2)] Put ``card`` from hand on the pile under basket ``basket`` (see ``basket_id``)."""
 
     card: Card
     basket: int
-
-    def __str__(self) -> str:
-        return f"play {self.card} {basket_name(self.basket)}"
+    word = "play"
 
 
 @attrs.frozen
-class Accuse:
+class Accuse(kit.SpokenAction):
     """[2] Point at ``target`` and name the number on their number card."""
 
     target: int
     number: int
-
-    def __str__(self) -> str:
-        return f"accuse {self.target} {self.number}"
+    word = "accuse"
 
 
 @attrs.frozen
-class Swap:
+class Swap(_OnBaskets):
     """[4] Bomb, Monte, Disco: exchange the places of basket cards ``basket`` and ``other``.
 
     The candy cards stay where they are ("不包括下方糖果卡"): only the basket cards move.
@@ -166,28 +172,23 @@ class Swap:
 
     basket: int
     other: int
-
-    def __str__(self) -> str:
-        return f"swap {basket_name(self.basket)} {basket_name(self.other)}"
+    word = "swap"
 
 
 @attrs.frozen
-class Pull:
+class Pull(_OnBaskets):
     """[4] Magnet: move the top candy card under ``source`` onto the pile under ``target``."""
 
     source: int
     target: int
-
-    def __str__(self) -> str:
-        return f"pull {basket_name(self.source)} {basket_name(self.target)}"
+    word = "pull"
 
 
 @attrs.frozen
-class Skip:
+class Skip(kit.SpokenAction):
     """[4] Decline what a Bomb, Monte or Magnet basket allows ("可立即": may, not must)."""
 
-    def __str__(self) -> str:
-        return "skip"
+    word = "skip"
 
 
 Action = Draw | Play | Accuse | Swap | Pull | Skip
@@ -255,10 +256,6 @@ class Accusation:
     target: int
     number: int
     correct: bool
-
-
-def _rng(seed: int, *keys: object) -> random.Random:
-    return random.Random(":".join(map(str, (seed, *keys))))
 
 
 @attrs.frozen
@@ -360,8 +357,7 @@ class TricksAndTreatsState:
 
     def returns(self) -> tuple[float, ...]:
         """Winners share 1.0."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if p in won else 0.0 for p in range(self.num_players))
+        return kit.shared_returns(self.winners(), self.num_players)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions, in a fixed order."""
@@ -475,8 +471,7 @@ class TricksAndTreatsState:
             reason = f"player {action.target} is not in the game"
         else:
             reason = f"the number cards run from 1 to {self.num_players + 2}"
-        shown = ", ".join(map(str, legal[:6])) + (", ..." if len(legal) > 6 else "")
-        return f"{action} is illegal: {reason}; legal now: {shown or 'nothing'}"
+        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 6)}"
 
     def _draw(self, p: int) -> TricksAndTreatsState:
         card, deck = self.deck[0], self.deck[1:]
@@ -484,15 +479,15 @@ class TricksAndTreatsState:
             # [3.(2)] the game ends as soon as Time's Up is drawn (TT-6); [4] specials first.
             over = attrs.evolve(self, deck=deck, step=Step.OVER, current_player=None, times_up=True)
             return over._end_effects()
-        hands = _replace(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
+        hands = kit.replaced(self.hands, p, tuple(sorted((*self.hands[p], card), key=_card_order)))
         return attrs.evolve(self, deck=deck, hands=hands, step=Step.PLAY)
 
     def _play(self, p: int, action: Play) -> TricksAndTreatsState:
         hand = list(self.hands[p])
         hand.remove(action.card)
         i = self.row.index(action.basket)
-        piles = _replace(self.piles, i, (*self.piles[i], action.card))
-        state = attrs.evolve(self, hands=_replace(self.hands, p, tuple(hand)), piles=piles)
+        piles = kit.replaced(self.piles, i, (*self.piles[i], action.card))
+        state = attrs.evolve(self, hands=kit.replaced(self.hands, p, tuple(hand)), piles=piles)
         name = _special(action.basket)
         if name == "disco":
             return state._disco(p)
@@ -514,8 +509,8 @@ class TricksAndTreatsState:
             return state._log(f"{name}: player {p} swapped baskets {moved}")._next_turn(p)
         i, j = self.row.index(action.source), self.row.index(action.target)
         card = self.piles[i][-1]
-        piles = _replace(state.piles, i, state.piles[i][:-1])
-        piles = _replace(piles, j, (*piles[j], card))
+        piles = kit.replaced(state.piles, i, state.piles[i][:-1])
+        piles = kit.replaced(piles, j, (*piles[j], card))
         state = attrs.evolve(state, piles=piles)._log(
             f"magnet: player {p} moved {card} from basket {basket_name(action.source)}"
             f" to basket {basket_name(action.target)}"
@@ -531,7 +526,7 @@ class TricksAndTreatsState:
             return self._next_turn(p)
         # [4] 10+ candy: the cards go, then the fullest and the emptiest baskets swap places.
         state = attrs.evolve(
-            self, piles=_replace(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
+            self, piles=kit.replaced(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
         )._log(f"disco: {sum(c.value for c in self.piles[i])} candy removed")
         most, fewest = _extremes(state.row, state.piles)
         if most == fewest:
@@ -545,7 +540,7 @@ class TricksAndTreatsState:
 
     def _swap(self, a: int, b: int) -> TricksAndTreatsState:
         i, j = self.row.index(a), self.row.index(b)
-        row = _replace(_replace(self.row, i, b), j, a)
+        row = kit.replaced(kit.replaced(self.row, i, b), j, a)
         return attrs.evolve(self, row=row)
 
     def _log(self, text: str) -> TricksAndTreatsState:
@@ -555,12 +550,14 @@ class TricksAndTreatsState:
         t = action.target
         correct = self.numbers[t] == action.number
         loser, winner = (t, p) if correct else (p, t)
-        captured = _replace(self.captured, winner, (*self.captured[winner], self.numbers[loser]))
+        captured = kit.replaced(
+            self.captured, winner, (*self.captured[winner], self.numbers[loser])
+        )
         state = attrs.evolve(
             self,
-            alive=_replace(self.alive, loser, False),
+            alive=kit.replaced(self.alive, loser, False),
             captured=captured,
-            hands=_replace(self.hands, loser, ()),
+            hands=kit.replaced(self.hands, loser, ()),
             discarded=(*self.discarded, *self.hands[loser]),
             accusations=(*self.accusations, Accusation(p, t, action.number, correct)),
         )
@@ -593,7 +590,7 @@ class TricksAndTreatsState:
     def _end_bomb(self) -> TricksAndTreatsState:
         left, right = self._neighbours(basket_id("bomb"))
         gone = (*self.piles[left], *self.piles[right])
-        piles = _replace(_replace(self.piles, left, ()), right, ())
+        piles = kit.replaced(kit.replaced(self.piles, left, ()), right, ())
         state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
         names = f"{basket_name(self.row[left])} and {basket_name(self.row[right])}"
         return state._log(f"bomb: the candy of baskets {names} is gone")
@@ -605,8 +602,8 @@ class TricksAndTreatsState:
 
     def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
         cards = self.piles[source]
-        piles = _replace(self.piles, source, ())
-        piles = _replace(piles, target, (*piles[target], *cards))
+        piles = kit.replaced(self.piles, source, ())
+        piles = kit.replaced(piles, target, (*piles[target], *cards))
         shown = " ".join(map(str, cards))
         return attrs.evolve(self, piles=piles)._log(
             f"{name}: {shown} moved under basket {basket_name(self.row[target])}"
@@ -649,20 +646,18 @@ class TricksAndTreatsState:
         )
 
     def _end_favorite(self) -> TricksAndTreatsState:
-        kinds = _leading_kinds(self.pile(basket_id("favorite")))
-        if not 1 <= len(kinds) <= 2:
-            return self._log("favorite: no effect")
-        return attrs.evolve(self, doubled=kinds)._log(
-            f"favorite: {' and '.join(kinds)} score 2 points a candy"
-        )
+        return self._mark_leading_kinds("favorite", "doubled", "score 2 points a candy")
 
     def _end_badcandy(self) -> TricksAndTreatsState:
-        kinds = _leading_kinds(self.pile(basket_id("badcandy")))
+        return self._mark_leading_kinds("badcandy", "spoiled", "score 0 points")
+
+    def _mark_leading_kinds(self, special: str, field: str, effect: str) -> TricksAndTreatsState:
+        """Favorite, Bad Candy: the one or two kinds most under ``special`` go to ``field``."""
+        kinds = _leading_kinds(self.pile(basket_id(special)))
         if not 1 <= len(kinds) <= 2:
-            return self._log("badcandy: no effect")
-        return attrs.evolve(self, spoiled=kinds)._log(
-            f"badcandy: {' and '.join(kinds)} score 0 points"
-        )
+            return self._log(f"{special}: no effect")
+        changes: dict[str, Any] = {field: kinds}
+        return attrs.evolve(self, **changes)._log(f"{special}: {' and '.join(kinds)} {effect}")
 
     def _end_lice(self) -> TricksAndTreatsState:
         kinds = _leading_kinds(self.pile(basket_id("lice")))
@@ -686,10 +681,7 @@ class TricksAndTreatsState:
 
     def view(self, player: int) -> TricksAndTreatsView:
         """What ``player`` sees: own hand and number, public piles and accusations (TT-3, TT-7)."""
-        if isinstance(player, bool) or player not in range(self.num_players):
-            raise ConfigurationError(
-                f"no player {player!r}; players are 0 to {self.num_players - 1}"
-            )
+        kit.check_seat(player, self.num_players, ConfigurationError)
         known: dict[int, int] = {player: self.numbers[player]}
         for a in self.accusations:
             known[a.target if a.correct else a.accuser] = self.numbers[
@@ -739,6 +731,9 @@ class TricksAndTreatsState:
 @attrs.frozen
 class TricksAndTreatsView:
     """One player's view; equal views mean the player cannot tell the states apart."""
+
+    # The view repeats the state's public fields one by one on purpose: a new state field
+    # reaches a player only when it is written here (hidden information stays hidden).
 
     player: int
     players: int
@@ -900,10 +895,6 @@ def _row_lines(row: Sequence[int], piles: Sequence[tuple[Card, ...]]) -> list[st
     ]
 
 
-def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
-
-
 def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(specials, bool):
         raise ConfigurationError(f"specials must be 0, 1, 2 or names, got {specials!r}")
@@ -914,7 +905,7 @@ def _choose_specials(players: int, seed: int, specials: int | Sequence[str]) -> 
                 f" got {specials}"
             )
         # [4] "從中抽取1~2張": 1 or 2 drawn from the shuffled specials.
-        return tuple(_rng(seed, "specials").sample(SPECIALS, specials))
+        return tuple(kit.seeded_random(seed, "specials").sample(SPECIALS, specials))
     names = tuple(specials)
     unknown = [n for n in names if n not in SPECIALS]
     if unknown or len(set(names)) != len(names) or len(names) > 2:
@@ -943,7 +934,7 @@ def new_game(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigurationError(f"seed must be an int, got {seed!r}")
     names = _choose_specials(players, seed, specials)
-    rng = _rng(seed, "setup")
+    rng = kit.seeded_random(seed, "setup")
     cards = list(CANDY_CARDS)
     rng.shuffle(cards)
     bottom = [*cards[:5], TIMES_UP]  # [1.(1)] five cards and Time's Up, shuffled, at the bottom
@@ -960,7 +951,7 @@ def new_game(
     first = rng.randrange(players)  # TT-2
     row: list[int] = baskets
     piles: list[tuple[Card, ...]] = [()] * len(baskets)
-    placing = _rng(seed, "special places")
+    placing = kit.seeded_random(seed, "special places")
     for name in names:  # [4] "正面朝上加入桌面上的提籃卡列中": anywhere in the row (TT-10)
         at = placing.randrange(len(row) + 1)
         row.insert(at, basket_id(name))

@@ -38,12 +38,7 @@ _RECORDS: ActionLogRecords[TricksAndTreatsState, Config] = ActionLogRecords(
     old_versions=OLD_VERSIONS,
 )
 
-
-def dumps(state: TricksAndTreatsState) -> str:
-    """The game so far as a JSON record (it holds the seed: keep it from the players)."""
-    return _RECORDS.dumps(state)
-
-
-def loads(text: str | bytes) -> TricksAndTreatsState:
-    """The game a record describes, rebuilt by replaying its actions from the start."""
-    return _RECORDS.loads(text)
+dumps = _RECORDS.dumps
+"""The game so far as a JSON record (it holds the seed: keep it from the players)."""
+loads = _RECORDS.loads
+"""The game a record describes, rebuilt by replaying its actions from the start."""

@@ -1,0 +1,349 @@
+"""Teaching at the terminal: the short guide, rulings in a player's words, refusals, explanations.
+
+The ``play`` command's ``rules``, ``why`` and ``explain`` show these texts; like the screens of
+``_terminal``, they are plain strings that fit an 80x24 terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tricky_treats._terminal import (
+    _ICONS,
+    SEAT_LETTERS,
+    kids_and_market_lines,
+    short_name,
+    tile_text,
+    wrap,
+)
+from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
+from tricky_treats.components import CostumeType, Treat, TrickIcon
+from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.events import (
+    CardRevealed,
+    MarketRefreshed,
+    describe_event,
+)
+from tricky_treats.scoring import ScoreSheet, costume_points
+from tricky_treats.views import PlayerView
+
+if TYPE_CHECKING:
+    from tricky_treats.model import GameState, PlayerState
+
+
+GUIDE_PAGES = (
+    """\
+HOW TO PLAY, IN SHORT (page 1 of 5): the goal and the table
+You dress your kids in costume cards and take them round the neighbourhood.
+Points come from three places:
+  - pumpkins: the first player to visit a house takes its pumpkin: 2 points;
+  - costumes: a kid wearing a head, a body and a legs card scores 2 to 8;
+  - trick tiles: your secret tile, and the tile of each mean house you have
+    tricked, pay points for the treats you have collected.
+On the table:
+  - 9 nice houses in a 3x3 grid (v0 to v8). Each likes one colour, theme or
+    type of costume and gives one kind of treat (candy, lollipop or gummy);
+  - a street bonus token at the end of every row and column;
+  - 3 mean houses (m0 to m2), each with a trick icon and a trick tile;
+  - the market: 5 face-up costume cards (slots 0 to 4) beside the deck.
+Each player has 5 kids, 8 footprints, 3 treat tracks and a secret trick tile.
+On your turn you do ONE thing: take a card, or visit a house.""",
+    """\
+HOW TO PLAY, IN SHORT (page 2 of 5): dressing your kids
+Take a card from the market and put it on one of your kids: t2k4 puts the
+card of slot 2 on kid 4. A new card from the deck fills the slot.
+  - A card shows a colour (purple, red, green), a theme (animal, horror,
+    fable, space) and a type (head, body or legs), and a trick icon
+    (spiderweb, toilet paper or egg).
+  - A kid wears at most one card of each type, so 3 cards at most. A new
+    card goes on top and cards never move.
+  - The cards are transparent: every card of every kid counts for the nice
+    houses, covered ones too. But only the TOP card's trick icon shows.
+  - A kid with head, body and legs is complete. It scores 8 if the 3 cards
+    share colour and theme, 6 if they share the theme, 4 if they share the
+    colour, else 2.
+If the 5 market cards all share a type, a theme or a colour, 'refresh'
+throws them away and deals 5 new ones; you still play your turn.""",
+    """\
+HOW TO PLAY, IN SHORT (page 3 of 5): visiting houses
+A visit puts one of your 8 footprints on the house. You visit each house at
+most once; others may visit it too. The first visitor takes its pumpkin.
+  - Nice house (v5): count the cards of the feature it likes on ALL your
+    kids. A house reading 2:1 4:2 6:3 gives 1 treat for 2 cards, 2 for 4,
+    3 for 6. Fewer cards than its lowest number: you cannot visit.
+  - Mean house (m1): when 3 of your kids show its trick icon on top, you may
+    trick it. You gain nothing now, but at the end its trick tile scores for
+    you too, as your secret tile does.
+  - Street bonus: the first player with footprints on all 3 houses of a row
+    or column gains the token's 2 treats and flips it; later players who
+    complete that street gain 1.
+A trick tile pays its points for every set of its treats on your tracks:
+"candy+lollipop=4" with 3 candy and 2 lollipop is 2 sets, 8 points. Treats
+are never spent: every tile counts them all.""",
+    """\
+HOW TO PLAY, IN SHORT (page 4 of 5): the end, and the commands
+The end comes when a player places their last footprint, when a player's
+kids are all complete, or when the deck runs out (or when everybody passes a
+whole round). The round is then finished, so that everyone has had as many
+turns, and the score sheets are added up. The highest total wins; on a tie,
+the most points from trick tiles; if still tied, the win is shared.
+You pass only when you can do nothing else.
+Commands at the prompt:
+  t2k4 v5 m1 refresh pass   play an action
+  explain ACTION            what an action would do and pay, before you play
+  why                       the rules behind the last refusal
+  look N                    player N's kids (N: a letter A-D, or a number)
+  sheets, log               the score sheets so far, every move so far
+  save FILE, quit           save the game, stop
+  rules                     this guide; help: the commands""",
+    """\
+HOW TO PLAY, IN SHORT (page 5 of 5): reading the screen
+A nice house takes two lines of the grid:
+  v4 green(3)     candy*      house 4 likes green; you have 3 green cards;
+     2:1 4:2 6:3     AC       it gives candy; * its pumpkin is still there;
+                              2 cards give 1 treat, 4 give 2, 6 give 3;
+                              players A and C have visited it.
+At the end of each row and under each column: the street bonus, 2 treats (1
+once someone has completed that street).
+  m1 paper 2 candy=3 *        mean house 1: toilet paper on top of 3 kids
+                              tricks it; its tile pays 3 points per 2 candy.
+Your kids: one column per type; 'top' is the trick icon that shows.
+  k2  red animal  -  green horror  web   kid 2 wears a red animal head and
+                                         green horror legs; web on top.
+The market: 0 green animal head egg = slot 0 holds a green animal head
+card with an egg icon.
+'Take card to kid: t0k0-4' means t0k0, t0k1, ... t0k4 are all allowed.
+>A marks the player to play; the last column is everyone's points so far.""",
+)
+"""The short guide ``rules`` shows, a page at a time (each fits an 80x24 terminal)."""
+
+RULINGS_IN_WORDS = {
+    "R1": "Every card on every kid counts for a nice house, covered cards too: the "
+    "cards are transparent.",
+    "R2": "A kid wears at most one head, one body and one legs card. A new card goes on "
+    "top, and cards never move.",
+    "R3": "Only the top card of a kid shows its trick icon; the icons under it are covered.",
+    "R4": "You may trick a mean house when at least 3 of your kids show its trick icon on "
+    "top (with the any-mean-house variant, any 3 matching icons trick any mean house).",
+    "R5": "A nice house gives treats only if you have at least its lowest number of "
+    "matching cards; you get the treats of the highest tier you reach.",
+    "R6": "You visit each house at most once, and each visit uses one of your footprints. "
+    "The first visitor of a house takes its pumpkin.",
+    "R7": "The first player to visit all 3 houses of a row or column gains the street "
+    "token's 2 treats and flips it; later players gain 1.",
+    "R8": "When the 5 market cards all share a type, a theme or a colour, you may throw "
+    "them away and deal 5 new ones before your action.",
+    "R9": "A taken card is replaced from the deck; once the deck is empty, its slot stays empty.",
+    "R10": "The end comes with a player's last footprint, a player's five complete kids or "
+    "an empty deck; the round is then finished, and the game is over.",
+    "R11": "You pass only when you have nothing else to do.",
+    "R12": "A complete kid scores 8 (same colour and theme), 6 (same theme), 4 (same "
+    "colour) or 2; an incomplete kid scores 0.",
+    "R13": "Each pumpkin is worth 2 points.",
+    "R14": "Each of your trick tiles pays its points for every set of its treats you hold; "
+    "treats are never spent.",
+    "R15": "The highest total wins; on a tie, the most points from trick tiles; if still "
+    "tied, the win is shared.",
+    "R16": "Nobody sees the order of the deck, nor the other players' secret tiles before the end.",
+    "R17": "If every player passes for a whole round, the end comes.",
+    "R18": "When the only thing you could do is refresh the market, you may pass instead.",
+    "R19": "With fewer than 5 cards left, a refresh deals what is left; with an empty deck "
+    "there is no refresh.",
+    "R20": "The first seat plays first.",
+    "R21": "Treat tracks have no maximum.",
+    "R22": "A visit that completes a row and a column pays both street bonuses.",
+    "R23": "A new card takes the emptied slot, so slots keep their numbers.",
+    "R24": "Score sheets show the points so far; the others' secret tiles count only at the end.",
+}
+"""Each ruling of docs/rules.md in a player's words, for ``why``."""
+
+_RULING = re.compile(r"\b[RP]\d+\b")
+_CITATION = re.compile(r"\s*\(([^()]*\b[RP]\d+\b[^()]*)\)")
+
+
+def action_words(action: Action) -> str:
+    """What ``action`` does, in words: ``take the card of slot 2 for kid 4``."""
+    match action:
+        case TakeCard(slot=slot, kid=kid):
+            return f"take the card of slot {slot} for kid {kid}"
+        case VisitHouse(house=house):
+            return f"visit nice house {house}"
+        case TrickHouse(house=house):
+            return f"trick mean house {house}"
+        case RefreshMarket():
+            return "refresh the market"
+        case _:
+            pass
+    return "pass"
+
+
+def refusal(action: Action | None, message: str) -> tuple[str, tuple[str, ...]]:
+    """An error of the engine as a plain sentence first, and the rulings it cites.
+
+    ``cannot play v4: nice house 4 wants at least 2 green cards and your kids wear 0 (R1,
+    R5)`` becomes ``You cannot visit nice house 4: nice house 4 wants at least 2 green cards
+    and your kids wear 0.`` with ``("R1", "R5")``.
+    """
+    rulings = tuple(
+        dict.fromkeys(r for c in _CITATION.findall(message) for r in _RULING.findall(c))
+    )
+    body = _CITATION.sub("", message).strip()
+    head, colon, rest = body.partition(": ")
+    if colon and head.startswith("cannot "):
+        doing = action_words(action) if action is not None else head.removeprefix("cannot ")
+        for thing in ("nice house", "mean house"):
+            named = f"{thing} {getattr(action, 'house', '')} "
+            if doing.endswith(named.strip()) and rest.startswith(named):
+                rest = "it " + rest.removeprefix(named)  # "visit nice house 4: it wants ..."
+        body = f"You cannot {doing}: {rest}"
+    body = body[0].upper() + body[1:] if body else body
+    return body.rstrip(".") + ".", rulings
+
+
+def refusal_text(action: Action | None, message: str) -> str:
+    """The refusal as the prompt shows it: the sentence, then the rulings for those who want."""
+    sentence, rulings = refusal(action, message)
+    if not rulings:
+        return sentence
+    return f"{sentence} ('why' explains; rules {', '.join(rulings)})"
+
+
+def why_lines(rulings: Sequence[str]) -> list[str]:
+    """The rulings behind a refusal, in a player's words."""
+    lines = []
+    for ruling in rulings:
+        words = RULINGS_IN_WORDS.get(ruling)
+        if words is not None:
+            lines += wrap(f"{ruling}: ", words.split(" "), " ")
+    return lines or ["No rule to explain: the last answer was not a refusal of the rules."]
+
+
+def _sheet_total(view: PlayerView) -> int:
+    return view.scores[view.player].total
+
+
+def explain_lines(state: GameState, action: Action) -> list[str]:
+    """What ``action`` would do for the player to act, and what it would pay, before playing it.
+
+    Only what that player may see is told: the card a take would reveal from the deck is not
+    (R16), and their points are those of their own sheet.
+    """
+    seat = state.current_player
+    if seat is None:
+        return ["The game is over."]
+    try:
+        after, events = state.apply_with_events(action)
+    except TrickyTreatsError as exc:
+        return [refusal_text(action, str(exc))]
+    names = [p.name for p in state.players]
+    lines = [f"If you play {action} ({action_words(action)}):"]
+    for event in events:
+        if isinstance(event, CardRevealed):
+            if not isinstance(action, RefreshMarket):
+                lines.append(f"  a new card from the deck fills slot {event.slot}")
+            continue
+        if isinstance(event, MarketRefreshed):
+            lines.append(f"  the {len(event.discarded)} market cards are thrown away")
+            lines.append(f"  {min(len(event.discarded), state.deck_size)} new cards are dealt")
+            continue
+        lines += wrap("  ", [describe_event(event, names, you=seat)], "")
+    before_player, after_player = state.players[seat], after.players[seat]
+    if isinstance(action, TakeCard):
+        lines += _take_consequences(state, before_player, after_player, action.kid)
+    if isinstance(action, TrickHouse):
+        tile = state.setup.mean_houses[action.house].tile
+        lines.append(f"  its trick tile {tile_text(tile)} will score for you at the end")
+    before, now = _sheet_total(state.view(seat)), _sheet_total(after.view(seat))
+    change = f"{now - before:+d}" if now != before else "no change"
+    lines.append(f"Your points so far: {before} -> {now} ({change}).")
+    return lines
+
+
+def _take_consequences(
+    state: GameState, before: PlayerState, after: PlayerState, kid: int
+) -> list[str]:
+    """What a new card on ``kid`` changes: houses reached, mean houses, a complete costume."""
+    lines = []
+    stack = after.kids[kid]
+    card = stack[-1]
+    worn = ", ".join(f"{c.colour.value} {c.theme.value} {c.type.value}" for c in stack)
+    lines.append(f"  kid {kid} would wear {worn}; {_ICONS.get(card.icon, '?')} on top")
+    counts = [
+        f"v{house} ({cell.neighbour.wants.value})"
+        for house, cell in enumerate(state.setup.grid)
+        if card.has(cell.neighbour.wants)
+    ]
+    if counts:
+        lines.append(f"  the card counts for nice houses {', '.join(counts)}")
+    for house, cell in enumerate(state.setup.grid):
+        if house in before.visited:
+            continue
+        wants = cell.neighbour.wants
+        had = sum(c.has(wants) for k in before.kids for c in k)
+        has = sum(c.has(wants) for k in after.kids for c in k)
+        old, new = cell.neighbour.treats_for(had), cell.neighbour.treats_for(has)
+        if new > old:
+            lines.append(
+                f"  nice house {house} ({wants.value}): {had} -> {has} cards, a visit "
+                f"would give {new} {cell.treat.value}" + (f" instead of {old}" if old else "")
+            )
+    tops_before = [k[-1].icon for k in before.kids if k]
+    tops_after = [k[-1].icon for k in after.kids if k]
+    any_house = state.setup.rules.any_mean_house
+    for house, mean in enumerate(state.setup.mean_houses):
+        if house in before.tricked:
+            continue
+
+        def shows(tops: list[TrickIcon], icon: TrickIcon = mean.icon) -> int:
+            if any_house:
+                return max((tops.count(i) for i in set(tops)), default=0)
+            return tops.count(icon)
+
+        was, now = shows(tops_before) >= 3, shows(tops_after) >= 3
+        if now and not was:
+            lines.append(f"  you could trick mean house {house} ({_ICONS.get(mean.icon)})")
+        elif was and not now:
+            lines.append(f"  you could no longer trick mean house {house}: an icon is covered")
+    if len(stack) == len(CostumeType):
+        lines.append(f"  kid {kid}'s costume would be complete: {costume_points(stack)} points")
+    return lines
+
+
+def look_lines(view: PlayerView, seat: int) -> list[str]:
+    """What everyone sees of ``seat``'s board: kids, treats, houses visited (public)."""
+    player = view.players[seat]
+    lines = [f"{short_name(player.name)} ({SEAT_LETTERS[seat]}), as everyone sees them:"]
+    lines += [line.split("│")[0].rstrip() for line in kids_and_market_lines(view, seat)]
+    treats = ", ".join(f"{n} {t.value}" for t, n in zip(Treat, player.treats, strict=True))
+    lines.append(
+        f"treats: {treats}; pumpkins {player.pumpkins}; footprints left {player.footprints}"
+    )
+    visited = " ".join(f"v{h}" for h in sorted(player.visited)) or "none"
+    tricked = " ".join(f"m{h}" for h in sorted(player.tricked)) or "none"
+    lines.append(f"visited {visited}; tricked {tricked}; {view.scores[seat].total} points so far")
+    return lines
+
+
+def tie_break_text(sheets: Sequence[ScoreSheet], names: Sequence[str]) -> str | None:
+    """How R15 decided the winner when the best total is shared; None when it did not matter."""
+    best = max(sheet.total for sheet in sheets)
+    tied = [sheet for sheet in sheets if sheet.total == best]
+    if len(tied) < 2:
+        return None
+    most = max(sheet.treats for sheet in tied)
+    won = [sheet for sheet in tied if sheet.treats == most]
+    if len(won) == len(tied):
+        who = " and ".join(names[s.player] for s in won)
+        return (
+            f"{who} tie on {best} points and on {most} points from trick tiles, so they share "
+            "the win (R15)."
+        )
+    others = ", ".join(str(s.treats) for s in tied if s.treats != most)
+    who = " and ".join(names[s.player] for s in won)
+    verb = "wins" if len(won) == 1 and who != "You" else "win" if who == "You" else "share"
+    return (
+        f"{who} {verb} the tie on trick tiles: {most} points from trick tiles against "
+        f"{others} (R15)."
+    )

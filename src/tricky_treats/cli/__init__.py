@@ -1,0 +1,563 @@
+"""The ``tricky-treats`` command: play, simulate, replay and list variants.
+
+Needs the ``cli`` extra (``pip install 'tricky-treats[cli]'``) for rich, which draws the
+tables and progress bars; ``--help`` and ``--version`` work without it. The library itself
+never imports this module.
+
+This module parses the command line and runs each command; what a command needs beyond that
+lives beside it: ``session`` (``play`` at a terminal), ``results`` (``simulate``'s totals and
+files), ``frames`` (``replay --svg``) and ``common`` (errors, bounded numbers, files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tricky_treats import __version__
+from tricky_treats._progress import Progress
+from tricky_treats.agents import Agent, make_agent
+from tricky_treats.components import COMPONENT_LIMITS
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.events import describe_event
+from tricky_treats.model import GameState
+from tricky_treats.plugins import available_variants, variant_problems
+from tricky_treats.serialization import dumps
+from tricky_treats.simulation import (
+    BACKENDS,
+    MAX_JOBS_PER_CPU,
+    max_jobs,
+    simulate,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+from tricky_treats.cli.common import (
+    _PLAYERS,
+    _SEED,
+    CommandError,
+    _bounded,
+    _read_record,
+    _score_table,
+    _write,
+)
+from tricky_treats.cli.frames import _Frames
+from tricky_treats.cli.results import _Output, _Summary
+from tricky_treats.cli.session import _ask, _bye, _pass_keyboard, _print_end, _print_lines, _Session
+
+__all__ = ["console_main", "main"]
+
+
+EXIT_USAGE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader (``| head``) has gone: stop quietly, and keep Python from failing again
+        # when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)  # --help and --version end here, with no need for rich
+    try:
+        import rich  # noqa: F401 - only to check that the extra is installed
+    except ImportError:
+        print(
+            "tricky-treats: the command line needs the 'rich' package: "
+            "pip install 'tricky-treats[cli]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from rich.console import Console
+
+    # Piped or captured output gets a fixed, roomy width so that tables do not wrap.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    try:
+        result: int = args.command(args, console)
+    except (CommandError, TrickyTreatsError) as exc:
+        from rich.markup import escape  # a hint like 'tricky-treats[report]' is no markup
+
+        Console(stderr=True, highlight=False, width=120).print(
+            f"[red]tricky-treats: {escape(str(exc))}[/red]", markup=True
+        )
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # Ctrl-C at a prompt: the shell's prompt starts on a new line
+        return 130
+    return result
+
+
+def console_main() -> None:
+    """Entry point of the ``tricky-treats`` console script."""
+    sys.exit(main())
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tricky-treats",
+        description="The Tricky Treats rules engine: play, simulate and replay games.",
+    )
+    parser.add_argument("--version", action="version", version=f"tricky-treats {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots, or hot seat with friends",
+        description="Play in the terminal. Two or more humans share the keyboard (hot seat): "
+        "between their turns a screen asks to pass the keyboard and hides the last player's "
+        "secret tile. The seed is shown when the game is over.",
+    )
+    _game_options(play)
+    play.set_defaults(players=None)  # 3 unless --seats, --names or --load say otherwise
+    play.add_argument(
+        "--seats",
+        help="one per seat, in seat order: 'human' or a bot (random, greedy, search, "
+        "search:ITERATIONS), e.g. 'human,human,greedy'; default: you in seat 0, --bot elsewhere",
+    )
+    play.add_argument("--bot", default="greedy", help="the bot in the other seats (greedy)")
+    play.add_argument(
+        "--names",
+        help="the players' names in seat order, separated by commas, e.g. 'Ann,Bo,Cy'",
+    )
+    play.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="write the game record to FILE after every move (with --load: the loaded FILE)",
+    )
+    play.add_argument(
+        "--load",
+        type=Path,
+        metavar="FILE",
+        help="resume the game saved in FILE (players, seed and variants come from it); the "
+        "game goes on being saved to FILE unless --save names another file",
+    )
+    play.set_defaults(command=_play)
+
+    _simulate_parser(commands)
+
+    replay = commands.add_parser("replay", help="show a saved game as a readable log")
+    replay.add_argument("file", type=Path, help="a game record written by play --save or dumps()")
+    replay.add_argument(
+        "--step",
+        action="store_true",
+        help="show the table after each action; Enter goes on, q quits",
+    )
+    replay.add_argument(
+        "--svg",
+        type=Path,
+        metavar="DIR",
+        help="also draw the table before the first action and after each one, as the player "
+        "who acted sees it: DIR/move-000.svg, DIR/move-001.svg, ... and DIR/index.html, a page "
+        "that steps through them",
+    )
+    replay.set_defaults(command=_replay)
+
+    variants = commands.add_parser("variants", help="list the installed variants")
+    variants.set_defaults(command=_variants)
+
+    from tricky_treats.report import _command as report_command
+
+    report = commands.add_parser(
+        "report", help="write an HTML balance report with plots (needs the report extra)"
+    )
+    report_command.add_arguments(report)
+    report.set_defaults(command=report_command.run)
+
+    from tricky_treats import _ladder_command
+
+    ladder = commands.add_parser(
+        "ladder", help="rate bots by Elo from round-robin 2-player games, with time per move"
+    )
+    _ladder_command.add_arguments(ladder)
+    ladder.set_defaults(command=_ladder_command.run)
+    return parser
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=_PLAYERS, default=3, help="2 to 4 players (3)")
+    parser.add_argument("--seed", type=_SEED, default=None, help="deals the game (random)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        dest="variants",
+        metavar="NAME",
+        help="play with this variant (repeat for several)",
+    )
+
+
+# -- play ----------------------------------------------------------------------------------------
+
+
+def _play(args: argparse.Namespace, console: Console) -> int:
+    from tricky_treats import _terminal
+
+    game, moves = _load(args.load) if args.load is not None else (None, [])
+    seats = _seats(args, len(game.players) if game is not None else None)
+    save: Path | None = args.save if args.save is not None else args.load
+    if game is None:
+        names = _names(args, seats)
+        # Without --seed the library draws 63 bits from the operating system (issue 10).
+        game = new_game(players=names, seed=args.seed, variants=args.variants)
+    names = list(game.config.players)
+    bots: dict[int, Agent] = {
+        i: make_agent(seat) for i, seat in enumerate(seats) if seat != "human"
+    }
+    humans = [i for i, seat in enumerate(seats) if seat == "human"]
+    # The bots draw from the game's seed (never shown while the game goes on); a resumed game
+    # goes on from where it was, so its bots do not replay the same draws.
+    rng = random.Random(game.config.seed + len(game.history))
+    variants = ", ".join(v.name for v in game.config.variants)
+    console.print(
+        f"[bold]Tricky Treats[/bold]: {', '.join(names)}"
+        + (f"; variants: {variants}" if variants else "")
+        + ". New to the game? Type 'rules' at the prompt; 'help' lists the commands."
+        + (f" Every move is saved to {save}." if save is not None else "")
+    )
+    session = _Session(save, len(game.history))
+    previous_human: int | None = None
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        if seat in bots:
+            action = bots[seat].choose(game.view(seat), game.legal_actions(), rng)
+        else:
+            hand_over = len(humans) > 1 and previous_human not in (None, seat)
+            if hand_over and not _pass_keyboard(console, names[seat]):
+                return _bye(console, game, session)
+            previous_human = seat
+            view = game.view(seat)
+            _print_lines(console, _terminal.turn_screen(view, moves, game.round))
+            chosen = _ask(game, console, names[seat], session)
+            if chosen is None:
+                return _bye(console, game, session)
+            action = chosen
+        game, events = game.apply_with_events(action)
+        moves.append(_terminal.Move(seat, action, events))
+        if save is not None:
+            _write(save, dumps(game, indent=1))
+            session.saved_moves = len(game.history)
+    _print_end(console, game, moves, humans)
+    return 0
+
+
+def _load(path: Path) -> tuple[GameState, list[Any]]:
+    """The saved game in ``path`` and its moves, replayed from the start."""
+    from tricky_treats import _terminal
+    from tricky_treats.dealing import start_game
+
+    final = _read_record(path)
+    state = start_game(final.config, final.setup.components)
+    moves: list[_terminal.Move] = []
+    for action in final.history:
+        seat = state.current_player
+        assert seat is not None
+        state, events = state.apply_with_events(action)
+        moves.append(_terminal.Move(seat, action, events))
+    return final, moves
+
+
+def _seats(args: argparse.Namespace, loaded_players: int | None) -> list[str]:
+    if loaded_players is not None:
+        given = [
+            option
+            for option, value in (
+                ("--players", args.players),
+                ("--seed", args.seed),
+                ("--variant", args.variants),
+                ("--names", args.names),
+            )
+            if value not in (None, [])
+        ]
+        if given:
+            raise CommandError(
+                f"--load takes the players, seed and variants from the record; "
+                f"leave out {', '.join(given)}"
+            )
+    most = COMPONENT_LIMITS["players"][1]
+    if args.seats:
+        if args.seats.count(",") >= most:
+            raise CommandError(f"--seats names more than {most} seats; a game has at most {most}")
+        seats = [s.strip() for s in args.seats.split(",")]
+        if not all(seats):
+            raise CommandError(f"--seats has an empty seat: {args.seats!r}")
+    else:
+        count = loaded_players or args.players
+        if count is None:
+            count = args.names.count(",") + 1 if args.names else 3
+            if count > most:
+                raise CommandError(
+                    f"--names names more than {most} players; a game has at most {most}"
+                )
+        seats = ["human"] + [args.bot] * (count - 1)
+    for seat in seats:
+        if seat != "human":
+            make_agent(seat)  # a clear error for an unknown bot, before the game starts
+    if loaded_players is not None and len(seats) != loaded_players:
+        raise CommandError(
+            f"the saved game has {loaded_players} players but --seats names {len(seats)} seats"
+        )
+    if args.players is not None and args.seats and args.players != len(seats):
+        raise CommandError(f"--players {args.players} but --seats names {len(seats)} seats")
+    return seats
+
+
+def _names(args: argparse.Namespace, seats: list[str]) -> list[str]:
+    if args.names is not None:
+        names = [n.strip() for n in args.names.split(",")]
+        if len(names) != len(seats):
+            raise CommandError(
+                f"--names gives {len(names)} names for {len(seats)} seats; give one per seat"
+            )
+        if not all(names):
+            raise CommandError(f"--names has an empty name: {args.names!r}")
+        return names
+    humans = seats.count("human")
+    names = []
+    for i, seat in enumerate(seats):
+        if seat != "human":
+            names.append(f"{seat.partition(':')[0].title()} {i + 1}")
+        else:
+            names.append(f"Player {i + 1}" if humans > 1 else "You")
+    return names
+
+
+# -- simulate ------------------------------------------------------------------------------------
+
+
+def _simulate_parser(commands: Any) -> None:
+    simulate = commands.add_parser(
+        "simulate",
+        help="play many games between bots",
+        description="Play many games between bots and print each bot's results. Game i is "
+        "dealt from seed SEED+i and its seats rotate by i, so each bot plays every seat and "
+        "the results do not depend on the backend or the number of processes.",
+    )
+    simulate.add_argument(
+        "--games", type=int, default=100, metavar="N", help="how many games (100)"
+    )
+    simulate.add_argument(
+        "--agents",
+        metavar="BOTS",
+        help="bots, comma-separated, one per seat (random, greedy, search, "
+        "search:ITERATIONS), or one bot for every seat of --players; default: greedy and "
+        "random in turn, one per seat (greedy,random; greedy,random,greedy,random for 4)",
+    )
+    simulate.add_argument(
+        "--players",
+        type=_PLAYERS,
+        metavar="N",
+        help="how many seats, 2 to 4 (default: one per bot of --agents, else 2)",
+    )
+    simulate.add_argument(
+        "--seed",
+        type=_SEED,
+        help="the seed of game 0, from 0 to 2**128-1; game i uses SEED+i modulo 2**128 "
+        "(default: drawn from the operating system, 63 bits, and printed)",
+    )
+    simulate.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        dest="variants",
+        metavar="NAME",
+        help="play with this variant (repeat for several)",
+    )
+    simulate.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="pool",
+        help="where games are played: inline (this process), pool (local processes; the "
+        "default) or ray (Ray tasks; needs tricky-treats[ray])",
+    )
+    simulate.add_argument(
+        "--jobs",
+        type=_bounded(1, max_jobs()),
+        metavar="N",
+        help=f"processes of the pool backend (default: all CPU cores; at most "
+        f"{MAX_JOBS_PER_CPU} per core)",
+    )
+    simulate.add_argument(
+        "--address",
+        help="the Ray cluster to run on, e.g. 'auto' or 'ray://HEAD:10001' (ray backend; "
+        "default: the cluster in RAY_ADDRESS, else a local Ray)",
+    )
+    simulate.add_argument(
+        "--batch-size",
+        type=int,
+        metavar="N",
+        help="games per task for the pool and ray backends (default: chosen from --games)",
+    )
+    simulate.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write one line per game to FILE (.csv or .jsonl)",
+    )
+    simulate.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (by default a bar with the time left on a terminal, else a line "
+        "at every tenth of the games, on standard error)",
+    )
+    simulate.set_defaults(command=_simulate)
+
+
+_DEFAULT_AGENTS = ("greedy", "random")
+"""The bots of ``simulate`` without ``--agents``: taking the seats in turn."""
+
+
+def _simulate(args: argparse.Namespace, console: Console) -> int:
+    from rich.console import Console
+
+    if args.agents is None:
+        seats = args.players if args.players is not None else len(_DEFAULT_AGENTS)
+        agents = [_DEFAULT_AGENTS[seat % len(_DEFAULT_AGENTS)] for seat in range(seats)]
+    else:
+        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.games < 1:
+        raise CommandError("--games must be at least 1")
+    if args.jobs is not None and args.backend != "pool":
+        raise CommandError(f"--jobs is for the pool backend, not --backend {args.backend}")
+    if args.address is not None and args.backend != "ray":
+        raise CommandError("--address is for the ray backend: add --backend ray")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise CommandError("--batch-size must be at least 1")
+    if args.output is not None and args.output.suffix not in (".csv", ".jsonl"):
+        raise CommandError(f"--output must end in .csv or .jsonl, got {args.output.name}")
+    if not agents:
+        raise CommandError("--agents is empty: name a bot per seat, e.g. greedy,random")
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    results = simulate(
+        args.games,
+        agents,
+        players=args.players,
+        seed=seed,
+        variants=args.variants,
+        backend=args.backend,
+        jobs=args.jobs,
+        address=args.address,
+        batch_size=args.batch_size,
+        ordered=False,
+    )
+    seats = args.players or len(agents)
+    summary = _Summary()
+    start = time.perf_counter()
+    where = {
+        "inline": "in this process",
+        "pool": f"on {min(args.jobs or os.cpu_count() or 1, args.games)} process(es)",
+        "ray": "on Ray",
+    }[args.backend]
+    progress = Progress(args.games, f"Playing {', '.join(agents)} {where}", quiet=args.quiet)
+    output = _Output(args.output)
+    try:
+        with output, progress:
+            for result in results:
+                summary.add(result)
+                output.add(result)
+                progress.advance()
+    except KeyboardInterrupt:
+        saved = f"; {args.output} holds the first {output.written}" if args.output else ""
+        Console(stderr=True, highlight=False).print(
+            f"Interrupted after {summary.games} of {args.games} games{saved}."
+        )
+        return 130
+    elapsed = time.perf_counter() - start
+    summary.print(console, seats, seed, elapsed, where)
+    return 0
+
+
+# -- replay and variants -------------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace, console: Console) -> int:
+    from tricky_treats import _terminal
+    from tricky_treats.dealing import start_game
+
+    final = _read_record(args.file)
+    config = final.config
+    names = list(config.players)
+    variants = ", ".join(f"{v.name} {v.version}" for v in config.variants) or "none"
+    console.print(
+        f"[bold]Tricky Treats[/bold], {len(names)} players ({', '.join(names)}), seed "
+        f"{config.seed}, variants: {variants}"
+    )
+    state = start_game(
+        config, final.setup.components, custom_components=final.setup.custom_components
+    )
+    moves: list[_terminal.Move] = []
+    step = args.step
+    if step:
+        _print_lines(console, _terminal.replay_screen(state.view(0)))
+    frames = _Frames(args.svg, names)
+    frames.add(state.view(state.current_player or 0), "The table before the first move")
+    for number, action in enumerate(final.history, start=1):
+        seat = state.current_player
+        assert seat is not None
+        state, events = state.apply_with_events(action)
+        moves.append(_terminal.Move(seat, action, events))
+        frames.add(
+            state.view(seat),
+            f"Move {number} of {len(final.history)}: {names[seat]} plays {action}. "
+            + "; ".join(describe_event(e, names) for e in events)
+            + ".",
+        )
+        if step:
+            console.print()
+            _print_lines(console, _terminal.replay_screen(state.view(seat)))
+        console.print(f"{number:3}. [bold]{names[seat]}[/bold]: {action}")
+        for event in events:
+            console.print(f"     {describe_event(event, names)}")
+        if step:
+            try:
+                answer = input(
+                    f"Action {number} of {len(final.history)}: Enter for the next, q quits "
+                )
+            except EOFError:
+                step = False
+                continue
+            if answer.strip().lower() in ("q", "quit"):
+                frames.write(console)
+                return 0
+    if not final.is_over:
+        console.print(f"The game goes on: {names[final.current_player or 0]} to act.")
+    console.print(_score_table(final))
+    frames.write(console)
+    return 0
+
+
+def _variants(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    table = Table(title="Installed variants")
+    for column in ("name", "version", "distribution", "players", "title"):
+        table.add_column(column)
+    for variant in available_variants():
+        table.add_row(
+            variant.name,
+            variant.version,
+            variant.distribution,
+            ",".join(map(str, variant.players)),
+            variant.title,
+        )
+    console.print(table)
+    for problem in variant_problems():
+        console.print(f"[red]unusable: {problem}[/red]")
+    return 0

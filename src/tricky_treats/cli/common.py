@@ -1,0 +1,99 @@
+"""What the commands share: the one-line error, bounded numbers, reading and writing files."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tricky_treats.components import COMPONENT_LIMITS
+from tricky_treats.dealing import MAX_SEED
+from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.model import GameState
+from tricky_treats.serialization import MAX_RECORD_BYTES, loads
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+
+__all__: list[str] = []
+
+
+class CommandError(Exception):
+    """A problem to report in one line, with no traceback (exit status 2)."""
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, refused before any work."""
+
+    def number(text: str) -> int:
+        digits = text.strip()
+        if not digits.lstrip("+-").isascii() or not digits.lstrip("+-").isdigit():
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low:,} to {high:,}")
+        # int() of thousands of digits is slow (and refused past 4,300): count them first.
+        if len(digits) > 60:
+            raise argparse.ArgumentTypeError(
+                f"expected {low:,} to {high:,}, got a number of {len(digits):,} digits"
+            )
+        value = int(digits)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {low:,} to {high:,}, got {value:,}")
+        return value
+
+    number.__name__ = "number"  # argparse names the type in some messages
+    return number
+
+
+_PLAYERS = _bounded(*COMPONENT_LIMITS["players"])  # what any component data allows
+_SEED = _bounded(0, MAX_SEED - 1)
+
+
+def _read_record(path: Path) -> GameState:
+    try:
+        with path.open("rb") as file:
+            # No more than a record may hold: /dev/zero or a huge file is refused, not read.
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise CommandError(
+            f"{path} is not a game record: it is larger than a record may be "
+            f"({MAX_RECORD_BYTES:,} bytes)"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CommandError(f"{path} is not a text file") from None
+    try:
+        return loads(text)
+    except TrickyTreatsError as exc:
+        raise CommandError(f"{path} is not a valid game record: {exc}") from None
+
+
+def _score_table(game: GameState) -> Table:
+    from rich.table import Table
+
+    names = list(game.config.players)
+    title = "Score sheets" + ("" if game.is_over else " so far")
+    table = Table(title=title)
+    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    won = game.winners()
+    for sheet in game.scores():
+        table.add_row(
+            names[sheet.player] + (" (winner)" if sheet.player in won else ""),
+            str(sheet.pumpkins),
+            "+".join(map(str, sheet.costumes)),
+            "+".join(str(t.points) for t in sheet.trick_tiles),
+            str(sum(e.points for e in sheet.extras)),
+            str(sheet.total),
+        )
+    return table
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,88 @@
+"""``replay --svg``: one picture per position and a page that steps through them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tricky_treats.drawing import board_svg
+from tricky_treats.views import PlayerView
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+from tricky_treats.cli.common import CommandError, _write
+
+__all__: list[str] = []
+
+
+class _Frames:
+    """The pictures of ``replay --svg``: one SVG per position and a page stepping through them."""
+
+    def __init__(self, folder: Path | None, names: list[str]) -> None:
+        self.folder = folder
+        self.names = names
+        self.captions: list[str] = []
+        if folder is not None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CommandError(f"cannot write {folder}: {exc.strerror or exc}") from None
+
+    def add(self, view: PlayerView, caption: str) -> None:
+        if self.folder is None:
+            return
+        _write(self.folder / f"move-{len(self.captions):03}.svg", board_svg(view).rstrip("\n"))
+        self.captions.append(caption)
+
+    def write(self, console: Console) -> None:
+        """Write index.html, the page that steps through the pictures written so far."""
+        if self.folder is None:
+            return
+        _write(self.folder / "index.html", _replay_page(self.captions, ", ".join(self.names)))
+        console.print(
+            f"Pictures of {len(self.captions)} positions in {self.folder}; open "
+            f"{self.folder / 'index.html'} to step through them.",
+            markup=False,
+        )
+
+
+def _replay_page(captions: list[str], players: str) -> str:
+    """A self-contained HTML page showing move-NNN.svg one at a time (buttons, arrow keys)."""
+    from html import escape
+
+    items = json.dumps(captions)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Tricky Treats replay: {escape(players)}</title>
+<style>body{{font-family:sans-serif;margin:1em;background:#fdf6e3}}
+nav{{display:flex;gap:.5em;align-items:center;margin:.5em 0}}
+img{{max-width:100%;height:auto;border:1px solid #ccc}}</style></head>
+<body><h1>Tricky Treats replay: {escape(players)}</h1>
+<nav><button id="first">&laquo; first</button><button id="prev">&#x25C0; previous</button>
+<button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
+<span id="where" aria-live="polite"></span></nav>
+<p id="caption" aria-live="polite"></p>
+<img id="picture" alt="" src="move-000.svg">
+<script>
+const captions = {items};
+let at = 0;
+function show(i) {{
+  at = Math.max(0, Math.min(captions.length - 1, i));
+  const name = "move-" + String(at).padStart(3, "0") + ".svg";
+  document.getElementById("picture").src = name;
+  document.getElementById("picture").alt = captions[at];
+  document.getElementById("caption").textContent = captions[at];
+  document.getElementById("where").textContent = "position " + (at + 1) + " of " + captions.length;
+}}
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("prev").onclick = () => show(at - 1);
+document.getElementById("next").onclick = () => show(at + 1);
+document.getElementById("last").onclick = () => show(captions.length - 1);
+document.addEventListener("keydown", (e) => {{
+  if (e.key === "ArrowRight") show(at + 1);
+  if (e.key === "ArrowLeft") show(at - 1);
+}});
+show(0);
+</script></body></html>"""

@@ -1,0 +1,97 @@
+"""Reading component data files, the base game's among them, within their limits."""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import importlib.resources
+import re
+import tomllib
+from pathlib import Path
+
+from tricky_treats.components.data import ComponentData
+from tricky_treats.components.format import parse_components
+from tricky_treats.components.limits import COMPONENT_LIMITS
+from tricky_treats.errors import ComponentDataError, brief
+
+__all__ = ["base_components", "load_components"]
+
+
+_MAX_KEY_DEPTH = 8
+
+
+_FILES_ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "tricky_treats_component_files", default=True
+)
+"""Whether ``load_components`` may read files here: ``tt.loads`` switches it off, so that a
+record that names a file (``card-data``'s option) makes nobody open or look at it."""
+
+
+def _files_allowed() -> bool:
+    """Whether component data files may be read (and looked at) in this context."""
+    return _FILES_ALLOWED.get()
+
+
+def load_components(path: str | Path) -> ComponentData:
+    """Read a component data file (TOML, the format of the package's ``data/base.toml``).
+
+    Raises ``ComponentDataError`` naming the file, the entry and the problem when the file
+    is missing, larger than ``COMPONENT_LIMITS["file_bytes"]`` (1 MiB), not TOML or does not
+    describe a playable box, and without opening it while ``tt.loads`` reads a record that
+    names it (unless called with ``read_files=True``).
+    """
+    if not _FILES_ALLOWED.get():
+        raise ComponentDataError(
+            f"{brief(str(path))}: not read: a game record names this file, and tt.loads reads "
+            "the files a record names only when called with read_files=True"
+        )
+    path = Path(path)
+    limit = COMPONENT_LIMITS["file_bytes"][1]
+    try:
+        with path.open("rb") as file:
+            content = file.read(limit + 1)  # never more: the path may be /dev/zero
+        text = content.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ComponentDataError(f"{path}: cannot read component data: {exc}") from exc
+    if len(content) > limit:
+        raise ComponentDataError(
+            f"{path}: cannot read component data: the file is larger than {limit} bytes "
+            "(1 MiB), the most a component data file may hold"
+        )
+    return _parse_text(text, str(path))
+
+
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+_DEEP_KEY = re.compile(
+    rf"(?:^|[{{,])[ \t]*+\[*+[ \t]*+{_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{_MAX_KEY_DEPTH}}}",
+    re.MULTILINE,
+)
+"""A dotted key (or table name) of more parts than any in the format, where a key may start:
+tomllib takes time quadratic in the parts of a key, minutes for one line of a 1 MiB file.
+A part is a bare key, a literal string or a basic string, escapes (``"a\\"b"``) included."""
+
+
+def _parse_text(text: str, source: str) -> ComponentData:
+    if _DEEP_KEY.search(text):
+        raise ComponentDataError(
+            f"{source}: not a component data file: a dotted key has more than "
+            f"{_MAX_KEY_DEPTH} parts"
+        )
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentDataError(f"{source}: not valid TOML: {exc}") from exc
+    except ValueError:  # Python's limit of 4300 digits on reading an integer
+        raise ComponentDataError(
+            f"{source}: not a component data file: a number of more than 4300 digits"
+        ) from None
+    except RecursionError:
+        raise ComponentDataError(f"{source}: not valid TOML: nested too deeply") from None
+    return parse_components(document, source)
+
+
+@functools.cache
+def base_components() -> ComponentData:
+    """The base game's components, read once from the package's ``data/base.toml``."""
+    resource = importlib.resources.files("tricky_treats").joinpath("data/base.toml")
+    return _parse_text(resource.read_text(encoding="utf-8"), "tricky_treats/data/base.toml")

@@ -1,0 +1,66 @@
+"""Helpers for tests that run servers of their own: on 127.0.0.1 only, never elsewhere.
+
+``free_port()`` for a server started in a subprocess, ``post_json()`` for the web example's
+JSON API, and ``serving(app)`` for an ASGI app run by uvicorn in a thread of the test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["HOST", "free_port", "post_json", "serving"]
+
+HOST = "127.0.0.1"
+"""Where every test server listens."""
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to ``url`` and answer the JSON object it returns."""
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "text/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.load(response)
+        return answer
+
+
+@contextlib.contextmanager
+def serving(app: Any, **options: Any) -> Iterator[str]:
+    """Run ``app`` with uvicorn (the ``web`` extra) in a thread; yield its base URL.
+
+    The socket is bound before the server starts, so the port is never taken in between;
+    ``options`` go to ``uvicorn.Config``.
+    """
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", **options)
+    server = uvicorn.Server(config)
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+        thread.start()
+        try:
+            deadline = time.monotonic() + 20
+            while not server.started:
+                assert thread.is_alive(), "the server stopped as it started"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+            yield f"http://{HOST}:{sock.getsockname()[1]}"
+        finally:
+            server.should_exit = True
+            thread.join(20)

@@ -1,0 +1,83 @@
+"""The pieces the candy games share (``tricky_treats._game_kit``), on small made-up actions."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from tricky_treats import _game_kit as kit
+
+
+@attrs.frozen
+class Hop(kit.SpokenAction):
+    """An action without fields."""
+
+    word = "hop"
+
+
+@attrs.frozen
+class Give(kit.SpokenAction):
+    """An action with fields, written in order."""
+
+    player: int
+    candy: str
+    word = "give"
+
+
+@attrs.frozen
+class Loud(kit.SpokenAction):
+    """A field written its own way."""
+
+    level: int
+    word = "shout"
+
+    @staticmethod
+    def _written(value: object) -> str:
+        return "!" * int(str(value))
+
+
+def test_an_action_is_written_as_its_word_then_its_fields() -> None:
+    assert str(Hop()) == "hop"
+    assert str(Give(2, "red")) == "give 2 red"
+    assert str(Loud(3)) == "shout !!!"
+    # The word is no field: it stays out of the repr, equality and records.
+    assert repr(Give(2, "red")) == "Give(player=2, candy='red')"
+    assert attrs.asdict(Give(2, "red")) == {"player": 2, "candy": "red"}
+    spoken: list[kit.SpokenAction] = [Hop(), Give(2, "red")]
+    assert spoken[0] != spoken[1]
+
+
+def test_a_seeded_random_source_is_the_same_everywhere_and_apart_by_purpose() -> None:
+    # Seeded by text: the same stream in every process (no hash randomization).
+    assert kit.seeded_random(7, "deal", 1).random() == pytest.approx(0.44139257107220775, abs=0)
+    assert kit.seeded_random(7, "deal", 1).random() != kit.seeded_random(7, "deal", 2).random()
+    assert kit.seeded_random(7, "deal", 1).random() == random.Random("7:deal:1").random()
+
+
+def test_winners_share_the_result() -> None:
+    assert kit.shared_returns((1,), 3) == (0.0, 1.0, 0.0)
+    assert kit.shared_returns((0, 2), 4) == (0.5, 0.0, 0.5, 0.0)
+    assert kit.shared_returns((), 2) == (0.0, 0.0)  # before the end
+
+
+def test_a_tuple_with_one_item_replaced() -> None:
+    assert kit.replaced((1, 2, 3), 1, 9) == (1, 9, 3)
+    assert kit.replaced((1,), 0, 5) == (5,)
+
+
+def test_the_legal_actions_of_a_refusal() -> None:
+    assert kit.legal_now([Hop(), Give(1, "red")]) == "hop, give 1 red"
+    assert kit.legal_now([Hop()] * 3, 2) == "hop, hop, ..."
+    assert kit.legal_now([Hop()] * 2, 2) == "hop, hop"
+    assert kit.legal_now([]) == "nothing"
+    assert kit.legal_now([], none="none, the match is over") == "none, the match is over"
+
+
+def test_a_seat_is_a_whole_number_below_the_number_of_players() -> None:
+    kit.check_seat(0, 2, ValueError)
+    kit.check_seat(3, 4, ValueError)
+    for bad in (-1, 2, True, 1.0, "1", None):
+        with pytest.raises(KeyError, match=r"no player .*; players are 0 to 1"):
+            kit.check_seat(bad, 2, KeyError)
