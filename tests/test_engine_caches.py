@@ -23,7 +23,7 @@ import tricky_treats as tt
 from tricky_treats import plugins
 from tricky_treats.components import FEATURES
 from tricky_treats.model import _MEMO_SIZE, ActionLog, _qualify
-from tricky_treats.variants import base
+from tricky_treats.variants import _shuffles, base
 
 
 def _variant(name: str, plugin: object, **kwargs: Any) -> tt.Variant:
@@ -205,7 +205,7 @@ def test_qualify_table_says_which_houses_a_count_reaches(
 )
 def test_fast_shuffles_draw_what_random_shuffle_draws(seed: int, sizes: list[int]) -> None:
     fast, reference = random.Random(seed), random.Random(seed)
-    shuffles = [base._shuffle(range(n)) for n in sizes]
+    shuffles = [_shuffles.plan(range(n)) for n in sizes]
     expected = []
     for n in sizes:
         items = list(range(n))
@@ -235,7 +235,7 @@ def test_a_subclass_of_random_is_shuffled_by_its_own_shuffle() -> None:
         def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
             x.reverse()
 
-    assert base._shuffled(Reversed(1), [base._shuffle(range(4))]) == [[3, 2, 1, 0]]
+    assert base._shuffled(Reversed(1), [_shuffles.plan(range(4))]) == [[3, 2, 1, 0]]
 
 
 @st.composite

@@ -10,13 +10,15 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
 from tricky_treats.components import ComponentData, RulesData, base_components
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse, new_board
+from tricky_treats.variants._shuffles import Shuffle as _Shuffle
+from tricky_treats.variants._shuffles import fast_shuffles, plan
 
 GRID_HOUSES = 9
 
@@ -63,22 +65,6 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     )
 
 
-_T = TypeVar("_T")
-
-_Shuffle = tuple[list[Any], tuple[tuple[int, int], ...]]
-"""What one shuffle starts from, and per draw the position it fills and the bits it draws."""
-
-
-def _shuffle(items: Sequence[_T]) -> tuple[list[_T], tuple[tuple[int, int], ...]]:
-    """The plan of a shuffle of ``items``: they, and per draw ``(i, (i + 1).bit_length())``.
-
-    ``random.shuffle`` fills each position i from the last down to 1 with the item at a
-    position drawn below i + 1: ``getrandbits`` of the bit length of i + 1 until the number
-    is at most i.
-    """
-    return list(items), tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
-
-
 def _reference_shuffles(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any]]:
     shuffled = []
     for start, _ in shuffles:
@@ -89,28 +75,14 @@ def _reference_shuffles(rng: random.Random, shuffles: Sequence[_Shuffle]) -> lis
 
 
 def _fast_shuffles(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any]]:
-    """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster.
-
-    The loop of ``random.shuffle`` written out with the bit lengths worked out once per box,
-    which skips two method calls a draw.
-    """
-    getrandbits = rng.getrandbits
-    shuffled = []
-    for start, draws in shuffles:
-        items = start[:]
-        for i, bits in draws:
-            r = getrandbits(bits)
-            while r > i:
-                r = getrandbits(bits)
-            items[i], items[r] = items[r], items[i]
-        shuffled.append(items)
-    return shuffled
+    """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster."""
+    return fast_shuffles(rng.getrandbits, shuffles)
 
 
 def _same_draws() -> bool:
     """Whether ``_fast_shuffles`` gives what this Python's ``random.shuffle`` gives."""
     for seed in range(20):
-        shuffles = [_shuffle(range(n)) for n in (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)]
+        shuffles = [plan(range(n)) for n in (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)]
         fast, reference = random.Random(seed), random.Random(seed)
         if _fast_shuffles(fast, shuffles) != _reference_shuffles(reference, shuffles):
             return False  # pragma: no cover - another Python's shuffle
@@ -130,7 +102,7 @@ def _shuffled(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any
     checked at import to agree with this Python's ``shuffle``.
     """
     if _FAST and type(rng) is random.Random:
-        return _fast_shuffles(rng, shuffles)
+        return fast_shuffles(rng.getrandbits, shuffles)
     return _reference_shuffles(rng, shuffles)
 
 
@@ -140,7 +112,7 @@ class _Box:
     ``grid[n * T + t]`` is nice neighbour n with house treat token t (of T tokens);
     ``mean_houses[mean_starts[m] + t]`` is mean neighbour m with trick tile t. They are
     immutable, so games share them. ``shuffles`` are the deal's shuffles in order
-    (``_shuffle``).
+    (``_shuffles.plan``).
     """
 
     __slots__ = ("grid", "mean_houses", "mean_starts", "shuffles")
@@ -158,11 +130,11 @@ class _Box:
         )
         self.mean_starts = tuple(m * len(tiles) for m in range(len(components.mean_neighbours)))
         self.shuffles: tuple[_Shuffle, ...] = (
-            _shuffle([n * len(tokens) for n in range(len(components.nice_neighbours))]),
-            _shuffle(range(len(tokens))),
-            _shuffle(components.street_bonus_tokens),
-            _shuffle(range(len(tiles))),
-            _shuffle(components.cards),
+            plan([n * len(tokens) for n in range(len(components.nice_neighbours))]),
+            plan(range(len(tokens))),
+            plan(components.street_bonus_tokens),
+            plan(range(len(tiles))),
+            plan(components.cards),
         )
 
 
