@@ -103,9 +103,8 @@ def _view_head(game: GameState, view: PlayerView) -> str:
     return f'{strict_dumps(head)[:-1]}, "view": '
 
 
-def _items_text(items: tuple[Any, ...]) -> str:
-    """An array of immutable objects (or None), each written once per object."""
-    cache = _ITEM_TEXTS
+def _items_text(items: tuple[Any, ...], cache: dict[int, tuple[Any, str]] = _ITEM_TEXTS) -> str:
+    """An array of immutable objects (or None), each written once per object into ``cache``."""
     texts = []
     for item in items:
         entry = cache.get(id(item))
@@ -222,15 +221,7 @@ _ACTIONS_WRITTEN: dict[int, tuple[Action, str]] = {}
 
 
 def _view_actions_text(actions: tuple[Action, ...]) -> str:
-    cache = _ACTIONS_WRITTEN
-    texts = []
-    for action in actions:
-        entry = cache.get(id(action))
-        if entry is None or entry[0] is not action:
-            texts.append(_by_identity(cache, action, _item_text))
-        else:
-            texts.append(entry[1])
-    return f"[{', '.join(texts)}]"
+    return _items_text(actions, _ACTIONS_WRITTEN)
 
 
 def _int_text(value: object) -> str:
