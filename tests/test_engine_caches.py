@@ -23,7 +23,7 @@ import tricky_treats as tt
 from tricky_treats import plugins
 from tricky_treats.components import FEATURES
 from tricky_treats.model import _MEMO_SIZE, ActionLog, _qualify
-from tricky_treats.variants import base
+from tricky_treats.variants import _shuffles, base
 
 
 def _variant(name: str, plugin: object, **kwargs: Any) -> tt.Variant:
@@ -205,9 +205,15 @@ def test_qualify_table_says_which_houses_a_count_reaches(
 )
 def test_fast_shuffles_draw_what_random_shuffle_draws(seed: int, sizes: list[int]) -> None:
     fast, reference = random.Random(seed), random.Random(seed)
-    sequences = [range(n) for n in sizes]
-    assert base._fast_shuffles(fast, sequences) == base._reference_shuffles(reference, sequences)
+    shuffles = [_shuffles.plan(range(n)) for n in sizes]
+    expected = []
+    for n in sizes:
+        items = list(range(n))
+        reference.shuffle(items)
+        expected.append(items)
+    assert base._fast_shuffles(fast, shuffles) == expected
     assert fast.getstate() == reference.getstate()
+    assert [start for start, _ in shuffles] == [list(range(n)) for n in sizes]  # left as given
 
 
 @given(seed=st.integers(min_value=0, max_value=2**128 - 1))
@@ -229,13 +235,37 @@ def test_a_subclass_of_random_is_shuffled_by_its_own_shuffle() -> None:
         def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
             x.reverse()
 
-    assert base._shuffled(Reversed(1), [range(4)]) == [[3, 2, 1, 0]]
+    assert base._shuffled(Reversed(1), [_shuffles.plan(range(4))]) == [[3, 2, 1, 0]]
 
 
-@given(seed=st.integers(min_value=0, max_value=2**63), players=st.integers(2, 4))
-def test_a_seed_deals_the_same_board_as_a_plain_shuffle(seed: int, players: int) -> None:
-    """The base game's deal, written out with ``random.shuffle`` as the rulebook's setup."""
+@st.composite
+def _boxes(draw: st.DrawFn) -> tt.ComponentData | None:
+    """None (the base game's own box), or a box with other numbers of neighbours, tiles, cards."""
+    if draw(st.booleans()):
+        return None
     box = tt.base_components()
+    copies = draw(st.integers(0, 10))
+    neighbours = box.nice_neighbours + tuple(
+        attrs.evolve(n, id=f"{n.id}-2") for n in box.nice_neighbours[:copies]
+    )
+    tiles = box.trick_tiles[: draw(st.integers(7, 9))] + tuple(
+        attrs.evolve(t, id=f"{t.id}-2") for t in box.trick_tiles[: draw(st.integers(0, 9))]
+    )
+    cards = tuple(
+        attrs.evolve(c, id=i) for i, c in enumerate(box.cards[: draw(st.integers(20, 72))])
+    )
+    return attrs.evolve(
+        box, name="edited", nice_neighbours=neighbours, trick_tiles=tiles, cards=cards
+    )
+
+
+@given(seed=st.integers(min_value=0, max_value=2**63), players=st.integers(2, 4), box=_boxes())
+def test_a_seed_deals_the_same_board_as_a_plain_shuffle(
+    seed: int, players: int, box: tt.ComponentData | None
+) -> None:
+    """The base game's deal, written out with ``random.shuffle`` as the rulebook's setup."""
+    game = tt.new_game(players, seed=seed, components=box)
+    box = box or tt.base_components()
     rng = random.Random(seed)
     lists: list[list[Any]] = [
         list(box.nice_neighbours),
@@ -248,12 +278,13 @@ def test_a_seed_deals_the_same_board_as_a_plain_shuffle(seed: int, players: int)
         rng.shuffle(items)
     neighbours, tokens, streets, tiles, deck = lists
     mean = len(box.mean_neighbours)
-    game = tt.new_game(players, seed=seed)
     assert [(h.neighbour, h.treat) for h in game.setup.grid] == list(
         zip(neighbours[:9], tokens, strict=True)
     )
     assert list(game.setup.street_tokens) == streets
-    assert [m.tile for m in game.setup.mean_houses] == tiles[:mean]
+    assert [(m.neighbour, m.tile) for m in game.setup.mean_houses] == list(
+        zip(box.mean_neighbours, tiles[:mean], strict=True)
+    )
     assert list(game.setup.secret_tiles) == tiles[mean : mean + players]
     assert list(game.setup.deck) == deck
 

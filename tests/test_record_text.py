@@ -114,6 +114,38 @@ def test_saving_after_every_move_writes_every_record_whole() -> None:
         assert tt.dumps(state) == _reference_record(state)
 
 
+@pytest.mark.parametrize(
+    ("players", "variants"), [(4, []), (3, ["family"]), (2, ["open-objectives"])]
+)
+def test_player_records_after_every_move_are_written_whole(
+    players: int, variants: list[str]
+) -> None:
+    """Every seat's record after every move, as a server sends them, in any order.
+
+    The views of one state share most of their parts, and consecutive states share what a
+    move left alone: each part's text is kept, and must never leak into another seat's or
+    another state's record.
+    """
+    states = random_playout(players, 31, variants=variants)
+    fresh = random_playout(players, 31, variants=variants)  # the same game, nothing kept yet
+    for state in [*fresh, *reversed(states), *states[::3]]:
+        for player in range(players):
+            assert tt.dumps(state, player=player) == _reference_view(state, player)
+
+
+class _Name(str):
+    __slots__ = ()
+
+
+def test_player_records_of_hand_built_boards_are_written_by_the_converter() -> None:
+    """A board whose parts are not the plain values play makes is still written right."""
+    game = random_playout(3, 5)[20]
+    board = attrs.evolve(game.players[1], name=_Name("Bo"), visited=frozenset({True}))
+    odd = attrs.evolve(game, players=(game.players[0], board, game.players[2]))
+    for player in range(3):
+        assert tt.dumps(odd, player=player) == _reference_view(odd, player)
+
+
 def test_records_in_the_layout_of_earlier_versions_load_through_the_general_path() -> None:
     for game in random_playout(3, 5, variants=["family"])[::9]:
         text = strict_dumps(serialization._record_document(game))  # insertion order, spaces

@@ -84,7 +84,7 @@ def new_game(
     if variants != () or variant_options is not None:  # else the base game: nothing to check
         chosen = _variants(variants)
         options = check_variant_options(variant_options, [v.name for v in chosen])
-        refs = tuple(VariantRef(v.name, v.version) for v in chosen)
+        refs = tuple([_variant_ref(v) for v in chosen])
     if seed is None:
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
@@ -239,6 +239,20 @@ def _variants(variants: Iterable[str | Variant]) -> list[Variant]:
                 f"Variant objects, got {brief(variant)}"
             )
     return chosen
+
+
+def _variant_ref(variant: Variant) -> VariantRef:
+    """How a game names ``variant``; one shared, immutable reference per variant object."""
+    entry = _REFS.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        if len(_REFS) >= 64:
+            _REFS.clear()
+        entry = _REFS[id(variant)] = (variant, VariantRef(variant.name, variant.version))
+    return entry[1]
+
+
+# By the variant's id; the entry holds the variant, so that no other object has its id.
+_REFS: dict[int, tuple[Variant, VariantRef]] = {}
 
 
 def check_variant_options(

@@ -408,14 +408,18 @@ def resolve(
         options_key = ""
     else:
         for variant in variants:
-            _check_declaration(variant)
+            if _DECLARED.get(id(variant)) is not variant:  # a frozen declaration: check it once
+                _check_declaration(variant)
+                if len(_DECLARED) >= 64:
+                    _DECLARED.clear()
+                _DECLARED[id(variant)] = variant  # the entry keeps its variant alive
         try:
             options_key = json.dumps(options, sort_keys=True) if options else ""
         except (TypeError, ValueError, RecursionError) as exc:
             raise ConfigurationError(f"variant_options must be JSON values: {exc}") from None
         key = (
-            tuple(_Same(v) for v in variants),
-            tuple(_extra_key(v, config) for v in variants),
+            tuple([_Same(v) for v in variants]),
+            tuple([_extra_key(v, config) for v in variants]),
             options_key,
             len(config.players),
             bool(config.any_mean_house),
@@ -453,6 +457,8 @@ def _extra_key(variant: Variant, config: Any) -> object:
 
 # The key functions of built-in variants, by the variant's id (the entry holds the variant).
 _KEY_FUNCTIONS: dict[int, tuple[Variant, Callable[[Any], object] | None]] = {}
+# The variants whose declarations were checked, by their id (the entry holds the variant).
+_DECLARED: dict[int, Variant] = {}
 
 
 def _resolve(

@@ -50,8 +50,8 @@ from tricky_treats.serialization.shapes import (
     _structure_action,
     _ViewRecord,
 )
+from tricky_treats.serialization.texts import _CACHE_SIZE
 from tricky_treats.serialization.writing import (
-    _CACHE_SIZE,
     _action_text,
     _digest,
     _record_text,

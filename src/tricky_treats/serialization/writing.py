@@ -8,26 +8,18 @@ tests compare the two.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import operator
-import typing
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import attrs
 
 from tricky_treats._json import StrictJSONError, strict_dumps
 from tricky_treats.actions import Action
 from tricky_treats.components import (
     ComponentData,
-    CostumeCard,
     RulesData,
-    StreetBonusToken,
     Treat,
     TrickIcon,
-    TrickTile,
     base_components,
     components_document,
 )
@@ -35,19 +27,14 @@ from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.model import (
     ActionLog,
     GameState,
-    GridHouse,
-    MeanHouse,
     Setup,
     VariantRef,
 )
-from tricky_treats.scoring import ScoreSheet
 from tricky_treats.serialization.checks import _check_invariants
+from tricky_treats.serialization.player_records import _view_record, _view_text
 from tricky_treats.serialization.shapes import (
-    _T,
     RECORD_FORMAT,
     RECORD_FORMAT_VERSION,
-    VIEW_FORMAT,
-    VIEW_FORMAT_VERSION,
     _Config,
     _converter,
     _GridHouse,
@@ -57,20 +44,17 @@ from tricky_treats.serialization.shapes import (
     _Setup,
     _Snapshot,
     _unstructure_action,
-    _ViewRecord,
 )
-from tricky_treats.views import PlayerView, PublicPlayer
+from tricky_treats.serialization.texts import (
+    _GAMES_KEPT,
+    _by_identity,
+    _package_version,
+)
 
 __all__ = ["dumps"]
 
 
 # -- writing -----------------------------------------------------------------------------------
-
-
-def _package_version() -> str:
-    from tricky_treats import __version__
-
-    return f"tricky-treats {__version__}"
 
 
 def _snapshot(state: GameState) -> _Snapshot:
@@ -150,22 +134,6 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     return strict_dumps(_record_document(game), indent=indent)
 
 
-def _view_record(game: GameState, view: PlayerView) -> _ViewRecord:
-    config = game.config
-    return _ViewRecord(
-        format=VIEW_FORMAT,
-        format_version=VIEW_FORMAT_VERSION,
-        written_by=_package_version(),
-        components=game.setup.components.name,
-        variants=list(config.variants),
-        players=list(config.players),
-        first_player=config.first_player,
-        any_mean_house=config.any_mean_house,
-        refresh_ends_turn=config.refresh_ends_turn,
-        view=view,
-    )
-
-
 def _record_document(game: GameState) -> dict[str, Any]:
     """The game record of ``game`` as a JSON value, by the converter (the reference writer)."""
     config = game.config
@@ -202,13 +170,9 @@ def _record_document(game: GameState) -> dict[str, Any]:
 # rules, a box's component data, a game's setup) is worked out once per object and joined.
 # Tests compare the result with the reference writer's, _record_document().
 
-_WRITE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode
 _CANONICAL = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, check_circular=False, sort_keys=True, separators=(",", ":")
 ).encode
-_CACHE_SIZE = 4096
-_GAMES_KEPT = 32
-"""How many games' setups the tables of record parts keep alive (a server's active games)."""
 
 
 def _canonical(value: object) -> str:
@@ -222,21 +186,6 @@ def _canonical(value: object) -> str:
 def _canonical_record(document: Mapping[str, Any]) -> str:
     """The text ``dumps`` writes for a record ``document`` (the reference, for tests)."""
     return _canonical(document)
-
-
-def _by_identity(
-    cache: dict[int, tuple[Any, _T]], item: Any, make: Callable[[Any], _T], size: int = _CACHE_SIZE
-) -> _T:
-    """``make(item)``, kept for ``item`` (immutable) by identity; the entry keeps it alive.
-
-    The table is emptied when it holds ``size`` entries.
-    """
-    entry = cache.get(id(item))
-    if entry is None or entry[0] is not item:
-        if len(cache) >= size:
-            cache.clear()
-        entry = cache[id(item)] = (item, make(item))
-    return entry[1]
 
 
 _ACTION_TEXTS: dict[int, tuple[Action, str]] = {}
@@ -397,102 +346,6 @@ def _record_text(game: GameState, written_by: str, actions: str | None = None) -
     return f'{head},"digest":"sha256:{digest}"{tail}'
 
 
-_ITEM_TEXTS: dict[int, tuple[Any, str]] = {}
-_TUPLE_TEXTS: dict[int, tuple[Any, str]] = {}
-_VIEW_HEADS: dict[int, tuple[Setup, str]] = {}
-
-
-def _view_text(game: GameState, view: PlayerView) -> str:
-    """``strict_dumps(_converter.unstructure(_view_record(game, view)))``, from pieces."""
-    head = _by_identity(_VIEW_HEADS, game.setup, lambda _: _view_head(game, view), _GAMES_KEPT)
-    body = ", ".join([f"{key}{write(get(view))}" for key, get, write in _VIEW_WRITERS])
-    return f"{head}{{{body}}}}}"
-
-
-def _view_head(game: GameState, view: PlayerView) -> str:
-    """The player record's text up to its view, the same for every view of one game."""
-    record = _view_record(game, view)
-    hints = typing.get_type_hints(_ViewRecord)
-    names = [f.name for f in attrs.fields(_ViewRecord)]
-    assert names[-1] == "view"
-    head = {name: _converter.unstructure(getattr(record, name), hints[name]) for name in names[:-1]}
-    return f'{strict_dumps(head)[:-1]}, "view": '
-
-
-def _items_text(items: tuple[Any, ...]) -> str:
-    """An array of immutable objects (or None), each written once per object."""
-    cache = _ITEM_TEXTS
-    texts = []
-    for item in items:
-        entry = cache.get(id(item))
-        if entry is None or entry[0] is not item:
-            texts.append(_by_identity(cache, item, _item_text))
-        else:
-            texts.append(entry[1])
-    return f"[{', '.join(texts)}]"
-
-
-def _item_text(item: object) -> str:
-    return strict_dumps(_converter.unstructure(item))
-
-
-_ACTIONS_WRITTEN: dict[int, tuple[Action, str]] = {}
-
-
-def _view_actions_text(actions: tuple[Action, ...]) -> str:
-    cache = _ACTIONS_WRITTEN
-    texts = []
-    for action in actions:
-        entry = cache.get(id(action))
-        if entry is None or entry[0] is not action:
-            texts.append(_by_identity(cache, action, _item_text))
-        else:
-            texts.append(entry[1])
-    return f"[{', '.join(texts)}]"
-
-
-def _int_text(value: object) -> str:
-    return str(value) if type(value) is int else strict_dumps(value)
-
-
-def _view_writers() -> list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]]:
-    """Per field of a view: its key, how to get it, and how to write it.
-
-    Fields of the types below take the fast writers; any other field (or one whose type
-    changes) is written by the converter, as the reference writer does.
-    """
-    fast: dict[Any, Callable[[Any], str]] = {
-        int: _int_text,
-        RulesData: functools.partial(_by_identity, _TUPLE_TEXTS, make=_item_text),
-        tuple[Action, ...]: _view_actions_text,
-    }
-    for kind in (
-        tuple[CostumeCard, ...],
-        tuple[CostumeCard | None, ...],
-        tuple[TrickTile, ...],
-        tuple[TrickTile | None, ...],
-        tuple[PublicPlayer, ...],
-        tuple[ScoreSheet, ...],
-    ):
-        fast[kind] = _items_text
-    writers: list[tuple[str, Callable[[PlayerView], Any], Callable[[Any], str]]] = []
-    for name, kind in typing.get_type_hints(PlayerView).items():
-        write = fast.get(kind)
-        if write is None:
-            if kind in (tuple[GridHouse, ...], tuple[StreetBonusToken, ...], tuple[MeanHouse, ...]):
-                # Parts of the setup, the same tuple in every view of a game.
-                write = functools.partial(_by_identity, _TUPLE_TEXTS, make=_writer(kind))
-            else:
-                write = _writer(kind)
-        writers.append((f'"{name}": ', operator.attrgetter(name), write))
-    return writers
-
-
-def _writer(kind: Any) -> Callable[[Any], str]:
-    return lambda value: strict_dumps(_converter.unstructure(value, kind))
-
-
-_VIEW_WRITERS = _view_writers()
 _TREAT_NAMES = tuple(t.value for t in Treat)
 
 

@@ -7,17 +7,18 @@ edit hook receives what this one returned.
 
 from __future__ import annotations
 
-import functools
 import random
 import threading
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
 from tricky_treats.components import ComponentData, RulesData, base_components
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse, new_board
+from tricky_treats.variants._shuffles import Shuffle as _Shuffle
+from tricky_treats.variants._shuffles import fast_shuffles, plan
 
 GRID_HOUSES = 9
 
@@ -47,76 +48,43 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     next one per player as secret tiles), then the deck.
     """
     box = _box(components)
-    # Positions where the deal needs them as indices, then the cards themselves: shuffling
-    # either draws the same numbers, so seeds deal the same boards.
-    neighbours, treat_tokens, street_tokens, tiles = _shuffled(
-        rng,
-        (
-            range(len(components.nice_neighbours)),
-            range(len(components.house_treat_tokens)),
-            range(len(components.street_bonus_tokens)),
-            range(len(components.trick_tiles)),
-        ),
-    )
-    (deck,) = _shuffled(rng, (components.cards,))
-    mean = len(components.mean_neighbours)
+    # Indices where the deal needs them, the tokens and cards themselves: shuffling either
+    # draws the same numbers, so seeds deal the same boards. Nice neighbour n is shuffled as
+    # the index of its first house in ``box.grid``, trick tile t as t.
+    neighbours, treat_tokens, street_tokens, tiles, deck = _shuffled(rng, box.shuffles)
+    grid, mean_houses, mean = box.grid, box.mean_houses, box.mean_starts
     all_tiles = components.trick_tiles
-    pick: Any = tuple.__getitem__  # houses[n][t] for pairs (n, t), without a Python loop
-    in_grid = map(box.grid_houses.__getitem__, neighbours[:GRID_HOUSES])
+    secret = tiles[len(mean) : len(mean) + len(config.players)]
     return new_board(  # Board(...) without its frozen guard: the values are built right here
-        tuple(map(pick, in_grid, treat_tokens)),
-        tuple(map(components.street_bonus_tokens.__getitem__, street_tokens)),
-        tuple(map(pick, box.mean_houses, tiles[:mean])),
-        tuple(map(all_tiles.__getitem__, tiles[mean : mean + len(config.players)])),
+        tuple([grid[n + t] for n, t in zip(neighbours[:GRID_HOUSES], treat_tokens, strict=False)]),
+        tuple(street_tokens),
+        tuple([mean_houses[m + t] for m, t in zip(mean, tiles, strict=False)]),
+        tuple([all_tiles[t] for t in secret]),
         tuple(deck),
         False,
     )
 
 
-_T = TypeVar("_T")
-
-
-def _reference_shuffles(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
+def _reference_shuffles(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any]]:
     shuffled = []
-    for sequence in sequences:
-        items = list(sequence)
+    for start, _ in shuffles:
+        items = start[:]
         rng.shuffle(items)
         shuffled.append(items)
     return shuffled
 
 
-def _fast_shuffles(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
-    """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster.
-
-    ``random.shuffle`` draws, for each position i from the last down to 1, ``getrandbits(k)``
-    with k the bit length of i + 1 until the number is below i + 1. The same loop, written
-    out with the bit lengths worked out once per size, skips two method calls a draw.
-    """
-    getrandbits = rng.getrandbits
-    shuffled = []
-    for sequence in sequences:
-        items = list(sequence)
-        for i, bound, bits in _draws(len(items)):
-            r = getrandbits(bits)
-            while r >= bound:
-                r = getrandbits(bits)
-            items[i], items[r] = items[r], items[i]
-        shuffled.append(items)
-    return shuffled
-
-
-@functools.lru_cache(maxsize=64)
-def _draws(n: int) -> tuple[tuple[int, int, int], ...]:
-    """Per draw of a shuffle of n items: the position, the bound and its bit length."""
-    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+def _fast_shuffles(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any]]:
+    """``_reference_shuffles``, drawing the very same numbers from ``rng``, faster."""
+    return fast_shuffles(rng.getrandbits, shuffles)
 
 
 def _same_draws() -> bool:
     """Whether ``_fast_shuffles`` gives what this Python's ``random.shuffle`` gives."""
     for seed in range(20):
-        sequences = [range(n) for n in (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)]
+        shuffles = [plan(range(n)) for n in (0, 1, 2, 3, 7, 9, 33, 36, 72, 100, 9, 6, 20, 72)]
         fast, reference = random.Random(seed), random.Random(seed)
-        if _fast_shuffles(fast, sequences) != _reference_shuffles(reference, sequences):
+        if _fast_shuffles(fast, shuffles) != _reference_shuffles(reference, shuffles):
             return False  # pragma: no cover - another Python's shuffle
         if fast.getstate() != reference.getstate():
             return False  # pragma: no cover - another Python's shuffle
@@ -126,36 +94,47 @@ def _same_draws() -> bool:
 _FAST = _same_draws()
 
 
-def _shuffled(rng: random.Random, sequences: Sequence[Sequence[_T]]) -> list[list[_T]]:
-    """Each of ``sequences`` as a list in the order ``rng.shuffle`` puts it.
+def _shuffled(rng: random.Random, shuffles: Sequence[_Shuffle]) -> list[list[Any]]:
+    """Each shuffle's items as a list in the order ``rng.shuffle`` puts them.
 
     The shuffles are done one after the other, as ``rng.shuffle`` on each list in turn
     would. The fast path is used only for ``random.Random`` itself, and only if it was
     checked at import to agree with this Python's ``shuffle``.
     """
     if _FAST and type(rng) is random.Random:
-        return _fast_shuffles(rng, sequences)
-    return _reference_shuffles(rng, sequences)
+        return fast_shuffles(rng.getrandbits, shuffles)
+    return _reference_shuffles(rng, shuffles)
 
 
 class _Box:
-    """The grid and mean houses one box can make, built once and shared by every game.
+    """What the deal of one box needs, worked out once and shared by every game.
 
-    ``grid_houses[n][t]`` is nice neighbour n with house treat token t; ``mean_houses[m][t]``
-    is mean neighbour m with trick tile t. They are immutable, so games share them.
+    ``grid[n * T + t]`` is nice neighbour n with house treat token t (of T tokens);
+    ``mean_houses[mean_starts[m] + t]`` is mean neighbour m with trick tile t. They are
+    immutable, so games share them. ``shuffles`` are the deal's shuffles in order
+    (``_shuffles.plan``).
     """
 
-    __slots__ = ("grid_houses", "mean_houses")
+    __slots__ = ("grid", "mean_houses", "mean_starts", "shuffles")
 
     def __init__(self, components: ComponentData) -> None:
         tokens = components.house_treat_tokens
         tiles = components.trick_tiles
-        self.grid_houses = tuple(
-            tuple(GridHouse(neighbour, token) for token in tokens)
+        self.grid = tuple(
+            GridHouse(neighbour, token)
             for neighbour in components.nice_neighbours
+            for token in tokens
         )
         self.mean_houses = tuple(
-            tuple(MeanHouse(mean, tile) for tile in tiles) for mean in components.mean_neighbours
+            MeanHouse(mean, tile) for mean in components.mean_neighbours for tile in tiles
+        )
+        self.mean_starts = tuple(m * len(tiles) for m in range(len(components.mean_neighbours)))
+        self.shuffles: tuple[_Shuffle, ...] = (
+            plan([n * len(tokens) for n in range(len(components.nice_neighbours))]),
+            plan(range(len(tokens))),
+            plan(components.street_bonus_tokens),
+            plan(range(len(tiles))),
+            plan(components.cards),
         )
 
 
