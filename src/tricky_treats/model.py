@@ -714,6 +714,14 @@ class GameState:
     log: ActionLog = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read ``history`` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
+    _core: Any = attrs.field(init=False, default=None, repr=False, eq=False)
+    """The compact core (``_core.Core``) the moves from this state run on, or None."""
+
+    def __getattr__(self, name: str) -> Any:
+        # A state made by the core builds its other fields on first read (see ``_boards``).
+        if name.startswith("_"):
+            raise AttributeError(f"'GameState' object has no attribute {name!r}")
+        return _boards.lazy_field(self, name)
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -770,7 +778,8 @@ class GameState:
         """
         legal = self._legal
         if legal is None:
-            legal = _rules.legal_actions(self)
+            core = self._core
+            legal = _boards.legal_actions(self) if core is None else core.legal()
             object.__setattr__(self, "_legal", legal)
         return legal
 
@@ -781,7 +790,7 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        after = _rules.apply(self, action, None)
+        after = _boards.apply(self, action)
         # A state that was played from is mostly kept only for undo: drop its cached legal
         # actions (they are worked out again if asked for), which would otherwise make up a
         # large part of what the garbage collector visits in a program keeping every state.
@@ -790,10 +799,9 @@ class GameState:
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
-        events: list[Event] = []
-        state = _rules.apply(self, action, events)
+        result = _boards.apply_with_events(self, action)
         object.__setattr__(self, "_legal", None)  # as in apply()
-        return state, tuple(events)
+        return result
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
@@ -868,6 +876,6 @@ def _restore_game_state(*fields: Any) -> GameState:
 
 
 # Imported last: these modules build GameState values and so import this one.
-from tricky_treats import rules as _rules  # noqa: E402
+from tricky_treats import _boards  # noqa: E402
 from tricky_treats import scoring as _scoring  # noqa: E402
 from tricky_treats import views as _views  # noqa: E402

@@ -1,0 +1,565 @@
+"""Game states backed by the compact core (``_core``), and their boards built on first read.
+
+``GameState.legal_actions()`` and ``GameState.apply()`` run on the state's core when its
+game is one the core covers (``covers()``): the state ``apply()`` returns holds its setup,
+its current player and its core, and builds its other fields (players, market, ...) from
+the core the first time one is read, through ``GameState.__getattr__``. A board is built
+from the board of the same seat in the last state whose boards were built (kept in the
+game's memo), so a state shares every unchanged board, with what views and score sheets
+worked out from it, and the mover's board costs little. Everything else (events, refusals
+and their messages, configurations the core does not cover) goes through ``rules``, the
+reference implementation. Not part of the public API.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, cast
+
+from tricky_treats import _core
+from tricky_treats.actions import (
+    Action,
+    ActionSpace,
+    Pass,
+    RefreshMarket,
+    TakeCard,
+    TrickHouse,
+    VisitHouse,
+)
+from tricky_treats.components import FEATURES, CostumeCard, CostumeType, Treat, TrickIcon
+from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
+from tricky_treats.model import new_player_state as _new_player_state
+
+if TYPE_CHECKING:
+    from tricky_treats.events import Event
+    from tricky_treats.model import GridHouse, PlayerState, Setup
+
+__all__: list[str] = []
+
+_reference = False
+"""Private, for tests: when true, no state gets a core and every move runs in ``rules``."""
+
+
+@contextlib.contextmanager
+def reference_rules() -> Iterator[None]:
+    """Private, for tests: play the states made inside the block through ``rules`` only.
+
+    States that already have a core keep it; start from a new game inside the block.
+    """
+    global _reference
+    saved = _reference
+    _reference = True
+    try:
+        yield
+    finally:
+        _reference = saved
+
+
+def covers(setup: Setup) -> bool:
+    """Whether the core covers ``setup``'s configuration (see ``_core``'s limits)."""
+    return (
+        setup.rules.kids_per_player <= _core.MAX_KIDS
+        and len(setup.grid) == 9
+        and len(setup.street_tokens) == len(STREETS)
+        and len(setup.mean_houses) <= _core.MAX_MEAN_HOUSES
+        and len(setup.components.cards) <= _core.MAX_CARD_ID + 1  # card ids are positions
+        and all(card.id <= _core.MAX_CARD_ID for card in setup.deck)
+    )
+
+
+_TERMINATIONS_BY_CODE = {
+    _core.LAST_FOOTPRINT: Termination.LAST_FOOTPRINT,
+    _core.COMPLETE_COSTUMES: Termination.COMPLETE_COSTUMES,
+    _core.DECK_EMPTY: Termination.DECK_EMPTY,
+    _core.DEADLOCK: Termination.DEADLOCK,
+}
+
+
+def _make_trigger(seat: int, reason: int, turn: int) -> object:
+    return EndTrigger(seat, _TERMINATIONS_BY_CODE[reason], turn)
+
+
+_ACTION_TYPES = frozenset({TakeCard, VisitHouse, TrickHouse, RefreshMarket, Pass})
+_TABLE_COUNTS = 1 << _core.COUNT_BITS
+
+
+def _tables(setup: Setup) -> _core.Tables | None:
+    """The core's tables for ``setup``, built once per game; None if it is not covered."""
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    tables: _core.Tables | bool | None = memo.get("core")
+    if tables is None:
+        tables = memo["core"] = _build_tables(setup) if covers(setup) else False
+    return tables if isinstance(tables, _core.Tables) else None
+
+
+def _build_tables(setup: Setup) -> _core.Tables:
+    lookup = setup.lookup
+    rules = setup.rules
+    space = setup.action_space
+    deck = tuple(map(_ID, setup.deck))
+    cards: list[object] = list(setup.components.cards)  # card ids are their positions
+    cards += [None] * (max(deck, default=0) + 1 - len(cards))
+    for card_id, card in zip(deck, setup.deck, strict=True):
+        cards[card_id] = card
+    tokens = setup.street_tokens
+    return _core.Tables(
+        players=len(setup.config.players),
+        kids=rules.kids_per_player,
+        market_size=rules.market_size,
+        last_player=setup.config.last_player,
+        any_mean_house=rules.any_mean_house,
+        refresh_ends_turn=rules.refresh_ends_turn,
+        deck=deck,
+        card_type=lookup.card_type,
+        card_icon=lookup.card_icon,
+        card_features=lookup.card_features,
+        card_mask=lookup.card_mask,
+        card_counts=_card_counts(lookup.card_features),
+        qualify=lookup.qualify,
+        house_feature=lookup.house_feature,
+        house_treat=lookup.house_treat,
+        house_gain=tuple(map(_gains, setup.grid)),
+        street_houses=tuple(sum(1 << house for house in street) for street in STREETS),
+        streets_of_house=lookup.streets_of_house,
+        street_treat=lookup.street_treat,
+        street_front=tuple(token.front for token in tokens),
+        street_back=tuple(token.back for token in tokens),
+        mean_icon=lookup.mean_icon,
+        takes=lookup.takes,
+        visits=lookup.visits,
+        tricks=lookup.tricks,
+        refresh=lookup.refresh,
+        pass_=lookup.pass_,
+        codes=_codes(space),
+        cards=tuple(cards),
+        make_trigger=_make_trigger,
+    )
+
+
+_ID = operator.attrgetter("id")
+
+# Per nice neighbour (by id; the entry keeps it alive): the treats for 0 to 15 cards.
+_GAINS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _gains(house: GridHouse) -> tuple[int, ...]:
+    neighbour = house.neighbour
+    entry = _GAINS.get(id(neighbour))
+    if entry is None:
+        if len(_GAINS) >= 4096:
+            _GAINS.clear()
+        gains = tuple(neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
+        entry = _GAINS[id(neighbour)] = (neighbour, gains)
+    return entry[1]
+
+
+# Per action space (by id; the entry keeps it alive): each action's code by the action's id.
+_CODES: dict[int, tuple[ActionSpace, dict[int, int]]] = {}
+
+
+def _codes(space: ActionSpace) -> dict[int, int]:
+    entry = _CODES.get(id(space))
+    if entry is None:
+        if len(_CODES) >= 64:
+            _CODES.clear()
+        codes = {id(action): code for code, action in enumerate(space.actions)}
+        entry = _CODES[id(space)] = (space, codes)
+    return entry[1]
+
+
+# Per table of card features (by id; the entry keeps it alive): what each card adds to a
+# packed count of features.
+_CARD_COUNTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _card_counts(card_features: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+    entry = _CARD_COUNTS.get(id(card_features))
+    if entry is None:
+        if len(_CARD_COUNTS) >= 64:
+            _CARD_COUNTS.clear()
+        counts = tuple(
+            sum(1 << _core.COUNT_BITS * f for f in features) for features in card_features
+        )
+        entry = _CARD_COUNTS[id(card_features)] = (card_features, counts)
+    return entry[1]
+
+
+def _mask(houses: frozenset[int]) -> int:
+    mask = 0
+    for house in houses:
+        mask |= 1 << house
+    return mask
+
+
+def core_of(state: GameState) -> _core.Core | None:
+    """``state``'s core, made from its fields if it has none.
+
+    None where the core does not cover the game, or ``reference_rules()`` is on.
+    """
+    core: _core.Core | None = state._core
+    if core is not None or _reference:
+        return core
+    setup = state.setup
+    tables = _tables(setup)
+    if tables is None:
+        return None
+    cards = tables.cards
+    market = state.market
+    for card in (*market, *state.discarded):
+        if card is not None and not _known(cards, card):
+            return None  # a card of another box, put there by hand
+    costumes = []
+    tracks = []
+    for player in state.players:
+        visited = _mask(player.visited)
+        if player.visitable != player.qualified & ~visited or any(
+            n >= 1 << _core.TREAT_BITS for n in player.treats
+        ):
+            return None  # a board made by hand that play could not reach: the rules decide
+        counts = 0
+        for feature, n in enumerate(player.feature_counts):
+            counts |= n << _core.COUNT_BITS * feature
+        icons = 0
+        for icon, n in enumerate(player.visible_icons):
+            icons |= n << _core.COUNT_BITS * icon
+        free = 0
+        for kind, kids in enumerate(player.free_kids):
+            free |= kids << _core.FREE_BITS * kind
+        tops = 0
+        taken: _core.Taken | None = None
+        for kid, stack in enumerate(player.kids):
+            for card in stack:
+                if not _known(cards, card):
+                    return None
+                taken = _core.Taken(kid, card.id, taken)
+            if stack:
+                tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
+        treats = 0
+        for treat, n in enumerate(player.treats):
+            treats |= n << _core.TREAT_BITS * treat
+        costumes.append(_core.Costume(counts, icons, free, player.qualified, tops, taken))
+        tracks.append(
+            _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
+        )
+    current = state.current_player
+    core = _core.Core(
+        tables,
+        tuple(costumes),
+        tuple(tracks),
+        tuple(-1 if card is None else card.id for card in market),
+        state.deck_position,
+        _bits(state.pumpkin_on_house),
+        _bits(state.pumpkin_on_mean_house),
+        _bits(state.street_flipped),
+        tuple(card.id for card in state.discarded),
+        -1 if current is None else current,
+        state.turn,
+        state.passes_in_a_row,
+        state.end_trigger,
+        state.log,
+    )
+    object.__setattr__(state, "_core", core)
+    _remember_boards(setup, core, state.players)
+    return core
+
+
+def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
+    """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
+    known = cards[card.id] if 0 <= card.id < len(cards) else None
+    return known is card or known == card
+
+
+def _bits(flags: tuple[bool, ...]) -> int:
+    mask = 0
+    for i, flag in enumerate(flags):
+        if flag:
+            mask |= 1 << i
+    return mask
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+
+class _CoreState(GameState):
+    """Builds a ``GameState`` that holds only its setup, current player and core.
+
+    As ``model._fast_constructor`` does: plain stores into a subclass without slots of its
+    own, then the object is given its real class. The unset fields are built on first read.
+    """
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    def __init__(self, setup: Setup, current: int | None, core: _core.Core) -> None:
+        self.setup = setup  # type: ignore[misc]
+        self.current_player = current  # type: ignore[misc]
+        self._core = core  # type: ignore[misc]
+        self._legal = None  # type: ignore[misc]
+
+
+def _code(state: GameState, action: object) -> int | None:
+    """The code of an action that is not one of the canonical objects, or None."""
+    if type(action) not in _ACTION_TYPES:
+        return None
+    try:
+        return state.setup.action_space.encode(cast(Action, action))
+    except TrickyTreatsError:
+        return None
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """``state.apply(action)``: on the core where it covers the game, else by the rules."""
+    core = state._core
+    if core is None:
+        core = core_of(state)
+        if core is None:
+            return _rules.apply(state, action, None)
+    code = core.tables.codes.get(id(action))
+    if code is None:
+        code = _code(state, action)
+    after = None if code is None else core.apply(code, action)
+    if after is None:  # not legal: the rules say why (and raise)
+        return _rules.apply(state, action, None)
+    new: GameState = _CoreState(state.setup, None if after.current < 0 else after.current, after)
+    new.__class__ = GameState
+    return new
+
+
+def apply_with_events(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """``state.apply_with_events(action)``: by the rules, which name every event.
+
+    The new state also gets the core's state, so that the moves after it run on the core.
+    """
+    events: list[Event] = []
+    new = _rules.apply(state, action, events)
+    core = core_of(state)
+    if core is not None:
+        code = core.tables.codes.get(id(action))
+        if code is None:
+            code = _code(state, action)
+        after = None if code is None else core.apply(code, action)
+        if after is not None:
+            # A new object nobody else has seen: share the state's own log and trigger.
+            after.log = new.log
+            after.trigger = new.end_trigger
+            object.__setattr__(new, "_core", after)
+            _remember_boards(state.setup, after, new.players)
+    return new, tuple(events)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """``state.legal_actions()`` worked out (the state caches it)."""
+    core = state._core
+    if core is None:
+        core = core_of(state)
+        if core is None:
+            return _rules.legal_actions(state)
+    return cast("tuple[Action, ...]", core.legal())
+
+
+# -- boards built on first read ---------------------------------------------------------------
+
+
+def _remember_boards(setup: Setup, core: _core.Core, players: tuple[PlayerState, ...]) -> None:
+    """Keep ``players`` as the boards of ``core``, for the next boards to be built from."""
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    memo["core-boards"] = (core, players)
+
+
+def lazy_field(state: GameState, name: str) -> Any:
+    """Build, store and return field ``name`` of a state made by the core."""
+    builder = _BUILDERS.get(name)
+    core: _core.Core | None = state._core if builder is not None else None
+    if core is None or builder is None:
+        raise AttributeError(f"'GameState' object has no attribute {name!r}")
+    value = builder(state, core)
+    object.__setattr__(state, name, value)
+    return value
+
+
+def _players(state: GameState, core: _core.Core) -> tuple[PlayerState, ...]:
+    setup = state.setup
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    last = memo.get("core-boards")
+    players = []
+    names = setup.config.players
+    tiles = setup.secret_tiles
+    tables = core.tables
+    for seat, (costume, track) in enumerate(zip(core.costumes, core.tracks, strict=True)):
+        if last is None:
+            players.append(
+                _board(tables, names[seat], tiles[seat], costume, track, None, None, None)
+            )
+            continue
+        last_core, last_players = last
+        base = last_players[seat]
+        base_costume = last_core.costumes[seat]
+        base_track = last_core.tracks[seat]
+        if base_costume is costume and base_track is track:
+            players.append(base)
+        else:
+            players.append(
+                _board(
+                    tables, names[seat], tiles[seat], costume, track, base, base_costume, base_track
+                )
+            )
+    built = tuple(players)
+    memo["core-boards"] = (core, built)
+    return built
+
+
+def _board(
+    tables: _core.Tables,
+    name: str,
+    tile: object,
+    costume: _core.Costume,
+    track: _core.Track,
+    base: PlayerState | None,
+    base_costume: _core.Costume | None,
+    base_track: _core.Track | None,
+) -> PlayerState:
+    """One board, sharing what did not change since ``base``.
+
+    ``base`` is the board of ``base_costume`` and ``base_track``; without one, the board is
+    built from scratch.
+    """
+    if base is not None and base_costume is costume:
+        kids = base.kids
+        counts = base.feature_counts
+        icons = base.visible_icons
+        free = base.free_kids
+    else:
+        kids = _kids(tables, costume, base, base_costume)
+        counts = _unpack(costume.counts, _COUNT_SHIFTS, _core.COUNT_MASK)
+        icons = _unpack(costume.icons, _ICON_SHIFTS, _core.COUNT_MASK)
+        free = _unpack(costume.free, _FREE_SHIFTS, _core.FREE_MASK)
+    if base is not None and base_track is track:
+        treats = base.treats
+        visited = base.visited
+        tricked = base.tricked
+    else:
+        treats = _unpack(track.treats, _TREAT_SHIFTS, (1 << _core.TREAT_BITS) - 1)
+        visited = _houses(track.visited)
+        tricked = _houses(track.tricked)
+    return _new_player_state(
+        name,
+        kids,
+        treats,
+        track.pumpkins,
+        visited,
+        tricked,
+        track.footprints,
+        tile,
+        counts,
+        icons,
+        free,
+        costume.qualified,
+        costume.qualified & ~track.visited,
+    )
+
+
+def _kids(
+    tables: _core.Tables,
+    costume: _core.Costume,
+    base: PlayerState | None,
+    base_costume: _core.Costume | None,
+) -> tuple[tuple[Any, ...], ...]:
+    """The kids' stacks: ``base``'s with the cards taken since, or rebuilt from the chain."""
+    stop = None if base_costume is None else base_costume.taken
+    newest = []
+    node = costume.taken
+    while node is not None and node is not stop:
+        newest.append(node)
+        node = node.before
+    cards = tables.cards
+    # From scratch for another branch of the game, or without a base.
+    kids: list[tuple[Any, ...]] = (
+        list(base.kids) if base is not None and node is stop else [()] * tables.kids
+    )
+    for node in reversed(newest):
+        kids[node.kid] = (*kids[node.kid], cards[node.card])
+    return tuple(kids)
+
+
+_COUNT_SHIFTS = tuple(_core.COUNT_BITS * i for i in range(len(FEATURES)))
+_ICON_SHIFTS = tuple(_core.COUNT_BITS * i for i in range(len(TrickIcon)))
+_FREE_SHIFTS = tuple(_core.FREE_BITS * i for i in range(len(CostumeType)))
+_TREAT_SHIFTS = tuple(_core.TREAT_BITS * i for i in range(len(Treat)))
+
+# Shared results (there are few distinct ones), so that kept states hold no copies of their
+# own; each table is cleared if it ever grows large.
+_UNPACKED: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+_HOUSES: dict[int, frozenset[int]] = {}
+_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+
+
+def _unpack(packed: int, shifts: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    key = (packed, shifts)
+    values = _UNPACKED.get(key)
+    if values is None:
+        values = tuple([packed >> shift & mask for shift in shifts])
+        if len(_UNPACKED) >= 8192:
+            _UNPACKED.clear()
+        _UNPACKED[key] = values
+    return values
+
+
+def _houses(mask: int) -> frozenset[int]:
+    houses = _HOUSES.get(mask)
+    if houses is None:
+        houses = frozenset(h for h in range(mask.bit_length()) if mask >> h & 1)
+        if len(_HOUSES) >= 8192:
+            _HOUSES.clear()
+        _HOUSES[mask] = houses
+    return houses
+
+
+def _flags(mask: int, count: int) -> tuple[bool, ...]:
+    key = (mask, count)
+    flags = _FLAGS.get(key)
+    if flags is None:
+        flags = tuple([bool(mask >> i & 1) for i in range(count)])
+        if len(_FLAGS) >= 8192:
+            _FLAGS.clear()
+        _FLAGS[key] = flags
+    return flags
+
+
+def _market(state: GameState, core: _core.Core) -> tuple[Any, ...]:
+    cards = core.tables.cards
+    return tuple([None if card < 0 else cards[card] for card in core.market])
+
+
+def _discarded(state: GameState, core: _core.Core) -> tuple[Any, ...]:
+    cards = core.tables.cards
+    return tuple([cards[card] for card in core.discarded])
+
+
+_BUILDERS: dict[str, Callable[[GameState, _core.Core], Any]] = {
+    "players": _players,
+    "market": _market,
+    "deck_position": lambda state, core: core.position,
+    "discarded": _discarded,
+    "pumpkin_on_house": lambda state, core: _flags(core.pumpkins, len(state.setup.grid)),
+    "pumpkin_on_mean_house": lambda state, core: _flags(
+        core.mean_pumpkins, len(state.setup.mean_houses)
+    ),
+    "street_flipped": lambda state, core: _flags(core.flipped, len(state.setup.street_tokens)),
+    "turn": lambda state, core: core.turn,
+    "passes_in_a_row": lambda state, core: core.passes,
+    "end_trigger": lambda state, core: core.trigger,
+    "log": lambda state, core: core.log,
+}
+
+
+from tricky_treats import rules as _rules  # noqa: E402
