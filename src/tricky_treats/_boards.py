@@ -16,12 +16,11 @@ from __future__ import annotations
 import contextlib
 import operator
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from tricky_treats import _core
 from tricky_treats.actions import (
     Action,
-    ActionSpace,
     Pass,
     RefreshMarket,
     TakeCard,
@@ -101,92 +100,131 @@ def _build_tables(setup: Setup) -> _core.Tables:
     lookup = setup.lookup
     rules = setup.rules
     space = setup.action_space
-    deck = tuple(map(_ID, setup.deck))
-    cards: list[object] = list(setup.components.cards)  # card ids are their positions
-    cards += [None] * (max(deck, default=0) + 1 - len(cards))
-    for card_id, card in zip(deck, setup.deck, strict=True):
-        cards[card_id] = card
+    dealt = setup.deck
+    deck = tuple(map(_ID, dealt))
+    cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
+    if not _same_cards(cards, deck, dealt):  # a deck dealt by a plugin, of cards of its own
+        known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
+        for card_id, card in zip(deck, dealt, strict=True):
+            known[card_id] = card
+        cards = tuple(known)
     tokens = setup.street_tokens
+    card_type = lookup.card_type
+    card_features = lookup.card_features
+    mean_icon = lookup.mean_icon
+    any_mean_house = rules.any_mean_house
+    tricks = lookup.tricks
     return _core.Tables(
         players=len(setup.config.players),
         kids=rules.kids_per_player,
         market_size=rules.market_size,
         last_player=setup.config.last_player,
-        any_mean_house=rules.any_mean_house,
+        any_mean_house=any_mean_house,
         refresh_ends_turn=rules.refresh_ends_turn,
         deck=deck,
-        card_type=lookup.card_type,
+        card_type=card_type,
+        card_free_shift=_kept(
+            card_type, lambda: tuple(_core.FREE_BITS * kind for kind in card_type), "free"
+        ),
         card_icon=lookup.card_icon,
-        card_features=lookup.card_features,
+        card_features=card_features,
         card_mask=lookup.card_mask,
-        card_counts=_card_counts(lookup.card_features),
+        card_counts=_kept(
+            card_features,
+            lambda: tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
+            "counts",
+        ),
         qualify=lookup.qualify,
         house_feature=lookup.house_feature,
         house_treat=lookup.house_treat,
         house_gain=tuple(map(_gains, setup.grid)),
-        street_houses=tuple(sum(1 << house for house in street) for street in STREETS),
+        street_houses=_STREET_HOUSES,
         streets_of_house=lookup.streets_of_house,
         street_treat=lookup.street_treat,
-        street_front=tuple(token.front for token in tokens),
-        street_back=tuple(token.back for token in tokens),
-        mean_icon=lookup.mean_icon,
+        street_front=tuple(map(_FRONT, tokens)),
+        street_back=tuple(map(_BACK, tokens)),
+        mean_icon=mean_icon,
+        mean_ready=_MEAN_READY.get((mean_icon, any_mean_house))
+        or _mean_ready(mean_icon, any_mean_house),
         takes=lookup.takes,
         visits=lookup.visits,
-        tricks=lookup.tricks,
+        tricks=tricks,
+        trick_lists=_kept(space, lambda: _trick_lists(tricks), "tricks"),
         refresh=lookup.refresh,
         pass_=lookup.pass_,
-        codes=_codes(space),
-        cards=tuple(cards),
+        codes=_kept(
+            space,
+            lambda: {id(action): code for code, action in enumerate(space.actions)},
+            "codes",
+        ),
+        cards=cards,
         make_trigger=_make_trigger,
     )
 
 
-_ID = operator.attrgetter("id")
+def _same_cards(cards: tuple[object, ...], ids: tuple[int, ...], dealt: tuple[object, ...]) -> bool:
+    """Whether each card of ``dealt`` is the card of its id in ``cards``."""
+    return max(ids, default=0) < len(cards) and all(
+        map(operator.is_, dealt, map(cards.__getitem__, ids))
+    )
 
-# Per nice neighbour (by id; the entry keeps it alive): the treats for 0 to 15 cards.
-_GAINS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+_ID = operator.attrgetter("id")
+_FRONT = operator.attrgetter("front")
+_BACK = operator.attrgetter("back")
+_STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
+
+_T = TypeVar("_T")
+_KEPT: dict[tuple[int, str], tuple[object, Any]] = {}
+
+
+def _kept(key: object, build: Callable[[], _T], kind: str) -> _T:
+    """``build()``, worked out once per ``key`` object (and ``kind``) and kept.
+
+    Entries are by ``id(key)`` and keep their key alive, so no other object can have that
+    id while the entry is there; the table is cleared if it ever grows large.
+    """
+    entry = _KEPT.get((id(key), kind))
+    if entry is None:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        entry = _KEPT[id(key), kind] = (key, build())
+    value: _T = entry[1]
+    return value
 
 
 def _gains(house: GridHouse) -> tuple[int, ...]:
+    """The treats a nice house gives for 0 to 15 cards of its feature."""
     neighbour = house.neighbour
-    entry = _GAINS.get(id(neighbour))
-    if entry is None:
-        if len(_GAINS) >= 4096:
-            _GAINS.clear()
-        gains = tuple(neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
-        entry = _GAINS[id(neighbour)] = (neighbour, gains)
-    return entry[1]
+    return _kept(
+        neighbour, lambda: tuple(neighbour.treats_for(n) for n in range(_TABLE_COUNTS)), "gains"
+    )
 
 
-# Per action space (by id; the entry keeps it alive): each action's code by the action's id.
-_CODES: dict[int, tuple[ActionSpace, dict[int, int]]] = {}
+_MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
 
 
-def _codes(space: ActionSpace) -> dict[int, int]:
-    entry = _CODES.get(id(space))
-    if entry is None:
-        if len(_CODES) >= 64:
-            _CODES.clear()
-        codes = {id(action): code for code, action in enumerate(space.actions)}
-        entry = _CODES[id(space)] = (space, codes)
-    return entry[1]
+def _mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, ...]:
+    """Per bit mask of the icons shown on 3 kids, the mean houses they may trick (R3, R4)."""
+    everyone = (1 << len(mean_icon)) - 1
+    ready = tuple(
+        (everyone if ready else 0)
+        if any_mean_house
+        else sum(1 << house for house, icon in enumerate(mean_icon) if ready >> icon & 1)
+        for ready in range(1 << len(TrickIcon))
+    )
+    if len(_MEAN_READY) >= 4096:
+        _MEAN_READY.clear()
+    _MEAN_READY[mean_icon, any_mean_house] = ready
+    return ready
 
 
-# Per table of card features (by id; the entry keeps it alive): what each card adds to a
-# packed count of features.
-_CARD_COUNTS: dict[int, tuple[object, tuple[int, ...]]] = {}
-
-
-def _card_counts(card_features: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
-    entry = _CARD_COUNTS.get(id(card_features))
-    if entry is None:
-        if len(_CARD_COUNTS) >= 64:
-            _CARD_COUNTS.clear()
-        counts = tuple(
-            sum(1 << _core.COUNT_BITS * f for f in features) for features in card_features
-        )
-        entry = _CARD_COUNTS[id(card_features)] = (card_features, counts)
-    return entry[1]
+def _trick_lists(tricks: tuple[Action, ...]) -> tuple[tuple[object, ...], ...]:
+    """The tricks of each bit mask of mean houses."""
+    return tuple(
+        tuple(trick for house, trick in enumerate(tricks) if mask >> house & 1)
+        for mask in range(1 << len(tricks))
+    )
 
 
 def _mask(houses: frozenset[int]) -> int:
@@ -221,28 +259,19 @@ def core_of(state: GameState) -> _core.Core | None:
             n >= 1 << _core.TREAT_BITS for n in player.treats
         ):
             return None  # a board made by hand that play could not reach: the rules decide
-        counts = 0
-        for feature, n in enumerate(player.feature_counts):
-            counts |= n << _core.COUNT_BITS * feature
-        icons = 0
-        for icon, n in enumerate(player.visible_icons):
-            icons |= n << _core.COUNT_BITS * icon
         free = 0
         for kind, kids in enumerate(player.free_kids):
             free |= kids << _core.FREE_BITS * kind
-        tops = 0
-        taken: _core.Taken | None = None
-        for kid, stack in enumerate(player.kids):
-            for card in stack:
-                if not _known(cards, card):
-                    return None
-                taken = _core.Taken(kid, card.id, taken)
-            if stack:
-                tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
+        if player.qualified or any(player.kids):
+            costume = _costume(player, cards, free)
+            if costume is None:
+                return None
+        else:  # a board at the start of the game
+            costume = _core.Costume(0, 0, 0, free, 0, 0, None)
+        costumes.append(costume)
         treats = 0
         for treat, n in enumerate(player.treats):
             treats |= n << _core.TREAT_BITS * treat
-        costumes.append(_core.Costume(counts, icons, free, player.qualified, tops, taken))
         tracks.append(
             _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
         )
@@ -266,6 +295,28 @@ def core_of(state: GameState) -> _core.Core | None:
     object.__setattr__(state, "_core", core)
     _remember_boards(setup, core, state.players)
     return core
+
+
+def _costume(player: PlayerState, cards: tuple[object, ...], free: int) -> _core.Costume | None:
+    """``player``'s kids as the core holds them; None for a card of another box."""
+    counts = 0
+    for feature, n in enumerate(player.feature_counts):
+        counts |= n << _core.COUNT_BITS * feature
+    icons = 0
+    for icon, n in enumerate(player.visible_icons):
+        icons |= n << _core.COUNT_BITS * icon
+    tops = 0
+    taken: _core.Taken | None = None
+    for kid, stack in enumerate(player.kids):
+        for card in stack:
+            if not _known(cards, card):
+                return None
+            taken = _core.Taken(kid, card.id, taken)
+        if stack:
+            tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
+    return _core.Costume(
+        counts, icons, _core.ready_icons(icons), free, player.qualified, tops, taken
+    )
 
 
 def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:

@@ -36,7 +36,7 @@ from typing import Final
 
 MAX_KIDS: Final = 5
 """The most kids per player the core covers: 3 types of 5 kids fit a 4-bit count."""
-MAX_MEAN_HOUSES: Final = 30
+MAX_MEAN_HOUSES: Final = 8
 MAX_CARD_ID: Final = 999
 
 COUNT_BITS: Final = 4
@@ -67,6 +67,7 @@ class Tables:
         refresh_ends_turn: bool,
         deck: tuple[int, ...],
         card_type: tuple[int, ...],
+        card_free_shift: tuple[int, ...],
         card_icon: tuple[int, ...],
         card_features: tuple[tuple[int, ...], ...],
         card_mask: tuple[int, ...],
@@ -81,9 +82,11 @@ class Tables:
         street_front: tuple[int, ...],
         street_back: tuple[int, ...],
         mean_icon: tuple[int, ...],
+        mean_ready: tuple[int, ...],
         takes: tuple[tuple[tuple[object, ...], ...], ...],
         visits: tuple[tuple[object, ...], ...],
         tricks: tuple[object, ...],
+        trick_lists: tuple[tuple[object, ...], ...],
         refresh: object,
         pass_: object,
         codes: dict[int, int],
@@ -99,6 +102,7 @@ class Tables:
         self.deck = deck
         self.deck_size = len(deck)
         self.card_type = card_type
+        self.card_free_shift = card_free_shift
         self.card_icon = card_icon
         self.card_features = card_features
         self.card_mask = card_mask
@@ -113,10 +117,12 @@ class Tables:
         self.street_front = street_front
         self.street_back = street_back
         self.mean_icon = mean_icon
+        self.mean_ready = mean_ready
         self.mean_houses = len(mean_icon)
         self.takes = takes
         self.visits = visits
         self.tricks = tricks
+        self.trick_lists = trick_lists
         self.refresh = refresh
         self.pass_ = pass_
         self.codes = codes
@@ -127,8 +133,22 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
 
 
+def ready_icons(icons: int) -> int:
+    """A bit mask of the trick icons that ``icons`` (packed counts) shows on 3 kids or more.
+
+    ``TrickIcon`` has 3 members.
+    """
+    return (
+        (icons & COUNT_MASK >= 3)
+        | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
+        | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2
+    )
+
+
 class Taken:
     """A card put on a kid, and the cards the player took before it (a chain, newest first)."""
+
+    __slots__ = ("before", "card", "kid")
 
     def __init__(self, kid: int, card: int, before: Taken | None) -> None:
         self.kid = kid
@@ -139,11 +159,21 @@ class Taken:
 class Costume:
     """One player's kids, packed (see the module's docstring)."""
 
+    __slots__ = ("counts", "free", "icons", "qualified", "ready", "taken", "tops")
+
     def __init__(
-        self, counts: int, icons: int, free: int, qualified: int, tops: int, taken: Taken | None
+        self,
+        counts: int,
+        icons: int,
+        ready: int,
+        free: int,
+        qualified: int,
+        tops: int,
+        taken: Taken | None,
     ) -> None:
         self.counts = counts
         self.icons = icons
+        self.ready = ready
         self.free = free
         self.qualified = qualified
         self.tops = tops
@@ -152,6 +182,8 @@ class Costume:
 
 class Track:
     """One player's treats (packed), pumpkins, visited and tricked houses, footprints."""
+
+    __slots__ = ("footprints", "pumpkins", "treats", "tricked", "visited")
 
     def __init__(
         self, treats: int, pumpkins: int, visited: int, tricked: int, footprints: int
@@ -172,6 +204,23 @@ class Core:
     is None or the ``EndTrigger`` that ``tables.make_trigger`` built; ``log`` is the
     state's action log (nested pairs, newest first).
     """
+
+    __slots__ = (
+        "costumes",
+        "current",
+        "discarded",
+        "flipped",
+        "log",
+        "market",
+        "mean_pumpkins",
+        "passes",
+        "position",
+        "pumpkins",
+        "tables",
+        "tracks",
+        "trigger",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -215,40 +264,24 @@ class Core:
         track = self.tracks[seat]
         actions: list[object] = []
         takes = t.takes
-        card_type = t.card_type
+        free_shift = t.card_free_shift
         card_mask = t.card_mask
         free = costume.free
+        free_mask = FREE_MASK
         shared = -1
         for slot, card in enumerate(self.market):
             if card < 0:
                 shared = 0
             else:
-                actions.extend(takes[slot][free >> FREE_BITS * card_type[card] & FREE_MASK])
+                actions.extend(takes[slot][free >> free_shift[card] & free_mask])
                 shared &= card_mask[card]
         if track.footprints:
             actions.extend(t.visits[costume.qualified & ~track.visited])
-            icons = costume.icons
-            tricked = track.tricked
-            tricks = t.tricks
-            if t.any_mean_house:
-                if (
-                    icons & COUNT_MASK >= 3
-                    or icons >> COUNT_BITS & COUNT_MASK >= 3
-                    or icons >> 2 * COUNT_BITS & COUNT_MASK >= 3
-                ):
-                    actions.extend(
-                        [tricks[h] for h in range(t.mean_houses) if not tricked >> h & 1]
-                    )
-            else:
-                mean_icon = t.mean_icon
-                actions.extend(
-                    [
-                        tricks[h]
-                        for h in range(t.mean_houses)
-                        if icons >> COUNT_BITS * mean_icon[h] & COUNT_MASK >= 3
-                        and not tricked >> h & 1
-                    ]
-                )
+            ready = costume.ready
+            if ready:
+                trickable = t.mean_ready[ready] & ~track.tricked
+                if trickable:
+                    actions.extend(t.trick_lists[trickable])
         if shared and self.position < t.deck_size:
             actions.append(t.refresh)
             if len(actions) == 1:
@@ -284,7 +317,7 @@ class Core:
         if card < 0:
             return None
         costume = self.costumes[seat]
-        free_bit = 1 << FREE_BITS * t.card_type[card] + kid
+        free_bit = 1 << t.card_free_shift[card] + kid
         if not costume.free & free_bit:
             return None
         counts = costume.counts + t.card_counts[card]
@@ -303,6 +336,7 @@ class Core:
         costumes[seat] = Costume(
             counts,
             icons,
+            ready_icons(icons),
             free,
             qualified,
             costume.tops + ((card + 1 - top) << shift),
@@ -384,15 +418,7 @@ class Core:
         bit = 1 << house
         if not track.footprints or track.tricked & bit:
             return None
-        icons = self.costumes[seat].icons
-        if t.any_mean_house:
-            if not (
-                icons & COUNT_MASK >= 3
-                or icons >> COUNT_BITS & COUNT_MASK >= 3
-                or icons >> 2 * COUNT_BITS & COUNT_MASK >= 3
-            ):
-                return None
-        elif icons >> COUNT_BITS * t.mean_icon[house] & COUNT_MASK < 3:
+        if not t.mean_ready[self.costumes[seat].ready] & bit:
             return None
         pumpkins = track.pumpkins
         on_house = self.mean_pumpkins
