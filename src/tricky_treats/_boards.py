@@ -500,8 +500,12 @@ def _board(
         tricked = base.tricked
     else:
         treats = _unpack(track.treats, _TREAT_SHIFTS, (1 << _core.TREAT_BITS) - 1)
-        visited = _houses(track.visited)
-        tricked = _houses(track.tricked)
+        if base is None or base_track is None:
+            visited = _houses(track.visited)
+            tricked = _houses(track.tricked)
+        else:
+            visited = _more_houses(base.visited, base_track.visited, track.visited)
+            tricked = _more_houses(base.tricked, base_track.tricked, track.tricked)
     return _new_player_state(
         name,
         kids,
@@ -573,6 +577,19 @@ def _houses(mask: int) -> frozenset[int]:
             _HOUSES.clear()
         _HOUSES[mask] = houses
     return houses
+
+
+def _more_houses(houses: frozenset[int], mask: int, new_mask: int) -> frozenset[int]:
+    """The houses of ``new_mask``, from ``houses`` (those of ``mask``) where one was added.
+
+    Built as the rules build it, so that the set is the same one (``rules._with_house``).
+    """
+    if new_mask == mask:
+        return houses
+    added = new_mask & ~mask
+    if mask & ~new_mask or added & (added - 1):
+        return _houses(new_mask)
+    return _rules._with_house(houses, added.bit_length() - 1)
 
 
 def _flags(mask: int, count: int) -> tuple[bool, ...]:
