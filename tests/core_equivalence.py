@@ -4,10 +4,11 @@ The compact core (``tricky_treats._core``, plain or compiled with mypyc) must pl
 as the reference rules (``tricky_treats.rules``). This module plays seeded random games of
 every built-in variant and rule option, 2 to 4 players, plus configurations the core does
 not cover (6 kids per player), and hashes at every step: the legal actions, the view of
-every seat, the score sheets, the events of the move (half of the moves are applied with
-``apply_with_events``), a refused move's error and message, and the records (``dumps`` of
-the game and of every seat). ``digest(games, reference=True)`` plays the same games through
-the rules alone, so equal digests mean equal games. Values are hashed field by field, with
+every seat (as its player record, ``dumps(game, player=seat)``, holds it), the score
+sheets, the events of the move (half of the moves are applied with ``apply_with_events``),
+a refused move's error and message, and every fifth move the game's record and its boards
+field by field. ``digest(games, reference=True)`` plays the same games through
+the rules alone, so equal digests mean equal games. Boards are hashed field by field, with
 sets sorted: two equal sets may print their members in different orders.
 
 A helper module, not a test file: ``tests/test_core_equivalence.py`` compares the two
@@ -99,13 +100,11 @@ def play_and_hash(seed: int, configuration: dict[str, Any], players: int, sink: 
     while True:
         legal = game.legal_actions()
         feed("legal", [str(action) for action in legal])
-        for seat in range(players):
-            feed("view", seat, game.view(seat))
+        for seat in range(players):  # the view, as the seat's record holds it
+            feed("view", seat, tt.dumps(game, player=seat))
         feed("scores", game.scores(), game.winners(), game.outcome())
         if moves % 5 == 0 or game.is_over:
-            feed("record", tt.dumps(game))
-            for seat in range(players):
-                feed("player record", seat, tt.dumps(game, player=seat))
+            feed("record", tt.dumps(game), canonical(game.players))
         if game.is_over:
             return moves
         # A refused move: its error and message, and the state unchanged.

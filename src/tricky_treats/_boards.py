@@ -65,7 +65,7 @@ def covers(setup: Setup) -> bool:
         and len(setup.street_tokens) == len(STREETS)
         and len(setup.mean_houses) <= _core.MAX_MEAN_HOUSES
         and len(setup.components.cards) <= _core.MAX_CARD_ID + 1  # card ids are positions
-        and all(card.id <= _core.MAX_CARD_ID for card in setup.deck)
+        and max(map(_ID, setup.deck), default=0) <= _core.MAX_CARD_ID
     )
 
 

@@ -273,15 +273,15 @@ class Core:
             if card < 0:
                 shared = 0
             else:
-                actions.extend(takes[slot][free >> free_shift[card] & free_mask])
+                actions += takes[slot][free >> free_shift[card] & free_mask]
                 shared &= card_mask[card]
         if track.footprints:
-            actions.extend(t.visits[costume.qualified & ~track.visited])
+            actions += t.visits[costume.qualified & ~track.visited]
             ready = costume.ready
             if ready:
                 trickable = t.mean_ready[ready] & ~track.tricked
                 if trickable:
-                    actions.extend(t.trick_lists[trickable])
+                    actions += t.trick_lists[trickable]
         if shared and self.position < t.deck_size:
             actions.append(t.refresh)
             if len(actions) == 1:
@@ -336,7 +336,9 @@ class Core:
         costumes[seat] = Costume(
             counts,
             icons,
-            ready_icons(icons),
+            (icons & COUNT_MASK >= 3)  # ready_icons(icons), without a call
+            | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
+            | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2,
             free,
             qualified,
             costume.tops + ((card + 1 - top) << shift),
