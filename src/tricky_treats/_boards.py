@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import operator
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from tricky_treats import _core
 from tricky_treats.actions import (
@@ -59,13 +59,17 @@ def reference_rules() -> Iterator[None]:
 
 def covers(setup: Setup) -> bool:
     """Whether the core covers ``setup``'s configuration (see ``_core``'s limits)."""
+    return _covers(setup, tuple(map(_ID, setup.deck)))
+
+
+def _covers(setup: Setup, deck: tuple[int, ...]) -> bool:
     return (
         setup.rules.kids_per_player <= _core.MAX_KIDS
         and len(setup.grid) == 9
         and len(setup.street_tokens) == len(STREETS)
         and len(setup.mean_houses) <= _core.MAX_MEAN_HOUSES
         and len(setup.components.cards) <= _core.MAX_CARD_ID + 1  # card ids are positions
-        and max(map(_ID, setup.deck), default=0) <= _core.MAX_CARD_ID
+        and max(deck, default=0) <= _core.MAX_CARD_ID
     )
 
 
@@ -90,18 +94,20 @@ def _tables(setup: Setup) -> _core.Tables | None:
     memo = setup._memo
     if memo is None:
         memo = _setup_memo(setup)
-    tables: _core.Tables | bool | None = memo.get("core")
+    tables: _core.Tables | Literal[False] | None = memo.get("core")
     if tables is None:
-        tables = memo["core"] = _build_tables(setup) if covers(setup) else False
-    return tables if isinstance(tables, _core.Tables) else None
+        tables = memo["core"] = _build_tables(setup) or False
+    return tables or None
 
 
-def _build_tables(setup: Setup) -> _core.Tables:
+def _build_tables(setup: Setup) -> _core.Tables | None:
+    dealt = setup.deck
+    deck = tuple(map(_ID, dealt))
+    if not _covers(setup, deck):
+        return None
     lookup = setup.lookup
     rules = setup.rules
     space = setup.action_space
-    dealt = setup.deck
-    deck = tuple(map(_ID, dealt))
     cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
     if not _same_cards(cards, deck, dealt):  # a deck dealt by a plugin, of cards of its own
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
@@ -137,7 +143,7 @@ def _build_tables(setup: Setup) -> _core.Tables:
         qualify=lookup.qualify,
         house_feature=lookup.house_feature,
         house_treat=lookup.house_treat,
-        house_gain=tuple(map(_gains, setup.grid)),
+        house_gain=_house_gains(setup.grid),
         street_houses=_STREET_HOUSES,
         streets_of_house=lookup.streets_of_house,
         street_treat=lookup.street_treat,
@@ -193,12 +199,21 @@ def _kept(key: object, build: Callable[[], _T], kind: str) -> _T:
     return value
 
 
-def _gains(house: GridHouse) -> tuple[int, ...]:
-    """The treats a nice house gives for 0 to 15 cards of its feature."""
-    neighbour = house.neighbour
-    return _kept(
-        neighbour, lambda: tuple(neighbour.treats_for(n) for n in range(_TABLE_COUNTS)), "gains"
-    )
+# Per nice house (by id; the entry keeps it alive): the house, and the treats it gives for
+# 0 to 15 cards of its feature. Houses are usually the shared objects of the base game's deal.
+_GAINS: dict[int, tuple[GridHouse, tuple[int, ...]]] = {}
+
+
+def _house_gains(grid: tuple[GridHouse, ...]) -> tuple[tuple[int, ...], ...]:
+    entries = tuple(map(_GAINS.get, map(id, grid)))
+    if None in entries:
+        if len(_GAINS) >= 4096:
+            _GAINS.clear()
+        for house in grid:
+            gains = tuple(house.neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
+            _GAINS[id(house)] = (house, gains)
+        entries = tuple(map(_GAINS.get, map(id, grid)))
+    return tuple(entry[1] for entry in entries)  # type: ignore[index]
 
 
 _MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
@@ -248,44 +263,44 @@ def core_of(state: GameState) -> _core.Core | None:
         return None
     cards = tables.cards
     market = state.market
-    for card in (*market, *state.discarded):
-        if card is not None and not _known(cards, card):
+    discarded = state.discarded
+    for card in (*market, *discarded) if discarded else market:
+        if card is not None and cards[card.id] is not card and not _known(cards, card):
             return None  # a card of another box, put there by hand
     costumes = []
     tracks = []
     for player in state.players:
+        if not (player.qualified or player.visited or player.tricked or any(player.kids)):
+            # A board at the start of the game: the same for every game (immutable, shared).
+            key = (player.free_kids, player.treats, player.pumpkins, player.footprints)
+            entry = _STARTS.get(key)
+            if entry is None:
+                entry = _STARTS[key] = _start(player)
+            costumes.append(entry[0])
+            tracks.append(entry[1])
+            continue
         visited = _mask(player.visited)
-        if player.visitable != player.qualified & ~visited or any(
-            n >= 1 << _core.TREAT_BITS for n in player.treats
+        if (
+            player.visitable != player.qualified & ~visited
+            or max(player.treats) >= 1 << _core.TREAT_BITS
         ):
             return None  # a board made by hand that play could not reach: the rules decide
-        free = 0
-        for kind, kids in enumerate(player.free_kids):
-            free |= kids << _core.FREE_BITS * kind
-        if player.qualified or any(player.kids):
-            costume = _costume(player, cards, free)
-            if costume is None:
-                return None
-        else:  # a board at the start of the game
-            costume = _core.Costume(0, 0, 0, free, 0, 0, None)
+        costume = _costume(player, cards)
+        if costume is None:
+            return None
         costumes.append(costume)
-        treats = 0
-        for treat, n in enumerate(player.treats):
-            treats |= n << _core.TREAT_BITS * treat
-        tracks.append(
-            _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
-        )
+        tracks.append(_track(player, visited))
     current = state.current_player
     core = _core.Core(
         tables,
         tuple(costumes),
         tuple(tracks),
-        tuple(-1 if card is None else card.id for card in market),
+        tuple([-1 if card is None else card.id for card in market]),
         state.deck_position,
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
         _bits(state.street_flipped),
-        tuple(card.id for card in state.discarded),
+        tuple(map(_ID, discarded)),
         -1 if current is None else current,
         state.turn,
         state.passes_in_a_row,
@@ -297,8 +312,30 @@ def core_of(state: GameState) -> _core.Core | None:
     return core
 
 
-def _costume(player: PlayerState, cards: tuple[object, ...], free: int) -> _core.Costume | None:
+# Boards at the start of a game, by what tells them apart, as the core holds them.
+_STARTS: dict[tuple[object, ...], tuple[_core.Costume, _core.Track]] = {}
+
+
+def _start(player: PlayerState) -> tuple[_core.Costume, _core.Track]:
+    if len(_STARTS) >= 256:
+        _STARTS.clear()
+    costume = _costume(player, ())
+    assert costume is not None  # no cards to refuse
+    return costume, _track(player, 0)
+
+
+def _track(player: PlayerState, visited: int) -> _core.Track:
+    treats = 0
+    for treat, n in enumerate(player.treats):
+        treats |= n << _core.TREAT_BITS * treat
+    return _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
+
+
+def _costume(player: PlayerState, cards: tuple[object, ...]) -> _core.Costume | None:
     """``player``'s kids as the core holds them; None for a card of another box."""
+    free = 0
+    for kind, kids in enumerate(player.free_kids):
+        free |= kids << _core.FREE_BITS * kind
     counts = 0
     for feature, n in enumerate(player.feature_counts):
         counts |= n << _core.COUNT_BITS * feature
@@ -325,11 +362,17 @@ def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
     return known is card or known == card
 
 
+_BITS: dict[tuple[bool, ...], int] = {}
+
+
 def _bits(flags: tuple[bool, ...]) -> int:
-    mask = 0
-    for i, flag in enumerate(flags):
-        if flag:
-            mask |= 1 << i
+    """The bit mask of the true ones among ``flags``."""
+    mask = _BITS.get(flags)
+    if mask is None:
+        mask = sum(1 << i for i, flag in enumerate(flags) if flag)
+        if len(_BITS) >= 4096:
+            _BITS.clear()
+        _BITS[flags] = mask
     return mask
 
 
