@@ -14,6 +14,7 @@ reference implementation. Not part of the public API.
 from __future__ import annotations
 
 import contextlib
+import functools
 import operator
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
@@ -380,7 +381,7 @@ def _bits(flags: tuple[bool, ...]) -> int:
 
 
 class _CoreState(GameState):
-    """Builds a ``GameState`` that holds only its setup, current player and core.
+    """Builds a ``GameState`` from a core: its boards, market and tokens are left unset.
 
     As ``model._fast_constructor`` does: plain stores into a subclass without slots of its
     own, then the object is given its real class. The unset fields are built on first read.
@@ -393,6 +394,11 @@ class _CoreState(GameState):
     def __init__(self, setup: Setup, current: int | None, core: _core.Core) -> None:
         self.setup = setup  # type: ignore[misc]
         self.current_player = current  # type: ignore[misc]
+        self.deck_position = core.position  # type: ignore[misc]
+        self.turn = core.turn  # type: ignore[misc]
+        self.passes_in_a_row = core.passes  # type: ignore[misc]
+        self.end_trigger = core.trigger  # type: ignore[misc,assignment]
+        self.log = core.log  # type: ignore[misc,assignment]
         self._core = core  # type: ignore[misc]
         self._legal = None  # type: ignore[misc]
 
@@ -469,14 +475,44 @@ def _remember_boards(setup: Setup, core: _core.Core, players: tuple[PlayerState,
 
 
 def lazy_field(state: GameState, name: str) -> Any:
-    """Build, store and return field ``name`` of a state made by the core."""
-    builder = _BUILDERS.get(name)
-    core: _core.Core | None = state._core if builder is not None else None
-    if core is None or builder is None:
+    """Build, store and return field ``name`` (one of ``model._LAZY_FIELDS``) of a state.
+
+    The players are built on their own (they cost most); the other fields all at once.
+    """
+    core: _core.Core | None = state._core
+    if core is None:
         raise AttributeError(f"'GameState' object has no attribute {name!r}")
-    value = builder(state, core)
-    object.__setattr__(state, name, value)
-    return value
+    if name == "players":
+        players = _players(state, core)
+        object.__setattr__(state, "players", players)
+        return players
+    _fill(state, core)
+    return object.__getattribute__(state, name)
+
+
+def _fill(state: GameState, core: _core.Core) -> None:
+    """Store every field of ``state`` but the players, from ``core``."""
+    setup = state.setup
+    store = object.__setattr__
+    memo = setup._memo
+    if memo is None:
+        memo = _setup_memo(setup)
+    # The market changes only when a card is taken: share the last one built.
+    last = memo.get("core-market")
+    ids = core.market
+    if last is not None and last[0] is ids:
+        market = last[1]
+    else:
+        cards = core.tables.cards
+        market = tuple([None if card < 0 else cards[card] for card in ids])
+        memo["core-market"] = (ids, market)
+    store(state, "market", market)
+    discarded = core.discarded
+    cards = core.tables.cards
+    store(state, "discarded", tuple([cards[card] for card in discarded]) if discarded else ())
+    store(state, "pumpkin_on_house", _flags(len(setup.grid))[core.pumpkins])
+    store(state, "pumpkin_on_mean_house", _flags(len(setup.mean_houses))[core.mean_pumpkins])
+    store(state, "street_flipped", _flags(len(setup.street_tokens))[core.flipped])
 
 
 def _players(state: GameState, core: _core.Core) -> tuple[PlayerState, ...]:
@@ -534,15 +570,15 @@ def _board(
         free = base.free_kids
     else:
         kids = _kids(tables, costume, base, base_costume)
-        counts = _unpack(costume.counts, _COUNT_SHIFTS, _core.COUNT_MASK)
-        icons = _unpack(costume.icons, _ICON_SHIFTS, _core.COUNT_MASK)
-        free = _unpack(costume.free, _FREE_SHIFTS, _core.FREE_MASK)
+        counts = _COUNTS.get(costume.counts) or _unpack(_COUNTS, costume.counts, _COUNT_SHIFTS)
+        icons = _ICONS.get(costume.icons) or _unpack(_ICONS, costume.icons, _ICON_SHIFTS)
+        free = _FREE.get(costume.free) or _unpack(_FREE, costume.free, _FREE_SHIFTS)
     if base is not None and base_track is track:
         treats = base.treats
         visited = base.visited
         tricked = base.tricked
     else:
-        treats = _unpack(track.treats, _TREAT_SHIFTS, (1 << _core.TREAT_BITS) - 1)
+        treats = _TREATS.get(track.treats) or _unpack(_TREATS, track.treats, _TREAT_SHIFTS)
         if base is None or base_track is None:
             visited = _houses(track.visited)
             tricked = _houses(track.tricked)
@@ -596,19 +632,28 @@ _TREAT_SHIFTS = tuple(_core.TREAT_BITS * i for i in range(len(Treat)))
 
 # Shared results (there are few distinct ones), so that kept states hold no copies of their
 # own; each table is cleared if it ever grows large.
-_UNPACKED: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+_COUNTS: dict[int, tuple[int, ...]] = {}
+_ICONS: dict[int, tuple[int, ...]] = {}
+_FREE: dict[int, tuple[int, ...]] = {}
+_TREATS: dict[int, tuple[int, ...]] = {}
 _HOUSES: dict[int, frozenset[int]] = {}
-_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+_MASKS = {
+    id(_COUNTS): _core.COUNT_MASK,
+    id(_ICONS): _core.COUNT_MASK,
+    id(_FREE): _core.FREE_MASK,
+    id(_TREATS): (1 << _core.TREAT_BITS) - 1,
+}
 
 
-def _unpack(packed: int, shifts: tuple[int, ...], mask: int) -> tuple[int, ...]:
-    key = (packed, shifts)
-    values = _UNPACKED.get(key)
-    if values is None:
-        values = tuple([packed >> shift & mask for shift in shifts])
-        if len(_UNPACKED) >= 8192:
-            _UNPACKED.clear()
-        _UNPACKED[key] = values
+def _unpack(
+    table: dict[int, tuple[int, ...]], packed: int, shifts: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The values packed in ``packed`` at ``shifts``, kept in ``table`` (one of the above)."""
+    mask = _MASKS[id(table)]
+    values = tuple([packed >> shift & mask for shift in shifts])
+    if len(table) >= 8192:
+        table.clear()
+    table[packed] = values
     return values
 
 
@@ -635,42 +680,10 @@ def _more_houses(houses: frozenset[int], mask: int, new_mask: int) -> frozenset[
     return _rules._with_house(houses, added.bit_length() - 1)
 
 
-def _flags(mask: int, count: int) -> tuple[bool, ...]:
-    key = (mask, count)
-    flags = _FLAGS.get(key)
-    if flags is None:
-        flags = tuple([bool(mask >> i & 1) for i in range(count)])
-        if len(_FLAGS) >= 8192:
-            _FLAGS.clear()
-        _FLAGS[key] = flags
-    return flags
-
-
-def _market(state: GameState, core: _core.Core) -> tuple[Any, ...]:
-    cards = core.tables.cards
-    return tuple([None if card < 0 else cards[card] for card in core.market])
-
-
-def _discarded(state: GameState, core: _core.Core) -> tuple[Any, ...]:
-    cards = core.tables.cards
-    return tuple([cards[card] for card in core.discarded])
-
-
-_BUILDERS: dict[str, Callable[[GameState, _core.Core], Any]] = {
-    "players": _players,
-    "market": _market,
-    "deck_position": lambda state, core: core.position,
-    "discarded": _discarded,
-    "pumpkin_on_house": lambda state, core: _flags(core.pumpkins, len(state.setup.grid)),
-    "pumpkin_on_mean_house": lambda state, core: _flags(
-        core.mean_pumpkins, len(state.setup.mean_houses)
-    ),
-    "street_flipped": lambda state, core: _flags(core.flipped, len(state.setup.street_tokens)),
-    "turn": lambda state, core: core.turn,
-    "passes_in_a_row": lambda state, core: core.passes,
-    "end_trigger": lambda state, core: core.trigger,
-    "log": lambda state, core: core.log,
-}
+@functools.cache
+def _flags(count: int) -> tuple[tuple[bool, ...], ...]:
+    """Per bit mask of ``count`` flags, the flags (shared tuples)."""
+    return tuple(tuple(bool(mask >> i & 1) for i in range(count)) for mask in range(1 << count))
 
 
 from tricky_treats import rules as _rules  # noqa: E402
