@@ -103,18 +103,24 @@ def _tables(setup: Setup) -> _core.Tables | None:
 
 def _build_tables(setup: Setup) -> _core.Tables | None:
     dealt = setup.deck
-    deck = tuple(map(_ID, dealt))
-    if not _covers(setup, deck):
-        return None
-    lookup = setup.lookup
-    rules = setup.rules
-    space = setup.action_space
     cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
-    if not _same_cards(cards, deck, dealt):  # a deck dealt by a plugin, of cards of its own
+    positions = _kept(cards, lambda: {id(card): i for i, card in enumerate(cards)}, "positions")
+    try:  # usually the deck is the box's own cards (by identity): their positions are ids
+        deck = tuple(map(positions.__getitem__, map(id, dealt)))
+    except KeyError:  # a deck dealt by a plugin, of cards of its own
+        deck = tuple(map(_ID, dealt))
+        if not _covers(setup, deck):
+            return None
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
         for card_id, card in zip(deck, dealt, strict=True):
             known[card_id] = card
         cards = tuple(known)
+    else:
+        if not _covers(setup, ()):
+            return None
+    lookup = setup.lookup
+    rules = setup.rules
+    space = setup.action_space
     tokens = setup.street_tokens
     card_type = lookup.card_type
     card_features = lookup.card_features
@@ -169,14 +175,8 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     )
 
 
-def _same_cards(cards: tuple[object, ...], ids: tuple[int, ...], dealt: tuple[object, ...]) -> bool:
-    """Whether each card of ``dealt`` is the card of its id in ``cards``."""
-    return max(ids, default=0) < len(cards) and all(
-        map(operator.is_, dealt, map(cards.__getitem__, ids))
-    )
-
-
 _ID = operator.attrgetter("id")
+_SECOND = operator.itemgetter(1)
 _FRONT = operator.attrgetter("front")
 _BACK = operator.attrgetter("back")
 _STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
@@ -214,7 +214,7 @@ def _house_gains(grid: tuple[GridHouse, ...]) -> tuple[tuple[int, ...], ...]:
             gains = tuple(house.neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
             _GAINS[id(house)] = (house, gains)
         entries = tuple(map(_GAINS.get, map(id, grid)))
-    return tuple(entry[1] for entry in entries)  # type: ignore[index]
+    return tuple(map(_SECOND, entries))  # type: ignore[arg-type]
 
 
 _MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
