@@ -245,3 +245,15 @@ def test_a_dropped_state_is_freed_at_once() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
+    game = tt.new_game(2, seed=6)
+    big = attrs.evolve(game.players[0], treats=(70_000, 0, 0))
+    made = attrs.evolve(game, players=(big, game.players[1]))
+    with _boards.reference_rules():
+        expected = attrs.evolve(game, players=(big, game.players[1]))
+        expected_after = expected.apply(expected.legal_actions()[0])
+    assert made.legal_actions() == expected.legal_actions()
+    assert made._core is None
+    assert made.apply(made.legal_actions()[0]) == expected_after

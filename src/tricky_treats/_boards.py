@@ -266,12 +266,20 @@ def core_of(state: GameState) -> _core.Core | None:
     market = state.market
     discarded = state.discarded
     for card in (*market, *discarded) if discarded else market:
-        if card is not None and cards[card.id] is not card and not _known(cards, card):
+        if card is not None and not _known(cards, card):
             return None  # a card of another box, put there by hand
     costumes = []
     tracks = []
     for player in state.players:
-        if not (player.qualified or player.visited or player.tricked or any(player.kids)):
+        if max(player.treats) >= 1 << _core.TREAT_BITS:
+            return None  # more than a treat track holds in play
+        if not (
+            player.qualified
+            or player.visitable
+            or player.visited
+            or player.tricked
+            or any(player.kids)
+        ):
             # A board at the start of the game: the same for every game (immutable, shared).
             key = (player.free_kids, player.treats, player.pumpkins, player.footprints)
             entry = _STARTS.get(key)
@@ -281,10 +289,7 @@ def core_of(state: GameState) -> _core.Core | None:
             tracks.append(entry[1])
             continue
         visited = _mask(player.visited)
-        if (
-            player.visitable != player.qualified & ~visited
-            or max(player.treats) >= 1 << _core.TREAT_BITS
-        ):
+        if player.visitable != player.qualified & ~visited:
             return None  # a board made by hand that play could not reach: the rules decide
         costume = _costume(player, cards)
         if costume is None:

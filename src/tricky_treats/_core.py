@@ -15,18 +15,25 @@ of one of the plain classes below, which mypyc compiles to native classes:
   in, plus the canonical action objects with their codes by ``id()``, the cards by id and
   the ``EndTrigger`` factory, held as ``object``).
 - ``Costume``: one player's kids, changed by taking a card: feature counts packed 4 bits
-  per feature, visible icons 4 bits per icon, free kids 8 bits per costume type, the
-  qualified houses as a bit mask, each kid's top card (id + 1, 10 bits per kid) and the
-  chain of cards taken (``Taken``), newest first, to rebuild the kids' stacks.
+  per feature, visible icons 4 bits per icon, the icons shown by 3 kids or more as a bit
+  mask, free kids 8 bits per costume type, the qualified houses as a bit mask, each kid's
+  top card (id + 1, 10 bits per kid) and the chain of cards taken (``Taken``), newest
+  first, to rebuild the kids' stacks.
 - ``Track``: one player's treats (16 bits per treat), pumpkins, visited and tricked houses
   as bit masks, and footprints left; changed by visits.
 - ``Core``: the whole moving part of one state.
 
-Limits (what ``covers()`` checks): at most 5 kids per player (so a feature count fits 4
-bits), 9 nice houses, at most 30 mean houses, card ids below 1,000. Every other number the
-component limits allow fits.
+Which games the core covers (``_boards.covers()`` checks it; the others play by ``rules``):
+every built-in variant and rule option, any number of players, with at most 5 kids per
+player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
+most 8 mean houses, and card ids below 1,000. A state made by hand whose boards play could
+not reach (a house visitable that is not reached, a card of another box, a treat track of
+65,536 or more) also plays by ``rules``. Everything here fits a 63-bit int, which mypyc
+keeps unboxed.
 
-Instances are never changed after construction: a move builds new ones and shares the rest.
+Instances are never changed after construction: a move builds new ones and shares the rest
+(``_boards`` fills in the log and end trigger of a core it has just made, before anyone
+else sees it).
 """
 
 from __future__ import annotations
