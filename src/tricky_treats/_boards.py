@@ -526,31 +526,36 @@ def _players(state: GameState, core: _core.Core) -> tuple[PlayerState, ...]:
     if memo is None:
         memo = _setup_memo(setup)
     last = memo.get("core-boards")
-    players = []
-    names = setup.config.players
-    tiles = setup.secret_tiles
-    tables = core.tables
-    for seat, (costume, track) in enumerate(zip(core.costumes, core.tracks, strict=True)):
-        if last is None:
-            players.append(
-                _board(tables, names[seat], tiles[seat], costume, track, None, None, None)
-            )
-            continue
-        last_core, last_players = last
-        base = last_players[seat]
-        base_costume = last_core.costumes[seat]
-        base_track = last_core.tracks[seat]
-        if base_costume is costume and base_track is track:
-            players.append(base)
-        else:
-            players.append(
-                _board(
-                    tables, names[seat], tiles[seat], costume, track, base, base_costume, base_track
-                )
+    costumes = core.costumes
+    tracks = core.tracks
+    if last is None:
+        bases: tuple[PlayerState | None, ...] = (None,) * len(costumes)
+        base_costumes: tuple[_core.Costume | None, ...] = bases  # type: ignore[assignment]
+        base_tracks: tuple[_core.Track | None, ...] = bases  # type: ignore[assignment]
+    else:
+        last_core, bases = last
+        base_costumes = last_core.costumes
+        base_tracks = last_core.tracks
+    players = list(bases)
+    for seat, base in enumerate(bases):
+        costume = costumes[seat]
+        track = tracks[seat]
+        base_costume = base_costumes[seat]
+        base_track = base_tracks[seat]
+        if base_costume is not costume or base_track is not track:
+            players[seat] = _board(
+                core.tables,
+                setup.config.players[seat],
+                setup.secret_tiles[seat],
+                costume,
+                track,
+                base,
+                base_costume,
+                base_track,
             )
     built = tuple(players)
     memo["core-boards"] = (core, built)
-    return built
+    return built  # type: ignore[return-value]
 
 
 def _board(
