@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests import core_equivalence
-from tricky_treats import _boards, _core, model
+from tricky_treats import _boards, _core
 from tricky_treats.errors import TrickyTreatsError
 
 FIELDS = tuple(field.name for field in attrs.fields(tt.GameState) if field.init)
@@ -52,13 +52,7 @@ def play(seed: int, players: int, moves: int, *, reference: bool, **options: Any
     return game
 
 
-def is_lazy(game: tt.GameState) -> bool:
-    """Whether ``game`` was made by the core and has not built its boards yet."""
-    try:
-        model._SLOTS["players"].__get__(game)
-    except AttributeError:
-        return True
-    return False
+is_lazy = _boards.is_lazy
 
 
 games = st.tuples(

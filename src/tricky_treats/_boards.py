@@ -432,7 +432,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if after is None:  # not legal: the rules say why (and raise)
         return _rules.apply(state, action, None)
     new: GameState = _CoreState(state.setup, None if after.current < 0 else after.current, after)
-    new.__class__ = GameState
+    _CLASS.__set__(new, _LazyState)
     return new
 
 
@@ -479,52 +479,80 @@ def _remember_boards(setup: Setup, core: _core.Core, players: tuple[PlayerState,
     memo["core-boards"] = (core, players)
 
 
-def lazy_field(state: GameState, name: str) -> Any:
-    """Build, store and return field ``name`` (one of ``model._LAZY_FIELDS``) of a state.
-
-    The players are built on their own (they cost most); the other fields all at once.
-    """
-    core: _core.Core | None = state._core
-    if core is None:
-        raise AttributeError(f"'GameState' object has no attribute {name!r}")
-    if name == "players":
-        players = _players(state, core)
-        object.__setattr__(state, "players", players)
-        return players
-    _fill(state, core)
-    return object.__getattribute__(state, name)
+_CLASS = object.__dict__["__class__"]
+"""The descriptor behind ``__class__``: sets an object's class past any override."""
 
 
-def _fill(state: GameState, core: _core.Core) -> None:
-    """Store every field of ``state`` but the players, from ``core``."""
+def _built(state: GameState) -> GameState:
+    """Build every field of a state made by the core, and make it a plain ``GameState``."""
+    core: _core.Core = state._core
     setup = state.setup
-    store = object.__setattr__
     memo = setup._memo
     if memo is None:
         memo = _setup_memo(setup)
+    players = _players(setup, memo, core)
     # The market changes only when a card is taken: share the last one built.
     last = memo.get("core-market")
     ids = core.market
+    cards = core.tables.cards
     if last is not None and last[0] is ids:
         market = last[1]
     else:
-        cards = core.tables.cards
         market = tuple([None if card < 0 else cards[card] for card in ids])
         memo["core-market"] = (ids, market)
-    store(state, "market", market)
     discarded = core.discarded
-    cards = core.tables.cards
-    store(state, "discarded", tuple([cards[card] for card in discarded]) if discarded else ())
-    store(state, "pumpkin_on_house", _flags(len(setup.grid))[core.pumpkins])
-    store(state, "pumpkin_on_mean_house", _flags(len(setup.mean_houses))[core.mean_pumpkins])
-    store(state, "street_flipped", _flags(len(setup.street_tokens))[core.flipped])
+    _CLASS.__set__(state, _CoreState)  # plain stores, as in ``model._fast_constructor``
+    state.players = players  # type: ignore[misc]
+    state.market = market  # type: ignore[misc]
+    state.discarded = tuple([cards[c] for c in discarded]) if discarded else ()  # type: ignore[misc]
+    state.pumpkin_on_house = _flags(len(setup.grid))[core.pumpkins]  # type: ignore[misc]
+    state.pumpkin_on_mean_house = _flags(len(setup.mean_houses))[core.mean_pumpkins]  # type: ignore[misc]
+    state.street_flipped = _flags(len(setup.street_tokens))[core.flipped]  # type: ignore[misc]
+    _CLASS.__set__(state, GameState)
+    return state
 
 
-def _players(state: GameState, core: _core.Core) -> tuple[PlayerState, ...]:
-    setup = state.setup
-    memo = setup._memo
-    if memo is None:
-        memo = _setup_memo(setup)
+def _lazy(name: str) -> property:
+    def read(state: GameState) -> Any:
+        return getattr(_built(state), name)
+
+    return property(read, doc=f"``GameState.{name}``, built from the core on first read.")
+
+
+class _LazyState(GameState):
+    """A ``GameState`` made by the core whose boards, market and tokens are not built yet.
+
+    Reading any of them (or anything that reads them: equality, hashing, ``repr``, views,
+    score sheets, records, pickling) builds them all and turns the object into a plain
+    ``GameState`` (the same object). Until then ``__class__`` says ``GameState``, so attrs'
+    equality and ``repr`` treat it as one; only ``type()`` shows this class.
+    """
+
+    __slots__ = ()
+
+    @property  # type: ignore[override]
+    def __class__(self) -> type[GameState]:
+        return GameState
+
+    @__class__.setter
+    def __class__(self, cls: type) -> None:
+        _CLASS.__set__(self, cls)
+
+    players = _lazy("players")
+    market = _lazy("market")
+    discarded = _lazy("discarded")
+    pumpkin_on_house = _lazy("pumpkin_on_house")
+    pumpkin_on_mean_house = _lazy("pumpkin_on_mean_house")
+    street_flipped = _lazy("street_flipped")
+
+
+def is_lazy(state: GameState) -> bool:
+    """Whether ``state`` was made by the core and has not built its boards yet."""
+    return type(state) is _LazyState
+
+
+def _players(setup: Setup, memo: dict[Any, Any], core: _core.Core) -> tuple[PlayerState, ...]:
+    """The boards of ``core``, built from the last boards built in this game."""
     last = memo.get("core-boards")
     costumes = core.costumes
     tracks = core.tracks

@@ -679,17 +679,6 @@ def _plain_default(field: attrs.Attribute[Any]) -> bool:
     return not field.init and field.default is not attrs.NOTHING
 
 
-_LAZY_FIELDS = (
-    "players",
-    "market",
-    "discarded",
-    "pumpkin_on_house",
-    "pumpkin_on_mean_house",
-    "street_flipped",
-)
-"""The fields of ``GameState`` that a state made by the core builds on first read."""
-
-
 @attrs.frozen(weakref_slot=False)
 class GameState:
     """A game at one moment. Immutable: ``apply()`` returns a new state.
@@ -867,30 +856,6 @@ class GameState:
             self.log,
         )
 
-
-def _lazy_field(name: str) -> property:
-    """Field ``name`` of ``GameState``, built from the state's core on first read if unset.
-
-    A state made by the core leaves its boards, market and tokens unset (see ``_boards``).
-    The slot attrs made stays the storage; reading a set slot costs one call more.
-    """
-    slot = _SLOTS[name] = GameState.__dict__[name]
-    read_slot = slot.__get__
-
-    def read(state: GameState) -> Any:
-        try:
-            return read_slot(state)
-        except AttributeError:
-            return _boards.lazy_field(state, name)
-
-    return property(read, slot.__set__, slot.__delete__, slot.__doc__)
-
-
-_SLOTS: dict[str, Any] = {}
-"""The slots attrs made for ``_LAZY_FIELDS``, by name (reading one never builds)."""
-
-for _name in _LAZY_FIELDS:
-    setattr(GameState, _name, _lazy_field(_name))
 
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
