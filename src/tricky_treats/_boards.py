@@ -16,12 +16,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from tricky_treats import _core
 from tricky_treats.actions import (
     Action,
+    ActionSpace,
     Pass,
     RefreshMarket,
     TakeCard,
@@ -103,8 +104,13 @@ def _tables(setup: Setup) -> _core.Tables | None:
 
 def _build_tables(setup: Setup) -> _core.Tables | None:
     dealt = setup.deck
+    lookup = setup.lookup
+    space = setup.action_space
     cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
-    positions = _kept(cards, lambda: {id(card): i for i, card in enumerate(cards)}, "positions")
+    shared = _SHARED.get((id(lookup.card_features), id(space), id(cards)))
+    if shared is None:
+        shared = _shared(lookup, space, cards)
+    positions = shared[6]
     try:  # usually the deck is the box's own cards (by identity): their positions are ids
         deck = tuple(map(positions.__getitem__, map(id, dealt)))
     except KeyError:  # a deck dealt by a plugin, of cards of its own
@@ -118,61 +124,68 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     else:
         if not _covers(setup, ()):
             return None
-    lookup = setup.lookup
     rules = setup.rules
-    space = setup.action_space
     tokens = setup.street_tokens
-    card_type = lookup.card_type
-    card_features = lookup.card_features
     mean_icon = lookup.mean_icon
     any_mean_house = rules.any_mean_house
-    tricks = lookup.tricks
     return _core.Tables(
-        players=len(setup.config.players),
-        kids=rules.kids_per_player,
-        market_size=rules.market_size,
-        last_player=setup.config.last_player,
-        any_mean_house=any_mean_house,
-        refresh_ends_turn=rules.refresh_ends_turn,
-        deck=deck,
-        card_type=card_type,
-        card_free_shift=_kept(
-            card_type, lambda: tuple(_core.FREE_BITS * kind for kind in card_type), "free"
-        ),
-        card_icon=lookup.card_icon,
-        card_features=card_features,
-        card_mask=lookup.card_mask,
-        card_counts=_kept(
-            card_features,
-            lambda: tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
-            "counts",
-        ),
-        qualify=lookup.qualify,
-        house_feature=lookup.house_feature,
-        house_treat=lookup.house_treat,
-        house_gain=_house_gains(setup.grid),
-        street_houses=_STREET_HOUSES,
-        streets_of_house=lookup.streets_of_house,
-        street_treat=lookup.street_treat,
-        street_front=tuple(map(_FRONT, tokens)),
-        street_back=tuple(map(_BACK, tokens)),
-        mean_icon=mean_icon,
-        mean_ready=_MEAN_READY.get((mean_icon, any_mean_house))
-        or _mean_ready(mean_icon, any_mean_house),
-        takes=lookup.takes,
-        visits=lookup.visits,
-        tricks=tricks,
-        trick_lists=_kept(space, lambda: _trick_lists(tricks), "tricks"),
-        refresh=lookup.refresh,
-        pass_=lookup.pass_,
-        codes=_kept(
-            space,
-            lambda: {id(action): code for code, action in enumerate(space.actions)},
-            "codes",
-        ),
-        cards=cards,
-        make_trigger=_make_trigger,
+        len(setup.config.players),
+        rules.kids_per_player,
+        rules.market_size,
+        setup.config.last_player,
+        any_mean_house,
+        rules.refresh_ends_turn,
+        deck,
+        lookup.card_type,
+        shared[3],
+        lookup.card_icon,
+        lookup.card_features,
+        lookup.card_mask,
+        shared[4],
+        lookup.qualify,
+        lookup.house_feature,
+        lookup.house_treat,
+        _house_gains(setup.grid),
+        _STREET_HOUSES,
+        lookup.streets_of_house,
+        lookup.street_treat,
+        tuple(map(_FRONT, tokens)),
+        tuple(map(_BACK, tokens)),
+        mean_icon,
+        _MEAN_READY.get((mean_icon, any_mean_house)) or _mean_ready(mean_icon, any_mean_house),
+        lookup.takes,
+        lookup.visits,
+        lookup.tricks,
+        shared[5],
+        lookup.refresh,
+        lookup.pass_,
+        shared[7],
+        cards,
+        _make_trigger,
     )
+
+
+# Per box and action space: the tables the core adds to ``setup.lookup``'s, worked out once.
+# Keyed by the ids of what they are worked out from, which each entry keeps alive.
+_SHARED: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+
+
+def _shared(lookup: Any, space: ActionSpace, cards: tuple[object, ...]) -> tuple[Any, ...]:
+    card_features = lookup.card_features
+    entry = (
+        card_features,
+        space,
+        cards,
+        tuple(_core.FREE_BITS * kind for kind in lookup.card_type),
+        tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
+        _trick_lists(lookup.tricks),
+        {id(card): i for i, card in enumerate(cards)},
+        {id(action): code for code, action in enumerate(space.actions)},
+    )
+    if len(_SHARED) >= 64:
+        _SHARED.clear()
+    _SHARED[id(card_features), id(space), id(cards)] = entry
+    return entry
 
 
 _ID = operator.attrgetter("id")
@@ -180,25 +193,6 @@ _SECOND = operator.itemgetter(1)
 _FRONT = operator.attrgetter("front")
 _BACK = operator.attrgetter("back")
 _STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
-
-_T = TypeVar("_T")
-_KEPT: dict[tuple[int, str], tuple[object, Any]] = {}
-
-
-def _kept(key: object, build: Callable[[], _T], kind: str) -> _T:
-    """``build()``, worked out once per ``key`` object (and ``kind``) and kept.
-
-    Entries are by ``id(key)`` and keep their key alive, so no other object can have that
-    id while the entry is there; the table is cleared if it ever grows large.
-    """
-    entry = _KEPT.get((id(key), kind))
-    if entry is None:
-        if len(_KEPT) >= 4096:
-            _KEPT.clear()
-        entry = _KEPT[id(key), kind] = (key, build())
-    value: _T = entry[1]
-    return value
-
 
 # Per nice house (by id; the entry keeps it alive): the house, and the treats it gives for
 # 0 to 15 cards of its feature. Houses are usually the shared objects of the base game's deal.
@@ -268,9 +262,10 @@ def core_of(state: GameState) -> _core.Core | None:
     for card in (*market, *discarded) if discarded else market:
         if card is not None and not _known(cards, card):
             return None  # a card of another box, put there by hand
+    players = state.players
     costumes = []
     tracks = []
-    for player in state.players:
+    for player in players:
         if max(player.treats) >= 1 << _core.TREAT_BITS:
             return None  # more than a treat track holds in play
         if not (
@@ -314,7 +309,7 @@ def core_of(state: GameState) -> _core.Core | None:
         state.log,
     )
     object.__setattr__(state, "_core", core)
-    _remember_boards(setup, core, state.players)
+    _remember_boards(setup, core, players)
     return core
 
 
@@ -364,8 +359,11 @@ def _costume(player: PlayerState, cards: tuple[object, ...]) -> _core.Costume | 
 
 def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
     """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
-    known = cards[card.id] if 0 <= card.id < len(cards) else None
-    return known is card or known == card
+    try:
+        known = cards[card.id]
+    except IndexError:
+        return False
+    return known is card or (card.id >= 0 and known == card)
 
 
 _BITS: dict[tuple[bool, ...], int] = {}
