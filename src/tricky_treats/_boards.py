@@ -2,13 +2,16 @@
 
 ``GameState.legal_actions()`` and ``GameState.apply()`` run on the state's core when its
 game is one the core covers (``covers()``): the state ``apply()`` returns holds its setup,
-its current player and its core, and builds its other fields (players, market, ...) from
-the core the first time one is read, through ``GameState.__getattr__``. A board is built
-from the board of the same seat in the last state whose boards were built (kept in the
-game's memo), so a state shares every unchanged board, with what views and score sheets
-worked out from it, and the mover's board costs little. Everything else (events, refusals
-and their messages, configurations the core does not cover) goes through ``rules``, the
-reference implementation. Not part of the public API.
+its current player and its core, and is an instance of ``_LazyState``, a private subclass
+of ``GameState`` without slots of its own whose ``__class__`` says ``GameState``. The first
+read of any other field (players, market, turn, log, ...), directly or through equality,
+hashing, ``repr``, a view, a score sheet, a record or a pickle, builds them all from the
+core and turns the object into a plain ``GameState``; until then only ``type()`` tells.
+A board is built from the board of the same seat in the last state whose boards were built
+(kept in the game's memo), so a state shares every unchanged board, with what views and
+score sheets worked out from it, and the mover's board costs little. Everything else
+(events, refusals and their messages, configurations the core does not cover) goes through
+``rules``, the reference implementation. Not part of the public API.
 """
 
 from __future__ import annotations
@@ -397,11 +400,6 @@ class _CoreState(GameState):
     def __init__(self, setup: Setup, current: int | None, core: _core.Core) -> None:
         self.setup = setup  # type: ignore[misc]
         self.current_player = current  # type: ignore[misc]
-        self.deck_position = core.position  # type: ignore[misc]
-        self.turn = core.turn  # type: ignore[misc]
-        self.passes_in_a_row = core.passes  # type: ignore[misc]
-        self.end_trigger = core.trigger  # type: ignore[misc,assignment]
-        self.log = core.log  # type: ignore[misc,assignment]
         self._core = core  # type: ignore[misc]
         self._legal = None  # type: ignore[misc]
 
@@ -506,6 +504,11 @@ def _built(state: GameState) -> GameState:
     state.pumpkin_on_house = _flags(len(setup.grid))[core.pumpkins]  # type: ignore[misc]
     state.pumpkin_on_mean_house = _flags(len(setup.mean_houses))[core.mean_pumpkins]  # type: ignore[misc]
     state.street_flipped = _flags(len(setup.street_tokens))[core.flipped]  # type: ignore[misc]
+    state.deck_position = core.position  # type: ignore[misc]
+    state.turn = core.turn  # type: ignore[misc]
+    state.passes_in_a_row = core.passes  # type: ignore[misc]
+    state.end_trigger = core.trigger  # type: ignore[misc,assignment]
+    state.log = core.log  # type: ignore[misc,assignment]
     _CLASS.__set__(state, GameState)
     return state
 
@@ -542,6 +545,11 @@ class _LazyState(GameState):
     pumpkin_on_house = _lazy("pumpkin_on_house")
     pumpkin_on_mean_house = _lazy("pumpkin_on_mean_house")
     street_flipped = _lazy("street_flipped")
+    deck_position = _lazy("deck_position")
+    turn = _lazy("turn")
+    passes_in_a_row = _lazy("passes_in_a_row")
+    end_trigger = _lazy("end_trigger")
+    log = _lazy("log")
 
 
 def is_lazy(state: GameState) -> bool:
