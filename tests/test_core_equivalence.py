@@ -251,3 +251,16 @@ def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
     assert made.legal_actions() == expected.legal_actions()
     assert made._core is None
     assert made.apply(made.legal_actions()[0]) == expected_after
+
+
+def test_a_lazy_state_says_it_is_a_game_state_and_becomes_one() -> None:
+    game = tt.new_game(2, seed=8)
+    after = game.apply(game.legal_actions()[0])
+    assert is_lazy(after)
+    assert isinstance(after, tt.GameState)
+    assert after.__class__ is tt.GameState
+    assert after.turn == 1
+    assert type(after) is tt.GameState
+    assert not is_lazy(after)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        after.turn = 3  # type: ignore[misc]
