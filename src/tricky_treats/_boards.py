@@ -607,11 +607,39 @@ def _board(
     ``base`` is the board of ``base_costume`` and ``base_track``; without one, the board is
     built from scratch.
     """
+    taken = costume.taken
     if base is not None and base_costume is costume:
         kids = base.kids
         counts = base.feature_counts
         icons = base.visible_icons
         free = base.free_kids
+    elif (
+        base is not None
+        and base_costume is not None
+        and taken is not None
+        and (taken.before is base_costume.taken)
+    ):  # one card more than ``base``: its counts, as the rules work them out
+        card = taken.card
+        kid = taken.kid
+        old_kids = base.kids
+        stack = old_kids[kid]
+        kids = (
+            *old_kids[:kid],
+            (*stack, cast(CostumeCard, tables.cards[card])),
+            *old_kids[kid + 1 :],
+        )
+        counts_list = list(base.feature_counts)
+        for feature in tables.card_features[card]:
+            counts_list[feature] += 1
+        counts = tuple(counts_list)
+        icons_list = list(base.visible_icons)
+        if stack:
+            icons_list[tables.card_icon[stack[-1].id]] -= 1  # now covered (R3)
+        icons_list[tables.card_icon[card]] += 1
+        icons = tuple(icons_list)
+        free_list = list(base.free_kids)
+        free_list[tables.card_type[card]] &= ~(1 << kid)
+        free = tuple(free_list)
     else:
         kids = _kids(tables, costume, base, base_costume)
         counts = _COUNTS.get(costume.counts) or _unpack(_COUNTS, costume.counts, _COUNT_SHIFTS)
