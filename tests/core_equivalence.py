@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 import tricky_treats as tt
-from tricky_treats import _boards
+from tricky_treats import _core_tables
 from tricky_treats.errors import TrickyTreatsError
 
 __all__ = ["CONFIGURATIONS", "canonical", "digest", "play_and_hash"]
@@ -136,7 +136,7 @@ def _games(games: int) -> Iterator[tuple[int, dict[str, Any], int]]:
 def digest(games: int, *, reference: bool = False) -> str:
     """The SHA-256 of ``games`` random games; ``reference`` plays them by the rules alone."""
     sink = hashlib.sha256()
-    with _boards.reference_rules() if reference else contextlib.nullcontext():
+    with _core_tables.reference_rules() if reference else contextlib.nullcontext():
         for seed, configuration, players in _games(games):
             sink.update(f"game {seed} {players} {sorted(configuration)}".encode())
             play_and_hash(seed, configuration, players, sink)

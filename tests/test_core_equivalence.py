@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests import core_equivalence
-from tricky_treats import _boards, _core
+from tricky_treats import _boards, _core, _core_tables
 from tricky_treats.errors import TrickyTreatsError
 
 FIELDS = tuple(field.name for field in attrs.fields(tt.GameState) if field.init)
@@ -42,7 +42,7 @@ def test_the_digest_sees_a_difference() -> None:
 def play(seed: int, players: int, moves: int, *, reference: bool, **options: Any) -> tt.GameState:
     """The state after ``moves`` random moves (or the end) of a seeded game."""
     rng = random.Random(seed)
-    with _boards.reference_rules() if reference else contextlib.nullcontext():
+    with _core_tables.reference_rules() if reference else contextlib.nullcontext():
         game = tt.new_game(players, seed=seed, **options)
         for _ in range(moves):
             if game.is_over:
@@ -168,7 +168,7 @@ def test_states_built_out_of_order_share_nothing_wrong() -> None:
     order = list(range(len(states)))
     random.Random(2).shuffle(order)
     rng = random.Random(1)
-    with _boards.reference_rules():
+    with _core_tables.reference_rules():
         expected = [tt.new_game(3, seed=11)]
         while not expected[-1].is_over:
             legal = expected[-1].legal_actions()
@@ -196,7 +196,7 @@ def test_events_path_keeps_the_core() -> None:
     assert events
     assert after._core is not None
     assert after.apply(after.legal_actions()[0])._core is not None
-    with _boards.reference_rules():
+    with _core_tables.reference_rules():
         plain = tt.new_game(2, seed=4)
         expected, expected_events = plain.apply_with_events(action)
     assert (after, events) == (expected, expected_events)
@@ -206,7 +206,7 @@ def test_configurations_outside_the_core_play_by_the_rules() -> None:
     six_kids = core_equivalence.CONFIGURATIONS[-1]
     game = tt.new_game(2, seed=1, **six_kids)
     assert game.setup.rules.kids_per_player > _core.MAX_KIDS
-    assert not _boards.covers(game.setup)
+    assert not _core_tables.covers(game.setup)
     after = game.apply(game.legal_actions()[0])
     assert game._core is None
     assert after._core is None
@@ -214,7 +214,7 @@ def test_configurations_outside_the_core_play_by_the_rules() -> None:
 
 
 def test_reference_switch_keeps_states_off_the_core() -> None:
-    with _boards.reference_rules():
+    with _core_tables.reference_rules():
         game = tt.new_game(2, seed=1)
         after = game.apply(game.legal_actions()[0])
     assert game._core is None
@@ -245,7 +245,7 @@ def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
     game = tt.new_game(2, seed=6)
     big = attrs.evolve(game.players[0], treats=(70_000, 0, 0))
     made = attrs.evolve(game, players=(big, game.players[1]))
-    with _boards.reference_rules():
+    with _core_tables.reference_rules():
         expected = attrs.evolve(game, players=(big, game.players[1]))
         expected_after = expected.apply(expected.legal_actions()[0])
     assert made.legal_actions() == expected.legal_actions()

@@ -1,8 +1,8 @@
 """Game states backed by the compact core (``_core``), and their boards built on first read.
 
 ``GameState.legal_actions()`` and ``GameState.apply()`` run on the state's core when its
-game is one the core covers (``covers()``): the state ``apply()`` returns holds its setup,
-its current player and its core, and is an instance of ``_LazyState``, a private subclass
+game is one the core covers (``_core_tables.covers()``): the state ``apply()`` returns holds
+its setup, current player and core, and is an instance of ``_LazyState``, a private subclass
 of ``GameState`` without slots of its own whose ``__class__`` says ``GameState``. The first
 read of any other field (players, market, turn, log, ...), directly or through equality,
 hashing, ``repr``, a view, a score sheet, a record or a pickle, builds them all from the
@@ -16,16 +16,13 @@ score sheets worked out from it, and the mover's board costs little. Everything 
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import operator
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tricky_treats import _core
+from tricky_treats._core_tables import _remember_boards, core_of
 from tricky_treats.actions import (
     Action,
-    ActionSpace,
     Pass,
     RefreshMarket,
     TakeCard,
@@ -34,353 +31,16 @@ from tricky_treats.actions import (
 )
 from tricky_treats.components import FEATURES, CostumeCard, CostumeType, Treat, TrickIcon
 from tricky_treats.errors import TrickyTreatsError
-from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
+from tricky_treats.model import GameState, _setup_memo
 from tricky_treats.model import new_player_state as _new_player_state
 
 if TYPE_CHECKING:
     from tricky_treats.events import Event
-    from tricky_treats.model import GridHouse, PlayerState, Setup
+    from tricky_treats.model import PlayerState, Setup
 
 __all__: list[str] = []
 
-_reference = False
-"""Private, for tests: when true, no state gets a core and every move runs in ``rules``."""
-
-
-@contextlib.contextmanager
-def reference_rules() -> Iterator[None]:
-    """Private, for tests: play the states made inside the block through ``rules`` only.
-
-    States that already have a core keep it; start from a new game inside the block.
-    """
-    global _reference
-    saved = _reference
-    _reference = True
-    try:
-        yield
-    finally:
-        _reference = saved
-
-
-def covers(setup: Setup) -> bool:
-    """Whether the core covers ``setup``'s configuration (see ``_core``'s limits)."""
-    return _covers(setup, tuple(map(_ID, setup.deck)))
-
-
-def _covers(setup: Setup, deck: tuple[int, ...]) -> bool:
-    return (
-        setup.rules.kids_per_player <= _core.MAX_KIDS
-        and len(setup.grid) == 9
-        and len(setup.street_tokens) == len(STREETS)
-        and len(setup.mean_houses) <= _core.MAX_MEAN_HOUSES
-        and len(setup.components.cards) <= _core.MAX_CARD_ID + 1  # card ids are positions
-        and max(deck, default=0) <= _core.MAX_CARD_ID
-    )
-
-
-_TERMINATIONS_BY_CODE = {
-    _core.LAST_FOOTPRINT: Termination.LAST_FOOTPRINT,
-    _core.COMPLETE_COSTUMES: Termination.COMPLETE_COSTUMES,
-    _core.DECK_EMPTY: Termination.DECK_EMPTY,
-    _core.DEADLOCK: Termination.DEADLOCK,
-}
-
-
-def _make_trigger(seat: int, reason: int, turn: int) -> object:
-    return EndTrigger(seat, _TERMINATIONS_BY_CODE[reason], turn)
-
-
 _ACTION_TYPES = frozenset({TakeCard, VisitHouse, TrickHouse, RefreshMarket, Pass})
-_TABLE_COUNTS = 1 << _core.COUNT_BITS
-
-
-def _tables(setup: Setup) -> _core.Tables | None:
-    """The core's tables for ``setup``, built once per game; None if it is not covered."""
-    memo = setup._memo
-    if memo is None:
-        memo = _setup_memo(setup)
-    tables: _core.Tables | Literal[False] | None = memo.get("core")
-    if tables is None:
-        tables = memo["core"] = _build_tables(setup) or False
-    return tables or None
-
-
-def _build_tables(setup: Setup) -> _core.Tables | None:
-    dealt = setup.deck
-    lookup = setup.lookup
-    space = setup.action_space
-    cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
-    shared = _SHARED.get((id(lookup.card_features), id(space), id(cards)))
-    if shared is None:
-        shared = _shared(lookup, space, cards)
-    positions = shared[6]
-    try:  # usually the deck is the box's own cards (by identity): their positions are ids
-        deck = tuple(map(positions.__getitem__, map(id, dealt)))
-    except KeyError:  # a deck dealt by a plugin, of cards of its own
-        deck = tuple(map(_ID, dealt))
-        if not _covers(setup, deck):
-            return None
-        known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
-        for card_id, card in zip(deck, dealt, strict=True):
-            known[card_id] = card
-        cards = tuple(known)
-    else:
-        if not _covers(setup, ()):
-            return None
-    rules = setup.rules
-    tokens = setup.street_tokens
-    mean_icon = lookup.mean_icon
-    any_mean_house = rules.any_mean_house
-    return _core.Tables(
-        len(setup.config.players),
-        rules.kids_per_player,
-        rules.market_size,
-        setup.config.last_player,
-        any_mean_house,
-        rules.refresh_ends_turn,
-        deck,
-        lookup.card_type,
-        shared[3],
-        lookup.card_icon,
-        lookup.card_features,
-        lookup.card_mask,
-        shared[4],
-        lookup.qualify,
-        lookup.house_feature,
-        lookup.house_treat,
-        _house_gains(setup.grid),
-        _STREET_HOUSES,
-        lookup.streets_of_house,
-        lookup.street_treat,
-        tuple(map(_FRONT, tokens)),
-        tuple(map(_BACK, tokens)),
-        mean_icon,
-        _MEAN_READY.get((mean_icon, any_mean_house)) or _mean_ready(mean_icon, any_mean_house),
-        lookup.takes,
-        lookup.visits,
-        lookup.tricks,
-        shared[5],
-        lookup.refresh,
-        lookup.pass_,
-        shared[7],
-        cards,
-        _make_trigger,
-    )
-
-
-# Per box and action space: the tables the core adds to ``setup.lookup``'s, worked out once.
-# Keyed by the ids of what they are worked out from, which each entry keeps alive.
-_SHARED: dict[tuple[int, int, int], tuple[Any, ...]] = {}
-
-
-def _shared(lookup: Any, space: ActionSpace, cards: tuple[object, ...]) -> tuple[Any, ...]:
-    card_features = lookup.card_features
-    entry = (
-        card_features,
-        space,
-        cards,
-        tuple(_core.FREE_BITS * kind for kind in lookup.card_type),
-        tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
-        _trick_lists(lookup.tricks),
-        {id(card): i for i, card in enumerate(cards)},
-        {id(action): code for code, action in enumerate(space.actions)},
-    )
-    if len(_SHARED) >= 64:
-        _SHARED.clear()
-    _SHARED[id(card_features), id(space), id(cards)] = entry
-    return entry
-
-
-_ID = operator.attrgetter("id")
-_SECOND = operator.itemgetter(1)
-_FRONT = operator.attrgetter("front")
-_BACK = operator.attrgetter("back")
-_STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
-
-# Per nice house (by id; the entry keeps it alive): the house, and the treats it gives for
-# 0 to 15 cards of its feature. Houses are usually the shared objects of the base game's deal.
-_GAINS: dict[int, tuple[GridHouse, tuple[int, ...]]] = {}
-
-
-def _house_gains(grid: tuple[GridHouse, ...]) -> tuple[tuple[int, ...], ...]:
-    entries = tuple(map(_GAINS.get, map(id, grid)))
-    if None in entries:
-        if len(_GAINS) >= 4096:
-            _GAINS.clear()
-        for house in grid:
-            gains = tuple(house.neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
-            _GAINS[id(house)] = (house, gains)
-        entries = tuple(map(_GAINS.get, map(id, grid)))
-    return tuple(map(_SECOND, entries))  # type: ignore[arg-type]
-
-
-_MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
-
-
-def _mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, ...]:
-    """Per bit mask of the icons shown on 3 kids, the mean houses they may trick (R3, R4)."""
-    everyone = (1 << len(mean_icon)) - 1
-    ready = tuple(
-        (everyone if ready else 0)
-        if any_mean_house
-        else sum(1 << house for house, icon in enumerate(mean_icon) if ready >> icon & 1)
-        for ready in range(1 << len(TrickIcon))
-    )
-    if len(_MEAN_READY) >= 4096:
-        _MEAN_READY.clear()
-    _MEAN_READY[mean_icon, any_mean_house] = ready
-    return ready
-
-
-def _trick_lists(tricks: tuple[Action, ...]) -> tuple[tuple[object, ...], ...]:
-    """The tricks of each bit mask of mean houses."""
-    return tuple(
-        tuple(trick for house, trick in enumerate(tricks) if mask >> house & 1)
-        for mask in range(1 << len(tricks))
-    )
-
-
-def _mask(houses: frozenset[int]) -> int:
-    mask = 0
-    for house in houses:
-        mask |= 1 << house
-    return mask
-
-
-def core_of(state: GameState) -> _core.Core | None:
-    """``state``'s core, made from its fields if it has none.
-
-    None where the core does not cover the game, or ``reference_rules()`` is on.
-    """
-    core: _core.Core | None = state._core
-    if core is not None or _reference:
-        return core
-    setup = state.setup
-    tables = _tables(setup)
-    if tables is None:
-        return None
-    cards = tables.cards
-    market = state.market
-    discarded = state.discarded
-    for card in (*market, *discarded) if discarded else market:
-        if card is not None and not _known(cards, card):
-            return None  # a card of another box, put there by hand
-    players = state.players
-    costumes = []
-    tracks = []
-    for player in players:
-        if max(player.treats) >= 1 << _core.TREAT_BITS:
-            return None  # more than a treat track holds in play
-        if not (
-            player.qualified
-            or player.visitable
-            or player.visited
-            or player.tricked
-            or any(player.kids)
-        ):
-            # A board at the start of the game: the same for every game (immutable, shared).
-            key = (player.free_kids, player.treats, player.pumpkins, player.footprints)
-            entry = _STARTS.get(key)
-            if entry is None:
-                entry = _STARTS[key] = _start(player)
-            costumes.append(entry[0])
-            tracks.append(entry[1])
-            continue
-        visited = _mask(player.visited)
-        if player.visitable != player.qualified & ~visited:
-            return None  # a board made by hand that play could not reach: the rules decide
-        costume = _costume(player, cards)
-        if costume is None:
-            return None
-        costumes.append(costume)
-        tracks.append(_track(player, visited))
-    current = state.current_player
-    core = _core.Core(
-        tables,
-        tuple(costumes),
-        tuple(tracks),
-        tuple([-1 if card is None else card.id for card in market]),
-        state.deck_position,
-        _bits(state.pumpkin_on_house),
-        _bits(state.pumpkin_on_mean_house),
-        _bits(state.street_flipped),
-        tuple(map(_ID, discarded)),
-        -1 if current is None else current,
-        state.turn,
-        state.passes_in_a_row,
-        state.end_trigger,
-        state.log,
-    )
-    object.__setattr__(state, "_core", core)
-    _remember_boards(setup, core, players)
-    return core
-
-
-# Boards at the start of a game, by what tells them apart, as the core holds them.
-_STARTS: dict[tuple[object, ...], tuple[_core.Costume, _core.Track]] = {}
-
-
-def _start(player: PlayerState) -> tuple[_core.Costume, _core.Track]:
-    if len(_STARTS) >= 256:
-        _STARTS.clear()
-    costume = _costume(player, ())
-    assert costume is not None  # no cards to refuse
-    return costume, _track(player, 0)
-
-
-def _track(player: PlayerState, visited: int) -> _core.Track:
-    treats = 0
-    for treat, n in enumerate(player.treats):
-        treats |= n << _core.TREAT_BITS * treat
-    return _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
-
-
-def _costume(player: PlayerState, cards: tuple[object, ...]) -> _core.Costume | None:
-    """``player``'s kids as the core holds them; None for a card of another box."""
-    free = 0
-    for kind, kids in enumerate(player.free_kids):
-        free |= kids << _core.FREE_BITS * kind
-    counts = 0
-    for feature, n in enumerate(player.feature_counts):
-        counts |= n << _core.COUNT_BITS * feature
-    icons = 0
-    for icon, n in enumerate(player.visible_icons):
-        icons |= n << _core.COUNT_BITS * icon
-    tops = 0
-    taken: _core.Taken | None = None
-    for kid, stack in enumerate(player.kids):
-        for card in stack:
-            if not _known(cards, card):
-                return None
-            taken = _core.Taken(kid, card.id, taken)
-        if stack:
-            tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
-    return _core.Costume(
-        counts, icons, _core.ready_icons(icons), free, player.qualified, tops, taken
-    )
-
-
-def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
-    """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
-    try:
-        known = cards[card.id]
-    except IndexError:
-        return False
-    return known is card or (card.id >= 0 and known == card)
-
-
-_BITS: dict[tuple[bool, ...], int] = {}
-
-
-def _bits(flags: tuple[bool, ...]) -> int:
-    """The bit mask of the true ones among ``flags``."""
-    mask = _BITS.get(flags)
-    if mask is None:
-        mask = sum(1 << i for i, flag in enumerate(flags) if flag)
-        if len(_BITS) >= 4096:
-            _BITS.clear()
-        _BITS[flags] = mask
-    return mask
 
 
 # -- playing ----------------------------------------------------------------------------------
@@ -465,14 +125,6 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 # -- boards built on first read ---------------------------------------------------------------
-
-
-def _remember_boards(setup: Setup, core: _core.Core, players: tuple[PlayerState, ...]) -> None:
-    """Keep ``players`` as the boards of ``core``, for the next boards to be built from."""
-    memo = setup._memo
-    if memo is None:
-        memo = _setup_memo(setup)
-    memo["core-boards"] = (core, players)
 
 
 _CLASS = object.__dict__["__class__"]

@@ -1,7 +1,7 @@
 """The compact core: a game's moving part as plain ints, with legal actions and apply on it.
 
 Private. ``GameState.legal_actions()`` and ``GameState.apply()`` run here when the game's
-configuration is one the core covers (see ``covers()`` in ``_boards``); everything else
+configuration is one the core covers (see ``_core_tables.covers()``); everything else
 (events, refusals with their messages, other configurations) runs in ``rules``, the
 reference implementation, which this module must agree with move for move (the equivalence
 digest of ``tests/core_equivalence.py`` checks it).
@@ -11,7 +11,7 @@ it (``mypyc src/tricky_treats/_core.py``); without the compiled extension the sa
 runs as plain Python. Everything a move touches is an int, a tuple of ints or an instance
 of one of the plain classes below, which mypyc compiles to native classes:
 
-- ``Tables``: per game, built once from ``setup.lookup`` by ``_boards`` (ints and tuples
+- ``Tables``: per game, built once from ``setup.lookup`` by ``_core_tables`` (ints and tuples
   in, plus the canonical action objects with their codes by ``id()``, the cards by id and
   the ``EndTrigger`` factory, held as ``object``).
 - ``Costume``: one player's kids, changed by taking a card: feature counts packed 4 bits
@@ -23,7 +23,7 @@ of one of the plain classes below, which mypyc compiles to native classes:
   as bit masks, and footprints left; changed by visits.
 - ``Core``: the whole moving part of one state.
 
-Which games the core covers (``_boards.covers()`` checks it; the others play by ``rules``):
+Which games the core covers (``_core_tables.covers()`` checks; the others play by ``rules``):
 every built-in variant and rule option, any number of players, with at most 5 kids per
 player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
 most 8 mean houses, and card ids below 1,000. A state made by hand whose boards play could
