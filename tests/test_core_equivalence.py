@@ -8,11 +8,11 @@ order, equality, hashing, pickling, copying, views, score sheets and refusals.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import gc
 import pickle
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -24,6 +24,15 @@ import tricky_treats as tt
 from tests import core_equivalence
 from tricky_treats import _boards, _core, _core_tables
 from tricky_treats.errors import TrickyTreatsError
+
+
+@pytest.fixture(autouse=True)
+def _on_the_core() -> Iterator[None]:
+    """These tests check the core itself: every move it can play, looked at or not, in both
+    builds (by default the pure build plays by the rules; see ``test_engine_choice_*``)."""
+    with _core_tables.play_by("core"):
+        yield
+
 
 FIELDS = tuple(field.name for field in attrs.fields(tt.GameState) if field.init)
 LAZY = tuple(name for name in FIELDS if name not in ("setup", "current_player"))
@@ -42,7 +51,7 @@ def test_the_digest_sees_a_difference() -> None:
 def play(seed: int, players: int, moves: int, *, reference: bool, **options: Any) -> tt.GameState:
     """The state after ``moves`` random moves (or the end) of a seeded game."""
     rng = random.Random(seed)
-    with _core_tables.reference_rules() if reference else contextlib.nullcontext():
+    with _core_tables.play_by("rules" if reference else "core"):
         game = tt.new_game(players, seed=seed, **options)
         for _ in range(moves):
             if game.is_over:
@@ -264,3 +273,63 @@ def test_a_lazy_state_says_it_is_a_game_state_and_becomes_one() -> None:
     assert not is_lazy(after)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         after.turn = 3  # type: ignore[misc]
+
+
+# -- which engine plays by default ------------------------------------------------------------
+
+
+@pytest.fixture
+def auto_on_core(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The default choice as the compiled build makes it, in either build."""
+    monkeypatch.setattr(_core_tables, "_core_in_auto", True)
+    with _core_tables.play_by("auto"):
+        yield
+
+
+@pytest.mark.usefixtures("auto_on_core")
+def test_engine_choice_a_state_nobody_looked_at_plays_on_the_core() -> None:
+    game = tt.new_game(3, seed=5)
+    after = game.apply(game.legal_actions()[0])
+    assert is_lazy(after)
+    assert is_lazy(after.apply(after.legal_actions()[0]))
+
+
+@pytest.mark.usefixtures("auto_on_core")
+@pytest.mark.parametrize("look", ["scores", "view", "field"])
+def test_engine_choice_a_state_looked_at_plays_on_by_the_rules(look: str) -> None:
+    """A frontend reads every state: its states keep their boards, built move by move."""
+    game = tt.new_game(3, seed=5)
+    state = game.apply(game.legal_actions()[0])
+    if look == "scores":
+        state.scores()
+    elif look == "view":
+        state.view(1)
+    else:
+        assert state.players
+    assert not is_lazy(state)
+    assert state._core is False
+    after = state.apply(state.legal_actions()[0])
+    assert not is_lazy(after)
+    assert after._core is False  # and so on: made by the rules, so looked at
+    with _core_tables.play_by("rules"):
+        expected = tt.new_game(3, seed=5)
+        for _ in range(2):
+            expected = expected.apply(expected.legal_actions()[0])
+    assert after == expected
+
+
+@pytest.mark.usefixtures("auto_on_core")
+def test_engine_choice_events_are_asked_for_by_readers() -> None:
+    game = tt.new_game(3, seed=5)
+    after, _ = game.apply_with_events(game.legal_actions()[0])
+    assert after._core is False
+    assert not is_lazy(after.apply(after.legal_actions()[0]))
+
+
+def test_engine_choice_follows_the_build() -> None:
+    """Plain Python plays by the rules by default (faster there); the compiled core plays."""
+    with _core_tables.play_by("auto"):
+        game = tt.new_game(3, seed=5)
+        after = game.apply(game.legal_actions()[0])
+    assert _core_tables._core_in_auto is _core_tables.COMPILED
+    assert is_lazy(after) is _core_tables.COMPILED

@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from tricky_treats import _core
-from tricky_treats._core_tables import _remember_boards, core_of
+from tricky_treats import _core, _core_tables
+from tricky_treats._core_tables import _remember_boards, core_of, looked_at
 from tricky_treats.actions import (
     Action,
     Pass,
@@ -76,11 +76,11 @@ def _code(state: GameState, action: object) -> int | None:
 
 def apply(state: GameState, action: Action) -> GameState:
     """``state.apply(action)``: on the core where it covers the game, else by the rules."""
-    core = state._core
+    core = state._core or core_of(state)
     if core is None:
-        core = core_of(state)
-        if core is None:
-            return _rules.apply(state, action, None)
+        by_rules = _rules.apply(state, action, None)
+        looked_at(by_rules)  # made by the rules, so its boards are built: play on by the rules
+        return by_rules
     code = core.tables.codes.get(id(action))
     if code is None:
         code = _code(state, action)
@@ -95,11 +95,14 @@ def apply(state: GameState, action: Action) -> GameState:
 def apply_with_events(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """``state.apply_with_events(action)``: by the rules, which name every event.
 
-    The new state also gets the core's state, so that the moves after it run on the core.
+    Under ``play_by("core")`` the new state also gets the core's state, so that the moves
+    after it run on the core; by default a program that asks for events reads the states, and
+    plays on by the rules.
     """
     events: list[Event] = []
     new = _rules.apply(state, action, events)
-    core = core_of(state)
+    looked_at(new)
+    core = core_of(state) if _core_tables._engine == "core" else None
     if core is not None:
         code = core.tables.codes.get(id(action))
         if code is None:
@@ -116,11 +119,9 @@ def apply_with_events(state: GameState, action: Action) -> tuple[GameState, tupl
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """``state.legal_actions()`` worked out (the state caches it)."""
-    core = state._core
+    core = state._core or core_of(state)
     if core is None:
-        core = core_of(state)
-        if core is None:
-            return _rules.legal_actions(state)
+        return _rules.legal_actions(state)
     return cast("tuple[Action, ...]", core.legal())
 
 
@@ -162,6 +163,7 @@ def _built(state: GameState) -> GameState:
     state.end_trigger = core.trigger  # type: ignore[misc,assignment]
     state.log = core.log  # type: ignore[misc,assignment]
     _CLASS.__set__(state, GameState)
+    looked_at(state)  # now its boards are built: the rules keep them up to date from here
     return state
 
 

@@ -4,8 +4,9 @@
 core (``_core.Tables``) reads, once per game, sharing what a box and an action space have
 in common; ``core_of()`` makes the core of a state from its fields (a new game's first
 state, a state loaded from a record or made by the rules), or says that the core does not
-cover the game. ``reference_rules()`` is the private switch the equivalence tests use to
-play by ``rules`` alone. Not part of the public API; see ``_boards``.
+cover the game. ``play_by()`` says which engine plays: by default the core where it is
+compiled and nobody looked at the state, else the rules. Not part of the public API; see
+``_boards``.
 """
 
 from __future__ import annotations
@@ -25,23 +26,58 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-_reference = False
-"""Private, for tests: when true, no state gets a core and every move runs in ``rules``."""
+COMPILED = not _core.__file__.endswith(".py")
+"""Whether ``_core`` runs compiled by mypyc (``tricky_treats.__compiled__``)."""
+
+Engine = Literal["auto", "core", "rules"]
+
+_engine: Engine = "auto"
+"""Which engine plays: ``auto`` as below; ``core`` or ``rules`` alone, for tests only."""
+
+_core_in_auto = COMPILED
+"""Whether ``auto`` plays on the core: in the compiled build, where it is the faster engine.
+
+In plain Python the core is no faster than ``rules`` (docs/performance.md), so the pure build
+plays by the rules, and its core runs under ``play_by("core")`` in the equivalence tests."""
 
 
 @contextlib.contextmanager
-def reference_rules() -> Iterator[None]:
-    """Private, for tests: play the states made inside the block through ``rules`` only.
+def play_by(engine: Engine) -> Iterator[None]:
+    """Private, for tests: play the moves made inside the block by ``engine``.
 
-    States that already have a core keep it; start from a new game inside the block.
+    ``auto`` is the default: a state nobody has looked at yet (no view, score sheet or field
+    read of a state made by the core) plays on the core, where ``_core_in_auto`` allows; a state
+    that was looked at plays on by the rules, which keep its boards up to date move by move,
+    so a frontend reading every state never pays for building boards from a core. ``core``
+    plays every move it can on the core, looked at or not; ``rules`` plays by ``rules`` alone.
+    States that already have a core keep it in ``core`` and ``auto``; start from a new game.
     """
-    global _reference
-    saved = _reference
-    _reference = True
+    global _engine
+    saved = _engine
+    _engine = engine
     try:
         yield
     finally:
-        _reference = saved
+        _engine = saved
+
+
+def reference_rules() -> contextlib.AbstractContextManager[None]:
+    """Private, for tests: ``play_by("rules")``."""
+    return play_by("rules")
+
+
+def looked_at(state: GameState) -> None:
+    """Mark ``state`` as looked at: in ``auto``, its moves are played on by the rules."""
+    if _engine == "auto":
+        object.__setattr__(state, "_core", False)
+
+
+def plays_on_core(state: GameState) -> bool:
+    """Whether a state without a core should get one (``core_of``) to play on."""
+    engine = _engine
+    if engine == "auto":
+        return _core_in_auto and state._core is None
+    return engine == "core"
 
 
 def covers(setup: Setup) -> bool:
@@ -231,11 +267,13 @@ def _mask(houses: frozenset[int]) -> int:
 def core_of(state: GameState) -> _core.Core | None:
     """``state``'s core, made from its fields if it has none.
 
-    None where the core does not cover the game, or ``reference_rules()`` is on.
+    None where the core does not cover the game, or the state plays by the rules (``play_by``).
     """
     core: _core.Core | None = state._core
-    if core is not None or _reference:
+    if core:
         return core
+    if not plays_on_core(state):
+        return None
     setup = state.setup
     tables = _tables(setup)
     if tables is None:

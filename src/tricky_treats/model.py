@@ -715,7 +715,8 @@ class GameState:
     """The actions so far, newest first, as nested pairs; read ``history`` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
     _core: Any = attrs.field(init=False, default=None, repr=False, eq=False)
-    """The compact core (``_core.Core``) the moves from this state run on, or None."""
+    """The compact core (``_core.Core``) the moves from this state run on; False once the
+    state was looked at, so that they run by the rules; None until either is known."""
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -773,7 +774,7 @@ class GameState:
         legal = self._legal
         if legal is None:
             core = self._core
-            legal = _boards.legal_actions(self) if core is None else core.legal()
+            legal = core.legal() if core else _boards.legal_actions(self)
             object.__setattr__(self, "_legal", legal)
         return legal
 
@@ -799,7 +800,10 @@ class GameState:
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        return _scoring.score_sheets(self)
+        sheets = _scoring.score_sheets(self)  # first: a state made by the core builds its boards
+        if self._core is not False:
+            _looked_at(self)  # a reader's states play on by the rules (see _boards)
+        return sheets
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
@@ -813,7 +817,10 @@ class GameState:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R16): no deck order, no other player's secret tile."""
-        return _views.player_view(self, self.check_player(player))
+        view = _views.player_view(self, self.check_player(player))
+        if self._core is not False:
+            _looked_at(self)
+        return view
 
     def __str__(self) -> str:
         # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
@@ -873,3 +880,4 @@ def _restore_game_state(*fields: Any) -> GameState:
 from tricky_treats import _boards  # noqa: E402
 from tricky_treats import scoring as _scoring  # noqa: E402
 from tricky_treats import views as _views  # noqa: E402
+from tricky_treats._core_tables import looked_at as _looked_at  # noqa: E402
