@@ -105,6 +105,8 @@ def main() -> None:
         f"tricky-treats {tt.__version__}, {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.2f} at the start"
     )
+    core = importlib.import_module("tricky_treats._core")
+    print(f"core: {core.__file__}")  # a .so is the compiled build, a .py the pure one
 
     # 1. Playouts beside OpenSpiel's pure-Python tic-tac-toe.
     try:

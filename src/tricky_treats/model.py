@@ -714,6 +714,9 @@ class GameState:
     log: ActionLog = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read ``history`` instead."""
     _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
+    _core: Any = attrs.field(init=False, default=None, repr=False, eq=False)
+    """The compact core (``_core.Core``) the moves from this state run on; False once the
+    state was looked at, so that they run by the rules; None until either is known."""
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -770,7 +773,8 @@ class GameState:
         """
         legal = self._legal
         if legal is None:
-            legal = _rules.legal_actions(self)
+            core = self._core
+            legal = core.legal() if core else _boards.legal_actions(self)
             object.__setattr__(self, "_legal", legal)
         return legal
 
@@ -781,7 +785,7 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        after = _rules.apply(self, action, None)
+        after = _boards.apply(self, action)
         # A state that was played from is mostly kept only for undo: drop its cached legal
         # actions (they are worked out again if asked for), which would otherwise make up a
         # large part of what the garbage collector visits in a program keeping every state.
@@ -790,14 +794,16 @@ class GameState:
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
-        events: list[Event] = []
-        state = _rules.apply(self, action, events)
+        result = _boards.apply_with_events(self, action)
         object.__setattr__(self, "_legal", None)  # as in apply()
-        return state, tuple(events)
+        return result
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        return _scoring.score_sheets(self)
+        sheets = _scoring.score_sheets(self)  # first: a state made by the core builds its boards
+        if self._core is not False:
+            _looked_at(self)  # a reader's states play on by the rules (see _boards)
+        return sheets
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
@@ -811,7 +817,10 @@ class GameState:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R16): no deck order, no other player's secret tile."""
-        return _views.player_view(self, self.check_player(player))
+        view = _views.player_view(self, self.check_player(player))
+        if self._core is not False:
+            _looked_at(self)
+        return view
 
     def __str__(self) -> str:
         # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
@@ -868,6 +877,7 @@ def _restore_game_state(*fields: Any) -> GameState:
 
 
 # Imported last: these modules build GameState values and so import this one.
-from tricky_treats import rules as _rules  # noqa: E402
+from tricky_treats import _boards  # noqa: E402
 from tricky_treats import scoring as _scoring  # noqa: E402
 from tricky_treats import views as _views  # noqa: E402
+from tricky_treats._core_tables import looked_at as _looked_at  # noqa: E402
