@@ -29,8 +29,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 SWITCH = "TRICKY_TREATS_COMPILE"
 """The environment variable that asks for the compiled core (``1``, ``true`` or ``yes``)."""
 
-COMPILED_MODULES = ("src/tricky_treats/_core.py",)
-"""The modules mypyc compiles; they import nothing of the package (see ``_core.py``)."""
+COMPILED_MODULES = ("src/tricky_treats/_core.py", "src/tricky_treats/variants/_shuffles.py")
+"""The modules mypyc compiles, each on its own: the core's moves and the deal's shuffles.
+
+Each imports nothing of the package, so that each compiles alone and runs the same as plain
+Python."""
 
 BUILD_REQUIREMENTS = (
     "mypy==2.4.1",  # mypyc: pinned, as a new release may compile the same file differently
@@ -46,26 +49,28 @@ def compile_requested() -> bool:
 def compile_core(root: str, out_dir: str) -> list[str]:
     """Compile ``COMPILED_MODULES`` with mypyc into ``out_dir``; the paths of the extensions.
 
-    The extensions lie under ``out_dir`` by package (``tricky_treats/_core.<tag>.so`` and
-    mypyc's runtime library beside it). Raises whatever mypyc or the C compiler raised.
+    The extensions lie under ``out_dir`` by package: for each module, ``<module>.<tag>.so``
+    and mypyc's runtime library for it, ``<module>__mypyc.<tag>.so``, beside it. Raises
+    whatever mypyc or the C compiler raised.
     """
     from mypyc.build import mypycify  # the build requirements, only when compiling
     from setuptools import Distribution
 
     work = tempfile.mkdtemp(prefix="tricky-treats-mypyc-")
     here = os.getcwd()
+    outputs: list[str] = []
     try:
         os.chdir(root)  # mypyc names modules from paths relative to the project
-        extensions = mypycify(
-            list(COMPILED_MODULES), opt_level="3", target_dir=os.path.join(work, "c")
-        )
-        distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
-        command: Any = distribution.get_command_obj("build_ext")
-        command.build_lib = out_dir
-        command.build_temp = os.path.join(work, "temp")
-        command.ensure_finalized()
-        command.run()
-        outputs: list[str] = command.get_outputs()
+        for number, module in enumerate(COMPILED_MODULES):
+            c_dir = os.path.join(work, f"c{number}")
+            extensions = mypycify([module], opt_level="3", target_dir=c_dir)
+            distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
+            command: Any = distribution.get_command_obj("build_ext")
+            command.build_lib = out_dir
+            command.build_temp = os.path.join(work, f"temp{number}")
+            command.ensure_finalized()
+            command.run()
+            outputs += command.get_outputs()
         return outputs
     finally:
         os.chdir(here)
