@@ -7,11 +7,13 @@ compiled wheel and a wheel built without a C compiler into fresh environments.
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import os
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -28,9 +30,22 @@ import hatch_build  # noqa: E402
 sys.path.remove(str(ROOT))
 
 
+def _is_extension(module: ModuleType) -> bool:
+    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
 def test_compiled_says_whether_the_core_is_an_extension_module() -> None:
-    extension = _core.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    assert tt.__compiled__ is extension
+    assert tt.__compiled__ is _is_extension(_core)
+
+
+def test_every_listed_module_is_of_the_same_build() -> None:
+    """A build compiles all of ``COMPILED_MODULES`` or none of them."""
+    names = [
+        path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        for path in hatch_build.COMPILED_MODULES
+    ]
+    assert "tricky_treats._core" in names
+    assert {_is_extension(importlib.import_module(name)) for name in names} == {tt.__compiled__}
 
 
 def test_the_suite_runs_on_the_build_ci_asked_for() -> None:
