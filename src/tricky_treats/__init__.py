@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from tricky_treats import _core
 from tricky_treats.actions import (
     Action,
     ActionSpace,
@@ -127,6 +128,12 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree, not installed
     __version__ = "0.0.0+unknown"
 
+__compiled__: bool = not _core.__file__.endswith(".py")
+"""Whether the engine's core runs compiled by mypyc (a platform wheel) or as plain Python.
+
+Both builds play the very same games; the compiled one is faster (see the performance page).
+"""
+
 __all__ = [
     "BOARD_PARTS",
     "EVENT_FORMAT",
@@ -208,6 +215,7 @@ __all__ = [
     "Variant",
     "VariantRef",
     "VisitHouse",
+    "__compiled__",
     "__version__",
     "available_variants",
     "base_components",

@@ -1,0 +1,151 @@
+"""Build hook: compile the engine's compact core with mypyc when asked to, else build pure.
+
+The core (``src/tricky_treats/_core.py``) is one plain, precisely typed Python module. Built
+with ``TRICKY_TREATS_COMPILE=1`` in the environment, a wheel carries it compiled by mypyc as
+well (a platform wheel such as ``cp311-cp311-linux_x86_64``); without it, the wheel is
+``py3-none-any`` and the same file runs as plain Python. Both builds play identical games:
+``.ci/run`` checks them against each other. If compiling fails (no C compiler, no Python
+headers), the hook says why on stderr and the wheel is built pure, so an install never fails
+for want of a compiler. ``python -c "import tricky_treats; print(tricky_treats.__compiled__)"``
+tells which build is installed.
+
+An editable install (``pip install -e .``) with the switch compiles in place, next to
+``_core.py``; one without the switch removes what an earlier compiled install left there,
+so that editing ``_core.py`` is never hidden by a stale compiled copy.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+SWITCH = "TRICKY_TREATS_COMPILE"
+"""The environment variable that asks for the compiled core (``1``, ``true`` or ``yes``)."""
+
+COMPILED_MODULES = ("src/tricky_treats/_core.py", "src/tricky_treats/variants/_shuffles.py")
+"""The modules mypyc compiles, each on its own: the core's moves and the deal's shuffles.
+
+Each imports nothing of the package, so that each compiles alone and runs the same as plain
+Python."""
+
+BUILD_REQUIREMENTS = (
+    "mypy==2.4.1",  # mypyc: pinned, as a new release may compile the same file differently
+    "setuptools>=70",  # mypyc builds its C extension with setuptools' build_ext
+)
+
+
+def compile_requested() -> bool:
+    """Whether the environment asks for the compiled core."""
+    return os.environ.get(SWITCH, "").strip().lower() in {"1", "true", "yes"}
+
+
+def compile_core(root: str, out_dir: str) -> list[str]:
+    """Compile ``COMPILED_MODULES`` with mypyc into ``out_dir``; the paths of the extensions.
+
+    The extensions lie under ``out_dir`` by package: for each module, ``<module>.<tag>.so``
+    and mypyc's runtime library for it, ``<module>__mypyc.<tag>.so``, beside it. Raises
+    whatever mypyc or the C compiler raised.
+    """
+    from mypyc.build import mypycify  # the build requirements, only when compiling
+    from setuptools import Distribution
+
+    work = tempfile.mkdtemp(prefix="tricky-treats-mypyc-")
+    here = os.getcwd()
+    outputs: list[str] = []
+    try:
+        os.chdir(root)  # mypyc names modules from paths relative to the project
+        for number, module in enumerate(COMPILED_MODULES):
+            c_dir = os.path.join(work, f"c{number}")
+            extensions = mypycify([module], opt_level="3", target_dir=c_dir)
+            distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
+            command: Any = distribution.get_command_obj("build_ext")
+            command.build_lib = out_dir
+            command.build_temp = os.path.join(work, f"temp{number}")
+            command.ensure_finalized()
+            command.run()
+            outputs += command.get_outputs()
+        return outputs
+    finally:
+        os.chdir(here)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _in_place_builds(root: str) -> list[str]:
+    """Compiled copies an editable install left beside the modules they were built from."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    found: list[str] = []
+    for module in COMPILED_MODULES:
+        stem = os.path.join(root, module[: -len(".py")])
+        found += glob.glob(f"{stem}{suffix}") + glob.glob(f"{stem}__mypyc{suffix}")
+    return found
+
+
+def _up_to_date(root: str, built: list[str]) -> bool:
+    """Whether ``built`` holds every compiled module, each newer than its source."""
+    if len(built) < 2 * len(COMPILED_MODULES):
+        return False
+    newest_source = max(os.path.getmtime(os.path.join(root, m)) for m in COMPILED_MODULES)
+    return min(map(os.path.getmtime, built)) > newest_source
+
+
+class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Compiles the core into wheels when ``TRICKY_TREATS_COMPILE`` asks for it."""
+
+    PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        """The build requirements of mypyc, only for a build that compiles."""
+        return list(BUILD_REQUIREMENTS) if compile_requested() else []
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        """Compile the core, or build pure: for a wheel or an editable install."""
+        if self.target_name != "wheel":
+            return
+        editable = version == "editable"
+        if editable:
+            in_place = _in_place_builds(self.root)
+            if compile_requested() and _up_to_date(self.root, in_place):
+                return  # pip builds an editable wheel twice: once for its metadata
+            for stale in in_place:
+                os.remove(stale)
+                _say(f"removed the compiled core of an earlier install: {stale}")
+        if not compile_requested():
+            return
+        out_dir = tempfile.mkdtemp(prefix="tricky-treats-core-")
+        self._out_dir = out_dir  # removed once the wheel is written (finalize)
+        try:
+            built = compile_core(self.root, out_dir)
+        except Exception as error:  # any failure means: build pure instead
+            _say(
+                f"could not compile the core ({type(error).__name__}: {error}); building the "
+                "pure-Python core instead, which plays the same games more slowly. A C compiler "
+                "and the Python headers (Debian: gcc, python3-dev) let it compile."
+            )
+            return
+        for path in built:
+            relative = os.path.relpath(path, out_dir)
+            if editable:
+                shutil.copy2(path, os.path.join(self.root, "src", relative))
+            else:
+                build_data["force_include"][path] = relative
+        if not editable:
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+        _say(f"compiled the core with mypyc: {', '.join(sorted(map(os.path.basename, built)))}")
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """Remove the compiled files' temporary directory, now in the wheel (or in place)."""
+        out_dir = getattr(self, "_out_dir", None)
+        if out_dir is not None:
+            shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def _say(message: str) -> None:
+    print(f"tricky-treats build: {message}", file=sys.stderr)

@@ -1,0 +1,98 @@
+"""The compiled and pure builds of the core (issue 29): which one runs, and the fallback.
+
+``.ci/run`` builds both: the suite runs once on the pure core and once more on the core
+compiled in place by mypyc (with ``TRICKY_TREATS_EXPECT_COMPILED=1``), and it installs a
+compiled wheel and a wheel built without a C compiler into fresh environments.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+import sys
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tricky_treats as tt
+from tricky_treats import _core
+
+ROOT = Path(__file__).parent.parent
+EXPECT_COMPILED = "TRICKY_TREATS_EXPECT_COMPILED"
+"""Set by ``.ci/run`` to ``1`` or ``0`` for the run of the suite on one build or the other."""
+
+sys.path.insert(0, str(ROOT))  # hatch_build.py lies at the project's root, beside pyproject.toml
+import hatch_build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+
+def _is_extension(module: ModuleType) -> bool:
+    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def test_compiled_says_whether_the_core_is_an_extension_module() -> None:
+    assert tt.__compiled__ is _is_extension(_core)
+
+
+def test_every_listed_module_is_of_the_same_build() -> None:
+    """A build compiles all of ``COMPILED_MODULES`` or none of them."""
+    names = [
+        path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        for path in hatch_build.COMPILED_MODULES
+    ]
+    assert "tricky_treats._core" in names
+    assert {_is_extension(importlib.import_module(name)) for name in names} == {tt.__compiled__}
+
+
+def test_the_suite_runs_on_the_build_ci_asked_for() -> None:
+    """A compiled run that silently fell back to the pure core would prove nothing."""
+    expected = os.environ.get(EXPECT_COMPILED)
+    if expected is None:
+        assert "__compiled__" in tt.__all__  # outside CI's two runs: either build is right
+        return
+    assert tt.__compiled__ is (expected == "1"), f"{_core.__file__} under {EXPECT_COMPILED}"
+
+
+@pytest.mark.parametrize(
+    ("value", "requested"),
+    [("1", True), ("true", True), ("YES", True), ("0", False), ("", False), ("no", False)],
+)
+def test_the_switch_reads_like_a_flag(
+    monkeypatch: pytest.MonkeyPatch, value: str, requested: bool
+) -> None:
+    monkeypatch.setenv(hatch_build.SWITCH, value)
+    assert hatch_build.compile_requested() is requested
+
+
+def test_a_compiling_build_pins_mypy_and_a_pure_one_needs_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hatchling.builders.wheel import WheelBuilder
+
+    monkeypatch.setenv(hatch_build.SWITCH, "1")
+    assert "mypy==2.4.1" in WheelBuilder(str(ROOT)).config.dependencies
+    monkeypatch.delenv(hatch_build.SWITCH)
+    assert not any(d.startswith("mypy") for d in WheelBuilder(str(ROOT)).config.dependencies)
+
+
+def test_without_a_c_compiler_the_wheel_is_built_pure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from hatchling.builders.wheel import WheelBuilder
+
+    monkeypatch.setenv(hatch_build.SWITCH, "1")
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    wheel = Path(
+        next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"]))
+    )
+    assert wheel.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "tricky_treats/_core.py" in names
+    assert not [name for name in names if name.endswith((".so", ".pyd"))]
+    message = capfd.readouterr().err
+    assert "could not compile the core" in message
+    assert "building the pure-Python core instead" in message
