@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tricky_treats import plugins
+from tricky_treats._lookup import _qualify
 from tricky_treats.components import FEATURES
-from tricky_treats.model import _MEMO_SIZE, ActionLog, _qualify
+from tricky_treats.model import _MEMO_SIZE, ActionLog
 from tricky_treats.variants import _shuffles, base
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from tricky_treats import _core
+from tricky_treats import (
+    _core,
+    _methods,  # noqa: F401 - first: binds the state's methods
+)
 from tricky_treats.actions import (
     Action,
     ActionSpace,

@@ -11,13 +11,13 @@ fields it changes, so keeping every earlier state (undo) costs little.
 from __future__ import annotations
 
 import enum
-import functools
-import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tricky_treats._construct import _fast_constructor
+from tricky_treats._lookup import STREETS, _action_space, _Lookup
 from tricky_treats.actions import (
     Action,
     ActionSpace,
@@ -26,7 +26,6 @@ from tricky_treats.components import (
     FEATURES,
     ComponentData,
     CostumeCard,
-    CostumeType,
     Feature,
     MeanNeighbour,
     NiceNeighbour,
@@ -58,38 +57,6 @@ __all__ = [
     "Termination",
     "VariantRef",
 ]
-
-STREETS: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-)
-"""The houses of each street: rows 0 to 2, then columns 0 to 2 (streets 3 to 5) (R7)."""
-
-
-_FEATURE_INDEX = {feature: i for i, feature in enumerate(FEATURES)}
-_ICON_INDEX = {icon: i for i, icon in enumerate(TrickIcon)}
-_TREAT_INDEX = {treat: i for i, treat in enumerate(Treat)}
-_FEATURE_BY_ID = {id(feature): i for i, feature in enumerate(FEATURES)}
-_ICON_BY_ID = {id(icon): i for i, icon in enumerate(TrickIcon)}
-_TREAT_BY_ID = {id(treat): i for i, treat in enumerate(Treat)}
-
-
-_ICON_OF = operator.attrgetter("neighbour.icon")
-_TREAT_OF = operator.attrgetter("treat")
-
-
-def _index(by_id: dict[int, int], by_value: Mapping[Any, int], member: object) -> int:
-    index = by_id.get(id(member))
-    return by_value[member] if index is None else index
-
-
-_STREETS_OF_HOUSE = tuple(
-    tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
-)
 
 
 class Termination(enum.Enum):
@@ -188,215 +155,6 @@ class MeanHouse:
     def icon(self) -> TrickIcon:
         """The trick icon this house shows."""
         return self.neighbour.icon
-
-
-class _Lookup:
-    """Index tables derived from a setup, so the hot path does arithmetic, not searching.
-
-    Cards are looked up by id; features, icons, types and treats by their index in
-    ``FEATURES``, ``TrickIcon``, ``CostumeType`` and ``Treat``; sets of kids and houses are
-    bit masks. The tables that depend only on the components or on the size of the game are
-    built once per process and shared.
-    """
-
-    __slots__ = (
-        "all_kids",
-        "card_features",
-        "card_icon",
-        "card_mask",
-        "card_type",
-        "deck_size",
-        "house_feature",
-        "house_treat",
-        "mean_icon",
-        "pass_",
-        "qualify",
-        "refresh",
-        "street_treat",
-        "streets_of_house",
-        "takes",
-        "tricks",
-        "visits",
-    )
-
-    def __init__(self, setup: Setup) -> None:
-        tables = _card_tables(setup.components)
-        self.card_type, self.card_icon, self.card_features, self.card_mask = tables
-        # Enum members are looked up by identity: their own hash is a Python-level call.
-        treats, icons = _TREAT_BY_ID, _ICON_BY_ID
-        grid = setup.grid
-        if grid:
-            _, features, minimums, self.house_treat = zip(*_grid_info(grid), strict=True)
-        else:
-            features = minimums = self.house_treat = ()
-        self.house_feature = features
-        try:
-            self.mean_icon = tuple(
-                map(icons.__getitem__, map(id, map(_ICON_OF, setup.mean_houses)))
-            )
-            self.street_treat = tuple(
-                map(treats.__getitem__, map(id, map(_TREAT_OF, setup.street_tokens)))
-            )
-        except KeyError:  # not enum members: look them up by value, which names the bad one
-            self.mean_icon = tuple(_ICON_INDEX[m.neighbour.icon] for m in setup.mean_houses)
-            self.street_treat = tuple(_TREAT_INDEX[t.treat] for t in setup.street_tokens)
-        self.streets_of_house = _STREETS_OF_HOUSE
-        self.deck_size = len(setup.deck)
-        space = setup.action_space
-        (self.all_kids, self.takes, self.visits, self.tricks, self.refresh, self.pass_) = (
-            _space_tables(space)
-        )
-        # qualify[f][n]: the nice houses wanting feature f whose lowest tier n cards reach.
-        self.qualify = _qualify(space.kids * _TYPES, features, minimums)
-
-
-_TYPES = len(CostumeType)  # EnumType.__len__ is a Python-level call: counted once
-_FEATURES = len(FEATURES)
-
-
-# Per nice house: the house, then its wanted feature, lowest tier and treat token as indices.
-# Keyed by the house's id; the entry holds the house, so no other object can have that id
-# while the entry is there. Houses are usually the shared objects of the base game's deal.
-_HOUSE_INFO: dict[int, tuple[GridHouse, int, int, int]] = {}
-
-
-def _grid_info(grid: tuple[GridHouse, ...]) -> list[tuple[GridHouse, int, int, int]]:
-    """``_HOUSE_INFO`` entries of the houses of ``grid``, worked out where missing."""
-    entries = list(map(_HOUSE_INFO.get, map(id, grid)))
-    if None in entries:
-        entries = list(map(_house_info, grid))
-    return entries  # type: ignore[return-value]
-
-
-def _house_info(house: GridHouse) -> tuple[GridHouse, int, int, int]:
-    entry = _HOUSE_INFO.get(id(house))
-    if entry is not None:
-        return entry
-    neighbour = house.neighbour
-    entry = (
-        house,
-        _index(_FEATURE_BY_ID, _FEATURE_INDEX, neighbour.wants),
-        neighbour.tiers[0].cards,
-        _index(_TREAT_BY_ID, _TREAT_INDEX, house.treat),
-    )
-    if len(_HOUSE_INFO) >= 4096:
-        _HOUSE_INFO.clear()
-    _HOUSE_INFO[id(house)] = entry
-    return entry
-
-
-@functools.lru_cache(maxsize=64)
-def _single_house_rows(
-    most: int, houses: int
-) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    """The empty qualifying row, and the rows of single houses.
-
-    ``rows[h][m][n]``, for house h wanting m cards and a count n from 0 to ``most``, is the
-    bit of h if n reaches m, else 0; m runs to ``most`` + 1, which stands for out of reach.
-    """
-    nobody = (0,) * (most + 1)
-    rows = tuple(
-        tuple(tuple(1 << h if m <= n else 0 for n in range(most + 1)) for m in range(most + 2))
-        for h in range(houses)
-    )
-    return nobody, rows
-
-
-def _qualify(
-    most: int, features: tuple[int, ...], minimums: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    """Per feature f and card count n (0 to ``most``), the houses wanting f that n cards reach.
-
-    A bit mask of houses; house h wants ``features[h]`` from ``minimums[h]`` cards on.
-    """
-    nobody, single = _single_house_rows(most, len(features))
-    qualify = [nobody] * _FEATURES
-    unreachable = most + 1
-    for rows, feature, minimum in zip(single, features, minimums, strict=True):
-        row = rows[minimum if minimum < unreachable else unreachable]
-        wanted = qualify[feature]
-        qualify[feature] = row if wanted is nobody else tuple(map(operator.or_, wanted, row))
-    return tuple(qualify)
-
-
-_CardTables = tuple[
-    tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[int, ...]
-]
-
-
-def _card_tables(components: ComponentData) -> _CardTables:
-    """Per card id: type index, icon index, feature indices and feature bit mask.
-
-    Built once per component data object and kept on it, so every game dealt from the same
-    box shares them.
-    """
-    cached: _CardTables | None = components._derived
-    if cached is not None:
-        return cached
-    type_index = {t: i for i, t in enumerate(CostumeType)}
-    cards = components.cards
-    features = tuple(
-        (_FEATURE_INDEX[c.colour], _FEATURE_INDEX[c.theme], _FEATURE_INDEX[c.type]) for c in cards
-    )
-    tables = (
-        tuple(type_index[c.type] for c in cards),
-        tuple(_ICON_INDEX[c.icon] for c in cards),
-        features,
-        tuple(sum(1 << f for f in fs) for fs in features),
-    )
-    object.__setattr__(components, "_derived", tables)
-    return tables
-
-
-_SpaceTables = tuple[
-    int,
-    tuple[tuple[tuple[Action, ...], ...], ...],
-    tuple[tuple[Action, ...], ...],
-    tuple[Action, ...],
-    Action,
-    Action,
-]
-_SPACE_TABLES: dict[int, tuple[ActionSpace, _SpaceTables]] = {}
-
-
-def _space_tables(space: ActionSpace) -> _SpaceTables:
-    """The action tables of ``space``, kept per space object (by id: the entry holds it)."""
-    entry = _SPACE_TABLES.get(id(space))
-    if entry is None:
-        if len(_SPACE_TABLES) >= 64:
-            _SPACE_TABLES.clear()
-        entry = _SPACE_TABLES[id(space)] = (space, _action_tables(space))
-    return entry[1]
-
-
-def _action_tables(space: ActionSpace) -> _SpaceTables:
-    """The tables of one action space.
-
-    All kids as a bit mask; ``takes[slot][kids]`` and ``visits[houses]``, the actions for each
-    bit mask; the tricks; refresh; pass.
-    """
-    kids = space.kids
-    actions = space.actions
-    takes = tuple(
-        tuple(
-            tuple(actions[slot * kids + kid] for kid in range(kids) if mask >> kid & 1)
-            for mask in range(1 << kids)
-        )
-        for slot in range(space.market_size)
-    )
-    first = space.market_size * kids
-    visits = tuple(
-        tuple(actions[first + h] for h in range(space.nice_houses) if mask >> h & 1)
-        for mask in range(1 << space.nice_houses)
-    )
-    first_trick = first + space.nice_houses
-    tricks = actions[first_trick : first_trick + space.mean_houses]
-    return (1 << kids) - 1, takes, visits, tricks, actions[-2], actions[-1]
-
-
-@functools.cache
-def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: int) -> ActionSpace:
-    return ActionSpace(market_size, kids, nice_houses, mean_houses)
 
 
 @attrs.frozen
@@ -613,72 +371,6 @@ def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
     return history
 
 
-_C = TypeVar("_C")
-
-
-def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
-    """A constructor for the frozen slotted attrs class ``cls`` that skips its frozen guard.
-
-    attrs builds a frozen instance with one ``object.__setattr__`` call per field, which
-    dominates the cost of a move. The hot path instead fills an instance of a subclass with
-    no slots of its own and the plain ``__setattr__`` (plain attribute stores) and then gives
-    the object its real class; CPython allows that ``__class__`` assignment to a base class
-    of the same layout (a sibling class would not do for classes with a ``__weakref__``
-    slot). The result is an ordinary, equal, frozen instance. Arguments are positional, in
-    field order; fields with ``init=False`` get their default, and ``__attrs_post_init__``
-    runs last (it sets the others). Where the interpreter refuses the assignment, the attrs
-    constructor is returned instead. No validators or converters run: callers pass checked
-    values.
-    """
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
-    params = [f.name.lstrip("_") for f in fields if f.init]
-    body = [f"    self.{f.name} = {f.name.lstrip('_')}" for f in fields if f.init]
-    body += [f"    self.{f.name} = {f.default!r}" for f in fields if _plain_default(f)]
-    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
-    namespace: dict[str, object] = {}
-    exec(source, namespace)
-    twin = type(
-        f"_Mutable{cls.__name__}",
-        (cls,),
-        {
-            "__slots__": (),
-            "__init__": namespace["__init__"],
-            # Both, as they share one type slot: with either left frozen, stores are slow.
-            "__setattr__": object.__setattr__,
-            "__delattr__": object.__delattr__,
-        },
-    )
-
-    post_init = getattr(cls, "__attrs_post_init__", None)
-
-    def build(*args: object) -> _C:
-        instance = twin(*args)
-        instance.__class__ = cls
-        result: _C = instance
-        return result
-
-    def build_then_post_init(*args: object) -> _C:
-        instance = twin(*args)
-        instance.__class__ = cls
-        instance.__attrs_post_init__()
-        result: _C = instance
-        return result
-
-    if post_init is not None:
-        build = build_then_post_init
-
-    try:
-        twin(*(None for _ in params)).__class__ = cls
-    except TypeError:  # pragma: no cover - an interpreter without __class__ assignment
-        return cls
-    return build
-
-
-def _plain_default(field: attrs.Attribute[Any]) -> bool:
-    """Whether ``field`` is set from a plain default rather than by ``__attrs_post_init__``."""
-    return not field.init and field.default is not attrs.NOTHING
-
-
 @attrs.frozen(weakref_slot=False)
 class GameState:
     """A game at one moment. Immutable: ``apply()`` returns a new state.
@@ -774,7 +466,7 @@ class GameState:
         legal = self._legal
         if legal is None:
             core = self._core
-            legal = core.legal() if core else _boards.legal_actions(self)
+            legal = core.legal() if core else _engine.legal_actions(self)
             object.__setattr__(self, "_legal", legal)
         return legal
 
@@ -785,7 +477,7 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        after = _boards.apply(self, action)
+        after = _engine.apply(self, action)
         # A state that was played from is mostly kept only for undo: drop its cached legal
         # actions (they are worked out again if asked for), which would otherwise make up a
         # large part of what the garbage collector visits in a program keeping every state.
@@ -794,32 +486,32 @@ class GameState:
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
-        result = _boards.apply_with_events(self, action)
+        result = _engine.apply_with_events(self, action)
         object.__setattr__(self, "_legal", None)  # as in apply()
         return result
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        sheets = _scoring.score_sheets(self)  # first: a state made by the core builds its boards
+        sheets = _engine.score_sheets(self)  # first: a state made by the core builds its boards
         if self._core is not False:
-            _looked_at(self)  # a reader's states play on by the rules (see _boards)
+            _engine.looked_at(self)  # a reader's states play on by the rules (see _boards)
         return sheets
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
         if not self.is_over:
             return ()
-        return _scoring.winners(self.scores())
+        return _engine.winners(self.scores())
 
     def outcome(self) -> Outcome | None:
         """Why the game ended, who won and the final sheets; None while it goes on."""
-        return _scoring.outcome(self)
+        return _engine.outcome(self)
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R16): no deck order, no other player's secret tile."""
-        view = _views.player_view(self, self.check_player(player))
+        view = _engine.player_view(self, self.check_player(player))
         if self._core is not False:
-            _looked_at(self)
+            _engine.looked_at(self)
         return view
 
     def __str__(self) -> str:
@@ -876,8 +568,33 @@ def _restore_game_state(*fields: Any) -> GameState:
     return new_game_state(*fields)
 
 
-# Imported last: these modules build GameState values and so import this one.
-from tricky_treats import _boards  # noqa: E402
-from tricky_treats import scoring as _scoring  # noqa: E402
-from tricky_treats import views as _views  # noqa: E402
-from tricky_treats._core_tables import looked_at as _looked_at  # noqa: E402
+class _Engine:
+    """What the state's methods call: the rules, scoring and views, which import this module.
+
+    This module is the bottom of the engine (docs/architecture.md) and imports none of them;
+    ``tricky_treats._methods`` fills this in when the package is imported, before any state
+    exists. Each slot holds the function of the same name, called with the state first.
+    """
+
+    __slots__ = (
+        "apply",
+        "apply_with_events",
+        "legal_actions",
+        "looked_at",
+        "outcome",
+        "player_view",
+        "score_sheets",
+        "winners",
+    )
+
+    apply: Callable[[GameState, Action], GameState]
+    apply_with_events: Callable[[GameState, Action], tuple[GameState, tuple[Event, ...]]]
+    legal_actions: Callable[[GameState], tuple[Action, ...]]
+    looked_at: Callable[[GameState], None]
+    outcome: Callable[[GameState], Outcome | None]
+    player_view: Callable[[GameState, int], PlayerView]
+    score_sheets: Callable[[GameState], tuple[ScoreSheet, ...]]
+    winners: Callable[[Sequence[ScoreSheet]], tuple[int, ...]]
+
+
+_engine = _Engine()

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+from tricky_treats._construct import _fast_constructor
 from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickTile
-from tricky_treats.model import EndTrigger, Termination, _fast_constructor, _setup_memo
+from tricky_treats.model import EndTrigger, Termination, _setup_memo
 
 if TYPE_CHECKING:
     from tricky_treats.model import GameState, PlayerState, Setup

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tricky_treats._construct import _fast_constructor
 from tricky_treats.actions import Action
 from tricky_treats.components import CostumeCard, RulesData, StreetBonusToken, TrickTile
 from tricky_treats.model import (
@@ -24,7 +25,6 @@ from tricky_treats.model import (
     MeanHouse,
     PlayerState,
     VariantRef,
-    _fast_constructor,
     _history,
     _setup_memo,
 )
