@@ -193,7 +193,9 @@ FIELD_DOCS_PENDING: set[str] = set()
 
 def test_every_public_name_has_its_entry_under_its_public_name() -> None:
     entries = re.findall(r"^::: (\S+)", API, flags=re.MULTILINE)
-    public = {f"tricky_treats.{name}" for name in tt.__all__ if name != "__version__"}
+    public = {f"tricky_treats.{name}" for name in tt.__all__ if not name.startswith("__")}
+    for dunder in ("__version__", "__compiled__"):  # described in the page's opening words
+        assert f"`tt.{dunder}`" in API
     assert public <= set(entries)
     assert len(entries) == len(set(entries))
     for entry in set(entries) - public:  # the public modules of docs/stability.md

@@ -76,10 +76,11 @@ def _code(state: GameState, action: object) -> int | None:
 
 def apply(state: GameState, action: Action) -> GameState:
     """``state.apply(action)``: on the core where it covers the game, else by the rules."""
-    core = state._core or core_of(state)
-    if core is None:
+    core = state._core
+    if core is False or (core is None and (core := core_of(state)) is None):
         by_rules = _rules.apply(state, action, None)
-        looked_at(by_rules)  # made by the rules, so its boards are built: play on by the rules
+        if _core_tables._engine == "auto":  # as looked_at(), inlined on this hot path:
+            object.__setattr__(by_rules, "_core", False)  # boards built, so play on by the rules
         return by_rules
     code = core.tables.codes.get(id(action))
     if code is None:
@@ -119,8 +120,8 @@ def apply_with_events(state: GameState, action: Action) -> tuple[GameState, tupl
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """``state.legal_actions()`` worked out (the state caches it)."""
-    core = state._core or core_of(state)
-    if core is None:
+    core = state._core
+    if core is False or (core is None and (core := core_of(state)) is None):
         return _rules.legal_actions(state)
     return cast("tuple[Action, ...]", core.legal())
 
