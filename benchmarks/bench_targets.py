@@ -8,7 +8,10 @@ Python loop, to compare machines.
 Every figure is taken as a client meets the engine, never by calling one function again and
 again on one object (which would time the engine's memos, not its work): every ``new_game``
 deals a seed never dealt before, and every other figure is taken on states replayed afresh
-from their games' logs (nothing worked out on them yet), visited in play order.
+from their games' logs (nothing worked out on them yet), each called right after the move
+that made it, as a server does. Two lines read a log after it was played instead: in the
+compiled build its states were made by the core unread, and build their boards on the first
+call (docs/performance.md, "The compact core").
 
 - ``new_game``: at most 50 us, base game and every built-in variant.
 - ``scores()`` and ``view(p)``: at most 10 us each, early and late in a game, on every state
@@ -84,17 +87,33 @@ def per_state(
     *,
     cold: bool = False,
     listed: bool = False,
+    read_later: bool = False,
 ) -> float:
     """Mean CPU time of ``call`` on the states ``part`` of each game, each state fresh.
 
-    The states are visited in order, as a server does after every move; with ``cold`` each
-    one comes from its own replay, so nothing was worked out on the states before it.
+    As a server does: each game is replayed from its start, and ``call`` runs on every state
+    right after the move that made it (only the states of ``part`` are timed). With
+    ``read_later`` the game is replayed first and its states are read afterwards, in order (a
+    log browsed after it was played: in the compiled build those states were made by the
+    core, unread, and build their boards on the first call); with ``cold`` each state comes
+    from its own replay, so nothing was worked out on the states before it.
     """
     best_time = float("inf")
     for _ in range(3):
         total = 0.0
         count = 0
         for states in games:
+            if not (cold or read_later):
+                timed = set(range(len(states))[part])
+                for number, state in enumerate(_replayed(states)):
+                    if listed:
+                        state.legal_actions()
+                    start = time.process_time()
+                    call(state)
+                    if number in timed:
+                        total += time.process_time() - start
+                        count += 1
+                continue
             fresh = replay(states)
             chosen = fresh[part]
             if cold:
@@ -109,6 +128,16 @@ def per_state(
             count += len(chosen)
         best_time = min(best_time, total / count)
     return best_time
+
+
+def _replayed(states: Sequence[tt.GameState]) -> Iterator[tt.GameState]:
+    """The states of ``states``' game made afresh one by one, each after the previous is used."""
+    first = states[0]
+    game = tt.start_game(first.config, first.setup.components)
+    yield game
+    for action in states[-1].history:
+        game = game.apply(action)
+        yield game
 
 
 def keeping_ratio(games: int, players: int, *, freeze: bool = False) -> tuple[float, int, float]:
@@ -254,6 +283,14 @@ def main() -> None:
         "view(current player), family variant, late",
         per_state(family, lambda s: s.view(s.current_player or 0), late),
         10e-6,
+    )
+    line(
+        "scores(), late, a log read after it was played",
+        per_state(games, lambda s: s.scores(), late, read_later=True),
+    )
+    line(
+        "view(p), all 4 seats, per view, late, a log read after it was played",
+        per_state(games, lambda s: [s.view(p) for p in range(4)], late, read_later=True) / 4,
     )
     line("scores(), cold state, late", per_state(games, lambda s: s.scores(), late, cold=True))
     line(
