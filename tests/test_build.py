@@ -96,3 +96,10 @@ def test_without_a_c_compiler_the_wheel_is_built_pure(
     message = capfd.readouterr().err
     assert "could not compile the core" in message
     assert "building the pure-Python core instead" in message
+
+
+def test_compiled_modules_hold_no_doctests() -> None:
+    """The root conftest.py does not collect a compiled module's source (its extension is
+    what imports), so a doctest there would run in the pure build only."""
+    for path in hatch_build.COMPILED_MODULES:
+        assert ">>>" not in (ROOT / path).read_text(), path
