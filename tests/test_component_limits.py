@@ -288,8 +288,62 @@ def test_a_plugin_cannot_deal_a_game_from_absurd_rules() -> None:
             return attrs.evolve(rules, kids_per_player=10**20)
 
     huge = tt.Variant(name="huge", version="0", title="huge", description="huge", plugin=Huge())
-    with pytest.raises(tt.TrickyTreatsError, match=r"kids_per_player: must be between 1 and 8"):
+    with pytest.raises(tt.PluginError, match=r"tricky_treats_rules failed") as caught:
         tt.new_game(2, seed=1, variants=[huge])
+    assert "kids_per_player: must be between 1 and 8" in str(caught.value.detail)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("kids_per_player", 24),
+        ("kids_per_player", 20),
+        ("kids_per_player", -1),
+        ("market_size", 10**6),
+        ("market_size", 0),
+        ("footprints_per_player", -5),
+        ("pumpkin_points", 10**5000),
+        ("max_players", 1),
+    ],
+    ids=lambda value: value if isinstance(value, str) else f"{value.bit_length()}-bits",
+)
+def test_rules_a_hook_makes_past_the_validators_get_the_bounds_of_a_file(
+    field: str, value: int
+) -> None:
+    """Issue 37: a rules hook that sets a value behind the validators' back (24 kids ran for
+    over a minute, -1 kids raised ValueError, 10**5000 pumpkin points broke ``dumps``) is
+    refused with the range a component data file has for that value."""
+
+    class Behind:
+        @tt.hookimpl
+        def tricky_treats_rules(self, rules: tt.RulesData) -> tt.RulesData:
+            edited = attrs.evolve(rules)
+            object.__setattr__(edited, field, value)
+            return edited
+
+    behind = tt.Variant(name="behind", version="0", title="b", description="b", plugin=Behind())
+    low, high = COMPONENT_LIMITS["players" if field.endswith("players") else field]
+    with pytest.raises(tt.PluginError) as caught:
+        tt.new_game(2, seed=1, variants=[behind])
+    message = str(caught.value)
+    assert message.startswith("variant 'behind' from 'tricky-treats': tricky_treats_rules")
+    assert f"{field}: must be" in message
+    assert f"between {low} and {high}" in message or "at least min_players" in message
+    assert len(message) < 400
+
+
+def test_rules_a_hook_edits_must_still_deal_from_the_box() -> None:
+    """A market of 10 is in range, but a box of 9 cards cannot fill it: refused at once, as a
+    component data file would be, not when the game runs out of cards."""
+
+    class Wide:
+        @tt.hookimpl
+        def tricky_treats_rules(self, rules: tt.RulesData) -> tt.RulesData:
+            return attrs.evolve(rules, max_players=8)
+
+    wide = tt.Variant(name="wide", version="0", title="w", description="w", plugin=Wide())
+    with pytest.raises(tt.PluginError, match=r"tricky_treats_rules returned rules the box cannot"):
+        tt.new_game(2, seed=1, variants=[wide])
 
 
 # -- short messages ------------------------------------------------------------------------
