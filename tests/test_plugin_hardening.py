@@ -682,7 +682,9 @@ def test_a_hook_raising_a_library_error_with_its_own_init_gives_plugin_error(hoo
     ],
     ids=lambda error: type(error).__name__,
 )
-@pytest.mark.parametrize("hook", ["tricky_treats_deal", "tricky_treats_board", "tricky_treats_rules"])
+@pytest.mark.parametrize(
+    "hook", ["tricky_treats_deal", "tricky_treats_board", "tricky_treats_rules"]
+)
 def test_a_library_error_a_plugin_raises_keeps_its_text_from_the_message(
     hook: str, error: tt.TrickyTreatsError
 ) -> None:

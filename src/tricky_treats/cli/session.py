@@ -30,7 +30,7 @@ def _pass_keyboard(console: Console, name: str) -> bool:
         console.file.flush()
     else:
         console.print("\n" + "-" * 40)
-    console.print(f"[bold]Pass the keyboard to {name}.[/bold]")
+    console.print(f"Pass the keyboard to {name}.", style="bold")
     try:
         input(f"{name}, press Enter when the others cannot see the screen. ")
     except EOFError:
@@ -105,7 +105,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     console.print(_score_table(game))
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
-    console.print(f"[bold]{told[0].upper()}{told[1:]}.[/bold]")
+    console.print(f"{told[0].upper()}{told[1:]}.", style="bold")
     tie = _teaching.tie_break_text(
         game.scores(), ["You" if p == you else n for p, n in enumerate(names)]
     )
@@ -146,8 +146,9 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
             if session.unsaved(game) and not session.warned:
                 session.warned = True
                 console.print(
-                    "[yellow]This game is not saved: 'save FILE' keeps it. Type quit again "
-                    "to leave without saving.[/yellow]"
+                    "This game is not saved: 'save FILE' keeps it. Type quit again "
+                    "to leave without saving.",
+                    style="yellow",
                 )
                 continue
             return None
@@ -168,7 +169,7 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
                 explained = parse_action(rest)
             except TrickyTreatsError:
                 console.print(
-                    f"[yellow]Explain which action? For example: explain {legal[0]}[/yellow]"
+                    f"Explain which action? For example: explain {legal[0]}", style="yellow"
                 )
                 continue
             _print_lines(console, _teaching.explain_lines(game, explained))
@@ -182,12 +183,12 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
         if word == "save":
             path = rest
             if not path:
-                console.print("[yellow]Say where: save FILE[/yellow]")
+                console.print("Say where: save FILE", style="yellow")
                 continue
             try:
                 _write(Path(path), dumps(game, indent=1))
             except CommandError as exc:
-                console.print(f"[yellow]{exc}[/yellow]", markup=False)
+                console.print(str(exc), style="yellow")
             else:
                 session.saved_moves = len(game.history)
                 console.print(f"Saved to {path}; resume with: tricky-treats play --load {path}")
@@ -249,8 +250,9 @@ def _look(console: Console, game: GameState, who: str) -> None:
     if seat is None:
         letters = _terminal.SEAT_LETTERS[: len(game.players)]
         console.print(
-            f"[yellow]Look at whom? Give a player's letter ({', '.join(letters)}), number "
-            f"(1 to {len(game.players)}) or name: look B[/yellow]"
+            f"Look at whom? Give a player's letter ({', '.join(letters)}), number "
+            f"(1 to {len(game.players)}) or name: look B",
+            style="yellow",
         )
         return
     viewer = game.current_player

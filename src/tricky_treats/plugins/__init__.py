@@ -244,8 +244,10 @@ def _call(implementation: _Impl, kwargs: Mapping[str, object], hook: str) -> Any
 
 
 def _prefixed(exc: TrickyTreatsError, prefix: str) -> TrickyTreatsError:
-    """``exc`` again, of its kind, its message starting with ``prefix``; ``exc`` itself if its
-    kind cannot be made from a message alone (a subclass with an ``__init__`` of its own)."""
+    """``exc`` again, of its kind, its message starting with ``prefix``.
+
+    ``exc`` itself if its kind cannot be made from a message alone (an ``__init__`` of its own).
+    """
     try:
         return type(exc)(f"{prefix}{exc}")
     except Exception:
@@ -533,8 +535,10 @@ def _resolve(
 
 
 def _check_rules_fit(rules: RulesData, components: ComponentData, edits: Sequence[_Impl]) -> None:
-    """Raise PluginError unless the box can deal games by the edited ``rules``: a market the
-    cards can fill, trick tiles for the most players (what a component data file must meet)."""
+    """Raise PluginError unless the box can deal games by the edited ``rules``.
+
+    A market the cards can fill, trick tiles for the most players: what a file must meet.
+    """
     try:
         attrs.evolve(components, rules=rules)
     except ComponentDataError as exc:
