@@ -31,6 +31,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._json": "base",
     "tricky_treats._conversion": "base",
     "tricky_treats._progress": "base",
+    "tricky_treats._workers": "base",
     "tricky_treats.actions": "base",
     "tricky_treats.components": "base",
     "tricky_treats.hookspecs": "base",

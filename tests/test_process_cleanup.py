@@ -110,19 +110,29 @@ def test_report_workers_end_with_their_parent(ending: signal.Signals, tmp_path: 
 
 
 @linux_only
+@pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_ladder_workers_end_with_their_parent(ending: signal.Signals) -> None:
+    command = ["ladder", "--bots", "random,greedy", "--games", "1000000000", "--jobs", "2"]
+    process, workers = _workers_of(command, 2)
+    process.send_signal(ending)
+    process.wait(timeout=_DEADLINE)
+    assert _gone(workers) == set()
+
+
+@linux_only
 def test_a_worker_whose_parent_is_gone_before_it_starts_ends_at_once() -> None:
     """The parent-death signal is asked for after the fork: a parent that died before that
     is seen at once (its pid is no longer the worker's parent)."""
-    from tricky_treats.simulation import _end_with_parent
+    from tricky_treats._workers import end_with_parent
 
     code = subprocess.run(
-        [sys.executable, "-c", f"from tricky_treats.simulation import _end_with_parent; "
-         f"_end_with_parent({os.getpid() + 10**6}); print('still here')"],
+        [sys.executable, "-c", f"from tricky_treats._workers import end_with_parent; "
+         f"end_with_parent({os.getpid() + 10**6}); print('still here')"],
         capture_output=True, text=True, timeout=_DEADLINE, check=False,
     )  # fmt: skip
     assert code.returncode == 1
     assert "still here" not in code.stdout
-    _end_with_parent(os.getppid())  # the right parent: nothing happens
+    end_with_parent(os.getppid())  # the right parent: nothing happens
 
 
 def test_a_pool_stopped_early_leaves_no_worker() -> None:

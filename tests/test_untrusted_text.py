@@ -14,7 +14,7 @@ import pytest
 
 import tricky_treats as tt
 from tests.registry import registered_variants
-from tests.requirements import install_hint
+from tests.requirements import install_hint, needs_extra
 from tricky_treats._progress import Progress
 from tricky_treats.cli import main
 
@@ -202,3 +202,21 @@ def test_a_message_quotes_a_short_marked_excerpt_of_huge_input(make: object) -> 
     assert len(message) < 400, len(message)
     assert "kkkk" in message
     assert "(1000002 characters)" in message or message.count("...") == 1
+
+
+@needs_extra("webtest")
+def test_the_web_app_quotes_a_short_excerpt_of_a_huge_variant_name(tmp_path: Path) -> None:
+    """A 3.9 KB variant name in a POST to the web example came back whole."""
+    import sys
+
+    from starlette.testclient import TestClient
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+    from tricky_treats_web import Lobby, create_app
+
+    client = TestClient(create_app(Lobby(max_games=2), wheel_dir=tmp_path / "wheels"))
+    request = {"players": [{"name": "Ann"}, {"name": "Bo"}], "variants": ["v" * 3900]}
+    response = client.post("/api/games", content=json.dumps(request))
+    assert response.status_code == 400
+    assert len(response.text) < 400
+    assert "(3902 characters)" in response.text

@@ -23,6 +23,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +31,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 
 import attrs
 
+from tricky_treats._workers import end_with_parent
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError, brief
@@ -164,7 +166,8 @@ def _played(matches: Iterator[tuple[tuple[str, str], int]], jobs: int) -> Iterat
         for seats, deal in matches:
             yield _play(seats, deal)
         return
-    with ProcessPoolExecutor(jobs) as pool:
+    # Its workers end with this process, however it ends (they would play on, orphaned).
+    with ProcessPoolExecutor(jobs, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         # A few games per process ahead, submitted as others finish, in play order.
         waiting: collections.deque[Future[LadderGame]] = collections.deque()
         for seats, deal in matches:

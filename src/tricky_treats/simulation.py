@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from tricky_treats._workers import end_with_parent
 from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import MAX_SEED, new_game
@@ -392,7 +393,7 @@ def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message], parent: 
     sends it SIGTERM when the parent dies; elsewhere it sees that it has a new parent while
     it waits for a batch.
     """
-    _end_with_parent(parent)
+    end_with_parent(parent)
     while (batch := _next_batch(tasks, parent)) is not None:
         try:
             pending: list[GameResult] = []
@@ -409,23 +410,6 @@ def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message], parent: 
         except Exception as exc:
             results.put(("error", _sendable(exc)))
             return
-
-
-def _end_with_parent(parent: int) -> None:
-    """Ask Linux to send this process SIGTERM when its parent dies (``PR_SET_PDEATHSIG``)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):  # no prctl: the polling below still ends it
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1
 
 
 def _next_batch(tasks: Queue[_Batch | None], parent: int) -> _Batch | None:
