@@ -63,6 +63,7 @@ from tricky_treats.agents import determinize
 from tricky_treats.dealing import deal_draws, deal_from_draws, new_game
 from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import GameState
+from tricky_treats.simulator import Simulator
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -180,32 +181,44 @@ class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
-    """A state: during the deal, or a ``GameState`` of the engine (``game_state``).
+    """A state: during the deal, or a game of the engine played on a ``tt.Simulator``.
 
-    ``draws`` holds the deal's chance outcomes so far; once all are drawn ``game_state`` is
-    the game they deal. Both are immutable, so cloning is cheap.
+    ``draws`` holds the deal's chance outcomes so far; once all are drawn the game they deal
+    is played on a simulator, so that search (which clones states and plays random moves it
+    never reads) runs on the fast lane. ``game_state`` is the plain ``GameState`` it stands
+    at, built when asked for.
     """
 
     def __init__(self, game: TrickyTreatsGame) -> None:
         super().__init__(game)
         self.draws: tuple[int, ...] = ()
-        self.game_state: GameState | None = None
+        self._sim: Simulator | None = None
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The engine's state, once dealt; None during the deal."""
+        sim = self._sim
+        return None if sim is None else sim.state()
+
+    @game_state.setter
+    def game_state(self, state: GameState | None) -> None:
+        self._sim = None if state is None else Simulator(state)
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` during the deal, ``TERMINAL`` once over."""
-        game = self.game_state
-        if game is None:
+        sim = self._sim
+        if sim is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if game.current_player is None:
+        seat = sim.current_player
+        if seat is None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return game.current_player
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        game = self.game_state
-        assert game is not None
-        assert player == game.current_player
-        encode = game.action_space.encode
-        return [encode(action) for action in game.legal_actions()]
+        sim = self._sim
+        assert sim is not None
+        assert player == sim.current_player
+        return sim.legal_codes()
 
     def _among(self) -> int:
         """How many outcomes the next draw of the deal has."""
@@ -218,9 +231,9 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         return [(outcome, 1.0 / among) for outcome in range(among)]
 
     def _apply_action(self, action: int) -> None:
-        game = self.game_state
-        if game is not None:
-            self.game_state = game.apply(game.action_space.decode(action))
+        sim = self._sim
+        if sim is not None:
+            sim.play(action)
             return
         among = self._among()
         if not 0 <= action < among:
@@ -239,7 +252,7 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.game_state is not None and self.game_state.is_over
+        return self._sim is not None and self._sim.is_over
 
     def returns(self) -> list[float]:
         """Each seat's reward: ``outcome_rewards`` once over, zeros before."""
