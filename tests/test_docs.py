@@ -322,3 +322,16 @@ def test_the_docs_cite_no_file_outside_the_repository() -> None:
         text = page.read_text()
         for outside in ("shared/rules", "RULINGS.md", "../shared"):
             assert outside not in text or page.name == "changelog.md", (page.name, outside)
+
+
+SITE = "https://tricky-treats.github.io/tricky-treats/"
+DIRECTIVE = re.compile(r"^(?::::|--8<--) ", re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if DIRECTIVE.search(p.read_text())], ids=str)
+def test_a_page_the_site_fills_in_says_where_its_rendered_form_is(page: Path) -> None:
+    """Issue 38: on a code host `:::` and `--8<--` lines show as they are, and nothing else."""
+    text = page.read_text()
+    assert f"<{SITE}{page.stem}/>" in text, f"{page.name}: say where the rendered page is"
+    for included in re.findall(r'^--8<-- "([^"]+)"', text, re.MULTILINE):
+        assert f"blob/main/{included})" in text, f"{page.name}: link {included}"

@@ -51,7 +51,7 @@ except ImportError as exc:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
         raise
     pytest.skip(
-        f"the browser tests need pip install 'tricky-treats[webtest]' ({exc})",
+        f"the browser tests need pip install -e '.[webtest]' ({exc})",
         allow_module_level=True,
     )
 
