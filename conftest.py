@@ -33,37 +33,6 @@ collect_ignore += [
     if any(source.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 ]
 
-_CANDY_GAMES = {
-    "hack-trick": "hack_trick",
-    "candy-chaser": "candy_chaser",
-    "tricks-and-treats": "tricks_and_treats",
-}
-"""The candy games under examples/ (separate distributions) and the package each installs."""
-
-
-class _NotInstalled(pytest.Directory):
-    """A candy game's folder where the game is not installed: one test, which skips."""
-
-    def collect(self) -> list[pytest.Item]:
-        return [_SkipsUntilInstalled.from_parent(self, name=self.path.name)]
-
-
-class _SkipsUntilInstalled(pytest.Item):
-    def runtest(self) -> None:
-        pytest.skip(f"needs the candy game: pip install -e examples/{self.path.name}")
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"examples/{self.path.name} (not installed)"
-
-
-def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """The tests and doctests of a candy game that is not installed skip, naming the install."""
-    package = _CANDY_GAMES.get(path.name) if path.parent.name == "examples" else None
-    if package is not None and importlib.util.find_spec(package) is None:
-        return _NotInstalled.from_parent(parent, path=path)
-    return None
-
-
 NO_SKIPS = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 """Whether skips fail: in CI (``CI=true``), which installs every extra and system part."""
 
