@@ -100,10 +100,15 @@ def _check_shell_line(page: Path, line: str) -> None:
             for extra in filter(None, extras.rstrip("]").split(",")):
                 assert extra in _extras(), f"{page.name}: no extra {extra!r} in {line!r}"
             if name.startswith((".", "examples/")):
-                assert (ROOT / name).exists() or name == "./my-variant", f"{page.name}: {line!r}"
+                made = name in ("./my-variant", "./tricky-treats")  # the variant guide's folders
+                assert (ROOT / name).exists() or made, f"{page.name}: {line!r}"
             else:
                 assert name == "tricky-treats", f"{page.name}: {line!r}"
         return
+    if words == ["git", "clone", "https://github.com/tricky-treats/tricky-treats"]:
+        return  # the repository itself (the variant guide, before the first release)
+    if words[:3] == ["python3", "-m", "venv"] or words[0] == ".":
+        return  # a virtual environment, made and activated
     if words[0] in {"sqlite3", "pg_dump", "pg_restore"}:
         return  # the databases' own backup tools (docs/hosting.md)
     if words[0] in _example_scripts():
@@ -143,6 +148,9 @@ def test_the_variant_walkthrough_builds_installs_and_passes_its_tests(tmp_path: 
         "src/tricky_treats_double_pumpkins/__init__.py",
         "tests/test_double_pumpkins.py",
     }
+    # Its tests need pytest, which the package names (issue 38: it did not).
+    project = tomllib.loads(files["pyproject.toml"])["project"]
+    assert any(r.startswith("pytest") for r in project["optional-dependencies"]["test"])
     for path, code in files.items():
         (package / path).parent.mkdir(parents=True, exist_ok=True)
         (package / path).write_text(code)
