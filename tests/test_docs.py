@@ -343,3 +343,9 @@ def test_a_page_the_site_fills_in_says_where_its_rendered_form_is(page: Path) ->
     assert f"<{SITE}{page.stem}/>" in text, f"{page.name}: say where the rendered page is"
     for included in re.findall(r'^--8<-- "([^"]+)"', text, re.MULTILINE):
         assert f"blob/main/{included})" in text, f"{page.name}: link {included}"
+
+
+def test_the_embedding_page_names_the_schema_of_the_views_it_describes() -> None:
+    """Issue 38: the page named view-v1.schema.json while views are at version 2."""
+    current = tt.view_schema()["$id"].rsplit("/", 1)[1]
+    assert f"`schemas/{current}`" in (DOCS / "embedding.md").read_text()
