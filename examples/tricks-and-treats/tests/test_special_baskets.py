@@ -16,7 +16,7 @@ import pytest
 import tricks_and_treats as tnt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tricks_and_treats.__main__ import CHOICES, SPECIAL_RULES, describe, render
+from tricks_and_treats.__main__ import CHOICES, HELP, SPECIAL_RULES, describe, render
 
 K = tnt.Card.parse
 B = tnt.basket_id
@@ -493,6 +493,10 @@ def test_the_first_screens_say_what_each_special_basket_in_play_does() -> None:
     assert "  bomb: whoever" not in render(later.view(0))  # said once, at the start
     assert set(SPECIAL_RULES) == set(tnt.SPECIALS)
     assert set(CHOICES) == {"bomb", "monte", "magnet", "disco"}
+    # help explains every special basket in words (it pointed at RULES.md only).
+    flat = " ".join(HELP.split())
+    for name, rule in SPECIAL_RULES.items():
+        assert f"{tnt.basket_name(B(name))}: {rule}" in flat
 
 
 def test_the_bomb_choice_says_the_candy_stays() -> None:

@@ -72,10 +72,16 @@ which one it is. At any time in your turn you may accuse a player of holding a n
 they are out and you win their card (5 points); wrong, you are out. When Time's Up is drawn,
 each player still in scores the candy under their basket plus 5 per card won; the best score
 held by one player alone wins (tied players drop out). The last player left wins at once.
-With --specials 1 or 2, special baskets join the row; the first screens explain those in play,
-and RULES.md has every ruling.
+With --specials 1 or 2, special baskets join the row (below; the first screens explain those in
+play, and RULES.md has every ruling).
 Actions: draw; play CARD BASKET (play K3 5: card K3 under basket 5); accuse PLAYER NUMBER
-(accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number."""
+(accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number.
+Special baskets:
+""" + "\n".join(
+    line
+    for name, rule in SPECIAL_RULES.items()
+    for line in textwrap.wrap(f"{basket_name(basket_id(name))}: {rule}", 96, subsequent_indent="  ")
+)
 
 
 def render(view: TricksAndTreatsView) -> str:
