@@ -528,8 +528,8 @@ def test_lice_say_which_candy_has_lice_and_why_a_player_is_out() -> None:
 
 
 def test_piggy_and_lottery_take_their_three_cards_in_the_order_the_specials_were_drawn() -> None:
-    # TT-11: "遊戲開始時，從糖果卡牌堆上方抽取3張卡牌", after the hands; with both out, in the order of
-    # config.specials (issue 38: RULES.md said Piggy first, the engine did this).
+    # TT-11: "遊戲開始時，從糖果卡牌堆上方抽取3張卡牌", after the hands; with both out, in
+    # the order of config.specials (issue 38: RULES.md said Piggy first, the engine did this).
     state = tnt.new_game(3, 41, specials=2)
     assert state.config.specials == ("lottery", "piggy")
     basic = tnt.new_game(3, 41)  # the same deal without the variant
