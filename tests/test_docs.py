@@ -349,3 +349,17 @@ def test_the_embedding_page_names_the_schema_of_the_views_it_describes() -> None
     """Issue 38: the page named view-v1.schema.json while views are at version 2."""
     current = tt.view_schema()["$id"].rsplit("/", 1)[1]
     assert f"`schemas/{current}`" in (DOCS / "embedding.md").read_text()
+
+
+RELEASED_INSTALL = re.compile(r"pip install [\"']?tricky-treats\b")
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: p.name)
+def test_a_released_install_line_stands_beside_the_clones(page: Path) -> None:
+    """Issue 38: `pip install 'tricky-treats[cli]'` fails until the first release."""
+    if page.name in ("changelog.md", "releasing.md"):
+        return  # the release's own steps, and the project's history
+    paragraphs = re.split(r"\n\s*\n", page.read_text())
+    for before, paragraph in zip(["", *paragraphs], paragraphs, strict=False):
+        if RELEASED_INSTALL.search(paragraph):  # the clone's line in it, or just before it
+            assert "pip install -e" in before + paragraph, f"{page.name}: {paragraph[:200]!r}"
