@@ -14,6 +14,7 @@ import pytest
 import tricky_treats as tt
 from tricky_treats import _terminal
 from tricky_treats.drawing.words import _tile_words
+from tricky_treats.views import _onlooker_view
 
 NAMES = ["Ann", "Bo", "Cy"]
 
@@ -62,8 +63,6 @@ def test_a_states_points_leave_out_every_secret_tile_until_the_end(
     ]
     assert with_points, "the game never scored a secret tile: choose another seed"
     state = with_points[-1]
-    from tricky_treats.views import _onlooker_view
-
     sheets = _onlooker_view(state).scores
     assert all(t.mean_house is not None for sheet in sheets for t in sheet.trick_tiles)
     assert sheets[0].total < state.scores()[0].total  # Ann's secret tile is not counted
@@ -120,3 +119,15 @@ def test_picture_titles_keep_the_capitals_of_names(states: list[tt.GameState]) -
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None
     assert title.text == "Tricky Treats, round 1: Ann to play, as Ann sees it"
+
+
+def test_with_secret_tiles_dealt_face_up_a_state_shows_them_and_counts_them() -> None:
+    # The open-objectives variant deals them face up: everyone sees them, so a state does.
+    start = tt.new_game(players=NAMES, seed=38, variants=["open-objectives"])
+    state = tt.play_game(start, [tt.GreedyAgent()] * 3, seed=38)[12]
+    svg = state._repr_svg_()
+    for player in state.players:
+        assert f"secret tile: {_tile_words(player.secret_tile)}" in svg
+    # Each sheet is the one the other players see of it.
+    sheets = _onlooker_view(state).scores
+    assert sheets == tuple(state.view((p + 1) % 3).scores[p] for p in range(3))

@@ -175,14 +175,18 @@ def _onlooker_view(state: GameState) -> PlayerView:
     seat = state.current_player
     view = state.view(0 if seat is None else seat)
     fields = {f.name: getattr(view, f.name) for f in attrs.fields(PlayerView)}
-    if not (view.is_over or state.setup.secret_tiles_face_up):
+    if view.is_over:
+        return _OnlookerView(**fields)  # every view shows everything
+    shown = state.setup.secret_tiles_face_up  # a variant may deal them face up
+    if not shown:
         fields["secret_tiles"] = (None,) * len(state.players)
         fields["unseen_tiles"] = tuple(
             sorted([*view.unseen_tiles, state.players[view.player].secret_tile], key=_BY_ID)
         )
-        fields["scores"] = tuple(
-            _sheet(state, p, secret_tile=False, extras=False) for p in range(len(state.players))
-        )
+    # Every sheet as the other players see it: the acting seat's private lines left out too.
+    fields["scores"] = tuple(
+        _sheet(state, p, secret_tile=shown, extras=False) for p in range(len(state.players))
+    )
     return _OnlookerView(**fields)
 
 
