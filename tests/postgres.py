@@ -26,8 +26,7 @@ from tests.requirements import postgresql_bin
 __all__ = ["TemporaryPostgres", "missing", "new_database", "postgres_server", "postgres_url"]
 
 INSTALL = (
-    "needs PostgreSQL and psycopg: apt-get install postgresql && "
-    "pip install 'tricky-treats[postgresql]'"
+    "needs PostgreSQL and psycopg: apt-get install postgresql && pip install -e '.[postgresql]'"
 )
 
 

@@ -1,9 +1,9 @@
 """What a test needs beyond ``pip install -e '.[dev]'``, and the skip that says how to get it.
 
 Every test that needs an optional extra or a system part goes through this module, so that
-its skip reason names what to install (``pip install 'tricky-treats[EXTRA]'``,
-``apt-get install chromium``) and ``pip install -e '.[all]'`` is the one line that installs
-every extra. ``.ci/run`` installs everything and runs with ``CI=true``, where the root
+its skip reason names what to install (``pip install -e '.[EXTRA]'``, in the clone the tests
+run from; ``apt-get install chromium``) and ``pip install -e '.[all]'`` is the one line that
+installs every extra. ``.ci/run`` installs everything and runs with ``CI=true``, where the root
 ``conftest.py`` turns any skip into a failure.
 
 - ``pytest.importorskip("starlette", reason=install_hint("web"))`` at the top of a module
@@ -46,7 +46,7 @@ def install_hint(extra: str) -> str:
     """The skip reason of a test that needs ``extra``: which one, and the line that installs it."""
     if extra not in EXTRA_MODULES:
         raise KeyError(f"no extra {extra!r} in tests/requirements.py; add it to EXTRA_MODULES")
-    return f"needs the {extra} extra: pip install 'tricky-treats[{extra}]'"
+    return f"needs the {extra} extra: pip install -e '.[{extra}]'"
 
 
 def missing_modules(extra: str) -> list[str]:

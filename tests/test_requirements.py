@@ -38,7 +38,7 @@ def test_the_all_extra_brings_every_extra_the_tests_know() -> None:
 
 def test_the_hint_names_the_pip_line_and_a_misspelt_extra_is_an_error() -> None:
     assert requirements.install_hint("report") == (
-        "needs the report extra: pip install 'tricky-treats[report]'"
+        "needs the report extra: pip install -e '.[report]'"
     )
     with pytest.raises(KeyError, match="no extra 'reports'"):
         requirements.install_hint("reports")

@@ -5,8 +5,8 @@ What a new player meets, each checked as a person would do it: a whole game by c
 reload, in a new context and for a spectator; refusals in words; the server killed and started
 again mid-game; the lobby's links, rules and seeds; the offline Pyodide page; axe-core on every
 page; and no request that leaves 127.0.0.1. Screenshots (lobby, first turn, a refusal, mid-game,
-the end sheet, at both sizes) are saved in the folder printed at the end of the run
-(``TRICKY_TREATS_SCREENSHOTS`` to choose it).
+the end sheet, at both sizes) are saved in the folder printed at the end of the run: under
+pytest's temporary folder of the run (``screenshots0``), or ``TRICKY_TREATS_SCREENSHOTS``.
 
 Needs ``pip install 'tricky-treats[webtest]'``, Debian's chromium (``apt-get install
 chromium``; Playwright's own browser download is never used) and the npm packages of the
@@ -22,7 +22,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -51,7 +50,7 @@ except ImportError as exc:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
         raise
     pytest.skip(
-        f"the browser tests need pip install 'tricky-treats[webtest]' ({exc})",
+        f"the browser tests need pip install -e '.[webtest]' ({exc})",
         allow_module_level=True,
     )
 
@@ -76,14 +75,18 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 MAX_MOVES = 400  # a game has far fewer: a bound, so that a stuck page fails instead of looping
 MAX_TABS = 120  # more Tab presses than the page has stops: a target never reached fails
-SCREENSHOTS = Path(
-    os.environ.get("TRICKY_TREATS_SCREENSHOTS")
-    or Path(tempfile.gettempdir()) / "tricky-treats-screenshots"
-)
+SCREENSHOTS = Path(os.environ.get("TRICKY_TREATS_SCREENSHOTS") or ".")
+"""Where screenshots go: the chosen folder, else (issue 38: they were left in /tmp) one under
+pytest's temporary folder of the run, which the ``screenshots`` fixture makes."""
 
 
-@pytest.fixture(scope="module")
-def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
+@pytest.fixture(scope="module", autouse=True)
+def screenshots(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    global SCREENSHOTS
+    if not os.environ.get("TRICKY_TREATS_SCREENSHOTS"):
+        SCREENSHOTS = tmp_path_factory.mktemp("screenshots")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield SCREENSHOTS
     # Printed past pytest's capture, so that the run's output names the folder.

@@ -25,6 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+pytest.importorskip("starlette", reason=install_hint("webtest"))
+pytest.importorskip("websockets", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed

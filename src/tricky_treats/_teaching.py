@@ -258,7 +258,16 @@ def explain_lines(state: GameState, action: Action) -> list[str]:
     before, now = _sheet_total(state.view(seat)), _sheet_total(after.view(seat))
     change = f"{now - before:+d}" if now != before else "no change"
     lines.append(f"Your points so far: {before} -> {now} ({change}).")
+    if after_player.treats != before_player.treats:
+        lines += wrap("", TREATS_PAY_THROUGH_TILES.split(" "), " ")
     return lines
+
+
+TREATS_PAY_THROUGH_TILES = (
+    "Treats score only through trick tiles (R14): each tile you have pays its points for every "
+    "full set of its treats on your tracks."
+)
+"""Said after the points whenever an action gains treats: they pay nothing by themselves."""
 
 
 def _take_consequences(

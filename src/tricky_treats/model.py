@@ -501,16 +501,15 @@ class GameState:
         return _engine.player_view(self, self.check_player(player))
 
     def __str__(self) -> str:
-        # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
-        if self.is_over:
-            return (
-                f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
-                f"turn {self.turn}, over"
-            )
-        return (
-            f"Tricky Treats, {len(self.players)} players, turn {self.turn}, "
-            f"player {self.current_player} to act"
-        )
+        """The table as everyone sees it: no secret tile, no seed until the end (a view's has)."""
+        from tricky_treats.drawing.text import state_text  # a layer above, drawn when asked
+
+        return state_text(self)
+
+    def _repr_svg_(self) -> str:  # what a notebook shows: the same table, as board_svg draws
+        from tricky_treats.drawing.text import state_svg
+
+        return state_svg(self)
 
     # -- copying and pickling -----------------------------------------------------------------
     # A state is immutable, so a copy is the state itself (OpenSpiel and others clone states
