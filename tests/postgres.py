@@ -27,7 +27,7 @@ __all__ = ["TemporaryPostgres", "missing", "new_database", "postgres_server", "p
 
 INSTALL = (
     "needs PostgreSQL and psycopg: apt-get install postgresql && "
-    "pip install 'tricky-treats[postgresql]'"
+    "pip install -e 'examples/web[postgresql]'"
 )
 
 
@@ -35,7 +35,6 @@ def missing() -> str | None:
     """Why PostgreSQL tests cannot run here (what to install), or None if they can."""
     try:
         import psycopg  # noqa: F401
-        import psycopg_pool  # noqa: F401
     except ImportError:
         return f"psycopg is not installed; {INSTALL}"
     if postgresql_bin() is None:

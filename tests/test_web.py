@@ -8,14 +8,14 @@ from __future__ import annotations
 import io
 import json
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.requirements import install_hint
+from tests.local import SERVE_COMMAND
+from tests.requirements import WEB_APP_HINT, install_hint
 
 pytest.importorskip("httpx2", reason=install_hint("webtest"))
 
@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import tricky_treats as tt
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
 from tricky_treats_web import Lobby, create_app
 
@@ -327,14 +327,11 @@ def test_the_wheels_for_the_offline_page_are_the_engine_and_its_dependencies(
 
 
 def test_serve_help_is_plain_text_and_tells_how_to_let_friends_in() -> None:
-    serve = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
-    shown = subprocess.run(
-        [sys.executable, str(serve), "--help"], capture_output=True, text=True, timeout=60
-    )
+    shown = subprocess.run([*SERVE_COMMAND, "--help"], capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert "`" not in shown.stdout  # no raw markup
     for words in ("--host 0.0.0.0", "Caddy", "nginx", "wss://", "--forwarded-allow-ips"):
         assert words in shown.stdout
-    readme = (serve.parent / "README.md").read_text()
+    readme = (Path(__file__).parents[1] / "examples" / "web" / "README.md").read_text()
     for words in ("## Letting friends on other machines in", "reverse_proxy", "wss://"):
         assert words in readme

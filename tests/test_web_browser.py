@@ -21,7 +21,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -31,8 +30,6 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
 
 try:
     import tricky_treats_web.app as web_app
@@ -51,12 +48,12 @@ except ImportError as exc:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
         raise
     pytest.skip(
-        f"the browser tests need pip install 'tricky-treats[webtest]' ({exc})",
+        f"the browser tests need pip install -e examples/web -e '.[webtest]' ({exc})",
         allow_module_level=True,
     )
 
 from tests.chromium import CHROMIUM, launch
-from tests.local import free_port, post_json, serving
+from tests.local import SERVE_COMMAND, free_port, post_json, serving
 
 WEB = Path(__file__).parents[1] / "examples" / "web"
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
@@ -762,7 +759,7 @@ def test_a_link_to_no_game_says_so_and_stops_retrying(
 
 def _serve(port: int, store: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, str(WEB / "serve.py"), "--port", str(port), "--store", str(store)],
+        [*SERVE_COMMAND, "--port", str(port), "--store", str(store)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
