@@ -31,8 +31,9 @@ import json
 import logging
 import re
 import secrets
+import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
-from tricky_treats_web.store import TableStore, VersionConflictError
+from tricky_treats_web.store import StoreUnavailableError, TableStore, VersionConflictError
 from tricky_treats_web.wheels import build_wheels
 
 __all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "client_key", "create_app"]
@@ -269,7 +270,6 @@ class Lobby:
         self.sockets: collections.Counter[str] = collections.Counter()
         self._created: dict[str, collections.deque[float]] = {}
         self._creating = 0
-        self._tasks: set[asyncio.Future[None]] = set()
         if store is not None:
             gone = store.expire(*self._cutoffs(time.time()))
             if gone:
@@ -343,7 +343,7 @@ class Lobby:
         try:
             stored = await self._store_call(self.store.load, game_id)
         except Exception:
-            log.warning("could not load game %s from the store", game_id, exc_info=True)
+            _store_failed("could not load game %s from the store", game_id)
             raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
         room = self.rooms.get(game_id)  # another client may have loaded it meanwhile
         if room is None and stored is not None:
@@ -363,7 +363,7 @@ class Lobby:
         except VersionConflictError:
             raise
         except Exception:
-            log.exception("could not store game %s; its last move is refused", game_id)
+            _store_failed("could not store game %s; its last move is refused", game_id)
             raise
 
     def _check_quota(self, client: str, now: float) -> collections.deque[float]:
@@ -393,7 +393,7 @@ class Lobby:
             try:
                 unplayed = await self._store_call(self.store.count_unplayed)
             except Exception:
-                log.warning("could not count the unplayed games", exc_info=True)
+                _store_failed("could not count the unplayed games")
                 raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
         if unplayed >= self.limits.max_unplayed:
             raise RefusedError(
@@ -483,7 +483,7 @@ class Lobby:
         try:
             room.next_game = await self._store_call(self.store.open_next, game_id, candidate, table)
         except Exception as exc:
-            log.warning("could not store the next game of %s", game_id, exc_info=True)
+            _store_failed("could not store the next game of %s", game_id)
             raise RefusedError("not-saved", "the server could not store the next game") from exc
         return room.next_game
 
@@ -555,7 +555,7 @@ class Lobby:
                 if not await self._catch_up(game_id, room):
                     return (_answer("no-game", "this game has expired"),)
             except Exception:
-                log.warning("could not load game %s from the store", game_id, exc_info=True)
+                _store_failed("could not load game %s from the store", game_id)
                 return (_answer("not-saved", _UNAVAILABLE),)
         return (_answer("busy", "the game is busy; try again"),)
 
@@ -592,7 +592,7 @@ class Lobby:
                 return False
             return stored <= room.version or await self._catch_up(game_id, room)
         except Exception:
-            log.warning("could not read game %s from the store", game_id, exc_info=True)
+            _store_failed("could not read game %s from the store", game_id)
             raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
 
     async def changed(self, game_id: str, version: int) -> None:
@@ -605,7 +605,7 @@ class Lobby:
                 try:
                     await self._catch_up(game_id, room)
                 except Exception:  # the store went away: the next resync catches up
-                    log.warning("could not load game %s from the store", game_id, exc_info=True)
+                    _store_failed("could not load game %s from the store", game_id)
 
     async def resync(self) -> None:
         """Catch up every game this process holds (saves may have gone unheard)."""
@@ -614,7 +614,7 @@ class Lobby:
                 try:
                     await self._catch_up(game_id, room)
                 except Exception:
-                    log.warning("could not load game %s from the store", game_id, exc_info=True)
+                    _store_failed("could not load game %s from the store", game_id)
                     return
 
     def _close_room(self, game_id: str, code: str, message: str) -> None:
@@ -679,20 +679,16 @@ class Lobby:
             try:
                 await self.expire()
             except Exception:  # a store that fails now may work next time
-                log.warning("could not delete expired games", exc_info=True)
+                _store_failed("could not delete expired games")
 
-    def spawn(self, work: Awaitable[None], what: str) -> None:
-        """Run ``work`` as a task of its own; a failure is logged, never left unretrieved."""
 
-        async def guarded() -> None:
-            try:
-                await work
-            except Exception:
-                log.exception("%s failed", what)
-
-        task = asyncio.ensure_future(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+def _store_failed(message: str, *args: object) -> None:
+    """Log the store failure being handled: one line if the store is down, else its traceback."""
+    failure = sys.exc_info()[1]
+    if isinstance(failure, StoreUnavailableError):
+        log.warning(f"{message}: %s", *args, failure)
+    else:
+        log.exception(message, *args)
 
 
 def _answer(code: str, message: str) -> tt.Outgoing:
