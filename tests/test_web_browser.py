@@ -554,11 +554,13 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     page.wait_for_selector("#variants input")
     page.fill("#seed", "390")
     _fits(page)
+    _axe(page, "the lobby on a phone")
     page.screenshot(path=str(screenshots / "phone-1-lobby.png"))
     page.tap("#create-game")
     page.tap("a.seat-link[data-seat='0']")
     page.wait_for_selector(".status.yours")
     _fits(page)
+    _axe(page, "the board on a phone")
     page.screenshot(path=str(screenshots / "phone-2-first-turn.png"), full_page=True)
     # A card, then a kid that already wears that type: refused, in words.
     page.tap(".market .card.playable")
@@ -594,6 +596,7 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     assert table.game.is_over
     _fits(page)
     assert _sheet_totals(page) == [s.total for s in table.game.scores()]
+    _axe(page, "the end sheet of 2 players on a phone")
     page.screenshot(path=str(screenshots / "phone-5-end-sheet.png"))
     watched.check()
 

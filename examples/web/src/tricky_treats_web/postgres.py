@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS tricky_treats_tables (
     updated TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 ALTER TABLE tricky_treats_tables ADD COLUMN IF NOT EXISTS next_game TEXT;
+CREATE INDEX IF NOT EXISTS tricky_treats_tables_unplayed
+    ON tricky_treats_tables (updated) WHERE version = 0 AND NOT over;
 CREATE INDEX IF NOT EXISTS tricky_treats_tables_idle
     ON tricky_treats_tables (over, updated);
 CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (

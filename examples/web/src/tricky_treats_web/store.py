@@ -489,6 +489,11 @@ class SqliteTableStore:
                 db.execute("ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
             if "next_game" not in columns:  # ... or before "play again" was stored
                 db.execute("ALTER TABLE tables ADD COLUMN next_game TEXT")
+            # Counted on every new game (max_unplayed) and swept (unplayed_expiry).
+            db.execute(
+                "CREATE INDEX IF NOT EXISTS unplayed ON tables (updated) "
+                "WHERE version = 0 AND over = 0"
+            )
         except BaseException:
             db.close()
             raise
