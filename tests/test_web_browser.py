@@ -464,8 +464,11 @@ def test_a_whole_game_by_keyboard_alone_from_the_lobby_to_the_end_sheet_and_play
     assert page.query_selector(".card.selected") is None
     assert page.evaluate("document.activeElement.matches('.market .card')")
     _focus_is_visible(page)
+
     # The market is one Tab stop; the arrow keys, Home and End move in it (WAI-ARIA grid).
-    slot = lambda: page.evaluate("document.activeElement.dataset.slot")  # noqa: E731
+    def slot() -> str:
+        return str(page.evaluate("document.activeElement.dataset.slot"))
+
     page.keyboard.press("Home")
     assert slot() == "0"
     page.keyboard.press("ArrowRight")
@@ -484,7 +487,10 @@ def test_a_whole_game_by_keyboard_alone_from_the_lobby_to_the_end_sheet_and_play
     page.keyboard.press("Tab")  # out of the market in one press
     assert not page.evaluate("document.activeElement.matches('.market button')")
     _tab_to(page, ".nice-house", backwards=True)
-    house = lambda: int(page.evaluate("document.activeElement.dataset.house"))  # noqa: E731
+
+    def house() -> int:
+        return int(page.evaluate("document.activeElement.dataset.house"))
+
     page.keyboard.press("Control+Home")
     assert house() == 0
     page.keyboard.press("ArrowDown")

@@ -96,20 +96,14 @@ def parser() -> argparse.ArgumentParser:
     )
     defaults = Limits()
     limits = serve.add_argument_group("limits (docs/hosting.md)")
-    for field, text in _LIMIT_HELP.items():
-        limits.add_argument(
-            f"--{field.replace('_', '-')}",
-            type=int,
-            default=getattr(defaults, field),
-            help=f"{text} (default: %(default)s)",
-        )
-    for field, text in _SECONDS_HELP.items():
-        limits.add_argument(
-            f"--{field.replace('_', '-')}",
-            type=float,
-            default=getattr(defaults, field),
-            help=f"{text} (default: %(default)s)",
-        )
+    for kind, helps in ((int, _LIMIT_HELP), (float, _SECONDS_HELP)):
+        for field, text in helps.items():
+            limits.add_argument(
+                f"--{field.replace('_', '-')}",
+                type=kind,
+                default=getattr(defaults, field),
+                help=f"{text} (default: %(default)s)",
+            )
     limits.add_argument(
         "--finished-expiry",
         type=float,
