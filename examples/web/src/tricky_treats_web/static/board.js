@@ -282,14 +282,18 @@ export class BoardView {
     this.nextLink = null;
     this.focusKey = null;
     // The end sheet is a modal dialog: Escape closes it wherever focus is, and Tab stays in it.
+    // (A page may make a new board on the same root, as on switching seats: only the newest
+    // one answers.)
+    root.boardView = this;
     document.addEventListener("keydown", (event) => {
       const sheet = this.root.querySelector(".sheet");
-      if (!sheet) return;
+      if (!sheet || root.boardView !== this) return;
       if (event.key === "Escape") {
         event.preventDefault();
         this.closeSheet();
       } else if (event.key === "Tab") {
         const stops = [...sheet.querySelectorAll("a[href], button")];
+        if (!stops.length) return;
         const at = stops.indexOf(document.activeElement);
         const next = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : at < 0 || at === stops.length - 1 ? 0 : at + 1;
         event.preventDefault();
