@@ -1,11 +1,13 @@
-"""Hosting the web example for strangers: quotas and caps that hold, idle games that expire,
-sockets that cannot freeze a table, a slow store that holds up only its own game, and
-several server processes on one PostgreSQL that share their games (LISTEN/NOTIFY).
+"""Hosting the web app for strangers: quotas and caps that hold (per IPv6 /64, unplayed games
+that expire and are capped over every process), idle games that expire, games loaded on
+demand and unloaded, sockets that cannot freeze a table, a slow store that holds up only its
+own game, and several server processes on one PostgreSQL that share their games and their
+"play again" (LISTEN/NOTIFY), through an outage of the database.
 
 The first part uses Starlette's test client (client addresses are set per test client); the
-rest starts the real server (``examples/web/serve.py``, uvicorn) on 127.0.0.1. Needs the
-``[webtest]`` extra; the PostgreSQL tests need ``[postgresql]`` and Debian's ``postgresql``
-(``.ci/run`` installs both).
+rest starts the real server (``tricky-treats-web serve``, uvicorn) on 127.0.0.1. Needs the
+web app (``pip install -e 'examples/web[postgresql]'``) and the ``[webtest]`` extra; the
+PostgreSQL tests need Debian's ``postgresql`` (``.ci/run`` installs all of them).
 """
 
 from __future__ import annotations
