@@ -9,6 +9,7 @@ variant walkthrough is built into a package, installed and tested.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import re
 import shlex
@@ -67,6 +68,14 @@ def _extras() -> set[str]:
     return set(project["optional-dependencies"])
 
 
+def _example_distributions() -> dict[str, Path]:
+    """The distributions under examples/ by name, with their folders."""
+    found = {}
+    for path in ROOT.glob("examples/*/pyproject.toml"):
+        found[tomllib.loads(path.read_text())["project"]["name"]] = path.parent
+    return found
+
+
 def _example_scripts() -> set[str]:
     """The console scripts of the packages under examples/."""
     scripts: set[str] = set()
@@ -97,13 +106,21 @@ def _check_shell_line(page: Path, line: str) -> None:
             if word == "-e":
                 continue
             name, _, extras = word.partition("[")
-            for extra in filter(None, extras.rstrip("]").split(",")):
-                assert extra in _extras(), f"{page.name}: no extra {extra!r} in {line!r}"
-            if name.startswith((".", "examples/")):
+            known = _extras()
+            if name.startswith("examples/") or name in _example_distributions():
+                # A distribution under examples/ (the web app): its own extras.
+                folder = ROOT / name if name.startswith("examples/") else None
+                folder = folder or _example_distributions()[name]
+                assert (folder / "pyproject.toml").is_file(), f"{page.name}: {line!r}"
+                project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+                known = set(project.get("optional-dependencies", {}))
+            elif name.startswith("."):
                 made = name in ("./my-variant", "./tricky-treats")  # the variant guide's folders
                 assert (ROOT / name).exists() or made, f"{page.name}: {line!r}"
             else:
                 assert name == "tricky-treats", f"{page.name}: {line!r}"
+            for extra in filter(None, extras.rstrip("]").split(",")):
+                assert extra in known, f"{page.name}: no extra {extra!r} in {line!r}"
         return
     if words == ["git", "clone", "https://github.com/tricky-treats/tricky-treats"]:
         return  # the repository itself (the variant guide, before the first release)
@@ -111,6 +128,11 @@ def _check_shell_line(page: Path, line: str) -> None:
         return  # a virtual environment, made and activated
     if words[0] in {"sqlite3", "pg_dump", "pg_restore"}:
         return  # the databases' own backup tools (docs/hosting.md)
+    if words[0] == "tricky-treats-web" and importlib.util.find_spec("tricky_treats_web"):
+        from tricky_treats_web.cli import parser
+
+        parser().parse_args(words[1:])  # exits (fails) on an unknown option
+        return
     if words[0] in _example_scripts():
         return  # the console script of a package under examples/, tested by its own tests
     if words[0] == "python" and words[1].endswith(".py"):

@@ -47,7 +47,7 @@ def test_the_hint_names_the_pip_line_and_a_misspelt_extra_is_an_error() -> None:
 def test_modules_map_to_the_extra_that_brings_them() -> None:
     assert requirements.extra_of_module("tricky_treats.report") == "report"
     assert requirements.extra_of_module("tricky_treats.adapters.openspiel") == "openspiel"
-    assert requirements.extra_of_module("starlette.testclient") == "web"
+    assert requirements.extra_of_module("starlette.testclient") == "webtest"
     assert requirements.extra_of_module("tricky_treats.scoring") is None
     assert requirements.extra_of_module("json") is None
 
