@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import tricky_treats as tt
-from tricky_treats import _terminal
+from tricky_treats.drawing import _terminal
 from tricky_treats.drawing.words import _tile_words
 from tricky_treats.views import _onlooker_view
 

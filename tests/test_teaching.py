@@ -6,7 +6,7 @@ import attrs
 
 import tricky_treats as tt
 from tests.boards import card, with_player
-from tricky_treats._teaching import (
+from tricky_treats.cli._teaching import (
     GUIDE_PAGES,
     RULINGS_IN_WORDS,
     explain_lines,
@@ -16,7 +16,7 @@ from tricky_treats._teaching import (
     tie_break_text,
     why_lines,
 )
-from tricky_treats._terminal import SCREEN_LINES, WIDTH
+from tricky_treats.drawing._terminal import SCREEN_LINES, WIDTH
 
 
 def _game_with(*wanted: str) -> tt.GameState:

@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 import tricky_treats as tt
-from tricky_treats._terminal import (
+from tricky_treats.dealing import start_game
+from tricky_treats.drawing._terminal import (
     WIDTH,
     Move,
     action_lines,
@@ -17,7 +18,6 @@ from tricky_treats._terminal import (
     replay_screen,
     turn_screen,
 )
-from tricky_treats.dealing import start_game
 
 LONG_NAMES = ["Annabelle Montgomery", "Bo", "Cyrano de Bergerac", "Di"]
 

@@ -10,7 +10,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tricky_treats._terminal import (
+from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
+from tricky_treats.components import CostumeType, Treat, TrickIcon
+from tricky_treats.drawing._terminal import (
     _ICONS,
     SEAT_LETTERS,
     kids_and_market_lines,
@@ -18,8 +20,6 @@ from tricky_treats._terminal import (
     tile_text,
     wrap,
 )
-from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import CostumeType, Treat, TrickIcon
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import (
     CardRevealed,
