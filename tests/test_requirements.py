@@ -38,7 +38,7 @@ def test_the_all_extra_brings_every_extra_the_tests_know() -> None:
 
 def test_the_hint_names_the_pip_line_and_a_misspelt_extra_is_an_error() -> None:
     assert requirements.install_hint("report") == (
-        "needs the report extra: pip install 'tricky-treats[report]'"
+        "needs the report extra: pip install -e '.[report]'"
     )
     with pytest.raises(KeyError, match="no extra 'reports'"):
         requirements.install_hint("reports")
@@ -47,7 +47,7 @@ def test_the_hint_names_the_pip_line_and_a_misspelt_extra_is_an_error() -> None:
 def test_modules_map_to_the_extra_that_brings_them() -> None:
     assert requirements.extra_of_module("tricky_treats.report") == "report"
     assert requirements.extra_of_module("tricky_treats.adapters.openspiel") == "openspiel"
-    assert requirements.extra_of_module("starlette.testclient") == "web"
+    assert requirements.extra_of_module("starlette.testclient") == "webtest"
     assert requirements.extra_of_module("tricky_treats.scoring") is None
     assert requirements.extra_of_module("json") is None
 

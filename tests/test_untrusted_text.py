@@ -14,9 +14,9 @@ import pytest
 
 import tricky_treats as tt
 from tests.registry import registered_variants
-from tests.requirements import install_hint, needs_extra
-from tricky_treats._progress import Progress
+from tests.requirements import WEB_APP_HINT, install_hint, needs_extra
 from tricky_treats.cli import main
+from tricky_treats.cli._progress import Progress
 
 SCRIPT = "</script><script>alert(1)</script>"
 LINK = "[link=https://example.org]Ann[/link]"
@@ -207,11 +207,9 @@ def test_a_message_quotes_a_short_marked_excerpt_of_huge_input(make: object) -> 
 @needs_extra("webtest")
 def test_the_web_app_quotes_a_short_excerpt_of_a_huge_variant_name(tmp_path: Path) -> None:
     """A 3.9 KB variant name in a POST to the web example came back whole."""
-    import sys
-
     from starlette.testclient import TestClient
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+    pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
     from tricky_treats_web import Lobby, create_app
 
     client = TestClient(create_app(Lobby(max_games=2), wheel_dir=tmp_path / "wheels"))

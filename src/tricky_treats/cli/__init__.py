@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
-from tricky_treats._progress import Progress
 from tricky_treats.agents import Agent, make_agent
+from tricky_treats.cli._progress import Progress
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import TrickyTreatsError
@@ -183,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     report_command.add_arguments(report)
     report.set_defaults(command=report_command.run)
 
-    from tricky_treats import _ladder_command
+    from tricky_treats.cli import _ladder_command
 
     ladder = commands.add_parser(
         "ladder", help="rate bots by Elo from round-robin 2-player games, with time per move"
@@ -210,7 +210,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _play(args: argparse.Namespace, console: Console) -> int:
-    from tricky_treats import _terminal
+    from tricky_treats.drawing import _terminal
 
     game, moves = _load(args.load) if args.load is not None else (None, [])
     seats = _seats(args, len(game.players) if game is not None else None)
@@ -266,8 +266,8 @@ def _play(args: argparse.Namespace, console: Console) -> int:
 
 def _load(path: Path) -> tuple[GameState, list[Any]]:
     """The saved game in ``path`` and its moves, replayed from the start."""
-    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
+    from tricky_treats.drawing import _terminal
 
     final = _read_record(path)
     state = start_game(final.config, final.setup.components)
@@ -494,8 +494,8 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
 
 
 def _replay(args: argparse.Namespace, console: Console) -> int:
-    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
+    from tricky_treats.drawing import _terminal
 
     final = _read_record(args.file)
     config = final.config

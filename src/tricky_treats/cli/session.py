@@ -84,7 +84,8 @@ def _bye(console: Console, game: GameState, session: _Session) -> int:
 
 
 def _print_end(console: Console, game: GameState, moves: list[Any], humans: list[int]) -> None:
-    from tricky_treats import _teaching, _terminal
+    from tricky_treats.cli import _teaching
+    from tricky_treats.drawing import _terminal
 
     names = list(game.config.players)
     you = humans[0] if len(humans) == 1 else None
@@ -129,7 +130,7 @@ _HELP = (
 
 def _ask(game: GameState, console: Console, name: str, session: _Session) -> Action | None:
     """Read the human's action; None to quit."""
-    from tricky_treats import _teaching
+    from tricky_treats.cli import _teaching
 
     legal = game.legal_actions()
     seat = game.current_player
@@ -244,7 +245,8 @@ def _page(console: Console, pages: Sequence[str]) -> None:
 
 def _look(console: Console, game: GameState, who: str) -> None:
     """Print what everyone sees of one player's board (look N)."""
-    from tricky_treats import _teaching, _terminal
+    from tricky_treats.cli import _teaching
+    from tricky_treats.drawing import _terminal
 
     seat = _seat_named(game, who)
     if seat is None:
@@ -261,7 +263,7 @@ def _look(console: Console, game: GameState, who: str) -> None:
 
 
 def _seat_named(game: GameState, who: str) -> int | None:
-    from tricky_treats import _terminal
+    from tricky_treats.drawing import _terminal
 
     names = [n.lower() for n in game.config.players]
     text = who.strip().lower()

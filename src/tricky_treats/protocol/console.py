@@ -109,7 +109,7 @@ def run_console(
         agents = [
             make_player(spec, rollout_policy, action_filter, playout_cutoff) for spec in specs
         ]
-        from tricky_treats._progress import Progress
+        from tricky_treats.cli._progress import Progress
 
         with Progress(args.games, f"Playing {', '.join(specs)}", quiet=args.quiet) as progress:
             summary = simulate(start, agents, args.games, args.seed, on_game=progress.advance)
