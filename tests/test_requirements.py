@@ -144,4 +144,4 @@ def test_the_suite_collects_with_the_dev_extra_alone(tmp_path: Path) -> None:
     skips = [line for line in result.stdout.splitlines() if line.startswith("SKIPPED")]
     assert any("test_web_hosting.py" in line for line in skips), skips
     for line in skips:
-        assert "pip install 'tricky-treats[" in line, line
+        assert "pip install" in line, line
