@@ -384,7 +384,9 @@ class GameState:
     """A game at one moment. Immutable: ``apply()`` returns a new state.
 
     Create one with ``tricky_treats.new_game()``. The attributes are public and read-only;
-    the methods are the rules (see ``tricky_treats.rules``).
+    the methods are the rules (see ``tricky_treats.rules``). A plain value: nothing is set on
+    it after construction, so any number of threads may read it. Code that plays many moves
+    it does not read (search, playouts, training) uses ``tricky_treats.Simulator``.
     """
 
     setup: Setup = attrs.field(repr=False)
