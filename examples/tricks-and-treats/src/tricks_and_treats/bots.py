@@ -18,6 +18,10 @@ from __future__ import annotations
 import functools
 import random
 
+import attrs
+
+from tricks_and_treats.beliefs import beliefs, with_numbers
+from tricks_and_treats.errors import ConfigurationError
 from tricks_and_treats.game import (
     Accuse,
     Action,
@@ -25,14 +29,22 @@ from tricks_and_treats.game import (
     Play,
     Step,
     TricksAndTreatsState,
+    TricksAndTreatsView,
     _number_assignments,
 )
+from tricky_treats import _game_kit as kit
+from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer, TurnBasedGame
 
 __all__ = [
     "ACCUSE_RATE",
+    "FEED_RATE",
+    "GreedyPlayer",
+    "SleuthPlayer",
     "calm_rollout",
+    "feeding_rollout",
     "informed_actions",
     "informed_rollout",
+    "make_bot",
     "possible_numbers",
 ]
 
@@ -103,3 +115,116 @@ def calm_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
     calm = [a for a in legal if not isinstance(a, Accuse)]
     pool = legal if not calm or rng.random() < ACCUSE_RATE else calm
     return pool[rng.randrange(len(pool))]
+
+
+FEED_RATE = 0.75
+"""How often a feeding playout puts the highest card of the hand under its player's basket."""
+
+
+def feeding_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
+    """A quick playout action in which every player mostly feeds their own basket.
+
+    A sure accusation if there is one; else draw; else, with probability ``FEED_RATE``, the
+    highest card of the hand under the player's own basket, and otherwise a random card under
+    a random basket. A special basket's choice is uniform among the legal ones.
+    """
+    p = state.current_player
+    assert p is not None
+    if state.step is Step.EFFECT or rng.random() >= FEED_RATE:
+        return informed_rollout(state, rng)
+    possible = possible_numbers(state, p)
+    for t in range(state.num_players):
+        if t != p and state.alive[t] and len(possible[t]) == 1:
+            return Accuse(t, next(iter(possible[t])))
+    if state.step is Step.DRAW:
+        return Draw()
+    return Play(max(state.hands[p], key=lambda c: c.value), state.numbers[p])
+
+
+@attrs.frozen
+class GreedyPlayer:
+    """Plays for itself and never accuses: the action that leaves its own basket the most points.
+
+    In the basic game that is drawing, then the highest card of the hand under its own basket.
+    With special baskets it looks one action ahead on a sampled state. A baseline to measure
+    other bots against.
+    """
+
+    def choose(self, info: InformationSet, rng: random.Random) -> Action:
+        """The legal action, no accusation, after which its own basket scores the most."""
+        calm = [
+            a for a in info.legal_actions if isinstance(a, Action) and not isinstance(a, Accuse)
+        ]
+        if len(calm) == 1:
+            return calm[0]
+        state = info.determinize(rng)
+        assert isinstance(state, TricksAndTreatsState)
+        own = state.numbers[info.player]
+
+        def points(action: Action) -> int:
+            after = state.apply(action)
+            return after.candy_points(own) + after.popular_bonus(own)
+
+        return max(calm, key=points)
+
+
+@attrs.frozen
+class SleuthPlayer:
+    """The search bot: it weighs who owns which basket from the plays, and accuses when it pays.
+
+    At each move it works out its ``beliefs`` (how likely each dealing of the number cards
+    is, given who put what under which basket) and searches (``SearchPlayer``) in states
+    drawn by those odds, with playouts in which every player mostly feeds their own basket
+    (``feeding_rollout``). Among its own actions the search weighs each accusation it finds at
+    least ``suspicion`` likely: in the sampled states that accusation is right as often as the
+    odds say, so the search accuses when winning the number card (and a rival fewer) is worth
+    the risk of being out. Other players, in its search, accuse only when sure.
+    """
+
+    iterations: int = 200
+    suspicion: float = 0.4
+    """The least chance of being right at which an accusation is searched."""
+
+    def choose(self, info: InformationSet, rng: random.Random) -> Action:
+        """Search ``iterations`` iterations among the plays and the likely accusations."""
+        assert isinstance(info.view, TricksAndTreatsView)
+        guesses = beliefs(info.view)
+        likely = {Accuse(seat, number) for seat, number in guesses.likely(self.suspicion)}
+
+        def considered(state: TricksAndTreatsState) -> tuple[Action, ...]:
+            if state.current_player != info.player:
+                return informed_actions(state)
+            sure = informed_actions(state)
+            return tuple(a for a in state.legal_actions() if a in sure or a in likely)
+
+        def sample(info: InformationSet, rng: random.Random) -> TurnBasedGame:
+            state = info.determinize(rng)
+            assert isinstance(state, TricksAndTreatsState)
+            return with_numbers(state, guesses, rng)
+
+        search = SearchPlayer(
+            iterations=self.iterations,
+            action_filter=considered,
+            rollout_policy=feeding_rollout,
+            sampler=sample,
+        )
+        return search.choose(info, rng)  # type: ignore[return-value]
+
+
+def make_bot(spec: str) -> Agent:
+    """A bot by name: ``random``, ``greedy``, ``search`` or ``search:ITERATIONS`` (the sleuth).
+
+    ``informed[:ITERATIONS]`` is the previous search bot (accuses only when sure, random
+    playouts), kept for comparisons.
+    """
+    return kit.bot_named(
+        spec,
+        {"random": RandomPlayer, "greedy": GreedyPlayer},
+        {
+            "search": lambda n: SleuthPlayer(iterations=n),
+            "informed": lambda n: SearchPlayer(
+                iterations=n, action_filter=informed_actions, rollout_policy=informed_rollout
+            ),
+        },
+        ConfigurationError,
+    )
