@@ -117,6 +117,9 @@ def calm_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
     return pool[rng.randrange(len(pool))]
 
 
+_CERTAIN = 1 - 1e-9
+"""Odds this close to 1 are a proof (they are 1 up to rounding)."""
+
 FEED_RATE = 0.75
 """How often a feeding playout puts the highest card of the hand under its player's basket."""
 
@@ -175,7 +178,8 @@ class SleuthPlayer:
     At each move it works out its ``beliefs`` (how likely each dealing of the number cards
     is, given who put what under which basket) and searches (``SearchPlayer``) in states
     drawn by those odds, with playouts in which every player mostly feeds their own basket
-    (``feeding_rollout``). Among its own actions the search weighs each accusation it finds at
+    (``feeding_rollout``). An accusation it knows to be right it makes at once. Among its own
+    actions the search weighs each accusation it finds at
     least ``suspicion`` likely: in the sampled states that accusation is right as often as the
     odds say, so the search accuses when winning the number card (and a rival fewer) is worth
     the risk of being out. Other players, in its search, accuse only when sure.
@@ -189,6 +193,10 @@ class SleuthPlayer:
         """Search ``iterations`` iterations among the plays and the likely accusations."""
         assert isinstance(info.view, TricksAndTreatsView)
         guesses = beliefs(info.view)
+        proved = [Accuse(s, n) for s, n in guesses.likely(_CERTAIN)]
+        for accusation in proved:
+            if accusation in info.legal_actions:
+                return accusation  # right for sure: 5 points and a rival fewer, at no risk
         likely = {Accuse(seat, number) for seat, number in guesses.likely(self.suspicion)}
 
         def considered(state: TricksAndTreatsState) -> tuple[Action, ...]:
