@@ -16,6 +16,11 @@ Bots are named as for ``simulate`` (``random``, ``greedy``, ``search:ITERATIONS`
 ``ismcts:SIMULATIONS``, OpenSpiel's IS-MCTS through the OpenSpiel adapter (the
 ``openspiel`` extra), and ``policy:FILE``, a linear policy trained by
 ``examples/train_policy.py`` (numpy, from the ``pettingzoo`` extra).
+
+``game`` plays one of the candy games under ``examples/`` instead (``hack-trick``,
+``candy-chaser``, ``tricks-and-treats``, each installed on its own): 2-player games of the
+game protocol, the bots named by the game's ``make_bot`` (``random``, ``greedy``,
+``search:ITERATIONS``, ...).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 import attrs
 
@@ -33,7 +39,10 @@ from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError
 
-__all__ = ["LadderGame", "Rating", "make_bot", "play_ladder", "rate"]
+__all__ = ["GAME", "LadderGame", "Rating", "make_bot", "play_ladder", "rate"]
+
+GAME = "tricky-treats"
+"""The game a ladder plays unless told another (``play_ladder``'s ``game``)."""
 
 
 @attrs.frozen
@@ -102,8 +111,12 @@ def _count(spec: str, text: str, what: str) -> int:
     return int(text)
 
 
-def _play(bots: tuple[str, str], seed: int) -> LadderGame:
-    """One game between ``bots`` (seat order), dealt and drawn from ``seed``."""
+def _play(bots: tuple[str, str], seed: int, game_name: str = GAME) -> LadderGame:
+    """One game of ``game_name`` between ``bots`` (seat order), dealt and drawn from ``seed``."""
+    if game_name != GAME:
+        from tricky_treats._candy_ladder import play_candy_game
+
+        return LadderGame(bots, seed, *play_candy_game(game_name, bots, seed))
     agents = [make_bot(spec) for spec in bots]
     rng = random.Random(seed)
     game = new_game(2, seed=seed)
@@ -140,11 +153,13 @@ def play_ladder(
     seed: int = 0,
     jobs: int = 1,
     on_game: Callable[[LadderGame], None] | None = None,
+    game: str = GAME,
 ) -> list[LadderGame]:
     """Play ``games`` games (even: every deal with both seatings) for every pair of ``bots``.
 
     ``jobs`` processes play them (1: here). ``on_game`` hears of each game when it ends.
-    Raises ConfigurationError for fewer than 2 bots, a bot named twice or an unknown bot.
+    ``game`` is ``tricky-treats`` or a candy game (see the module). Raises
+    ConfigurationError for fewer than 2 bots, a bot named twice, an unknown bot or game.
     """
     bots = list(bots)
     if len(bots) < 2 or len(set(bots)) != len(bots):
@@ -153,20 +168,26 @@ def play_ladder(
         raise ConfigurationError(f"games per pair must be even and at least 2, got {games}")
     if jobs < 1:
         raise ConfigurationError(f"jobs must be at least 1, got {jobs}")
+    if game != GAME:
+        from tricky_treats._candy_ladder import candy_bot
+
+        check: Callable[[str], object] = partial(candy_bot, game)
+    else:
+        check = make_bot
     for spec in bots:
-        make_bot(spec)  # every name checked before any game is played
+        check(spec)  # every name checked before any game is played
     matches = _schedule(bots, games, seed)
     results: list[LadderGame] = []
     played: Iterator[LadderGame]
     if jobs == 1:
-        played = (_play(seats, deal) for seats, deal in matches)
+        played = (_play(seats, deal, game) for seats, deal in matches)
         for result in played:
             results.append(result)
             if on_game is not None:
                 on_game(result)
         return results
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(_play, seats, deal) for seats, deal in matches]
+        futures = [pool.submit(_play, seats, deal, game) for seats, deal in matches]
         for future in futures:
             result = future.result()
             results.append(result)
