@@ -91,7 +91,15 @@ def test_a_bot_is_found_by_its_name_or_the_error_lists_the_names() -> None:
     assert kit.bot_named("random", plain, searching, KeyError) == RandomPlayer()
     assert kit.bot_named("search", plain, searching, KeyError) == SearchPlayer()
     assert kit.bot_named("search:7", plain, searching, KeyError) == SearchPlayer(iterations=7)
-    for bad in ("random:3", "search:", "search:0", "search:-1", "search:\u0661", "search:100001", "x"):
+    for bad in (
+        "random:3",
+        "search:",
+        "search:0",
+        "search:-1",
+        "search:\u0661",
+        "search:100001",
+        "x",
+    ):
         with pytest.raises(ValueError, match=r"choose random, search\[:ITERATIONS\]"):
             kit.bot_named(bad, plain, searching, ValueError)
 
