@@ -1,6 +1,7 @@
 """Build hook: compile the engine's compact core with mypyc when asked to, else build pure.
 
-The core (``src/tricky_treats/_core.py``) is one plain, precisely typed Python module. Built
+The simulator's core (``src/tricky_treats/simulator/_core.py``) is one plain, precisely typed
+Python module that imports the standard library only. Built
 with ``TRICKY_TREATS_COMPILE=1`` in the environment, a wheel carries it compiled by mypyc as
 well (a platform wheel such as ``cp311-cp311-linux_x86_64``); without it, the wheel is
 ``py3-none-any`` and the same file runs as plain Python. Both builds play identical games:
@@ -12,11 +13,18 @@ tells which build is installed.
 An editable install (``pip install -e .``) with the switch compiles in place, next to
 ``_core.py``; one without the switch removes what an earlier compiled install left there,
 so that editing ``_core.py`` is never hidden by a stale compiled copy.
+
+mypyc type-checks only the listed modules (``--follow-imports=skip``): never the rest of the
+package or its optional imports, so a compiled build needs nothing installed but the build
+requirements, as in pip's and cibuildwheel's isolated build environments. Any failure of the
+compiler, mypy's ``SystemExit`` included, builds pure instead with one line on stderr.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import io
 import os
 import shutil
 import sys
@@ -29,7 +37,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 SWITCH = "TRICKY_TREATS_COMPILE"
 """The environment variable that asks for the compiled core (``1``, ``true`` or ``yes``)."""
 
-COMPILED_MODULES = ("src/tricky_treats/_core.py", "src/tricky_treats/variants/_shuffles.py")
+COMPILED_MODULES = (
+    "src/tricky_treats/simulator/_core.py",
+    "src/tricky_treats/variants/_shuffles.py",
+)
 """The modules mypyc compiles, each on its own: the core's moves and the deal's shuffles.
 
 Each imports nothing of the package, so that each compiles alone and runs the same as plain
@@ -63,7 +74,20 @@ def compile_core(root: str, out_dir: str) -> list[str]:
         os.chdir(root)  # mypyc names modules from paths relative to the project
         for number, module in enumerate(COMPILED_MODULES):
             c_dir = os.path.join(work, f"c{number}")
-            extensions = mypycify([module], opt_level="3", target_dir=c_dir)
+            # Only this module: its imports (the standard library) are not followed, so no
+            # other module of the package, and none of its dependencies, needs to be there.
+            report = io.StringIO()  # mypy prints its errors: kept for the one line about them
+            try:
+                with contextlib.redirect_stdout(report):
+                    extensions = mypycify(
+                        ["--follow-imports=skip", "--ignore-missing-imports", module],
+                        opt_level="3",
+                        target_dir=c_dir,
+                    )
+            except SystemExit as error:
+                raise RuntimeError(
+                    f"mypyc refused {module}: {report.getvalue().strip()}"
+                ) from error
             distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
             command: Any = distribution.get_command_obj("build_ext")
             command.build_lib = out_dir
@@ -122,9 +146,10 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         self._out_dir = out_dir  # removed once the wheel is written (finalize)
         try:
             built = compile_core(self.root, out_dir)
-        except Exception as error:  # any failure means: build pure instead
+        except (Exception, SystemExit) as error:  # any failure (mypy exits): build pure instead
             _say(
-                f"could not compile the core ({type(error).__name__}: {error}); building the "
+                f"could not compile the core ({type(error).__name__}: {_first_line(error)}); "
+                "building the "
                 "pure-Python core instead, which plays the same games more slowly. A C compiler "
                 "and the Python headers (Debian: gcc, python3-dev) let it compile."
             )
@@ -145,6 +170,12 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         out_dir = getattr(self, "_out_dir", None)
         if out_dir is not None:
             shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's text, for the one line the build prints about it."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "no message"
 
 
 def _say(message: str) -> None:

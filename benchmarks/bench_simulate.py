@@ -1,12 +1,19 @@
-"""Simulation speed beside its targets (issue 11): playouts against OpenSpiel, simulate, jobs.
+"""Simulation speed beside its targets: playouts against OpenSpiel, search, simulate, jobs.
 
 Install the peer first: ``pip install -e '.[bench,cli]'``; then run
-``python benchmarks/bench_simulate.py``. It prints figures and asserts nothing.
+``python benchmarks/bench_simulate.py``. It prints figures and asserts nothing. Run it on
+both builds (``TRICKY_TREATS_COMPILE=1 pip install --no-deps -e .`` compiles the core in
+place; ``pip install --no-deps -e .`` goes back to the pure one).
 
 1. Random playouts, dealing and legal-action listing included, 2 and 4 players, in actions
    per second of CPU time, beside OpenSpiel's pure-Python ``python_tic_tac_toe`` random
-   playouts measured in the same run (rounds alternate; the best round of each counts).
-   Target: at least 4.7 times OpenSpiel's actions per second.
+   playouts measured in the same run (rounds alternate; the best round of each counts):
+   through ``tt.Simulator`` (targets: compiled at least 8x OpenSpiel with 2 players and 9x
+   with 4; pure at least 4x) and through ``GameState.apply()``, the reference path (no
+   slower than before the simulator: 3.2x to 3.7x in the pure build).
+1b. ``SearchAgent`` iterations per CPU second at its moves of whole games, each move's view
+   fresh, in play order (target: twice the 4,200 a second of the state-based search before
+   the simulator, on the same machine).
 2. ``tricky-treats simulate`` with random bots and ``--jobs 1`` against the same games
    played bare, in CPU time on one core. Target: at least 60%.
 3. ``tricky-treats simulate --jobs 2`` against ``--jobs 1``, in wall time (process start-up
@@ -41,6 +48,42 @@ def tricky_treats_playouts(players: int, seeds: range) -> int:
             game = game.apply(legal[rng.randrange(len(legal))])
             actions += 1
     return actions
+
+
+def simulator_playouts(players: int, seeds: range) -> int:
+    """The same games as ``tricky_treats_playouts``, played on a ``tt.Simulator``."""
+    actions = 0
+    for seed in seeds:
+        sim = tt.Simulator(tt.new_game(players=players, seed=seed))
+        rng = random.Random(seed)
+        while not sim.is_over:
+            legal = sim.legal_codes()
+            sim.play(legal[rng.randrange(len(legal))])
+            actions += 1
+    return actions
+
+
+def search_rate(games: int, iterations: int = 40) -> float:
+    """``SearchAgent`` iterations per CPU second at every move of ``games`` 2-player games.
+
+    The games are between search agents; each move's view is made fresh, in play order.
+    """
+    agent = tt.SearchAgent(iterations=iterations)
+    seconds = 0.0
+    searched = 0
+    for seed in range(games):
+        game = tt.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while game.current_player is not None:
+            view = game.view(game.current_player)
+            legal = game.legal_actions()
+            start = time.process_time()
+            action = agent.choose(view, legal, rng)
+            seconds += time.process_time() - start
+            if len(legal) > 1:  # a single legal action is played without a search
+                searched += iterations
+            game = game.apply(action)
+    return searched / seconds
 
 
 def open_spiel_playouts(game: Any, seeds: range) -> int:
@@ -105,8 +148,9 @@ def main() -> None:
         f"tricky-treats {tt.__version__}, {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.2f} at the start"
     )
-    core = importlib.import_module("tricky_treats._core")
+    core = importlib.import_module("tricky_treats.simulator._core")
     print(f"core: {core.__file__}")  # a .so is the compiled build, a .py the pure one
+    print(f"compiled: {tt.__compiled__}")
 
     # 1. Playouts beside OpenSpiel's pure-Python tic-tac-toe.
     try:
@@ -122,20 +166,30 @@ def main() -> None:
             "openspiel": lambda n: open_spiel_playouts(
                 tic_tac_toe, range(n * ttt_games, (n + 1) * ttt_games)
             ),
-            "2p": lambda n: tricky_treats_playouts(2, range(n * games, (n + 1) * games)),
-            "4p": lambda n: tricky_treats_playouts(4, range(n * games, (n + 1) * games)),
+            "sim 2p": lambda n: simulator_playouts(2, range(n * games, (n + 1) * games)),
+            "sim 4p": lambda n: simulator_playouts(4, range(n * games, (n + 1) * games)),
+            "apply 2p": lambda n: tricky_treats_playouts(2, range(n * games, (n + 1) * games)),
+            "apply 4p": lambda n: tricky_treats_playouts(4, range(n * games, (n + 1) * games)),
         },
     )
     print("random playouts, actions per CPU second (dealing and legal actions included):")
     line("OpenSpiel python_tic_tac_toe", f"{rates['openspiel']:,.0f}")
-    for players in (2, 4):
-        rate = rates[f"{players}p"]
-        line(f"tricky-treats, {players} players", f"{rate:,.0f}")
-        line(
-            f"  ratio to OpenSpiel, {players} players",
-            f"{rate / rates['openspiel']:.2f}x",
-            "target >= 4.7x",
-        )
+    sim_targets = {2: "8x", 4: "9x"} if tt.__compiled__ else {2: "4x", 4: "4x"}
+    for path, targets in (("sim", sim_targets), ("apply", {2: "3.2x", 4: "3.7x"})):
+        for players in (2, 4):
+            rate = rates[f"{path} {players}p"]
+            label = "tt.Simulator" if path == "sim" else "GameState.apply()"
+            line(f"{label}, {players} players", f"{rate:,.0f}")
+            line(
+                f"  ratio to OpenSpiel, {players} players",
+                f"{rate / rates['openspiel']:.2f}x",
+                f"target >= {targets[players]}",
+            )
+
+    # 1b. Search iterations at every move of whole games.
+    search = max(search_rate(max(2, games // 100)) for _ in range(rounds))
+    print("SearchAgent(iterations=40) at every move of 2-player games, fresh views:")
+    line("iterations per CPU second", f"{search:,.0f}", "target >= 8,400 (2 x 4,200)")
 
     # 2. simulate on one core against bare playouts of the same games.
     sim_games = games * 2

@@ -1,15 +1,16 @@
 """The equivalence digest: a SHA-256 over everything many random games show, step by step.
 
-The compact core (``tricky_treats._core``, plain or compiled with mypyc) must play exactly
-as the reference rules (``tricky_treats.rules``). This module plays seeded random games of
-every built-in variant and rule option, 2 to 4 players, plus configurations the core does
-not cover (6 kids per player), and hashes at every step: the legal actions, the view of
-every seat (as its player record, ``dumps(game, player=seat)``, holds it), the score
-sheets, the events of the move (half of the moves are applied with ``apply_with_events``),
-a refused move's error and message, and every fifth move the game's record and its boards
-field by field. ``digest(games, reference=True)`` plays the same games through
-the rules alone, so equal digests mean equal games. Boards are hashed field by field, with
-sets sorted: two equal sets may print their members in different orders.
+``tt.Simulator`` (its compact core, plain or compiled with mypyc) must play exactly as the
+reference rules (``GameState.apply()``, ``tricky_treats.rules``). This module plays seeded
+random games of every built-in variant and rule option, 2 to 4 players, plus configurations
+the core does not cover (6 kids per player), and hashes at every step: the legal actions,
+the view of every seat (as its player record, ``dumps(game, player=seat)``, holds it), the
+score sheets and each seat's total, the events of the move (half of the moves), a refused
+move's error and message, and every fifth move the game's record and its boards field by
+field. ``digest(games)`` plays the games on a simulator and reads its ``state()`` at each
+step; ``digest(games, reference=True)`` plays the same games by ``apply()`` alone, so equal
+digests mean equal games. Boards are hashed field by field, with sets sorted: two equal sets
+may print their members in different orders.
 
 A helper module, not a test file: ``tests/test_core_equivalence.py`` compares the two
 digests in one process, and ``python tests/core_equivalence.py --games N`` prints the digest
@@ -28,7 +29,6 @@ from typing import Any
 import attrs
 
 import tricky_treats as tt
-from tricky_treats import _core_tables
 from tricky_treats.errors import TrickyTreatsError
 
 __all__ = ["CONFIGURATIONS", "canonical", "digest", "play_and_hash"]
@@ -78,16 +78,20 @@ def canonical(value: object) -> object:
     return repr(value)
 
 
-def play_and_hash(seed: int, configuration: dict[str, Any], players: int, sink: Any) -> int:
+def play_and_hash(
+    seed: int, configuration: dict[str, Any], players: int, sink: Any, *, reference: bool = False
+) -> int:
     """Play one random game, feeding what it shows at each step to ``sink.update``.
 
-    Returns the number of moves played.
+    On a ``Simulator`` (its ``state()`` read at every step), or with ``reference`` by
+    ``GameState.apply()`` alone. Returns the number of moves played.
     """
     rng = random.Random(seed)
     options = dict(configuration)
     if options.get("first_player", 0) >= players:
         options["first_player"] = players - 1
     game = tt.new_game(players, seed=seed, **options)
+    sim = None if reference else tt.Simulator(game)
     space = game.action_space
     moves = 0
 
@@ -97,8 +101,21 @@ def play_and_hash(seed: int, configuration: dict[str, Any], players: int, sink: 
             sink.update(b"\x00")
 
     while True:
-        legal = game.legal_actions()
-        feed("legal", [str(action) for action in legal])
+        if sim is not None:
+            game = sim.state()
+            legal = sim.legal_actions()
+            assert legal == game.legal_actions()
+            totals: tuple[object, ...] = (sim.scores(), sim.winners(), sim.is_over, sim.turn)
+            assert sim.current_player == game.current_player
+        else:
+            legal = game.legal_actions()
+            totals = (
+                tuple(sheet.total for sheet in game.scores()),
+                game.winners(),
+                game.is_over,
+                game.turn,
+            )
+        feed("legal", [str(action) for action in legal], "totals", totals)
         for seat in range(players):  # the view, as the seat's record holds it
             feed("view", seat, tt.dumps(game, player=seat))
         feed("scores", game.scores(), game.winners(), game.outcome())
@@ -107,23 +124,34 @@ def play_and_hash(seed: int, configuration: dict[str, Any], players: int, sink: 
         if game.is_over:
             return moves
         # A refused move: its error and message, and the state unchanged.
-        refused = space.decode(rng.randrange(space.size))
+        code = rng.randrange(space.size)
+        refused = space.decode(code)
         if refused not in legal:
             before = repr(game), game.players, game.market
             try:
-                game.apply(refused)
+                if sim is not None:
+                    sim.play(code)
+                else:
+                    game.apply(refused)
             except TrickyTreatsError as error:
                 feed("refused", type(error).__name__, str(error))
             else:
                 raise AssertionError(f"{refused} was applied though not legal")
+            if sim is not None:
+                assert sim.state() == game
+                game = sim.state()
             assert (repr(game), game.players, game.market) == before
             assert game.legal_actions() == legal
         action = legal[rng.randrange(len(legal))]
         if rng.random() < 0.5:
-            game, events = game.apply_with_events(action)
+            after, events = game.apply_with_events(action)
             feed("events", events)
         else:
-            game = game.apply(action)
+            after = game.apply(action) if sim is None else game
+        if sim is not None:
+            sim.play(space.encode(action))
+        else:
+            game = after
         moves += 1
 
 
@@ -133,12 +161,11 @@ def _games(games: int) -> Iterator[tuple[int, dict[str, Any], int]]:
 
 
 def digest(games: int, *, reference: bool = False) -> str:
-    """The SHA-256 of ``games`` random games; ``reference`` plays them by the rules alone."""
+    """The SHA-256 of ``games`` random games: on simulators, or by ``apply()`` (``reference``)."""
     sink = hashlib.sha256()
-    with _core_tables.play_by("rules" if reference else "core"):
-        for seed, configuration, players in _games(games):
-            sink.update(f"game {seed} {players} {sorted(configuration)}".encode())
-            play_and_hash(seed, configuration, players, sink)
+    for seed, configuration, players in _games(games):
+        sink.update(f"game {seed} {players} {sorted(configuration)}".encode())
+        play_and_hash(seed, configuration, players, sink, reference=reference)
     return sink.hexdigest()
 
 
@@ -147,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="random games to play")
     parser.add_argument("--reference", action="store_true", help="play by the reference rules only")
     args = parser.parse_args(argv)
-    from tricky_treats import _core
+    from tricky_treats.simulator import _core
 
     print(f"core: {_core.__file__}", file=sys.stderr)
     print(digest(args.games, reference=args.reference))

@@ -36,19 +36,19 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.hookspecs": "base",
     "tricky_treats.declaration": "base",
     "tricky_treats._construct": "base",
-    "tricky_treats._core": "base",  # compiled alone by mypyc: imports nothing of the package
+    "tricky_treats.simulator._core": "base",  # compiled alone by mypyc: imports no package module
     # the state of a game, and the index tables of its setup
     "tricky_treats.model": "model",
     "tricky_treats._lookup": "model",
-    # what actions do, and the events they report; the compact core's states
+    # what actions do, and the events they report
     "tricky_treats.rules": "rules",
     "tricky_treats.events": "rules",
-    "tricky_treats._core_tables": "rules",
-    "tricky_treats._boards": "rules",
     # reading a state: scores and what one player may see; the state's methods bound
     "tricky_treats.scoring": "scoring/views",
     "tricky_treats.views": "scoring/views",
     "tricky_treats._methods": "scoring/views",
+    # the fast lane: a mutable simulator on the compact core, scoring as scoring does
+    "tricky_treats.simulator": "scoring/views",
     # variants and their plugins, dealing a game, game records
     "tricky_treats.plugins": "records/plugins",
     "tricky_treats.variants": "records/plugins",

@@ -1,8 +1,9 @@
-"""The compiled and pure builds of the core (issue 29): which one runs, and the fallback.
+"""The compiled and pure builds of the simulator's core: which one runs, and the fallback.
 
 ``.ci/run`` builds both: the suite runs once on the pure core and once more on the core
-compiled in place by mypyc (with ``TRICKY_TREATS_EXPECT_COMPILED=1``), and it installs a
-compiled wheel and a wheel built without a C compiler into fresh environments.
+compiled in place by mypyc (with ``TRICKY_TREATS_EXPECT_COMPILED=1``); it installs compiled
+builds into fresh environments with nothing else installed (``pip install .``, ``-e .`` and
+a wheel of the sdist, as cibuildwheel builds them), and a wheel built without a C compiler.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from types import ModuleType
 import pytest
 
 import tricky_treats as tt
-from tricky_treats import _core
+from tricky_treats.simulator import _core
 
 ROOT = Path(__file__).parent.parent
 EXPECT_COMPILED = "TRICKY_TREATS_EXPECT_COMPILED"
@@ -44,7 +45,7 @@ def test_every_listed_module_is_of_the_same_build() -> None:
         path.removeprefix("src/").removesuffix(".py").replace("/", ".")
         for path in hatch_build.COMPILED_MODULES
     ]
-    assert "tricky_treats._core" in names
+    assert "tricky_treats.simulator._core" in names
     assert {_is_extension(importlib.import_module(name)) for name in names} == {tt.__compiled__}
 
 
@@ -91,7 +92,7 @@ def test_without_a_c_compiler_the_wheel_is_built_pure(
     )
     assert wheel.name.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "tricky_treats/_core.py" in names
+    assert "tricky_treats/simulator/_core.py" in names
     assert not [name for name in names if name.endswith((".so", ".pyd"))]
     message = capfd.readouterr().err
     assert "could not compile the core" in message
@@ -103,3 +104,65 @@ def test_compiled_modules_hold_no_doctests() -> None:
     what imports), so a doctest there would run in the pure build only."""
     for path in hatch_build.COMPILED_MODULES:
         assert ">>>" not in (ROOT / path).read_text(), path
+
+
+def test_a_compiler_that_exits_builds_pure_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """mypy stops on a type error with ``SystemExit``: the build falls back, and says why."""
+    import mypyc.build
+    from hatchling.builders.wheel import WheelBuilder
+
+    def refuse(paths: list[str], **options: object) -> list[object]:
+        print(f"{paths[-1]}:1: error: Name 'ray' is not defined  [name-defined]")
+        raise SystemExit(2)
+
+    monkeypatch.setattr(mypyc.build, "mypycify", refuse)
+    monkeypatch.setenv(hatch_build.SWITCH, "1")
+    wheel = Path(
+        next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"]))
+    )
+    assert wheel.name.endswith("-py3-none-any.whl")
+    captured = capfd.readouterr()
+    lines = [line for line in captured.err.splitlines() if "tricky-treats build" in line]
+    assert len(lines) == 1, captured.err
+    assert "could not compile the core" in lines[0]
+    assert "mypyc refused src/tricky_treats/simulator/_core.py" in lines[0]
+    assert "Name 'ray' is not defined" not in captured.out  # kept out of the build's output
+
+
+def test_mypyc_checks_only_the_listed_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not the rest of the package nor its optional imports, which a build may not have."""
+    import mypyc.build
+
+    seen: list[list[str]] = []
+
+    def record(paths: list[str], **options: object) -> list[object]:
+        seen.append(paths)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(mypyc.build, "mypycify", record)
+    with pytest.raises(RuntimeError, match="mypyc refused"):
+        hatch_build.compile_core(str(ROOT), str(ROOT / "build-never-written"))
+    assert seen == [
+        ["--follow-imports=skip", "--ignore-missing-imports", hatch_build.COMPILED_MODULES[0]]
+    ]
+
+
+def test_each_compiled_module_imports_the_standard_library_only() -> None:
+    """So that mypyc, which follows no import, compiles it on a machine with nothing else."""
+    import ast
+
+    for path in hatch_build.COMPILED_MODULES:
+        tree = ast.parse((ROOT / path).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = (
+                    [node.module]
+                    if isinstance(node, ast.ImportFrom)
+                    else [alias.name for alias in node.names]
+                )
+                for name in names:
+                    assert name is not None
+                    top = name.split(".")[0]
+                    assert top in sys.stdlib_module_names or top == "__future__", (path, name)

@@ -1,9 +1,9 @@
-"""The compact core plays exactly as the reference rules, and its lazily built states behave.
+"""``tt.Simulator`` plays exactly as ``GameState.apply()``, and every state is a plain value.
 
 ``tests/core_equivalence.py`` hashes everything random games show; here its digests through
-the core and through the rules alone are compared, and the states the core makes (whose
-boards are built on first read) are checked against the rules' states: fields read in any
-order, equality, hashing, pickling, copying, views, score sheets and refusals.
+simulators and through ``apply()`` alone are compared, and random games are played side by
+side through both (a differential test): legal actions, states, scores, winners, refusals
+and clones at every step.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import copy
 import gc
 import pickle
 import random
-from collections.abc import Iterator
+import sys
+import threading
 from typing import Any
 
 import attrs
@@ -22,23 +23,13 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests import core_equivalence
-from tricky_treats import _boards, _core, _core_tables
 from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.simulator import _core, _tables
+
+FIELDS = tuple(field.name for field in attrs.fields(tt.GameState))
 
 
-@pytest.fixture(autouse=True)
-def _on_the_core() -> Iterator[None]:
-    """These tests check the core itself: every move it can play, looked at or not, in both
-    builds (by default the pure build plays by the rules; see ``test_engine_choice_*``)."""
-    with _core_tables.play_by("core"):
-        yield
-
-
-FIELDS = tuple(field.name for field in attrs.fields(tt.GameState) if field.init)
-LAZY = tuple(name for name in FIELDS if name not in ("setup", "current_player"))
-
-
-def test_digest_through_the_core_equals_the_reference_digest() -> None:
+def test_digest_through_simulators_equals_the_reference_digest() -> None:
     games = len(core_equivalence.CONFIGURATIONS)  # one game of each configuration
     assert core_equivalence.digest(games) == core_equivalence.digest(games, reference=True)
 
@@ -48,188 +39,273 @@ def test_the_digest_sees_a_difference() -> None:
     assert core_equivalence.digest(1) != core_equivalence.digest(2)
 
 
-def play(seed: int, players: int, moves: int, *, reference: bool, **options: Any) -> tt.GameState:
-    """The state after ``moves`` random moves (or the end) of a seeded game."""
-    rng = random.Random(seed)
-    with _core_tables.play_by("rules" if reference else "core"):
-        game = tt.new_game(players, seed=seed, **options)
-        for _ in range(moves):
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            game = game.apply(legal[rng.randrange(len(legal))])
-    return game
-
-
-is_lazy = _boards.is_lazy
-
-
 games = st.tuples(
     st.integers(0, 10**6),
     st.integers(2, 4),
-    st.integers(1, 120),
-    st.sampled_from(core_equivalence.CONFIGURATIONS[:-1]),  # the ones the core covers
+    st.sampled_from(core_equivalence.CONFIGURATIONS),
 )
 
 
-@settings(max_examples=15, deadline=None)
-@given(games, st.permutations(LAZY))
-def test_fields_read_in_any_order_equal_the_reference(game_args: Any, order: list[str]) -> None:
-    seed, players, moves, options = game_args
-    core_state = play(seed, players, moves, reference=False, **options)
-    reference = play(seed, players, moves, reference=True, **options)
-    assert core_state._core is not None
-    assert reference._core is None
-    assert is_lazy(core_state)
-    for name in order:
-        assert getattr(core_state, name) == getattr(reference, name), name
-    # Derived counts take no part in equality: compare them too.
-    for mine, theirs in zip(core_state.players, reference.players, strict=True):
-        assert attrs.astuple(mine, recurse=False)[:-1] == attrs.astuple(theirs, recurse=False)[:-1]
-        assert (mine.feature_counts, mine.visible_icons, mine.free_kids) == (
-            theirs.feature_counts,
-            theirs.visible_icons,
-            theirs.free_kids,
+def _options(players: int, configuration: dict[str, Any]) -> dict[str, Any]:
+    options = dict(configuration)
+    if options.get("first_player", 0) >= players:
+        options["first_player"] = players - 1
+    return options
+
+
+@settings(max_examples=25, deadline=None)
+@given(games, st.integers(0, 2**32))
+def test_random_games_through_the_simulator_and_apply_side_by_side(
+    game_args: Any, draws: int
+) -> None:
+    seed, players, configuration = game_args
+    state = tt.new_game(players, seed=seed, **_options(players, configuration))
+    sim = tt.Simulator(state)
+    assert sim.fast is _tables.covers(state.setup)
+    space = state.action_space
+    rng = random.Random(draws)
+    clones: list[tuple[tt.Simulator, tt.GameState]] = []
+    while True:
+        assert sim.state() == state
+        assert type(sim.state()) is tt.GameState
+        assert sim.legal_codes() == [space.encode(a) for a in state.legal_actions()]
+        assert sim.legal_actions() == state.legal_actions()
+        assert (sim.is_over, sim.current_player, sim.turn) == (
+            state.is_over,
+            state.current_player,
+            state.turn,
         )
-        assert (mine.qualified, mine.visitable) == (theirs.qualified, theirs.visitable)
+        assert sim.scores() == tuple(sheet.total for sheet in state.scores())
+        assert sim.winners() == state.winners()
+        if state.is_over:
+            break
+        if rng.random() < 0.1:
+            clones.append((sim.clone(), state))
+        code = rng.randrange(space.size)
+        if space.decode(code) not in state.legal_actions():
+            with pytest.raises(TrickyTreatsError) as expected:
+                state.apply(space.decode(code))
+            with pytest.raises(type(expected.value)) as refused:
+                sim.play(code)
+            assert str(refused.value) == str(expected.value)
+            assert sim.state() == state  # unchanged
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        sim.play(space.encode(action))
+        state = state.apply(action)
+    # Clones were left where they were made, and play on as that state does.
+    for clone, at in clones:
+        assert clone.state() == at
+        if not at.is_over:
+            first = at.legal_actions()[0]
+            clone.play(space.encode(first))
+            assert clone.state() == at.apply(first)
 
 
-@settings(max_examples=15, deadline=None)
-@given(games)
-def test_equality_hash_repr_pickle_and_copies(game_args: Any) -> None:
-    seed, players, moves, options = game_args
-    reference = play(seed, players, moves, reference=True, **options)
-    assert play(seed, players, moves, reference=False, **options) == reference
-    assert hash(play(seed, players, moves, reference=False, **options)) == hash(reference)
-    assert repr(play(seed, players, moves, reference=False, **options)) == repr(reference)
-    lazy = play(seed, players, moves, reference=False, **options)
-    public = lambda field, value: not field.name.startswith("_")  # noqa: E731
-    assert attrs.asdict(lazy, recurse=False, filter=public) == attrs.asdict(
-        reference, recurse=False, filter=public
-    )
-    lazy = play(seed, players, moves, reference=False, **options)
-    assert copy.copy(lazy) is lazy
-    assert copy.deepcopy(lazy) is lazy
-    restored = pickle.loads(pickle.dumps(play(seed, players, moves, reference=False, **options)))
-    assert restored == reference
-    assert restored.legal_actions() == reference.legal_actions()
-    if not reference.is_over:
-        action = reference.legal_actions()[0]
-        assert restored.apply(action) == reference.apply(action)
-    evolved = attrs.evolve(play(seed, players, moves, reference=False, **options), turn=999)
-    assert evolved._core is None
-    assert evolved.turn == 999
-    assert evolved.players == reference.players
+def test_a_simulator_of_any_state_stands_at_it() -> None:
+    rng = random.Random(3)
+    state = tt.new_game(3, seed=3)
+    for _ in range(20):
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+    loaded = tt.loads(tt.dumps(state))
+    sim = tt.Simulator(loaded)
+    assert sim.state() == state
+    assert tt.dumps(sim.state()) == tt.dumps(state)
 
 
-@settings(max_examples=15, deadline=None)
-@given(games, st.data())
-def test_views_scores_and_records_equal_the_reference(game_args: Any, data: st.DataObject) -> None:
-    seed, players, moves, options = game_args
-    lazy = play(seed, players, moves, reference=False, **options)
-    reference = play(seed, players, moves, reference=True, **options)
-    seats = data.draw(st.permutations(range(players)))
-    for seat in seats:  # the first read of a lazy state may be any seat's view
-        assert lazy.view(seat) == reference.view(seat)
-        assert tt.dumps(lazy, player=seat) == tt.dumps(reference, player=seat)
-    assert lazy.scores() == reference.scores()
-    assert lazy.outcome() == reference.outcome()
-    assert tt.dumps(lazy) == tt.dumps(reference)
+@pytest.mark.parametrize("code", [-1, 10**6, 1.0, True, "t0k0", None])
+def test_a_code_that_is_no_action_is_refused_and_changes_nothing(code: Any) -> None:
+    sim = tt.Simulator(tt.new_game(2, seed=1))
+    before = sim.state()
+    with pytest.raises(tt.InvalidActionError, match="action code must be a whole number"):
+        sim.play(code)
+    assert sim.state() == before
 
 
-@settings(max_examples=15, deadline=None)
-@given(games, st.integers(0, 10**6))
-def test_refusals_name_the_same_rule_and_change_nothing(game_args: Any, pick: int) -> None:
-    seed, players, moves, options = game_args
-    lazy = play(seed, players, moves, reference=False, **options)
-    reference = play(seed, players, moves, reference=True, **options)
-    space = reference.action_space
-    illegal = [a for a in space.actions if a not in reference.legal_actions()]
-    if not illegal:
-        return
-    action = illegal[pick % len(illegal)]
-    with pytest.raises(TrickyTreatsError) as expected:
-        reference.apply(action)
-    with pytest.raises(type(expected.value)) as refused:
-        lazy.apply(action)
-    assert str(refused.value) == str(expected.value)
-    assert lazy == reference
-    assert lazy.legal_actions() == reference.legal_actions()
+def test_an_illegal_code_names_the_rule_as_apply_does() -> None:
+    game = tt.new_game(2, seed=1)
+    sim = tt.Simulator(game)
+    visit = game.action_space.encode(tt.VisitHouse(4))
+    with pytest.raises(tt.IllegalActionError, match=r"R1, R5"):
+        sim.play(visit)
+    assert sim.state() == game
 
 
-def test_a_new_action_object_plays_as_the_canonical_one() -> None:
-    game = tt.new_game(2, seed=5)
-    canonical = game.legal_actions()[0]
-    assert isinstance(canonical, tt.TakeCard)
-    fresh = tt.TakeCard(canonical.slot, canonical.kid)
-    assert fresh is not canonical
-    assert game.apply(fresh) == game.apply(canonical)
-    assert game.apply(fresh)._core is not None
+def test_a_simulator_is_made_from_a_game_state_only() -> None:
+    with pytest.raises(tt.TrickyTreatsError, match="made from a GameState"):
+        tt.Simulator("not a state")  # type: ignore[arg-type]
 
 
-def test_states_built_out_of_order_share_nothing_wrong() -> None:
-    """Boards are built from the last boards built, whichever state that was."""
-    rng = random.Random(1)
-    states = [tt.new_game(3, seed=11)]
-    while not states[-1].is_over:
-        legal = states[-1].legal_actions()
-        states.append(states[-1].apply(legal[rng.randrange(len(legal))]))
-    order = list(range(len(states)))
-    random.Random(2).shuffle(order)
-    rng = random.Random(1)
-    with _core_tables.reference_rules():
-        expected = [tt.new_game(3, seed=11)]
-        while not expected[-1].is_over:
-            legal = expected[-1].legal_actions()
-            expected.append(expected[-1].apply(legal[rng.randrange(len(legal))]))
-    assert len(expected) == len(states)
-    for index in order:
-        assert states[index].players == expected[index].players
-        assert states[index].view(0) == expected[index].view(0)
+def test_a_game_over_refuses_every_code() -> None:
+    sim = tt.Simulator(tt.new_game(2, seed=2))
+    rng = random.Random(2)
+    while not sim.is_over:
+        codes = sim.legal_codes()
+        sim.play(codes[rng.randrange(len(codes))])
+    assert sim.legal_codes() == []
+    assert sim.current_player is None
+    with pytest.raises(tt.IllegalActionError, match="the game is over"):
+        sim.play(0)
 
 
-def test_unchanged_boards_are_shared_between_states() -> None:
-    game = tt.new_game(4, seed=3)
-    first = game.players
-    after = game.apply(game.legal_actions()[0])
-    assert is_lazy(after)
-    assert after.players[1:] == first[1:]
-    assert all(a is b for a, b in zip(after.players[1:], first[1:], strict=True))
-    assert after.players[0] is not first[0]
-
-
-def test_events_path_keeps_the_core() -> None:
-    game = tt.new_game(2, seed=4)
-    action = game.legal_actions()[0]
-    after, events = game.apply_with_events(action)
-    assert events
-    assert after._core is not None
-    assert after.apply(after.legal_actions()[0])._core is not None
-    with _core_tables.reference_rules():
-        plain = tt.new_game(2, seed=4)
-        expected, expected_events = plain.apply_with_events(action)
-    assert (after, events) == (expected, expected_events)
-
-
-def test_configurations_outside_the_core_play_by_the_rules() -> None:
+def test_configurations_outside_the_core_play_by_the_rules_behind_the_same_interface() -> None:
     six_kids = core_equivalence.CONFIGURATIONS[-1]
     game = tt.new_game(2, seed=1, **six_kids)
     assert game.setup.rules.kids_per_player > _core.MAX_KIDS
-    assert not _core_tables.covers(game.setup)
+    sim = tt.Simulator(game)
+    assert not sim.fast
+    first = game.legal_actions()[0]
+    sim.play(game.action_space.encode(first))
+    assert sim.state() == game.apply(first)
+    assert sim.clone().state() == sim.state()
+
+
+def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
+    game = tt.new_game(2, seed=6)
+    big = attrs.evolve(game.players[0], treats=(70_000, 0, 0))
+    made = attrs.evolve(game, players=(big, game.players[1]))
+    sim = tt.Simulator(made)
+    assert not sim.fast
+    assert sim.legal_actions() == made.legal_actions()
+    assert sim.scores() == tuple(sheet.total for sheet in made.scores())
+
+
+def test_a_variant_scorer_counts_in_the_simulators_scores() -> None:
+    """Scores go through the game's scorers, as ``GameState.scores()`` does."""
+    game = tt.new_game(2, seed=9, variants=["open-objectives"])
+    sim = tt.Simulator(game)
+    rng = random.Random(9)
+    while not sim.is_over:
+        codes = sim.legal_codes()
+        sim.play(codes[rng.randrange(len(codes))])
+    assert sim.scores() == tuple(sheet.total for sheet in sim.state().scores())
+
+
+def test_unchanged_boards_are_shared_between_the_states_of_a_simulator() -> None:
+    sim = tt.Simulator(tt.new_game(4, seed=3))
+    first = sim.state().players
+    sim.play(sim.legal_codes()[0])
+    after = sim.state().players
+    assert all(a is b for a, b in zip(after[1:], first[1:], strict=True))
+    assert after[0] is not first[0]
+
+
+# -- every state is a plain immutable value ------------------------------------------------------
+
+
+def _played(seed: int, players: int, moves: int) -> tt.GameState:
+    rng = random.Random(seed)
+    state = tt.new_game(players, seed=seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def test_every_state_a_public_function_returns_is_exactly_a_game_state() -> None:
+    game = tt.new_game(3, seed=4)
     after = game.apply(game.legal_actions()[0])
-    assert game._core is None
-    assert after._core is None
-    assert not is_lazy(after)
+    with_events, _ = game.apply_with_events(game.legal_actions()[0])
+    sim = tt.Simulator(game)
+    sim.play(sim.legal_codes()[0])
+    for state in (
+        game,
+        after,
+        with_events,
+        tt.loads(tt.dumps(after)),
+        sim.state(),
+        tt.determinize(after.view(1), random.Random(1)),
+        *tt.play_game(game, [tt.RandomAgent()] * 3, seed=1)[:5],
+    ):
+        assert type(state) is tt.GameState
+        assert {field.name for field in attrs.fields(type(state))} == set(FIELDS)
+        assert not hasattr(state, "__dict__")
 
 
-def test_reference_switch_keeps_states_off_the_core() -> None:
-    with _core_tables.reference_rules():
-        game = tt.new_game(2, seed=1)
-        after = game.apply(game.legal_actions()[0])
-    assert game._core is None
-    assert after._core is None
-    game = tt.new_game(2, seed=1)
-    assert game.apply(game.legal_actions()[0])._core is not None
+def test_reading_a_state_never_changes_it() -> None:
+    """Nothing is set after construction: asdict before and after every read is the same."""
+    state = _played(5, 3, 17)
+    public = lambda field, value: field.name != "setup"  # noqa: E731
+    before = attrs.asdict(state, recurse=False)
+    deep_before = repr(attrs.asdict(state, filter=public))
+    state.legal_actions()
+    state.view(0)
+    state.view(2)
+    state.scores()
+    state.outcome()
+    tt.dumps(state)
+    assert attrs.asdict(state, recurse=False) == before
+    assert repr(attrs.asdict(state, filter=public)) == deep_before
+    for field in attrs.fields(tt.GameState):
+        assert field.__class__ is attrs.Attribute
+        assert tt.GameState.__dict__[field.name].__get__(state) is getattr(state, field.name)
+
+
+def test_a_state_is_frozen() -> None:
+    state = _played(1, 2, 3)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.turn = 3  # type: ignore[misc]
+
+
+def test_equality_hash_pickle_and_copies() -> None:
+    state = _played(8, 4, 30)
+    again = _played(8, 4, 30)
+    assert state == again
+    assert hash(state) == hash(again)
+    assert copy.copy(state) is state
+    assert copy.deepcopy(state) is state
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored == state
+    assert restored.legal_actions() == state.legal_actions()
+
+
+def test_eight_threads_read_one_fresh_state_at_a_one_microsecond_switch_interval() -> None:
+    """An immutable value is safe to read from any thread (the issue's reproduction)."""
+    errors: list[BaseException] = []
+    saved = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for round_number in range(60):
+            state = _played(round_number, 2 + round_number % 3, 25)
+            expected = (
+                state.legal_actions(),
+                [state.view(p) for p in range(len(state.players))],
+                state.scores(),
+                tt.dumps(state),
+            )
+            fresh = _played(round_number, 2 + round_number % 3, 25)  # nobody has read it
+            barrier = threading.Barrier(8)
+
+            def read(
+                state: tt.GameState = fresh,
+                expected: Any = expected,
+                barrier: threading.Barrier = barrier,
+            ) -> None:
+                barrier.wait()
+                try:
+                    for _ in range(3):
+                        seen = (
+                            state.legal_actions(),
+                            [state.view(p) for p in range(len(state.players))],
+                            state.scores(),
+                            tt.dumps(state),
+                        )
+                        assert seen == expected
+                        assert type(state) is tt.GameState
+                except BaseException as error:  # every error is a failure
+                    errors.append(error)
+
+            threads = [threading.Thread(target=read) for _ in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    finally:
+        sys.setswitchinterval(saved)
+    assert errors == []
 
 
 def test_a_dropped_state_is_freed_at_once() -> None:
@@ -250,86 +326,13 @@ def test_a_dropped_state_is_freed_at_once() -> None:
         gc.enable()
 
 
-def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
-    game = tt.new_game(2, seed=6)
-    big = attrs.evolve(game.players[0], treats=(70_000, 0, 0))
-    made = attrs.evolve(game, players=(big, game.players[1]))
-    with _core_tables.reference_rules():
-        expected = attrs.evolve(game, players=(big, game.players[1]))
-        expected_after = expected.apply(expected.legal_actions()[0])
-    assert made.legal_actions() == expected.legal_actions()
-    assert made._core is None
-    assert made.apply(made.legal_actions()[0]) == expected_after
-
-
-def test_a_lazy_state_says_it_is_a_game_state_and_becomes_one() -> None:
-    game = tt.new_game(2, seed=8)
-    after = game.apply(game.legal_actions()[0])
-    assert is_lazy(after)
-    assert isinstance(after, tt.GameState)
-    assert after.__class__ is tt.GameState
-    assert after.turn == 1
-    assert type(after) is tt.GameState
-    assert not is_lazy(after)
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        after.turn = 3  # type: ignore[misc]
-
-
-# -- which engine plays by default ------------------------------------------------------------
-
-
-@pytest.fixture
-def auto_on_core(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The default choice as the compiled build makes it, in either build."""
-    monkeypatch.setattr(_core_tables, "_core_in_auto", True)
-    with _core_tables.play_by("auto"):
-        yield
-
-
-@pytest.mark.usefixtures("auto_on_core")
-def test_engine_choice_a_state_nobody_looked_at_plays_on_the_core() -> None:
-    game = tt.new_game(3, seed=5)
-    after = game.apply(game.legal_actions()[0])
-    assert is_lazy(after)
-    assert is_lazy(after.apply(after.legal_actions()[0]))
-
-
-@pytest.mark.usefixtures("auto_on_core")
-@pytest.mark.parametrize("look", ["scores", "view", "field"])
-def test_engine_choice_a_state_looked_at_plays_on_by_the_rules(look: str) -> None:
-    """A frontend reads every state: its states keep their boards, built move by move."""
-    game = tt.new_game(3, seed=5)
-    state = game.apply(game.legal_actions()[0])
-    if look == "scores":
-        state.scores()
-    elif look == "view":
-        state.view(1)
-    else:
-        assert state.players
-    assert not is_lazy(state)
-    assert state._core is False
-    after = state.apply(state.legal_actions()[0])
-    assert not is_lazy(after)
-    assert after._core is False  # and so on: made by the rules, so looked at
-    with _core_tables.play_by("rules"):
-        expected = tt.new_game(3, seed=5)
-        for _ in range(2):
-            expected = expected.apply(expected.legal_actions()[0])
-    assert after == expected
-
-
-@pytest.mark.usefixtures("auto_on_core")
-def test_engine_choice_events_are_asked_for_by_readers() -> None:
-    game = tt.new_game(3, seed=5)
-    after, _ = game.apply_with_events(game.legal_actions()[0])
-    assert after._core is False
-    assert not is_lazy(after.apply(after.legal_actions()[0]))
-
-
-def test_engine_choice_follows_the_build() -> None:
-    """Plain Python plays by the rules by default (faster there); the compiled core plays."""
-    with _core_tables.play_by("auto"):
-        game = tt.new_game(3, seed=5)
-        after = game.apply(game.legal_actions()[0])
-    assert _core_tables._core_in_auto is _core_tables.COMPILED
-    assert is_lazy(after) is _core_tables.COMPILED
+def test_an_action_field_set_past_its_validator_is_refused_as_malformed() -> None:
+    game = tt.new_game(2, seed=1)
+    visit = tt.VisitHouse(1)
+    object.__setattr__(visit, "house", 1.0)
+    with pytest.raises(tt.InvalidActionError):
+        game.apply(visit)
+    take = tt.TakeCard(0, 0)
+    object.__setattr__(take, "kid", 10**9)
+    with pytest.raises(tt.TrickyTreatsError):
+        game.apply(take)

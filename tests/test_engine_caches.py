@@ -171,7 +171,7 @@ def test_a_games_memo_stays_small() -> None:
     for state in states:
         for player in range(4):
             state.view(player)
-    memo = states[0].setup._memo
+    memo = getattr(states[0].setup, "_memo", None)
     assert memo is not None
     assert 0 < len(memo) <= _MEMO_SIZE
 

@@ -242,12 +242,17 @@ def test_observations_through_the_observer_api() -> None:
         assert make_observation(game, kind) is None
 
 
-def test_a_clone_shares_the_immutable_game_state() -> None:
+def test_a_clone_plays_on_its_own_simulator() -> None:
+    """States play on simulators (the fast lane); a clone copies it, and plays alone."""
     state = _dealt({"players": 2}, moves=5, seed=1)
+    before = state.game_state
     clone = state.clone()
-    assert clone.game_state is state.game_state
-    clone.apply_action(clone.legal_actions()[0])
-    assert clone.game_state is not state.game_state
+    assert clone.game_state == before
+    first = clone.legal_actions()[0]
+    clone.apply_action(first)
+    assert state.game_state == before  # the original is unchanged
+    assert before is not None
+    assert clone.game_state == before.apply(before.action_space.decode(first))
     assert len(state.history()) + 1 == len(clone.history())
 
 

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from tricky_treats import (
-    _core,
-    _methods,  # noqa: F401 - first: binds the state's methods
-)
+from tricky_treats import _methods  # noqa: F401 - first: binds the state's methods
 from tricky_treats.actions import (
     Action,
     ActionSpace,
@@ -124,6 +121,8 @@ from tricky_treats.serialization import (
     view_schema,
 )
 from tricky_treats.simulation import GameResult, SeatResult, simulate
+from tricky_treats.simulator import COMPILED as _COMPILED
+from tricky_treats.simulator import Simulator
 from tricky_treats.views import PlayerView, PublicPlayer
 
 try:
@@ -131,8 +130,8 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree, not installed
     __version__ = "0.0.0+unknown"
 
-__compiled__: bool = not _core.__file__.endswith(".py")
-"""Whether the engine's core runs compiled by mypyc (a platform wheel) or as plain Python.
+__compiled__: bool = _COMPILED
+"""Whether the simulator's core runs compiled by mypyc (a platform wheel) or as plain Python.
 
 Both builds play the very same games; the compiled one is faster (see the performance page).
 """
@@ -201,6 +200,7 @@ __all__ = [
     "SearchAgent",
     "SeatResult",
     "Setup",
+    "Simulator",
     "StreetBonusTaken",
     "StreetBonusToken",
     "Table",

@@ -8,15 +8,26 @@ ever made finds its methods bound. Not part of the public API.
 
 from __future__ import annotations
 
-from tricky_treats import _boards, _core_tables, scoring, views
-from tricky_treats.model import _engine
+from tricky_treats import rules, scoring, views
+from tricky_treats.events import Event
+from tricky_treats.model import GameState, _engine
 
 __all__: list[str] = []
 
-_engine.apply = _boards.apply
-_engine.apply_with_events = _boards.apply_with_events
-_engine.legal_actions = _boards.legal_actions
-_engine.looked_at = _core_tables.looked_at
+
+def _apply(state: GameState, action: object) -> GameState:
+    return rules.apply(state, action, None)  # type: ignore[arg-type]
+
+
+def _apply_with_events(state: GameState, action: object) -> tuple[GameState, tuple[Event, ...]]:
+    events: list[Event] = []
+    after = rules.apply(state, action, events)  # type: ignore[arg-type]
+    return after, tuple(events)
+
+
+_engine.apply = _apply
+_engine.apply_with_events = _apply_with_events
+_engine.legal_actions = rules.legal_actions
 _engine.outcome = scoring.outcome
 _engine.player_view = views.player_view
 _engine.score_sheets = scoring.score_sheets

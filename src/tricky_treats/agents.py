@@ -19,13 +19,15 @@ from typing import Protocol
 
 import attrs
 
-from tricky_treats.actions import Action, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import ComponentData, CostumeType
+from tricky_treats.actions import Action, TakeCard
+from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.model import ActionLog, GameConfig, GameState, Setup
+from tricky_treats.model import ActionLog, GameConfig, GameState, Setup, _redealt
 from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import build_player
-from tricky_treats.scoring import score_sheet, winners
+from tricky_treats.scoring import score_sheet
+from tricky_treats.simulator import Simulator
+from tricky_treats.variants._shuffles import fast_shuffles, plan
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -117,15 +119,51 @@ class Determinizer:
         for action in view.history:
             log = (action, log)
         self.log = log
+        # What simulator() copies: a simulator made from the first sample (or None where
+        # the core does not cover the game), with the core's code of every card by id.
+        self._template: tuple[Simulator, dict[int, int]] | None = None
+        self._sampled = False
+        self._plans = (plan(view.unseen_tiles), plan(view.deck_cards))
+
+    def simulator(self, rng: random.Random) -> Simulator:
+        """A ``Simulator`` of one state consistent with the view.
+
+        The same as ``Simulator(self.sample(rng))``, drawing the same numbers from ``rng``:
+        after the first, each is a copy of the first with the hidden information drawn anew,
+        which costs a fraction of building a state.
+        """
+        template = self._template
+        if template is None:
+            sim = Simulator(self.sample(rng))
+            if not self._sampled and sim.fast:
+                codes = sim._core.tables.deck  # type: ignore[union-attr]
+                by_card = {
+                    id(card): code for card, code in zip(sim._setup.deck, codes, strict=True)
+                }
+                self._template = (sim.clone(), by_card)
+            self._sampled = True
+            return sim
+        base, by_card = template
+        secret_tiles, remaining = self._draw(rng)
+        deck = (*self.dealt, *remaining)
+        codes = base._core.tables.deck[: len(self.dealt)]  # type: ignore[union-attr]
+        codes += tuple([by_card[id(card)] for card in remaining])
+        return base._redealt(_redealt(base._setup, secret_tiles, deck), codes)
+
+    def _draw(self, rng: random.Random) -> tuple[tuple[TrickTile, ...], list[CostumeCard]]:
+        """The hidden information of one sample: every secret tile, and the deck's order.
+
+        The numbers ``rng.shuffle`` would draw, drawn by the deal's shuffle loop (compiled in
+        the compiled build).
+        """
+        unseen, remaining = fast_shuffles(rng.getrandbits, self._plans)
+        secret_tiles = tuple(t if t is not None else unseen.pop() for t in self.view.secret_tiles)
+        return secret_tiles, remaining
 
     def sample(self, rng: random.Random) -> GameState:
         """One state consistent with the view."""
         view = self.view
-        unseen = list(view.unseen_tiles)
-        rng.shuffle(unseen)
-        secret_tiles = tuple(t if t is not None else unseen.pop() for t in view.secret_tiles)
-        remaining = list(view.deck_cards)
-        rng.shuffle(remaining)
+        secret_tiles, remaining = self._draw(rng)
         setup = Setup(
             config=self.config,
             components=self.components,
@@ -220,12 +258,12 @@ class GreedyAgent:
 
 
 class _Node:
-    """A node of the search tree: statistics of each action tried from here."""
+    """A node of the search tree: statistics of each action (by code) tried from here."""
 
     __slots__ = ("available", "children", "reward", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
+        self.children: dict[int, _Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0
@@ -261,36 +299,45 @@ class SearchAgent:
             return legal_actions[0]
         root = _Node()
         sampler = Determinizer(view)
+        sim = None
         for _ in range(self.iterations):
-            self._iterate(root, sampler.sample(rng), rng)
+            # Every move of an iteration is played on a simulator: none of them is read.
+            sim = sampler.simulator(rng)
+            self._iterate(root, sim, rng)
+        if sim is None:
+            raise ConfigurationError(
+                f"a SearchAgent needs at least 1 iteration a move, got {self.iterations}"
+            )
         best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
-        return best[0]
+        return sim.action_space.actions[best[0]]
 
-    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, sim: Simulator, rng: random.Random) -> None:
         path: list[tuple[_Node, int]] = []
         node = root
-        while not state.is_over:
-            legal = state.legal_actions()
-            seat = state.current_player
-            assert seat is not None
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = untried[rng.randrange(len(untried))]
-                child = node.children[action] = _Node()
-                for other in legal:
-                    if other in node.children:
-                        node.children[other].available += 1
-                path.append((child, seat))
-                state = state.apply(action)
+        while True:
+            seat = sim.current_player
+            if seat is None:
                 break
-            for action in legal:
-                node.children[action].available += 1
-            action = max(legal, key=lambda a: self._ucb(node.children[a]))
-            node = node.children[action]
+            legal = sim.legal_codes()
+            children = node.children
+            untried = [code for code in legal if code not in children]
+            if untried:
+                code = untried[rng.randrange(len(untried))]
+                child = children[code] = _Node()
+                for other in legal:
+                    if other in children:
+                        children[other].available += 1
+                path.append((child, seat))
+                sim.play(code)
+                break
+            for code in legal:
+                children[code].available += 1
+            code = max(legal, key=lambda c: self._ucb(children[c]))
+            node = children[code]
             path.append((node, seat))
-            state = state.apply(action)
-        state = self._rollout(state, rng)
-        shares = self._rewards(state)
+            sim.play(code)
+        self._rollout(sim, rng)
+        shares = self._rewards(sim)
         for child, seat in path:
             child.visits += 1
             child.reward += shares[seat]
@@ -300,30 +347,48 @@ class SearchAgent:
             math.log(node.available) / node.visits
         )
 
-    def _rollout(self, state: GameState, rng: random.Random) -> GameState:
-        while not state.is_over:
-            legal = state.legal_actions()
-            if self.visit_bias and rng.random() < self.visit_bias:
-                visits = [a for a in legal if type(a) in _VISITS]
+    def _rollout(self, sim: Simulator, rng: random.Random) -> None:
+        space = sim.action_space
+        first_visit = space.market_size * space.kids  # visits and tricks follow the takes
+        last_visit = first_visit + space.nice_houses + space.mean_houses
+        visit_bias = self.visit_bias
+        core = sim._core  # the hot loop of the search: on the core itself where it plays
+        if core is None:
+            while not sim.is_over:
+                legal = sim.legal_codes()
+                if visit_bias and rng.random() < visit_bias:
+                    visits = [code for code in legal if first_visit <= code < last_visit]
+                    if visits:
+                        sim.play(visits[rng.randrange(len(visits))])
+                        continue
+                sim.play(legal[rng.randrange(len(legal))])
+            return
+        # The same draws as above: the visits are the legal codes of that range, in order.
+        legal_codes = core.legal_codes
+        visit_codes = core.visit_codes
+        play = core.play
+        randrange = rng.randrange
+        draw = rng.random
+        while core.current >= 0:
+            if visit_bias and draw() < visit_bias:
+                visits = visit_codes()
                 if visits:
-                    state = state.apply(visits[rng.randrange(len(visits))])
+                    play(visits[randrange(len(visits))])
                     continue
-            state = state.apply(legal[rng.randrange(len(legal))])
-        return state
+            legal = legal_codes()
+            play(legal[randrange(len(legal))])
 
-    def _rewards(self, state: GameState) -> list[float]:
-        sheets = [score_sheet(state, p) for p in range(len(state.players))]
-        won = winners(sheets)
-        rewards = [1.0 / len(won) if p in won else 0.0 for p in range(len(sheets))]
+    def _rewards(self, sim: Simulator) -> list[float]:
+        results = sim._totals()  # each seat's total and tile points, worked out once
+        totals = [total for total, _ in results]
+        best = max(results)
+        won = [seat for seat, result in enumerate(results) if result == best]
+        rewards = [1.0 / len(won) if p in won else 0.0 for p in range(len(totals))]
         if self.margin:
-            totals = [sheet.total for sheet in sheets]
             for p, total in enumerate(totals):
                 best_other = max(t for q, t in enumerate(totals) if q != p)
                 rewards[p] += self.margin * math.tanh((total - best_other) / 20)
         return rewards
-
-
-_VISITS = (VisitHouse, TrickHouse)
 
 
 AGENTS: dict[str, Callable[[], Agent]] = {

@@ -38,6 +38,7 @@ import attrs
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError
+from tricky_treats.simulator import Simulator
 
 __all__ = ["GAME", "LadderGame", "Rating", "make_bot", "play_ladder", "rate"]
 
@@ -119,20 +120,18 @@ def _play(bots: tuple[str, str], seed: int, game_name: str = GAME) -> LadderGame
         return LadderGame(bots, seed, *play_candy_game(game_name, bots, seed))
     agents = [make_bot(spec) for spec in bots]
     rng = random.Random(seed)
-    game = new_game(2, seed=seed)
+    sim = Simulator(new_game(2, seed=seed))
     moves = [0, 0]
     seconds = [0.0, 0.0]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        view = game.view(seat)
-        legal = game.legal_actions()
+    while (seat := sim.current_player) is not None:
+        view = sim.state().view(seat)
+        legal = sim.legal_actions()
         started = time.process_time()
         action = agents[seat].choose(view, legal, rng)
         seconds[seat] += time.process_time() - started
         moves[seat] += 1
-        game = game.apply(action)
-    winners = game.winners()
+        sim.play_action(action)
+    winners = sim.winners()
     score = (1.0 if 0 in winners else 0.0) / len(winners)
     return LadderGame(bots, seed, score, (moves[0], moves[1]), (seconds[0], seconds[1]))
 

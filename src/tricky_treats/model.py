@@ -178,8 +178,20 @@ class Board:
     """Whether the secret tiles are dealt face up (every view shows them)."""
 
 
+class _Memo:
+    """A slot for what readers work out from a value and keep for the next reader.
+
+    Not an attrs field: it takes no part in equality, ``repr``, ``attrs.asdict`` or pickles,
+    so reading a value never changes what it is. Unset until a reader keeps something; read
+    it with ``getattr(value, "_memo", None)``.
+    """
+
+    __slots__ = ("_memo",)
+    _memo: Any
+
+
 @attrs.frozen
-class Setup:
+class Setup(_Memo):
     """The fixed part of a game, dealt once from the seed and shared by all its states.
 
     ``components`` and ``rules`` are what the game's variants resolved to; ``scorers`` are
@@ -215,8 +227,6 @@ class Setup:
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
     """Every action of this configuration with its integer."""
     lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
-    _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, repr=False, eq=False)
-    """What views of this game's states keep for the next one (see ``_setup_memo()``)."""
 
     def __attrs_post_init__(self) -> None:
         rules = self.rules
@@ -252,13 +262,29 @@ class Setup:
         )
 
 
+def _redealt(
+    setup: Setup, secret_tiles: tuple[TrickTile, ...], deck: tuple[CostumeCard, ...]
+) -> Setup:
+    """``setup`` with other secret tiles and another deck of the same cards.
+
+    A determinized game's: it shares the lookup tables, which depend on neither.
+    """
+    new = object.__new__(Setup)
+    for field in _SETUP_FIELDS:
+        object.__setattr__(new, field, getattr(setup, field))
+    object.__setattr__(new, "secret_tiles", secret_tiles)
+    object.__setattr__(new, "deck", deck)
+    object.__setattr__(new, "_memo", None)
+    return new
+
+
 def _restore_setup(config: GameConfig, components: ComponentData | None, *fields: Any) -> Setup:
     """Rebuild a pickled ``Setup``; ``components`` None stands for the base game's."""
     return Setup(config, base_components() if components is None else components, *fields)
 
 
 @attrs.frozen(weakref_slot=False)
-class PlayerState:
+class PlayerState(_Memo):
     """One player's board: kids, treat tracks, pumpkins, footprints and secret tile.
 
     ``kids[k]`` is kid k's stack of cards, bottom first; the last card is on top and shows
@@ -293,8 +319,6 @@ class PlayerState:
     """Bit mask of the nice houses whose lowest tier this player reaches (R5)."""
     visitable: int = attrs.field(eq=False, repr=False)
     """Bit mask of the nice houses this player reaches and has not visited (R5, R6)."""
-    _memo: Any = attrs.field(init=False, default=None, eq=False, repr=False)
-    """What score sheets and views worked out from this board, for the next state to share."""
 
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
@@ -328,7 +352,7 @@ def _setup_memo(setup: Setup) -> dict[Any, Any]:
     Entries are immutable, or lists filled in place with immutable values; an entry never
     refers back to the setup. Not part of the public API.
     """
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = {}
         object.__setattr__(setup, "_memo", memo)
@@ -342,7 +366,7 @@ def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
     node of the log per state instead of all of it. A log that does not continue the last
     one (another branch, an earlier state) is walked to its start.
     """
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = _setup_memo(setup)
     last = memo.get("history")
@@ -405,10 +429,6 @@ class GameState:
     """What triggered the end, once it is triggered (R10, R17); else None."""
     log: ActionLog = attrs.field(repr=False)
     """The actions so far, newest first, as nested pairs; read ``history`` instead."""
-    _legal: tuple[Action, ...] | None = attrs.field(init=False, default=None, repr=False, eq=False)
-    _core: Any = attrs.field(init=False, default=None, repr=False, eq=False)
-    """The compact core (``_core.Core``) the moves from this state run on; False once the
-    state was looked at, so that they run by the rules; None until either is known."""
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -463,12 +483,7 @@ class GameState:
         The order is that of ``ActionSpace``. ``action in game.legal_actions()`` tells
         whether ``apply()`` accepts ``action``.
         """
-        legal = self._legal
-        if legal is None:
-            core = self._core
-            legal = core.legal() if core else _engine.legal_actions(self)
-            object.__setattr__(self, "_legal", legal)
-        return legal
+        return _engine.legal_actions(self)
 
     def apply(self, action: Action) -> GameState:
         """The state after the current player plays ``action``.
@@ -477,25 +492,15 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        after = _engine.apply(self, action)
-        # A state that was played from is mostly kept only for undo: drop its cached legal
-        # actions (they are worked out again if asked for), which would otherwise make up a
-        # large part of what the garbage collector visits in a program keeping every state.
-        object.__setattr__(self, "_legal", None)
-        return after
+        return _engine.apply(self, action)
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
-        result = _engine.apply_with_events(self, action)
-        object.__setattr__(self, "_legal", None)  # as in apply()
-        return result
+        return _engine.apply_with_events(self, action)
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        sheets = _engine.score_sheets(self)  # first: a state made by the core builds its boards
-        if self._core is not False:
-            _engine.looked_at(self)  # a reader's states play on by the rules (see _boards)
-        return sheets
+        return _engine.score_sheets(self)
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
@@ -509,10 +514,7 @@ class GameState:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R16): no deck order, no other player's secret tile."""
-        view = _engine.player_view(self, self.check_player(player))
-        if self._core is not False:
-            _engine.looked_at(self)
-        return view
+        return _engine.player_view(self, self.check_player(player))
 
     def __str__(self) -> str:
         # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
@@ -559,6 +561,7 @@ class GameState:
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
 new_setup = _fast_constructor(Setup)
+_SETUP_FIELDS = tuple(field.name for field in attrs.fields(Setup) if field.name != "_memo")
 new_config = _fast_constructor(GameConfig)
 new_board = _fast_constructor(Board)
 
@@ -580,7 +583,6 @@ class _Engine:
         "apply",
         "apply_with_events",
         "legal_actions",
-        "looked_at",
         "outcome",
         "player_view",
         "score_sheets",
@@ -590,7 +592,6 @@ class _Engine:
     apply: Callable[[GameState, Action], GameState]
     apply_with_events: Callable[[GameState, Action], tuple[GameState, tuple[Event, ...]]]
     legal_actions: Callable[[GameState], tuple[Action, ...]]
-    looked_at: Callable[[GameState], None]
     outcome: Callable[[GameState], Outcome | None]
     player_view: Callable[[GameState, int], PlayerView]
     score_sheets: Callable[[GameState], tuple[ScoreSheet, ...]]

@@ -16,7 +16,13 @@ from typing import Any
 
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import FEATURES, CostumeCard, CostumeType, Treat, TrickIcon, TrickTile
-from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    InvalidActionError,
+    TrickyTreatsError,
+    brief,
+)
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -181,7 +187,16 @@ def apply(state: GameState, action: Action, events: _Events) -> GameState:
             f"{action!r} is not a Tricky Treats action: use TakeCard, VisitHouse, TrickHouse, "
             "RefreshMarket or Pass, or parse_action() for text"
         )
-    return handler(state, seat, action, events)
+    try:
+        return handler(state, seat, action, events)
+    except TrickyTreatsError:
+        raise
+    except (TypeError, IndexError) as error:
+        # A field set past its validator (object.__setattr__, a subclass): no action at all.
+        raise InvalidActionError(
+            f"{brief(action)} is malformed ({type(error).__name__}: {error}): make actions "
+            "with their constructors or parse_action()"
+        ) from None
 
 
 def _take(state: GameState, seat: int, action: TakeCard, events: _Events) -> GameState:

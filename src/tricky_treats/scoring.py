@@ -161,7 +161,7 @@ def _game_key(setup: Setup) -> tuple[object, bool]:
     board's memo names its game by it, so that the setup's memo (which keeps boards) and the
     boards' do not form a cycle that only the garbage collector would free.
     """
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = _setup_memo(setup)
     key: tuple[object, bool] | None = memo.get("board-key")
@@ -181,7 +181,7 @@ _TOKEN, _SEAT, _PUBLIC, _FULL, _HIDDEN, _SHEET = range(6)
 
 
 def _board_memo(board: PlayerState, token: object, player: int) -> list[Any]:
-    memo: list[Any] | None = board._memo
+    memo: list[Any] | None = getattr(board, "_memo", None)
     if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != player:
         # A board belongs to one game and seat, so this rarely replaces a memo.
         memo = [token, player, None, None, None, None, None, None, None]
@@ -223,7 +223,7 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
     """
     setup = state.setup
     players = state.players
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = _setup_memo(setup)
     token, kept = memo.get("board-key") or _game_key(setup)
@@ -239,7 +239,7 @@ def _sheets(state: GameState, *, secret_tile: bool, extras: bool) -> tuple[Score
         return shared
     found = []
     for seat, board in enumerate(players):
-        board_memo = board._memo
+        board_memo = getattr(board, "_memo", None)
         if board_memo is None or board_memo[_TOKEN] is not token or board_memo[_SEAT] != seat:
             board_memo = _board_memo(board, token, seat)
         sheet: ScoreSheet | None = board_memo[slot]

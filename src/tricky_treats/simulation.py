@@ -39,6 +39,7 @@ from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import MAX_SEED, new_game
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.scoring import winners
+from tricky_treats.simulator import Simulator
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
@@ -334,22 +335,24 @@ def _play_one(
     variants: tuple[str, ...],
 ) -> GameResult:
     """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``."""
-    state = new_game(players=len(agents), seed=seed, variants=variants)
+    sim = Simulator(new_game(players=len(agents), seed=seed, variants=variants))
     rng = random.Random(seed)
-    # An agent that needs no view chooses from the legal actions directly: no view built.
+    # An agent that needs no view chooses from the legal actions directly, and the moves
+    # are played on a simulator: no state is built but for the agents that read a view.
     direct: list[_Chooser | None] = [getattr(a, "choose_from_legal", None) for a in agents]
     actions = 0
-    seat = state.current_player
+    seat = sim.current_player
     while seat is not None:
-        legal = state.legal_actions()
+        legal = sim.legal_actions()
         choose = direct[seat]
         if choose is not None:
             action = choose(legal, rng)
         else:
-            action = agents[seat].choose(state.view(seat), legal, rng)
-        state = state.apply(action)
+            action = agents[seat].choose(sim.state().view(seat), legal, rng)
+        sim.play_action(action)
         actions += 1
-        seat = state.current_player
+        seat = sim.current_player
+    state = sim.state()
     sheets = state.scores()
     won = winners(sheets)
     share = 1 / len(won)

@@ -147,7 +147,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     what one seat may not see is never part of what is shared with its view.
     """
     setup = state.setup
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = _setup_memo(setup)
     players = state.players
@@ -160,7 +160,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     if boards is None or boards[0] is not players:  # the entry keeps its boards alive
         boards = memo["boards"] = _boards(state, player, shown)
     # What this seat sees of the secret tiles, and which tiles it cannot see.
-    seats = memo.get("seats")
+    seats: dict[tuple[int, bool], Any] | None = memo.get("seats")
     if seats is None:
         seats = memo["seats"] = {}
     seat = seats.get((player, shown))
@@ -180,12 +180,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
         else:
             sheets = kept
 
-    if current == player:
-        legal = state._legal
-        if legal is None:
-            legal = state.legal_actions()
-    else:
-        legal = ()
+    legal = state.legal_actions() if current == player else ()
     options = setup.config.variant_options
     return _new_view(
         player,
@@ -239,7 +234,7 @@ def _boards(state: GameState, player: int, shown: bool) -> _Boards:
     own = _SHEET + 3  # the slot of the sheet with the secret tile and every line
     other = _SHEET + 2 * shown  # the slot of the sheet with public lines only
     for seat, board in enumerate(players):
-        memo = board._memo
+        memo = getattr(board, "_memo", None)
         if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != seat:
             memo = _board_memo(board, token, seat)
         visible: PublicPlayer | None = memo[_PUBLIC]
@@ -287,7 +282,7 @@ def _viewer_sheets(state: GameState, player: int, shown: bool) -> tuple[ScoreShe
     sheets = []
     for seat, board in enumerate(state.players):
         slot = own if seat == player else other
-        memo = board._memo
+        memo = getattr(board, "_memo", None)
         if memo is None or memo[_TOKEN] is not token or memo[_SEAT] != seat:
             memo = _board_memo(board, token, seat)
         sheet: ScoreSheet | None = memo[slot]

@@ -69,6 +69,7 @@ from tricky_treats.agents import Determinizer, determinize
 from tricky_treats.dealing import deal_draws, deal_from_draws, new_game
 from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import GameState
+from tricky_treats.simulator import Simulator
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -207,35 +208,49 @@ class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
-    """A state: during the deal, or a ``GameState`` of the engine (``game_state``).
+    """A state: during the deal, or a game of the engine played on a ``tt.Simulator``.
 
-    ``draws`` holds the deal's chance outcomes so far; once all are drawn ``game_state`` is
-    the game they deal. Both are immutable, so cloning is cheap.
+    ``draws`` holds the deal's chance outcomes so far; once all are drawn the game they deal
+    is played on a simulator, so that search (which clones states and plays random moves it
+    never reads) runs on the fast lane. ``game_state`` is the plain ``GameState`` it stands
+    at, built when asked for.
     """
 
     def __init__(self, game: TrickyTreatsGame) -> None:
         super().__init__(game)
         self.draws: tuple[int, ...] = ()
-        self.game_state: GameState | None = None
+        self._sim: Simulator | None = None
         self.determinizers = _Determinizers()
-        """Per player, the determinizer of ``game_state`` that ``resample_from_infostate``
-        reuses, with the state it was built for; a clone starts without."""
+        """Per player, the determinizer of ``game_state``'s view that
+        ``resample_from_infostate`` reuses; emptied by every move, and a clone starts
+        without."""
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The engine's state, once dealt; None during the deal."""
+        sim = self._sim
+        return None if sim is None else sim.state()
+
+    @game_state.setter
+    def game_state(self, state: GameState | None) -> None:
+        self._sim = None if state is None else Simulator(state)
+        self.determinizers = _Determinizers()
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` during the deal, ``TERMINAL`` once over."""
-        game = self.game_state
-        if game is None:
+        sim = self._sim
+        if sim is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if game.current_player is None:
+        seat = sim.current_player
+        if seat is None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return game.current_player
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        game = self.game_state
-        assert game is not None
-        assert player == game.current_player
-        encode = game.action_space.encode
-        return [encode(action) for action in game.legal_actions()]
+        sim = self._sim
+        assert sim is not None
+        assert player == sim.current_player
+        return sim.legal_codes()
 
     def _among(self) -> int:
         """How many outcomes the next draw of the deal has."""
@@ -248,9 +263,10 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         return [(outcome, 1.0 / among) for outcome in range(among)]
 
     def _apply_action(self, action: int) -> None:
-        game = self.game_state
-        if game is not None:
-            self.game_state = game.apply(game.action_space.decode(action))
+        sim = self._sim
+        if sim is not None:
+            sim.play(action)
+            self.determinizers = _Determinizers()
             return
         among = self._among()
         if not 0 <= action < among:
@@ -269,7 +285,7 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.game_state is not None and self.game_state.is_over
+        return self._sim is not None and self._sim.is_over
 
     def returns(self) -> list[float]:
         """Each seat's return: ``openspiel_returns`` once over, zeros before."""
@@ -296,7 +312,7 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         return f"dealt by {len(self.draws)} draws: {' '.join(str(a) for a in game.history)}"
 
 
-class _Determinizers(dict[int, tuple[GameState, Determinizer]]):
+class _Determinizers(dict[int, Determinizer]):
     """A state's cache of determinizers: cloning, deep-copying or pickling starts it afresh.
 
     OpenSpiel clones a Python state by deep-copying it; copying the determinizers would
@@ -368,14 +384,14 @@ def resample_from_infostate(
     The ``Determinizer`` of ``player``'s view is built at the first resample of a state and
     reused by the next ones (the same samples as ``tt.determinize``, built once).
     """
-    game = state.game_state
-    if game is None:
-        raise ConfigurationError("nothing to resample during the deal")
-    cached = state.determinizers.get(player)
-    if cached is None or cached[0] is not game:
-        cached = state.determinizers[player] = (game, Determinizer(game.view(player)))
+    determinizer = state.determinizers.get(player)
+    if determinizer is None:
+        game = state.game_state
+        if game is None:
+            raise ConfigurationError("nothing to resample during the deal")
+        determinizer = state.determinizers[player] = Determinizer(game.view(player))
     sampled: TrickyTreatsState = state.clone()
-    sampled.game_state = cached[1].sample(rng)
+    sampled.game_state = determinizer.sample(rng)
     return sampled
 
 

@@ -37,6 +37,7 @@ from tricky_treats.components import Colour, Treat, feature_text
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.model import GameState
+from tricky_treats.simulator import Simulator
 from tricky_treats.views import PlayerView
 
 __all__ = ["TrickyTreatsEnv", "board_picture", "env", "outcome_rewards", "raw_env"]
@@ -106,8 +107,18 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
             agent: spaces.Discrete(size) for agent in self.possible_agents
         }
         self._seeds = random.Random(seed) if seed is not None else None
-        self.game: GameState = probe
+        # The game is played on a simulator; its state is built when read, once per move.
+        self._sim = Simulator(probe)
+        self._state: GameState | None = probe
         self.agents: list[str] = []
+
+    @property
+    def game(self) -> GameState:
+        """The game being played, as a plain ``GameState``."""
+        state = self._state
+        if state is None:
+            state = self._state = self._sim.state()
+        return state
 
     def _deal(self, seed: int) -> GameState:
         return new_game(
@@ -134,14 +145,16 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
             if self._seeds is None:
                 self._seeds = random.Random(secrets.randbits(63))
             game_seed = self._seeds.getrandbits(63)
-        self.game = self._deal(game_seed)
+        first = self._deal(game_seed)
+        self._sim = Simulator(first)
+        self._state = first
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        seat = self.game.current_player
+        seat = first.current_player
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
 
@@ -165,16 +178,18 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         code = int(action) if isinstance(action, (int, np.integer)) else action
-        after = self.game.apply(self.game.action_space.decode(code))  # type: ignore[arg-type]
-        self.game = after
+        sim = self._sim
+        sim.play(code)  # type: ignore[arg-type]
+        self._state = None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if after.current_player is None:
-            for seat, reward in enumerate(outcome_rewards(after)):
-                self.rewards[self.possible_agents[seat]] = reward
+        seat = sim.current_player
+        if seat is None:
+            for index, reward in enumerate(outcome_rewards(self.game)):
+                self.rewards[self.possible_agents[index]] = reward
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[after.current_player]
+            self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -1,27 +1,23 @@
-"""The compact core's tables for a game, and the core of a state made by the rules.
+"""The compact core's tables for a game, and the core of a state.
 
-``_tables()`` turns a setup's index tables (``setup.lookup``) into the ints and tuples the
-core (``_core.Tables``) reads, once per game, sharing what a box and an action space have
-in common; ``core_of()`` makes the core of a state from its fields (a new game's first
-state, a state loaded from a record or made by the rules), or says that the core does not
-cover the game. ``play_by()`` says which engine plays: by default the core where it is
-compiled and nobody looked at the state, else the rules. Not part of the public API; see
-``_boards``.
+``tables()`` turns a setup's index tables (``setup.lookup``) into the ints and tuples the
+core (``_core.Tables``) reads, once per game, sharing what a box and an action space have in
+common; ``core_of()`` makes a core from a state's fields, or says (None) that the core does
+not cover the game. Not part of the public API; see ``tricky_treats.simulator``.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import operator
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats import _core
-from tricky_treats.actions import Action, ActionSpace
-from tricky_treats.components import CostumeCard, TrickIcon
+from tricky_treats.components import TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
+from tricky_treats.simulator import _core
 
 if TYPE_CHECKING:
+    from tricky_treats.components import CostumeCard
     from tricky_treats.model import GridHouse, PlayerState, Setup
 
 __all__: list[str] = []
@@ -29,60 +25,10 @@ __all__: list[str] = []
 COMPILED = not _core.__file__.endswith(".py")
 """Whether ``_core`` runs compiled by mypyc (``tricky_treats.__compiled__``)."""
 
-Engine = Literal["auto", "core", "rules"]
-
-_engine: Engine = "auto"
-"""Which engine plays: ``auto`` as below; ``core`` or ``rules`` alone, for tests only."""
-
-_core_in_auto = COMPILED
-"""Whether ``auto`` plays on the core: in the compiled build, where it is the faster engine.
-
-In plain Python the core is no faster than ``rules`` (docs/performance.md), so the pure build
-plays by the rules, and its core runs under ``play_by("core")`` in the equivalence tests."""
-
-
-@contextlib.contextmanager
-def play_by(engine: Engine) -> Iterator[None]:
-    """Private, for tests: play the moves made inside the block by ``engine``.
-
-    ``auto`` is the default: a state nobody has looked at yet (no view, score sheet or field
-    read of a state made by the core) plays on the core, where ``_core_in_auto`` allows; a state
-    that was looked at plays on by the rules, which keep its boards up to date move by move,
-    so a frontend reading every state never pays for building boards from a core. ``core``
-    plays every move it can on the core, looked at or not; ``rules`` plays by ``rules`` alone.
-    States that already have a core keep it in ``core`` and ``auto``; start from a new game.
-    """
-    global _engine
-    saved = _engine
-    _engine = engine
-    try:
-        yield
-    finally:
-        _engine = saved
-
-
-def reference_rules() -> contextlib.AbstractContextManager[None]:
-    """Private, for tests: ``play_by("rules")``."""
-    return play_by("rules")
-
-
-def looked_at(state: GameState) -> None:
-    """Mark ``state`` as looked at: in ``auto``, its moves are played on by the rules."""
-    if _engine == "auto":
-        object.__setattr__(state, "_core", False)
-
-
-def plays_on_core(state: GameState) -> bool:
-    """Whether a state without a core should get one (``core_of``) to play on."""
-    engine = _engine
-    if engine == "auto":
-        return _core_in_auto and state._core is None
-    return engine == "core"
-
 
 def covers(setup: Setup) -> bool:
     """Whether the core covers ``setup``'s configuration (see ``_core``'s limits)."""
-    return _covers(setup, tuple(map(_ID, setup.deck)))
+    return tables(setup) is not None
 
 
 def _covers(setup: Setup, deck: tuple[int, ...]) -> bool:
@@ -111,15 +57,15 @@ def _make_trigger(seat: int, reason: int, turn: int) -> object:
 _TABLE_COUNTS = 1 << _core.COUNT_BITS
 
 
-def _tables(setup: Setup) -> _core.Tables | None:
+def tables(setup: Setup) -> _core.Tables | None:
     """The core's tables for ``setup``, built once per game; None if it is not covered."""
-    memo = setup._memo
+    memo = getattr(setup, "_memo", None)
     if memo is None:
         memo = _setup_memo(setup)
-    tables: _core.Tables | Literal[False] | None = memo.get("core")
-    if tables is None:
-        tables = memo["core"] = _build_tables(setup) or False
-    return tables or None
+    found: _core.Tables | Literal[False] | None = memo.get("core")
+    if found is None:
+        found = memo["core"] = _build_tables(setup) or False
+    return found or None
 
 
 def _build_tables(setup: Setup) -> _core.Tables | None:
@@ -127,10 +73,10 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     lookup = setup.lookup
     space = setup.action_space
     cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
-    shared = _SHARED.get((id(lookup.card_features), id(space), id(cards)))
+    shared = _SHARED.get((id(lookup.card_features), id(cards)))
     if shared is None:
-        shared = _shared(lookup, space, cards)
-    positions = shared[6]
+        shared = _shared(lookup, cards)
+    positions = shared[5]
     try:  # usually the deck is the box's own cards (by identity): their positions are ids
         deck = tuple(map(positions.__getitem__, map(id, dealt)))
     except KeyError:  # a deck dealt by a plugin, of cards of its own
@@ -148,6 +94,9 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     tokens = setup.street_tokens
     mean_icon = lookup.mean_icon
     any_mean_house = rules.any_mean_house
+    take_codes, visit_codes, trick_codes = _codes(
+        space.market_size, space.kids, space.nice_houses, space.mean_houses
+    )
     return _core.Tables(
         len(setup.config.players),
         rules.kids_per_player,
@@ -173,39 +122,66 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         tuple(map(_BACK, tokens)),
         mean_icon,
         _MEAN_READY.get((mean_icon, any_mean_house)) or _mean_ready(mean_icon, any_mean_house),
-        lookup.takes,
-        lookup.visits,
-        lookup.tricks,
-        shared[5],
-        lookup.refresh,
-        lookup.pass_,
-        shared[7],
+        take_codes,
+        visit_codes,
+        trick_codes,
+        space.actions,
         cards,
         _make_trigger,
     )
 
 
-# Per box and action space: the tables the core adds to ``setup.lookup``'s, worked out once.
-# Keyed by the ids of what they are worked out from, which each entry keeps alive.
-_SHARED: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+# Per box: the tables the core adds to ``setup.lookup``'s, worked out once. Keyed by the ids
+# of what they are worked out from, which each entry keeps alive.
+_SHARED: dict[tuple[int, int], tuple[Any, ...]] = {}
 
 
-def _shared(lookup: Any, space: ActionSpace, cards: tuple[object, ...]) -> tuple[Any, ...]:
+def _shared(lookup: Any, cards: tuple[object, ...]) -> tuple[Any, ...]:
     card_features = lookup.card_features
     entry = (
         card_features,
-        space,
         cards,
+        None,
         tuple(_core.FREE_BITS * kind for kind in lookup.card_type),
         tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
-        _trick_lists(lookup.tricks),
         {id(card): i for i, card in enumerate(cards)},
-        {id(action): code for code, action in enumerate(space.actions)},
     )
     if len(_SHARED) >= 64:
         _SHARED.clear()
-    _SHARED[id(card_features), id(space), id(cards)] = entry
+    _SHARED[id(card_features), id(cards)] = entry
     return entry
+
+
+@functools.cache
+def _codes(
+    market_size: int, kids: int, nice_houses: int, mean_houses: int
+) -> tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+]:
+    """The codes of the takes, visits and tricks of each bit mask.
+
+    As ``ActionSpace`` numbers them: takes by slot and kid, then visits, then tricks.
+    """
+    takes = tuple(
+        tuple(
+            tuple(slot * kids + kid for kid in range(kids) if mask >> kid & 1)
+            for mask in range(1 << kids)
+        )
+        for slot in range(market_size)
+    )
+    first = market_size * kids
+    visits = tuple(
+        tuple(first + h for h in range(nice_houses) if mask >> h & 1)
+        for mask in range(1 << nice_houses)
+    )
+    first += nice_houses
+    tricks = tuple(
+        tuple(first + h for h in range(mean_houses) if mask >> h & 1)
+        for mask in range(1 << mean_houses)
+    )
+    return takes, visits, tricks
 
 
 _ID = operator.attrgetter("id")
@@ -249,76 +225,76 @@ def _mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, 
     return ready
 
 
-def _trick_lists(tricks: tuple[Action, ...]) -> tuple[tuple[object, ...], ...]:
-    """The tricks of each bit mask of mean houses."""
-    return tuple(
-        tuple(trick for house, trick in enumerate(tricks) if mask >> house & 1)
-        for mask in range(1 << len(tricks))
-    )
-
-
-def _mask(houses: frozenset[int]) -> int:
-    mask = 0
+def mask(houses: frozenset[int]) -> int:
+    """The bit mask of a set of houses."""
+    bits = 0
     for house in houses:
-        mask |= 1 << house
-    return mask
+        bits |= 1 << house
+    return bits
 
 
 def core_of(state: GameState) -> _core.Core | None:
-    """``state``'s core, made from its fields if it has none.
+    """A core made from ``state``'s fields; None where the core does not cover the game.
 
-    None where the core does not cover the game, or the state plays by the rules (``play_by``).
+    A state made by hand whose boards play could not reach (a house visitable that is not
+    reached, a card of another box, a treat track of 65,536 or more) is not covered either.
     """
-    core: _core.Core | None = state._core
-    if core:
-        return core
-    if not plays_on_core(state):
-        return None
     setup = state.setup
-    tables = _tables(setup)
-    if tables is None:
+    found = tables(setup)
+    if found is None:
         return None
-    cards = tables.cards
+    cards = found.cards
     market = state.market
     discarded = state.discarded
     for card in (*market, *discarded) if discarded else market:
         if card is not None and not _known(cards, card):
             return None  # a card of another box, put there by hand
-    players = state.players
-    costumes = []
-    tracks = []
-    for player in players:
+    n = len(state.players)
+    counts = [0] * n
+    icons = [0] * n
+    free = [0] * n
+    qualified = [0] * n
+    tops = [0] * n
+    taken: list[_core.Taken | None] = [None] * n
+    treats = [0] * n
+    pumpkins = [0] * n
+    visited = [0] * n
+    tricked = [0] * n
+    footprints = [0] * n
+    for seat, player in enumerate(state.players):
         if max(player.treats) >= 1 << _core.TREAT_BITS:
             return None  # more than a treat track holds in play
-        if not (
-            player.qualified
-            or player.visitable
-            or player.visited
-            or player.tricked
-            or any(player.kids)
-        ):
-            # A board at the start of the game: the same for every game (immutable, shared).
-            key = (player.free_kids, player.treats, player.pumpkins, player.footprints)
-            entry = _STARTS.get(key)
-            if entry is None:
-                entry = _STARTS[key] = _start(player)
-            costumes.append(entry[0])
-            tracks.append(entry[1])
-            continue
-        visited = _mask(player.visited)
-        if player.visitable != player.qualified & ~visited:
+        seen = mask(player.visited)
+        if player.visitable != player.qualified & ~seen:
             return None  # a board made by hand that play could not reach: the rules decide
         costume = _costume(player, cards)
         if costume is None:
             return None
-        costumes.append(costume)
-        tracks.append(_track(player, visited))
+        free[seat], counts[seat], icons[seat], tops[seat], taken[seat] = costume
+        qualified[seat] = player.qualified
+        packed = 0
+        for treat, count in enumerate(player.treats):
+            packed |= count << _core.TREAT_BITS * treat
+        treats[seat] = packed
+        pumpkins[seat] = player.pumpkins
+        visited[seat] = seen
+        tricked[seat] = mask(player.tricked)
+        footprints[seat] = player.footprints
     current = state.current_player
-    core = _core.Core(
-        tables,
-        tuple(costumes),
-        tuple(tracks),
-        tuple([-1 if card is None else card.id for card in market]),
+    return _core.Core(
+        found,
+        counts,
+        icons,
+        free,
+        qualified,
+        tops,
+        taken,
+        treats,
+        pumpkins,
+        visited,
+        tricked,
+        footprints,
+        [-1 if card is None else card.id for card in market],
         state.deck_position,
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
@@ -330,32 +306,16 @@ def core_of(state: GameState) -> _core.Core | None:
         state.end_trigger,
         state.log,
     )
-    object.__setattr__(state, "_core", core)
-    _remember_boards(setup, core, players)
-    return core
 
 
-# Boards at the start of a game, by what tells them apart, as the core holds them.
-_STARTS: dict[tuple[object, ...], tuple[_core.Costume, _core.Track]] = {}
+def _costume(
+    player: PlayerState, cards: tuple[object, ...]
+) -> tuple[int, int, int, int, _core.Taken | None] | None:
+    """``player``'s kids as the core packs them (free, counts, icons, tops, cards taken).
 
-
-def _start(player: PlayerState) -> tuple[_core.Costume, _core.Track]:
-    if len(_STARTS) >= 256:
-        _STARTS.clear()
-    costume = _costume(player, ())
-    assert costume is not None  # no cards to refuse
-    return costume, _track(player, 0)
-
-
-def _track(player: PlayerState, visited: int) -> _core.Track:
-    treats = 0
-    for treat, n in enumerate(player.treats):
-        treats |= n << _core.TREAT_BITS * treat
-    return _core.Track(treats, player.pumpkins, visited, _mask(player.tricked), player.footprints)
-
-
-def _costume(player: PlayerState, cards: tuple[object, ...]) -> _core.Costume | None:
-    """``player``'s kids as the core holds them; None for a card of another box."""
+    None for a card the core does not know. The chain of cards taken lists them kid by kid,
+    which is all the boards built from it need (the order of the kids' stacks).
+    """
     free = 0
     for kind, kids in enumerate(player.free_kids):
         free |= kids << _core.FREE_BITS * kind
@@ -374,18 +334,18 @@ def _costume(player: PlayerState, cards: tuple[object, ...]) -> _core.Costume | 
             taken = _core.Taken(kid, card.id, taken)
         if stack:
             tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
-    return _core.Costume(
-        counts, icons, _core.ready_icons(icons), free, player.qualified, tops, taken
-    )
+    return free, counts, icons, tops, taken
 
 
 def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
     """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
+    if card.id < 0:
+        return False
     try:
         known = cards[card.id]
     except IndexError:
         return False
-    return known is card or (card.id >= 0 and known == card)
+    return known is card or known == card
 
 
 _BITS: dict[tuple[bool, ...], int] = {}
@@ -393,18 +353,10 @@ _BITS: dict[tuple[bool, ...], int] = {}
 
 def _bits(flags: tuple[bool, ...]) -> int:
     """The bit mask of the true ones among ``flags``."""
-    mask = _BITS.get(flags)
-    if mask is None:
-        mask = sum(1 << i for i, flag in enumerate(flags) if flag)
+    found = _BITS.get(flags)
+    if found is None:
+        found = sum(1 << i for i, flag in enumerate(flags) if flag)
         if len(_BITS) >= 4096:
             _BITS.clear()
-        _BITS[flags] = mask
-    return mask
-
-
-def _remember_boards(setup: Setup, core: _core.Core, players: tuple[PlayerState, ...]) -> None:
-    """Keep ``players`` as the boards of ``core``, for the next boards to be built from."""
-    memo = setup._memo
-    if memo is None:
-        memo = _setup_memo(setup)
-    memo["core-boards"] = (core, players)
+        _BITS[flags] = found
+    return found

@@ -1,0 +1,273 @@
+"""The fast lane: a mutable simulator for code that plays many moves it does not read.
+
+``GameState`` is a plain immutable value, and ``apply()`` plays by ``rules``, the reference
+implementation, building every field of every state. Search, random playouts, simulation,
+ladders and reinforcement learning play thousands of moves whose states nobody reads; they
+use a ``Simulator`` instead, in the spirit of OpenSpiel's ``State`` (apply, clone) and
+python-chess's ``Board`` (push):
+
+>>> import random
+>>> import tricky_treats as tt
+>>> sim = tt.Simulator(tt.new_game(players=2, seed=7))
+>>> rng = random.Random(7)
+>>> while not sim.is_over:
+...     codes = sim.legal_codes()
+...     sim.play(codes[rng.randrange(len(codes))])
+>>> sim.current_player is None, len(sim.scores())
+(True, 2)
+>>> sim.state().winners() == sim.winners()
+True
+
+Its engine is the compact core (``simulator._core``): a game's moving part as plain ints,
+changed in place, compiled by mypyc in the compiled build (``tricky_treats.__compiled__``)
+and the very same file as plain Python otherwise. A game the core does not cover (more than
+5 kids per player, boards made by hand that play cannot reach, ...) plays by the rules behind
+the same interface, and ``Simulator.fast`` says which. Both play exactly the games of
+``GameState.apply()``: ``sim.state()`` is equal to the state that ``apply()`` of the same
+actions gives.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tricky_treats.components import Treat
+from tricky_treats.errors import IllegalActionError, InvalidActionError, brief
+from tricky_treats.model import GameState, _setup_memo
+from tricky_treats.scoring import _tile_score, costume_points
+from tricky_treats.simulator import _core
+from tricky_treats.simulator._states import Boards, _kids, state_of
+from tricky_treats.simulator._tables import COMPILED, core_of
+
+if TYPE_CHECKING:
+    from tricky_treats.actions import Action, ActionSpace
+    from tricky_treats.model import Setup
+
+__all__ = ["COMPILED", "Simulator"]
+
+
+class Simulator:
+    """A game that changes in place: legal actions and moves as ints, cheap clones.
+
+    Made from any ``GameState`` (a new game, a loaded record, a determinized state for
+    search); its hidden information is that state's. Actions are the ints of the game's
+    ``ActionSpace`` (``state.action_space.encode(action)``).
+
+    - ``legal_codes()``: the current player's legal actions, in canonical order;
+    - ``play(code)``: play one; an illegal code raises ``IllegalActionError`` (naming the
+      rule, as ``apply()`` does) and a code that is no action ``InvalidActionError``, and
+      the simulator is unchanged either way;
+    - ``clone()``: an independent copy, cheap;
+    - ``is_over``, ``current_player`` (None once over), ``turn``, ``scores()`` (each seat's
+      total) and ``winners()``;
+    - ``state()``: the plain ``GameState`` it stands at.
+
+    Not safe to share between threads while one plays on it (it is mutable); clone it, or
+    share its ``state()``, which is an immutable value.
+    """
+
+    __slots__ = ("_boards", "_core", "_setup", "_state")
+
+    def __init__(self, state: GameState) -> None:
+        if not isinstance(state, GameState):
+            raise InvalidActionError(
+                f"a Simulator is made from a GameState (tt.new_game(), tt.loads()), "
+                f"got {brief(state)}"
+            )
+        self._setup = state.setup
+        core = core_of(state)
+        self._core: _core.Core | None = core
+        # By the rules where the core does not cover the game: the state itself, else None.
+        self._state: GameState | None = state if core is None else None
+        self._boards = Boards(len(state.players)) if core is not None else None
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def fast(self) -> bool:
+        """Whether the compact core plays this game (else the rules do, more slowly)."""
+        return self._core is not None
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """All actions of this game's configuration, with their integer encoding."""
+        return self._setup.action_space
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (R10)."""
+        core = self._core
+        if core is not None:
+            return core.current < 0
+        assert self._state is not None
+        return self._state.is_over
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        core = self._core
+        if core is not None:
+            return None if core.current < 0 else core.current
+        assert self._state is not None
+        return self._state.current_player
+
+    @property
+    def turn(self) -> int:
+        """Turns finished so far (a refresh under R8 is not a turn)."""
+        core = self._core
+        if core is not None:
+            return core.turn
+        assert self._state is not None
+        return self._state.turn
+
+    def legal_codes(self) -> list[int]:
+        """The current player's legal actions as codes, in canonical order (a new list).
+
+        Empty once the game is over. The same actions, in the same order, as
+        ``state().legal_actions()``.
+        """
+        core = self._core
+        if core is not None:
+            return core.legal_codes()
+        assert self._state is not None
+        encode = self._setup.action_space.encode
+        return [encode(action) for action in self._state.legal_actions()]
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions as ``Action`` objects (``legal_codes()`` decoded)."""
+        actions = self._setup.action_space.actions
+        return tuple([actions[code] for code in self.legal_codes()])
+
+    def state(self) -> GameState:
+        """The plain, immutable ``GameState`` the simulator stands at.
+
+        Equal to the state that ``GameState.apply()`` of the same actions gives: the same
+        fields, records, views and scores.
+        """
+        core = self._core
+        if core is not None:
+            assert self._boards is not None
+            return state_of(self._setup, core, self._boards)
+        assert self._state is not None
+        return self._state
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def play(self, code: int) -> None:
+        """Play the action numbered ``code`` for the current player.
+
+        Raises ``InvalidActionError`` if ``code`` is not a whole number of the action space,
+        and ``IllegalActionError`` (with the rule, as ``apply()`` gives it) if the rules forbid
+        the action here; the simulator is unchanged either way.
+        """
+        core = self._core
+        if core is not None:
+            if type(code) is int and core.play(code):
+                return
+            self._refuse(code)
+        assert self._state is not None
+        self._state = self._state.apply(self._setup.action_space.decode(code))
+
+    def play_action(self, action: Action) -> None:
+        """Play an ``Action`` object (``play(action_space.encode(action))``)."""
+        self.play(self._setup.action_space.encode(action))
+
+    def _refuse(self, code: object) -> None:
+        """Raise the error the rules give for ``code`` in the current state."""
+        action = self._setup.action_space.decode(code)  # type: ignore[arg-type]
+        self.state().apply(action)  # raises: the core and the rules agree on what is legal
+        raise IllegalActionError(f"cannot play {action}: not legal here")  # pragma: no cover
+
+    def clone(self) -> Simulator:
+        """An independent copy: moves played on either leave the other as it was."""
+        twin = Simulator.__new__(Simulator)
+        twin._setup = self._setup
+        core = self._core
+        if core is not None:
+            assert self._boards is not None
+            twin._core = core.clone()
+            twin._state = None
+            twin._boards = self._boards.copy()
+        else:
+            twin._core = None
+            twin._state = self._state  # immutable: shared
+            twin._boards = None
+        return twin
+
+    def _redealt(self, setup: Setup, deck: tuple[int, ...]) -> Simulator:
+        """A copy of this simulator (made by the core) for ``setup``.
+
+        ``setup`` is the same game with other hidden information: other secret tiles, and
+        ``deck``, its deck as card codes.
+        """
+        assert self._core is not None
+        twin = Simulator.__new__(Simulator)
+        twin._setup = setup
+        tables = self._core.tables.with_deck(deck)
+        _setup_memo(setup)["core"] = tables
+        twin._core = self._core.clone_with(tables)
+        twin._state = None
+        twin._boards = Boards(len(setup.secret_tiles))
+        return twin
+
+    # A copy is a clone (copy.deepcopy is how OpenSpiel and others clone states), and a
+    # pickle holds the state the simulator stands at.
+
+    def __copy__(self) -> Simulator:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Simulator:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[type[Simulator], tuple[GameState]]:
+        return Simulator, (self.state(),)
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total so far, with full information (``ScoreSheet.total``)."""
+        return tuple([total for total, _ in self._totals()])
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats that share the win (R15); empty while the game is not over."""
+        if not self.is_over:
+            return ()
+        totals = self._totals()
+        best = max(totals)
+        return tuple([seat for seat, entry in enumerate(totals) if entry == best])
+
+    def _totals(self) -> list[tuple[int, int]]:
+        """Per seat, the total and the trick-tile points (the first tie-breaker, R15)."""
+        core = self._core
+        setup = self._setup
+        if core is None or setup.scorers:  # a variant's scoring lines read the whole state
+            sheets = self.state().scores()
+            return [(sheet.total, sheet.treats) for sheet in sheets]
+        tables = core.tables
+        pumpkin_points = setup.rules.pumpkin_points
+        mean_houses = setup.mean_houses
+        shifts = range(0, _core.TREAT_BITS * _TREAT_COUNT, _core.TREAT_BITS)
+        totals = []
+        for seat, tile in enumerate(setup.secret_tiles):
+            packed = core.treats[seat]
+            treats = tuple([packed >> shift & _TREAT_MASK for shift in shifts])
+            tiles = _tile_score(tile, None, treats).points
+            tricked = core.tricked[seat]
+            house = 0
+            while tricked:
+                if tricked & 1:
+                    tiles += _tile_score(mean_houses[house].tile, house, treats).points
+                tricked >>= 1
+                house += 1
+            costumes = sum(map(costume_points, _kids(tables, core.taken[seat])))
+            totals.append((core.pumpkins[seat] * pumpkin_points + costumes + tiles, tiles))
+        return totals
+
+    def __repr__(self) -> str:
+        where = "over" if self.is_over else f"player {self.current_player} to act"
+        players = len(self._setup.config.players)
+        return f"<Simulator of a {players}-player game, turn {self.turn}, {where}>"
+
+
+_TREAT_COUNT = len(Treat)
+_TREAT_MASK = (1 << _core.TREAT_BITS) - 1

@@ -1,0 +1,496 @@
+"""The compact core: one game's moving part as plain ints, changed in place by each move.
+
+Private; ``tricky_treats.Simulator`` is its public face. The module imports the standard
+library only and is fully typed, so that mypyc compiles it on its own (``hatch_build.py``);
+without the compiled extension the same file runs as plain Python. It must agree with
+``rules``, the reference implementation, move for move: the equivalence digest of
+``tests/core_equivalence.py`` checks it, in both builds.
+
+Actions are the ints of the game's ``ActionSpace`` (takes, then visits, then tricks, then
+refresh and pass). Per player the core holds, packed into ints:
+
+- ``counts``: cards worn per feature, 4 bits per feature; ``icons``: kids showing each trick
+  icon, 4 bits per icon; ``ready``: the icons shown by 3 kids or more, a bit mask;
+- ``free``: per costume type, 8 bits of the kids that do not wear it yet;
+- ``qualified``: the nice houses whose lowest tier the player reaches, a bit mask;
+- ``tops``: each kid's top card (id + 1, 10 bits per kid), and ``taken``, the chain of cards
+  taken (``Taken``, newest first, shared between clones), to rebuild the kids' stacks;
+- ``treats`` (16 bits per treat), ``pumpkins``, ``visited`` and ``tricked`` (bit masks of
+  houses) and ``footprints`` left.
+
+Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
+by the rules): every built-in variant and rule option, any number of players, at most 5 kids
+per player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
+most 8 mean houses and card ids below 1,000. Everything fits a 63-bit int, which mypyc keeps
+unboxed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+MAX_KIDS: Final = 5
+"""The most kids per player the core covers: 3 types of 5 kids fit a 4-bit count."""
+MAX_MEAN_HOUSES: Final = 8
+MAX_CARD_ID: Final = 999
+
+COUNT_BITS: Final = 4
+COUNT_MASK: Final = 15
+FREE_BITS: Final = 8
+FREE_MASK: Final = 255
+TOP_BITS: Final = 10
+TOP_MASK: Final = 1023
+TREAT_BITS: Final = 16
+
+NO_REASON: Final = 0
+LAST_FOOTPRINT: Final = 1
+COMPLETE_COSTUMES: Final = 2
+DECK_EMPTY: Final = 3
+DEADLOCK: Final = 4
+
+
+class Tables:
+    """What the core needs of one game's setup, as ints and tuples (built once per game).
+
+    ``take_codes[slot][kids]``, ``visit_codes[houses]`` and ``trick_codes[houses]`` are the
+    codes of the takes, visits and tricks of each bit mask; ``actions`` the action objects by
+    code (for the log); ``cards`` the cards by id; ``make_trigger`` builds the
+    ``EndTrigger`` of a seat, reason and turn.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        kids: int,
+        market_size: int,
+        last_player: int,
+        any_mean_house: bool,
+        refresh_ends_turn: bool,
+        deck: tuple[int, ...],
+        card_type: tuple[int, ...],
+        card_free_shift: tuple[int, ...],
+        card_icon: tuple[int, ...],
+        card_features: tuple[tuple[int, ...], ...],
+        card_mask: tuple[int, ...],
+        card_counts: tuple[int, ...],
+        qualify: tuple[tuple[int, ...], ...],
+        house_feature: tuple[int, ...],
+        house_treat: tuple[int, ...],
+        house_gain: tuple[tuple[int, ...], ...],
+        street_houses: tuple[int, ...],
+        streets_of_house: tuple[tuple[int, ...], ...],
+        street_treat: tuple[int, ...],
+        street_front: tuple[int, ...],
+        street_back: tuple[int, ...],
+        mean_icon: tuple[int, ...],
+        mean_ready: tuple[int, ...],
+        take_codes: tuple[tuple[tuple[int, ...], ...], ...],
+        visit_codes: tuple[tuple[int, ...], ...],
+        trick_codes: tuple[tuple[int, ...], ...],
+        actions: tuple[object, ...],
+        cards: tuple[object, ...],
+        make_trigger: Callable[[int, int, int], object],
+    ) -> None:
+        self.players = players
+        self.kids = kids
+        self.market_size = market_size
+        self.last_player = last_player
+        self.any_mean_house = any_mean_house
+        self.refresh_ends_turn = refresh_ends_turn
+        self.deck = deck
+        self.deck_size = len(deck)
+        self.card_type = card_type
+        self.card_free_shift = card_free_shift
+        self.card_icon = card_icon
+        self.card_features = card_features
+        self.card_mask = card_mask
+        self.card_counts = card_counts
+        self.qualify = qualify
+        self.house_feature = house_feature
+        self.house_treat = house_treat
+        self.house_gain = house_gain
+        self.street_houses = street_houses
+        self.streets_of_house = streets_of_house
+        self.street_treat = street_treat
+        self.street_front = street_front
+        self.street_back = street_back
+        self.mean_icon = mean_icon
+        self.mean_ready = mean_ready
+        self.take_codes = take_codes
+        self.visit_codes = visit_codes
+        self.trick_codes = trick_codes
+        self.actions = actions
+        self.cards = cards
+        self.make_trigger = make_trigger
+        self.take_count = market_size * kids
+        self.visit_end = self.take_count + len(house_feature)
+        self.trick_end = self.visit_end + len(mean_icon)
+        self.refresh_code = self.trick_end
+        self.pass_code = self.trick_end + 1
+
+    def with_deck(self, deck: tuple[int, ...]) -> Tables:
+        """The same tables for a deck in another order (a determinized game's)."""
+        return Tables(
+            self.players,
+            self.kids,
+            self.market_size,
+            self.last_player,
+            self.any_mean_house,
+            self.refresh_ends_turn,
+            deck,
+            self.card_type,
+            self.card_free_shift,
+            self.card_icon,
+            self.card_features,
+            self.card_mask,
+            self.card_counts,
+            self.qualify,
+            self.house_feature,
+            self.house_treat,
+            self.house_gain,
+            self.street_houses,
+            self.streets_of_house,
+            self.street_treat,
+            self.street_front,
+            self.street_back,
+            self.mean_icon,
+            self.mean_ready,
+            self.take_codes,
+            self.visit_codes,
+            self.trick_codes,
+            self.actions,
+            self.cards,
+            self.make_trigger,
+        )
+
+
+def ready_icons(icons: int) -> int:
+    """A bit mask of the trick icons that ``icons`` (packed counts) shows on 3 kids or more.
+
+    ``TrickIcon`` has 3 members.
+    """
+    return (
+        (icons & COUNT_MASK >= 3)
+        | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
+        | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2
+    )
+
+
+class Taken:
+    """A card put on a kid, and the cards the player took before it (a chain, newest first)."""
+
+    __slots__ = ("before", "card", "kid")
+
+    def __init__(self, kid: int, card: int, before: Taken | None) -> None:
+        self.kid = kid
+        self.card = card
+        self.before = before
+
+
+class Core:
+    """The moving part of one game, changed in place by ``play()``; ``clone()`` copies it.
+
+    ``market`` holds card ids, -1 for an empty slot; ``house_pumpkins`` and ``mean_pumpkins``
+    are bit masks of the houses whose pumpkin is still there; ``flipped`` a bit mask of the
+    street tokens showing their back; ``current`` is -1 once the game is over; ``trigger`` is
+    None or the ``EndTrigger`` that ``tables.make_trigger`` built; ``log`` is the action log
+    (nested pairs of action objects, newest first, as ``GameState.log``).
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        counts: list[int],
+        icons: list[int],
+        free: list[int],
+        qualified: list[int],
+        tops: list[int],
+        taken: list[Taken | None],
+        treats: list[int],
+        pumpkins: list[int],
+        visited: list[int],
+        tricked: list[int],
+        footprints: list[int],
+        market: list[int],
+        position: int,
+        house_pumpkins: int,
+        mean_pumpkins: int,
+        flipped: int,
+        discarded: tuple[int, ...],
+        current: int,
+        turn: int,
+        passes: int,
+        trigger: object,
+        log: object,
+    ) -> None:
+        self.tables = tables
+        self.counts = counts
+        self.icons = icons
+        self.ready = [ready_icons(packed) for packed in icons]
+        self.free = free
+        self.qualified = qualified
+        self.tops = tops
+        self.taken = taken
+        self.treats = treats
+        self.pumpkins = pumpkins
+        self.visited = visited
+        self.tricked = tricked
+        self.footprints = footprints
+        self.market = market
+        self.position = position
+        self.house_pumpkins = house_pumpkins
+        self.mean_pumpkins = mean_pumpkins
+        self.flipped = flipped
+        self.discarded = discarded
+        self.current = current
+        self.turn = turn
+        self.passes = passes
+        self.trigger = trigger
+        self.log = log
+
+    def clone(self) -> Core:
+        """An independent copy (the tables, the chains of cards taken and the log are shared)."""
+        return self.clone_with(self.tables)
+
+    def clone_with(self, tables: Tables) -> Core:
+        """An independent copy playing with ``tables`` (the same game, another deck order)."""
+        return Core(
+            tables,
+            self.counts[:],
+            self.icons[:],
+            self.free[:],
+            self.qualified[:],
+            self.tops[:],
+            self.taken[:],
+            self.treats[:],
+            self.pumpkins[:],
+            self.visited[:],
+            self.tricked[:],
+            self.footprints[:],
+            self.market[:],
+            self.position,
+            self.house_pumpkins,
+            self.mean_pumpkins,
+            self.flipped,
+            self.discarded,
+            self.current,
+            self.turn,
+            self.passes,
+            self.trigger,
+            self.log,
+        )
+
+    def legal_codes(self) -> list[int]:
+        """The current player's legal actions as codes, in canonical order."""
+        seat = self.current
+        if seat < 0:
+            return []
+        t = self.tables
+        codes: list[int] = []
+        take_codes = t.take_codes
+        free_shift = t.card_free_shift
+        card_mask = t.card_mask
+        free = self.free[seat]
+        shared = -1
+        for slot, card in enumerate(self.market):
+            if card < 0:
+                shared = 0
+            else:
+                codes.extend(take_codes[slot][free >> free_shift[card] & FREE_MASK])
+                shared &= card_mask[card]
+        if self.footprints[seat]:
+            codes.extend(t.visit_codes[self.qualified[seat] & ~self.visited[seat]])
+            ready = self.ready[seat]
+            if ready:
+                trickable = t.mean_ready[ready] & ~self.tricked[seat]
+                if trickable:
+                    codes.extend(t.trick_codes[trickable])
+        if shared and self.position < t.deck_size:
+            codes.append(t.refresh_code)
+            if len(codes) == 1:
+                codes.append(t.pass_code)  # R18, under either form of R8
+        elif not codes:
+            codes.append(t.pass_code)  # R11
+        return codes
+
+    def visit_codes(self) -> list[int]:
+        """The legal visits and tricks alone, as ``legal_codes()`` lists them.
+
+        For rollouts that prefer visits: the same codes without listing the takes.
+        """
+        seat = self.current
+        if seat < 0 or not self.footprints[seat]:
+            return []
+        t = self.tables
+        codes = list(t.visit_codes[self.qualified[seat] & ~self.visited[seat]])
+        ready = self.ready[seat]
+        if ready:
+            trickable = t.mean_ready[ready] & ~self.tricked[seat]
+            if trickable:
+                codes.extend(t.trick_codes[trickable])
+        return codes
+
+    def play(self, code: int) -> bool:
+        """Play the action numbered ``code`` for the current player.
+
+        False, and nothing changed, if it is not legal here (the caller asks the reference
+        rules why).
+        """
+        seat = self.current
+        if seat < 0 or code < 0:
+            return False
+        t = self.tables
+        if code < t.take_count:
+            return self._take(t, seat, code // t.kids, code % t.kids, code)
+        if code < t.visit_end:
+            return self._visit(t, seat, code - t.take_count, code)
+        if code < t.trick_end:
+            return self._trick(t, seat, code - t.visit_end, code)
+        if code == t.refresh_code:
+            return self._refresh(t, seat, code)
+        if code == t.pass_code:
+            return self._pass(t, seat, code)
+        return False
+
+    def _take(self, t: Tables, seat: int, slot: int, kid: int, code: int) -> bool:
+        card = self.market[slot]
+        if card < 0:
+            return False
+        free = self.free[seat]
+        free_bit = 1 << t.card_free_shift[card] + kid
+        if not free & free_bit:
+            return False
+        counts = self.counts[seat] + t.card_counts[card]
+        qualified = self.qualified[seat]
+        qualify = t.qualify
+        for feature in t.card_features[card]:
+            qualified |= qualify[feature][counts >> COUNT_BITS * feature & COUNT_MASK]
+        card_icon = t.card_icon
+        shift = TOP_BITS * kid
+        tops = self.tops[seat]
+        top = tops >> shift & TOP_MASK
+        icons = self.icons[seat] + (1 << COUNT_BITS * card_icon[card])
+        if top:
+            icons -= 1 << COUNT_BITS * card_icon[top - 1]  # now covered (R3)
+        free &= ~free_bit
+        self.counts[seat] = counts
+        self.icons[seat] = icons
+        self.ready[seat] = (
+            (icons & COUNT_MASK >= 3)  # ready_icons(icons), without a call
+            | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
+            | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2
+        )
+        self.free[seat] = free
+        self.qualified[seat] = qualified
+        self.tops[seat] = tops + ((card + 1 - top) << shift)
+        self.taken[seat] = Taken(kid, card, self.taken[seat])
+        reason = NO_REASON if free else COMPLETE_COSTUMES
+        position = self.position
+        if position < t.deck_size:
+            self.market[slot] = t.deck[position]
+            position += 1
+            self.position = position
+            if position == t.deck_size and reason == NO_REASON:
+                reason = DECK_EMPTY
+        else:
+            self.market[slot] = -1
+        self.passes = 0
+        self._end_turn(t, seat, code, reason)
+        return True
+
+    def _visit(self, t: Tables, seat: int, house: int, code: int) -> bool:
+        footprints = self.footprints[seat]
+        visited = self.visited[seat]
+        bit = 1 << house
+        if not footprints or not self.qualified[seat] & ~visited & bit:
+            return False
+        matching = self.counts[seat] >> COUNT_BITS * t.house_feature[house] & COUNT_MASK
+        gained = t.house_gain[house][matching]
+        if not gained:
+            return False
+        treats = self.treats[seat] + (gained << TREAT_BITS * t.house_treat[house])
+        visited |= bit
+        if self.house_pumpkins & bit:
+            self.pumpkins[seat] += 1
+            self.house_pumpkins &= ~bit
+        flipped = self.flipped
+        for street in t.streets_of_house[house]:
+            houses = t.street_houses[street]
+            if visited & houses == houses:
+                if flipped >> street & 1:
+                    amount = t.street_back[street]
+                else:
+                    amount = t.street_front[street]
+                    flipped |= 1 << street
+                treats += amount << TREAT_BITS * t.street_treat[street]
+        self.flipped = flipped
+        self.treats[seat] = treats
+        self.visited[seat] = visited
+        footprints -= 1
+        self.footprints[seat] = footprints
+        self.passes = 0
+        self._end_turn(t, seat, code, NO_REASON if footprints else LAST_FOOTPRINT)
+        return True
+
+    def _trick(self, t: Tables, seat: int, house: int, code: int) -> bool:
+        footprints = self.footprints[seat]
+        bit = 1 << house
+        if not footprints or self.tricked[seat] & bit:
+            return False
+        if not t.mean_ready[self.ready[seat]] & bit:
+            return False
+        if self.mean_pumpkins & bit:
+            self.pumpkins[seat] += 1
+            self.mean_pumpkins &= ~bit
+        self.tricked[seat] |= bit
+        footprints -= 1
+        self.footprints[seat] = footprints
+        self.passes = 0
+        self._end_turn(t, seat, code, NO_REASON if footprints else LAST_FOOTPRINT)
+        return True
+
+    def _refresh(self, t: Tables, seat: int, code: int) -> bool:
+        if t.refresh_code not in self.legal_codes():
+            return False
+        position = self.position
+        end = min(position + t.market_size, t.deck_size)
+        discarded = list(self.discarded)
+        market = self.market
+        for slot in range(len(market)):
+            card = market[slot]
+            if card >= 0:
+                discarded.append(card)
+            # R19: the market may shrink
+            market[slot] = t.deck[position + slot] if position + slot < end else -1
+        self.discarded = tuple(discarded)
+        self.position = end
+        self.passes = 0  # R17: a refresh changed the market, so it breaks a run of passes
+        reason = DECK_EMPTY if end == t.deck_size else NO_REASON
+        if t.refresh_ends_turn:
+            self._end_turn(t, seat, code, reason)
+            return True
+        # R8: the refresh is not the turn's action; the same player acts again.
+        if reason != NO_REASON and self.trigger is None:
+            self.trigger = t.make_trigger(seat, reason, self.turn)
+        self.log = (t.actions[code], self.log)
+        return True
+
+    def _pass(self, t: Tables, seat: int, code: int) -> bool:
+        legal = self.legal_codes()
+        if legal[-1] != t.pass_code:
+            return False
+        self.passes += 1
+        self._end_turn(t, seat, code, DEADLOCK if self.passes >= t.players else NO_REASON)  # R17
+        return True
+
+    def _end_turn(self, t: Tables, seat: int, code: int, reason: int) -> None:
+        trigger = self.trigger
+        if reason != NO_REASON and trigger is None:
+            trigger = self.trigger = t.make_trigger(seat, reason, self.turn)
+        # R10: once triggered, the round ends with the seat to the right of the first player.
+        self.current = (
+            -1 if trigger is not None and seat == t.last_player else (seat + 1) % t.players
+        )
+        self.turn += 1
+        self.log = (t.actions[code], self.log)
