@@ -99,14 +99,22 @@ def informed_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
     if state.step is Step.EFFECT:
         legal = state.legal_actions()
         return legal[rng.randrange(len(legal))]
-    possible = possible_numbers(state, p)
-    for t in range(state.num_players):
-        if t != p and state.alive[t] and len(possible[t]) == 1:
-            return Accuse(t, next(iter(possible[t])))
+    sure = _sure_accusation(state, p)
+    if sure is not None:
+        return sure
     if state.step is Step.DRAW:
         return Draw()
     hand = state.hands[p]
     return Play(hand[rng.randrange(len(hand))], state.row[rng.randrange(len(state.row))])
+
+
+def _sure_accusation(state: TricksAndTreatsState, p: int) -> Accuse | None:
+    """An accusation ``p`` knows to be right, if there is one."""
+    possible = possible_numbers(state, p)
+    for t in range(state.num_players):
+        if t != p and state.alive[t] and len(possible[t]) == 1:
+            return Accuse(t, next(iter(possible[t])))
+    return None
 
 
 def calm_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
@@ -135,10 +143,9 @@ def feeding_rollout(state: TricksAndTreatsState, rng: random.Random) -> Action:
     assert p is not None
     if state.step is Step.EFFECT or rng.random() >= FEED_RATE:
         return informed_rollout(state, rng)
-    possible = possible_numbers(state, p)
-    for t in range(state.num_players):
-        if t != p and state.alive[t] and len(possible[t]) == 1:
-            return Accuse(t, next(iter(possible[t])))
+    sure = _sure_accusation(state, p)
+    if sure is not None:
+        return sure
     if state.step is Step.DRAW:
         return Draw()
     return Play(max(state.hands[p], key=lambda c: c.value), state.numbers[p])
