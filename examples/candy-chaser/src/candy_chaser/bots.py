@@ -5,9 +5,11 @@ it. A player mostly moves the cube of their own candy (up: its price is what the
 each cube a player moves makes that candy likelier theirs. ``beliefs(view)`` weighs every
 dealing of the candies that agrees with what the player knows for certain (their own candy,
 what their own accusations showed, every accusation's result) by how likely it makes the moves
-seen: a player moves their own candy's cube with probability ``OWN_MOVES``, each other cube
-alike otherwise. ``SleuthPlayer`` searches in dealings drawn by those weights and accuses when
-that pays; ``GreedyPlayer`` pushes its own candy and never accuses.
+seen: a player who pushes their candy moves its cube with probability ``OWN_MOVES``, each
+other cube alike otherwise; a player may as well not (one in five, ``PUSHERS``), whose moves
+go to every cube alike, so that a move or two is a hint and a habit a proof. ``SleuthPlayer``
+searches in dealings drawn by those weights and accuses when that pays; ``GreedyPlayer``
+pushes its own candy and never accuses.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPl
 
 __all__ = [
     "OWN_MOVES",
+    "PUSHERS",
     "PUSH_RATE",
     "Beliefs",
     "GreedyPlayer",
@@ -51,6 +54,11 @@ __all__ = [
 
 OWN_MOVES: Final = 0.5
 """The chance, as a bot reckons it, that a player moves their own candy's cube on a turn."""
+PUSHERS: Final = 0.8
+"""The chance that a player moves their cube so; the others' moves say nothing of it.
+
+Below 1, a few moves of one cube by a player who moves at random do not convict them: 1
+(every player a pusher) lost to bots that accuse at random, 0.5 to greedy bots more often."""
 PUSH_RATE: Final = 0.75
 """How often a pushing playout moves as the greedy bot does (else a random cube)."""
 
@@ -103,7 +111,13 @@ def _beliefs(view: CandyChaserView) -> Beliefs:
 def _likelihoods(moved: Sequence[str]) -> dict[str, float]:
     """Per candy, how likely dealing it makes these moves (the largest is 1)."""
     other = (1 - OWN_MOVES) / (len(CANDIES) - 1)
-    raw = {c: math.prod(OWN_MOVES if m == c else other for m in moved) for c in CANDIES}
+    # Either the player pushes their candy (OWN_MOVES) or their moves say nothing of it (each
+    # cube alike, one player in five at first); the moves weigh the two too.
+    indifferent = (1 - PUSHERS) * len(CANDIES) ** -len(moved)
+    raw = {
+        c: PUSHERS * math.prod(OWN_MOVES if m == c else other for m in moved) + indifferent
+        for c in CANDIES
+    }
     top = max(raw.values())
     return {c: w / top for c, w in raw.items()}
 

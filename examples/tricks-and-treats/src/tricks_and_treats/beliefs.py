@@ -6,7 +6,9 @@ own, the more so the higher the card (candy under a basket scores for its owner 
 ``beliefs(view)`` weighs every dealing of the number cards that agrees with what the player
 knows for certain (``TricksAndTreatsView.possible_numbers``) by how likely it makes the plays
 seen: a play of value ``v`` goes under its player's own basket with probability
-``FEEDING[v]``, under each other basket of the row alike otherwise. The weights give each
+``FEEDING[v]``, under each other basket of the row alike otherwise, for a player who feeds
+their basket; a player may as well not (``FEEDERS``: half of them), whose plays go under
+every basket alike, so that a play or two is a hint and a habit a proof. The weights give each
 seat's odds of holding each number (``odds``) and draw the dealings a search imagines
 (``with_numbers``).
 """
@@ -34,10 +36,12 @@ from tricks_and_treats.game import (
 )
 from tricky_treats import _game_kit as kit
 
-__all__ = ["FEEDING", "Beliefs", "actors", "beliefs", "with_numbers"]
+__all__ = ["FEEDERS", "FEEDING", "Beliefs", "actors", "beliefs", "with_numbers"]
 
 FEEDING: Final = {1: 0.35, 2: 0.45, 3: 0.55, 4: 0.65}
 """Per card value, the chance that a card of that value is played under its player's basket."""
+FEEDERS: Final = 0.5
+"""The chance that a player feeds their basket so; the others' plays say nothing of it."""
 
 _CHOICES: Final = (Swap, Pull, Skip)
 
@@ -130,11 +134,16 @@ def _plays_by_seat(view: TricksAndTreatsView) -> list[list[tuple[int, int]]]:
 
 def _likelihoods(plays: Sequence[tuple[int, int]], baskets: int, players: int) -> dict[int, float]:
     """Per number the player may hold, how likely it makes their plays (the largest is 1)."""
+    # Either the player feeds their basket (FEEDING) or their plays say nothing of it (each
+    # basket alike): each is as likely at first, and the plays weigh them too.
+    indifferent = (1 - FEEDERS) * baskets ** -len(plays)
     raw = {
-        n: math.prod(
+        n: FEEDERS
+        * math.prod(
             FEEDING[value] if basket == n else (1 - FEEDING[value]) / (baskets - 1)
             for basket, value in plays
         )
+        + indifferent
         for n in range(1, players + 3)
     }
     top = max(raw.values())
