@@ -12,7 +12,9 @@ The bots are each game's ``make_bot`` names: ``search:N`` is the bot under test;
 search bots stay for the comparison (``--previous``): ``informed:N`` in Tricks & Treats (it
 accuses only when sure), ``blind:N`` in Candy Chaser (it searches every accusation with random
 playouts) and ``full:N`` in Hack Trick (playouts to the end of the match). Every run is bounded
-by ``--games``; the defaults take about ten CPU minutes.
+by ``--games``; the defaults take about ten CPU minutes. ``--against BOT`` puts another bot
+in the other seats (``--against PREVIOUS``: each game's previous search bot), to see that the
+search bot is not strong against greedy bots alone.
 """
 
 from __future__ import annotations
@@ -61,14 +63,15 @@ def duel(
     spec: str,
     games: int,
     seed: int,
+    against: str = "greedy",
 ) -> str:
-    """``spec`` against greedy bots in every other seat: its share of ``games`` games."""
+    """``spec`` against ``against`` bots in every other seat: its share of ``games`` games."""
     start = time.process_time()
     wins, eliminated, seats = 0.0, 0, 0
     for i in range(games):
         game = new_game(seed + i)
         seats = game.num_players
-        agents = [make_bot("greedy") for _ in range(seats)]
+        agents = [make_bot(against) for _ in range(seats)]
         agents[i % seats] = make_bot(spec)
         final: Any = play_match(game, agents, seed + i)
         wins += final.returns()[i % seats]
@@ -77,7 +80,7 @@ def duel(
     fair = 1 / seats
     verdict = "above" if share.low > fair else "not above"
     return (
-        f"  {spec} vs greedy: won {wins:g} of {games} ({share.estimate:.1%}, 95% interval "
+        f"  {spec} vs {against}: won {wins:g} of {games} ({share.estimate:.1%}, 95% interval "
         f"{share.low:.1%} to {share.high:.1%}; fair share {fair:.1%}: {verdict}), "
         f"eliminated in {eliminated}, {time.process_time() - start:.0f} CPU s"
     )
@@ -92,15 +95,25 @@ def main() -> None:
     parser.add_argument(
         "--previous", type=int, default=0, metavar="N", help="also N games of the previous bot"
     )
+    parser.add_argument(
+        "--against",
+        default="greedy",
+        help="the bot in every other seat (greedy); PREVIOUS names each game's previous search",
+    )
     args = parser.parse_args()
     for name, (new_game, make_bot, previous, iterations) in GAMES.items():
         if args.only and not name.startswith(args.only):
             continue
         n = args.iterations or iterations
+        against = f"{previous}:{n}" if args.against == "PREVIOUS" else args.against
         print(f"{name} ({new_game(0).num_players} players), seeds from {args.seed}:", flush=True)
-        print(duel(new_game, make_bot, f"search:{n}", args.games, args.seed), flush=True)
+        print(duel(new_game, make_bot, f"search:{n}", args.games, args.seed, against), flush=True)
         if args.previous:
-            print(duel(new_game, make_bot, f"{previous}:{n}", args.previous, args.seed), flush=True)
+            previous_bot = f"{previous}:{n}"
+            print(
+                duel(new_game, make_bot, previous_bot, args.previous, args.seed, against),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

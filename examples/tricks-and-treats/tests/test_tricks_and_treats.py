@@ -504,6 +504,25 @@ def test_a_basket_its_player_keeps_feeding_is_likely_theirs() -> None:
     assert set(guesses.odds(0)) == {1}  # player 0 knows their own number
 
 
+def test_one_play_is_a_hint_and_a_habit_a_proof() -> None:
+    # A player may not feed their basket at all (FEEDERS), so one card proves little.
+    plays = {0: ["1"] * 4, 1: ["2"] * 4, 2: ["4", "5", "1", "3"]}
+    odds = [beliefs(fed(plays, rounds).view(0)).odds(1)[2] for rounds in (1, 2, 3, 4)]
+    assert odds == sorted(odds)
+    assert odds[0] < SleuthPlayer().suspicion < odds[2]
+    assert odds[3] > 0.9
+
+
+def test_the_sleuth_does_not_stake_its_game_on_a_coin_toss() -> None:
+    # Player 2 named 2 for player 1 wrongly and is out (their 5 turned up): player 1 holds 1
+    # or 4, as far as player 0 (who holds 3) knows, and nobody has played yet.
+    game = attrs.evolve(tnt.new_game(3, seed=1), current_player=2, numbers=(3, 4, 5))
+    game = game.apply(tnt.Accuse(1, 2))
+    assert game.current_player == 0
+    assert beliefs(game.view(0)).odds(1) == pytest.approx({1: 0.5, 4: 0.5})
+    assert SleuthPlayer(iterations=100).choose(info_of(game), random.Random(0)) == tnt.Draw()
+
+
 def test_a_fresh_game_suspects_nobody() -> None:
     game = tnt.new_game(3, seed=6)
     seat = game.current_player

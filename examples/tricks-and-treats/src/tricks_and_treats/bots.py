@@ -1,4 +1,4 @@
-"""What the bots know, and quick playout policies for the generic search player.
+"""The bots: what they know for certain, quick playout policies, and the bots by name.
 
 A player knows their own number card, the number cards turned up by accusations, a number card
 shown to them after their own wrong accusation, and that a number wrongly named for a player is
@@ -9,8 +9,11 @@ rollout_policy=informed_rollout)``) neither accuses blindly nor
 imagines its opponents guessing its own number, which every sampled world would otherwise hand
 them (the search's sampled worlds all hold the searcher's real number).
 
-``calm_rollout`` is the previous bot's playout policy (accuse rarely, blindly); it stays for the
-comparison in ``benchmarks/bench_candy_games.py``.
+That bot (``informed:N`` by name) accuses only when sure, so a player who feeds their basket
+openly beats it. ``SleuthPlayer`` (``search:N``) also weighs what is likely
+(``tricks_and_treats.beliefs``) and accuses when that pays; ``GreedyPlayer`` (``greedy``)
+feeds its own basket and never accuses; ``make_bot`` finds them by name. ``calm_rollout`` is
+an older bot's playout policy (accuse rarely, blindly).
 """
 
 from __future__ import annotations
@@ -186,10 +189,10 @@ class SleuthPlayer:
     is, given who put what under which basket) and searches (``SearchPlayer``) in states
     drawn by those odds, with playouts in which every player mostly feeds their own basket
     (``feeding_rollout``). An accusation it knows to be right it makes at once. Among its own
-    actions the search weighs each accusation it finds at
-    least ``suspicion`` likely: in the sampled states that accusation is right as often as the
-    odds say, so the search accuses when winning the number card (and a rival fewer) is worth
-    the risk of being out. Other players, in its search, accuse only when sure.
+    actions the search weighs each accusation it finds at least ``suspicion`` likely: in the
+    sampled states that accusation is right as often as the odds say, so the search accuses
+    when winning the number card (and a rival fewer) is worth the risk of being out. Other
+    players, in its search, accuse only when sure.
     """
 
     iterations: int = 200
