@@ -20,6 +20,7 @@ _NEEDS = {
     f"{_ADAPTERS}/observation.py": "numpy",
     f"{_ADAPTERS}/pettingzoo.py": "pettingzoo",
     f"{_ADAPTERS}/openspiel.py": "pyspiel",
+    f"{_ADAPTERS}/policy.py": "numpy",
 }
 
 collect_ignore = [path for path, module in _NEEDS.items() if not importlib.util.find_spec(module)]

@@ -1,8 +1,8 @@
-"""Load check of the web example: many concurrent games over WebSockets on 127.0.0.1.
+"""Load check of the web app: many concurrent games over WebSockets on 127.0.0.1.
 
     python benchmarks/bench_web_load.py [--games 32] [--seconds 20] [--setups sqlite,postgresql]
 
-For each setup, starts the app (``examples/web/serve.py``) in child processes on free ports
+For each setup, starts the app (``tricky-treats-web serve``) in child processes on free ports
 of 127.0.0.1: ``sqlite`` is one process on a SQLite file, ``postgresql`` two processes on one
 PostgreSQL database (a temporary server of its own, as the tests start it: initdb, pg_ctl),
 with each game's two seats on different processes, so that every move crosses LISTEN/NOTIFY.
@@ -12,8 +12,8 @@ is replaced by a new one. Prints, side by side, the games finished, the moves pe
 p50/p99 latency of a move (send to the mover's update), the server CPU per move and the
 errors, which must be 0 (the exit status is 1 otherwise). The servers run with the per-client
 quotas raised (every client here is 127.0.0.1). Bounded in time and in count; it sends nothing
-anywhere but 127.0.0.1. Needs ``pip install -e '.[web]'`` (and ``'.[postgresql]'`` with
-Debian's ``postgresql`` for the second setup).
+anywhere but 127.0.0.1. Needs the web app, ``pip install -e examples/web`` (and
+``-e 'examples/web[postgresql]'`` with Debian's ``postgresql`` for the second setup).
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 QUOTAS_OFF = ["--games-per-client", "1000000", "--sockets-per-client", "100000"]
+SERVE = [sys.executable, "-m", "tricky_treats_web", "serve"]
+"""``tricky-treats-web serve``, run by this Python."""
 
 
 class Tally:
@@ -140,11 +142,10 @@ def _postgres_cpu(data: Path) -> float:
 async def main_async(games: int, seconds: float, seed: int, store: str, processes: int) -> Tally:
     ports = [_free_port() for _ in range(processes)]
     bases = [f"http://{HOST}:{port}" for port in ports]
-    serve = ROOT / "examples" / "web" / "serve.py"
     cpu_before = _cpu_of_children()
     servers = [
         subprocess.Popen(
-            [sys.executable, str(serve), "--port", str(port), "--store", store, *QUOTAS_OFF],
+            [*SERVE, "--port", str(port), "--store", store, *QUOTAS_OFF],
             stdout=subprocess.DEVNULL,
         )
         for port in ports

@@ -7,6 +7,7 @@ Without FILE, a seeded game is played and saved to a temporary file first.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -15,8 +16,15 @@ import tricky_treats as tt
 
 
 def main(argv: list[str]) -> None:
-    if argv:
-        path = Path(argv[0])
+    parser = argparse.ArgumentParser(
+        description="Save a game, load it back, and replay its log event by event."
+    )
+    parser.add_argument(
+        "file", nargs="?", type=Path, help="a game record; without it a seeded game is saved first"
+    )
+    given: Path | None = parser.parse_args(argv).file
+    if given is not None:
+        path = given
     else:
         game = tt.new_game(players=["Ann", "Bo"], seed=3)
         final = tt.play_game(game, [tt.GreedyAgent(), tt.RandomAgent()], seed=3)[-1]

@@ -9,16 +9,20 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import sys
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["HOST", "free_port", "post_json", "serving"]
+__all__ = ["HOST", "SERVE_COMMAND", "free_port", "post_json", "serving"]
 
 HOST = "127.0.0.1"
 """Where every test server listens."""
+
+SERVE_COMMAND = (sys.executable, "-m", "tricky_treats_web", "serve")
+"""``tricky-treats-web serve`` as a subprocess, run by the Python of the tests."""
 
 
 def free_port() -> int:

@@ -27,7 +27,7 @@ __all__ = ["TemporaryPostgres", "missing", "new_database", "postgres_server", "p
 
 INSTALL = (
     "needs PostgreSQL and psycopg: apt-get install postgresql && "
-    "pip install 'tricky-treats[postgresql]'"
+    "pip install -e 'examples/web[postgresql]'"
 )
 
 
@@ -35,7 +35,6 @@ def missing() -> str | None:
     """Why PostgreSQL tests cannot run here (what to install), or None if they can."""
     try:
         import psycopg  # noqa: F401
-        import psycopg_pool  # noqa: F401
     except ImportError:
         return f"psycopg is not installed; {INSTALL}"
     if postgresql_bin() is None:
@@ -78,28 +77,36 @@ class TemporaryPostgres:
                 "-E",
                 "UTF8",
             )
-            options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c max_connections=200"
-            self._run(
-                str(self.bin / "pg_ctl"),
-                "start",
-                "-w",
-                "-t",
-                "60",
-                "-D",
-                str(self.data),
-                "-l",
-                str(self.folder / "postgres.log"),
-                "-o",
-                options,
-            )
+            self.start()
         except BaseException:
             self._clean()
             raise
         return self
 
+    def start(self) -> None:
+        """Start the server (again, after ``stop``), on the same port and data."""
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c max_connections=200"
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "postgres.log"),
+            "-o",
+            options,
+        )
+
+    def stop(self) -> None:
+        """Stop the server as an outage would: every connection is cut (``-m fast``)."""
+        self._run(str(self.bin / "pg_ctl"), "stop", "-m", "fast", "-w", "-D", str(self.data))
+
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
-            self._run(str(self.bin / "pg_ctl"), "stop", "-m", "fast", "-w", "-D", str(self.data))
+            self.stop()
         self._clean()
 
     def _clean(self) -> None:

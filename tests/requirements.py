@@ -1,12 +1,12 @@
 """What a test needs beyond ``pip install -e '.[dev]'``, and the skip that says how to get it.
 
 Every test that needs an optional extra or a system part goes through this module, so that
-its skip reason names what to install (``pip install 'tricky-treats[EXTRA]'``,
-``apt-get install chromium``) and ``pip install -e '.[all]'`` is the one line that installs
-every extra. ``.ci/run`` installs everything and runs with ``CI=true``, where the root
+its skip reason names what to install (``pip install -e '.[EXTRA]'``, in the clone the tests
+run from; ``apt-get install chromium``) and ``pip install -e '.[all]'`` is the one line that
+installs every extra. ``.ci/run`` installs everything and runs with ``CI=true``, where the root
 ``conftest.py`` turns any skip into a failure.
 
-- ``pytest.importorskip("starlette", reason=install_hint("web"))`` at the top of a module
+- ``pytest.importorskip("starlette", reason=install_hint("webtest"))`` at the top of a module
   whose imports need an extra (ruff allows imports after it);
 - ``@needs_extra("report")`` (or ``pytestmark = needs_extra("report")``) where the imports
   happen inside the tests;
@@ -32,11 +32,15 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "ray": ("ray",),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "openspiel": ("pyspiel", "numpy"),
-    "web": ("starlette", "uvicorn", "websockets"),
-    "postgresql": ("psycopg", "psycopg_pool"),
-    "webtest": ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
+    "webtest": ("starlette", "uvicorn", "websockets", "psycopg", "httpx2", "playwright"),
 }
 """The modules each extra brings that the tests import (pyproject.toml lists the packages)."""
+
+WEB_APP_HINT = (
+    "needs the web app, a distribution of its own: pip install -e examples/web "
+    "(tricky-treats-web) -e '.[webtest]'"
+)
+"""The skip reason of a test of the web app (``pytest.importorskip("tricky_treats_web", ...)``)."""
 
 CHROMIUM_VARIABLE = "TRICKY_TREATS_CHROMIUM"
 """An environment variable naming the chromium to drive, where it is not ``chromium`` on PATH."""
@@ -46,7 +50,7 @@ def install_hint(extra: str) -> str:
     """The skip reason of a test that needs ``extra``: which one, and the line that installs it."""
     if extra not in EXTRA_MODULES:
         raise KeyError(f"no extra {extra!r} in tests/requirements.py; add it to EXTRA_MODULES")
-    return f"needs the {extra} extra: pip install 'tricky-treats[{extra}]'"
+    return f"needs the {extra} extra: pip install -e '.[{extra}]'"
 
 
 def missing_modules(extra: str) -> list[str]:

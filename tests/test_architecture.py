@@ -30,7 +30,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.errors": "base",
     "tricky_treats._json": "base",
     "tricky_treats._conversion": "base",
-    "tricky_treats._progress": "base",
+    "tricky_treats._workers": "base",
     "tricky_treats.actions": "base",
     "tricky_treats.components": "base",
     "tricky_treats.hookspecs": "base",
@@ -62,17 +62,13 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._candy_ladder": "agents",
     "tricky_treats.drawing": "agents",
     "tricky_treats.protocol": "agents",
-    "tricky_treats._game_kit": "agents",
     "tricky_treats.adapters": "agents",
     "tricky_treats.testing": "agents",
-    "tricky_treats._terminal": "agents",
-    "tricky_treats._teaching": "agents",
     # what people run: the public package, the web host, the command line, the reports
     "tricky_treats": "apps",
     "tricky_treats.__main__": "apps",
     "tricky_treats.host": "apps",
     "tricky_treats.cli": "apps",
-    "tricky_treats._ladder_command": "apps",
     "tricky_treats.report": "apps",
 }
 """Each module's layer, by its name or the name of a package it is in (the longest wins;

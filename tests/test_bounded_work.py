@@ -25,7 +25,7 @@ from tricky_treats import agents, cli, simulation
 from tricky_treats.cli import main
 from tricky_treats.event_records import event_from_json, event_schema, event_to_json
 
-jsonschema = pytest.importorskip("jsonschema", reason="pip install 'tricky-treats[dev]'")
+jsonschema = pytest.importorskip("jsonschema", reason="pip install -e '.[dev]'")
 
 
 def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

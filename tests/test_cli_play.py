@@ -302,7 +302,7 @@ def test_commands_without_rich_say_which_extra_to_install() -> None:
 
 
 def tt_tile_text(tile: tt.TrickTile) -> str:
-    from tricky_treats._terminal import tile_text
+    from tricky_treats.drawing._terminal import tile_text
 
     return tile_text(tile)
 
@@ -313,7 +313,7 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
 def test_rules_shows_the_short_guide_a_page_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats._teaching import GUIDE_PAGES
+    from tricky_treats.cli._teaching import GUIDE_PAGES
 
     _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")

@@ -8,6 +8,7 @@ error messages list at most 10 problems.
 from __future__ import annotations
 
 import copy
+import json
 import re
 import tomllib
 from collections.abc import Callable
@@ -288,8 +289,62 @@ def test_a_plugin_cannot_deal_a_game_from_absurd_rules() -> None:
             return attrs.evolve(rules, kids_per_player=10**20)
 
     huge = tt.Variant(name="huge", version="0", title="huge", description="huge", plugin=Huge())
-    with pytest.raises(tt.TrickyTreatsError, match=r"kids_per_player: must be between 1 and 8"):
+    with pytest.raises(tt.PluginError, match=r"tricky_treats_rules failed") as caught:
         tt.new_game(2, seed=1, variants=[huge])
+    assert "kids_per_player: must be between 1 and 8" in str(caught.value.detail)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("kids_per_player", 24),
+        ("kids_per_player", 20),
+        ("kids_per_player", -1),
+        ("market_size", 10**6),
+        ("market_size", 0),
+        ("footprints_per_player", -5),
+        ("pumpkin_points", 10**5000),
+        ("max_players", 1),
+    ],
+    ids=lambda value: value if isinstance(value, str) else f"{value.bit_length()}-bits",
+)
+def test_rules_a_hook_makes_past_the_validators_get_the_bounds_of_a_file(
+    field: str, value: int
+) -> None:
+    """Issue 37: a rules hook that sets a value behind the validators' back (24 kids ran for
+    over a minute, -1 kids raised ValueError, 10**5000 pumpkin points broke ``dumps``) is
+    refused with the range a component data file has for that value."""
+
+    class Behind:
+        @tt.hookimpl
+        def tricky_treats_rules(self, rules: tt.RulesData) -> tt.RulesData:
+            edited = attrs.evolve(rules)
+            object.__setattr__(edited, field, value)
+            return edited
+
+    behind = tt.Variant(name="behind", version="0", title="b", description="b", plugin=Behind())
+    low, high = COMPONENT_LIMITS["players" if field.endswith("players") else field]
+    with pytest.raises(tt.PluginError) as caught:
+        tt.new_game(2, seed=1, variants=[behind])
+    message = str(caught.value)
+    assert message.startswith("variant 'behind' from 'tricky-treats': tricky_treats_rules")
+    assert f"{field}: must be" in message
+    assert f"between {low} and {high}" in message or "at least min_players" in message
+    assert len(message) < 400
+
+
+def test_rules_a_hook_edits_must_still_deal_from_the_box() -> None:
+    """A market of 10 is in range, but a box of 9 cards cannot fill it: refused at once, as a
+    component data file would be, not when the game runs out of cards."""
+
+    class Wide:
+        @tt.hookimpl
+        def tricky_treats_rules(self, rules: tt.RulesData) -> tt.RulesData:
+            return attrs.evolve(rules, max_players=8)
+
+    wide = tt.Variant(name="wide", version="0", title="w", description="w", plugin=Wide())
+    with pytest.raises(tt.PluginError, match=r"tricky_treats_rules returned rules the box cannot"):
+        tt.new_game(2, seed=1, variants=[wide])
 
 
 # -- short messages ------------------------------------------------------------------------
@@ -369,7 +424,8 @@ def test_a_dotted_key_of_8_parts_is_only_an_unknown_key(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("x = " + "[" * 100_000 + "]" * 100_000, r"not valid TOML: nested too deeply"),
-        ("x = " + "{a = " * 50_000 + "1" + "}" * 50_000, r"not valid TOML: nested too deeply"),
+        # 50,000 keys, which is more than a file may hold: refused before it is parsed.
+        ("x = " + "{a = " * 50_000 + "1" + "}" * 50_000, r"more than 20,000 keys and tables"),
         ("a" + ".a" * 200_000 + " = 1", r"a dotted key has more than 8 parts"),
         ("[" + "t." * 8 + "t]", r"a dotted key has more than 8 parts"),
         ("x = { " + "a . " * 8 + "a = 1 }", r"a dotted key has more than 8 parts"),
@@ -438,3 +494,61 @@ def test_mutated_boxes_load_and_deal_or_raise_component_data_error(doc: dict[str
         assert game.legal_actions()
         return
     assert len(message) < 3000
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ["k{n} = 1\n", "[t{n}]\n", "[[a]]\nk{n} = 1\n", "x{n} = {{ a = 1, b = 2 }}\n"],
+    ids=["keys", "tables", "arrays-of-tables", "inline-tables"],
+)
+def test_a_file_full_of_keys_is_refused_before_it_is_parsed(tmp_path: Path, entry: str) -> None:
+    """Issue 37: 1 MiB of keys took 3.4 s to refuse (tomllib parses it all first). The
+    keys are counted first: a file with more than any box needs is refused at once, so
+    tomllib is never called."""
+    lines, size, n = [], 0, 0
+    while size < COMPONENT_LIMITS["file_bytes"][1] - 64:
+        line = entry.format(n=n)
+        lines.append(line)
+        size += len(line)
+        n += 1
+    path = tmp_path / "keys.toml"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("tomllib.loads", _never_parsed)
+        with pytest.raises(tt.ComponentDataError, match=r"more than 20,000 keys and tables"):
+            tt.load_components(path)
+
+
+def _never_parsed(text: str) -> object:
+    raise AssertionError("tomllib parsed a file that should have been refused before")
+
+
+def test_a_file_of_the_largest_box_is_not_refused_for_its_keys(tmp_path: Path) -> None:
+    """The count leaves room: a box of 1,000 cards, 100 houses and 100 tiles, every key
+    written out, is read."""
+    doc = _set(_roomy(), ("costume_cards", "cards"), _cards(1000))
+    _set(doc, ("nice_neighbours", "houses"), _houses(100))
+    _set(doc, ("trick_tiles", "tiles"), _tiles(100))
+    path = tmp_path / "largest.toml"
+    path.write_text(_toml(doc), encoding="utf-8")
+    assert len(tt.load_components(path).cards) == 1000
+
+
+def _toml(doc: dict[str, Any]) -> str:
+    """``doc`` (tables of scalars and of arrays of flat tables) written as TOML."""
+
+    def value(item: object) -> str:
+        if isinstance(item, bool):
+            return "true" if item else "false"
+        if isinstance(item, dict):
+            return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in item.items()) + " }"
+        if isinstance(item, list):
+            return "[\n" + "".join(f"  {value(v)},\n" for v in item) + "]"
+        return json.dumps(item)
+
+    lines = [f"{k} = {value(v)}" for k, v in doc.items() if not isinstance(v, dict)]
+    for name, table in doc.items():
+        if isinstance(table, dict):
+            lines.append(f"\n[{name}]")
+            lines += [f"{k} = {value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"

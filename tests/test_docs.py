@@ -9,6 +9,7 @@ variant walkthrough is built into a package, installed and tested.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import re
 import shlex
@@ -67,6 +68,14 @@ def _extras() -> set[str]:
     return set(project["optional-dependencies"])
 
 
+def _example_distributions() -> dict[str, Path]:
+    """The distributions under examples/ by name, with their folders."""
+    found = {}
+    for path in ROOT.glob("examples/*/pyproject.toml"):
+        found[tomllib.loads(path.read_text())["project"]["name"]] = path.parent
+    return found
+
+
 def _example_scripts() -> set[str]:
     """The console scripts of the packages under examples/."""
     scripts: set[str] = set()
@@ -97,15 +106,33 @@ def _check_shell_line(page: Path, line: str) -> None:
             if word == "-e":
                 continue
             name, _, extras = word.partition("[")
-            for extra in filter(None, extras.rstrip("]").split(",")):
-                assert extra in _extras(), f"{page.name}: no extra {extra!r} in {line!r}"
-            if name.startswith((".", "examples/")):
-                assert (ROOT / name).exists() or name == "./my-variant", f"{page.name}: {line!r}"
+            known = _extras()
+            if name.startswith("examples/") or name in _example_distributions():
+                # A distribution under examples/ (the web app): its own extras.
+                folder = ROOT / name if name.startswith("examples/") else None
+                folder = folder or _example_distributions()[name]
+                assert (folder / "pyproject.toml").is_file(), f"{page.name}: {line!r}"
+                project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+                known = set(project.get("optional-dependencies", {}))
+            elif name.startswith("."):
+                made = name in ("./my-variant", "./tricky-treats")  # the variant guide's folders
+                assert (ROOT / name).exists() or made, f"{page.name}: {line!r}"
             else:
                 assert name == "tricky-treats", f"{page.name}: {line!r}"
+            for extra in filter(None, extras.rstrip("]").split(",")):
+                assert extra in known, f"{page.name}: no extra {extra!r} in {line!r}"
         return
+    if words == ["git", "clone", "https://github.com/tricky-treats/tricky-treats"]:
+        return  # the repository itself (the variant guide, before the first release)
+    if words[:3] == ["python3", "-m", "venv"] or words[0] == ".":
+        return  # a virtual environment, made and activated
     if words[0] in {"sqlite3", "pg_dump", "pg_restore"}:
         return  # the databases' own backup tools (docs/hosting.md)
+    if words[0] == "tricky-treats-web" and importlib.util.find_spec("tricky_treats_web"):
+        from tricky_treats_web.cli import parser
+
+        parser().parse_args(words[1:])  # exits (fails) on an unknown option
+        return
     if words[0] in _example_scripts():
         return  # the console script of a package under examples/, tested by its own tests
     if words[0] == "python" and words[1].endswith(".py"):
@@ -143,6 +170,9 @@ def test_the_variant_walkthrough_builds_installs_and_passes_its_tests(tmp_path: 
         "src/tricky_treats_double_pumpkins/__init__.py",
         "tests/test_double_pumpkins.py",
     }
+    # Its tests need pytest, which the package names (issue 38: it did not).
+    project = tomllib.loads(files["pyproject.toml"])["project"]
+    assert any(r.startswith("pytest") for r in project["optional-dependencies"]["test"])
     for path, code in files.items():
         (package / path).parent.mkdir(parents=True, exist_ok=True)
         (package / path).write_text(code)
@@ -322,3 +352,36 @@ def test_the_docs_cite_no_file_outside_the_repository() -> None:
         text = page.read_text()
         for outside in ("shared/rules", "RULINGS.md", "../shared"):
             assert outside not in text or page.name == "changelog.md", (page.name, outside)
+
+
+SITE = "https://tricky-treats.github.io/tricky-treats/"
+DIRECTIVE = re.compile(r"^(?::::|--8<--) ", re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if DIRECTIVE.search(p.read_text())], ids=str)
+def test_a_page_the_site_fills_in_says_where_its_rendered_form_is(page: Path) -> None:
+    """Issue 38: on a code host `:::` and `--8<--` lines show as they are, and nothing else."""
+    text = page.read_text()
+    assert f"<{SITE}{page.stem}/>" in text, f"{page.name}: say where the rendered page is"
+    for included in re.findall(r'^--8<-- "([^"]+)"', text, re.MULTILINE):
+        assert f"blob/main/{included})" in text, f"{page.name}: link {included}"
+
+
+def test_the_embedding_page_names_the_schema_of_the_views_it_describes() -> None:
+    """Issue 38: the page named view-v1.schema.json while views are at version 2."""
+    current = tt.view_schema()["$id"].rsplit("/", 1)[1]
+    assert f"`schemas/{current}`" in (DOCS / "embedding.md").read_text()
+
+
+RELEASED_INSTALL = re.compile(r"pip install [\"']?tricky-treats\b")
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: p.name)
+def test_a_released_install_line_stands_beside_the_clones(page: Path) -> None:
+    """Issue 38: `pip install 'tricky-treats[cli]'` fails until the first release."""
+    if page.name in ("changelog.md", "releasing.md"):
+        return  # the release's own steps, and the project's history
+    paragraphs = re.split(r"\n\s*\n", page.read_text())
+    for before, paragraph in zip(["", *paragraphs], paragraphs, strict=False):
+        if RELEASED_INSTALL.search(paragraph):  # the clone's line in it, or just before it
+            assert "pip install -e" in before + paragraph, f"{page.name}: {paragraph[:200]!r}"

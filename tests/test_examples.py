@@ -73,6 +73,13 @@ def test_replay_record_replays_a_saved_game(tmp_path: Path) -> None:
     assert f"{len(final.history)} actions" in given.splitlines()[0]
 
 
+def test_replay_record_help_is_help_not_a_file_name() -> None:
+    """Issue 38: ``--help`` was read as the name of a record."""
+    out = _run("replay_record.py", "--help")
+    assert out.startswith("usage: replay_record.py [-h] [file]")
+    assert "Save a game, load it back" in out
+
+
 def test_every_example_script_is_tested() -> None:
     scripts = {p.name for p in EXAMPLES.glob("*.py")}
     tested = {"random_game.py", "frontend_loop.py", "custom_bot.py", "replay_record.py"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -262,3 +263,81 @@ def test_component_files_with_arbitrary_text(
     path.write_text(text, encoding="utf-8")
     with pytest.raises(tt.ComponentDataError, match=r"box\.toml"):
         tt.load_components(path)
+
+
+# -- issue 37: the attack's other targets, kept -----------------------------------------------------
+
+
+@st.composite
+def table_messages(draw: st.DrawFn) -> str | bytes:
+    """What a client may send: any text or bytes, JSON of any shape, or a move made hostile."""
+    move = {"type": "move", "credential": "guess", "action": "pass", "seat": 0}
+    return draw(
+        st.text()
+        | st.binary()
+        | JSON.map(json.dumps)
+        | st.dictionaries(st.sampled_from(sorted(move)), JSON).map(json.dumps)
+        | st.integers(1, 3000).map(lambda depth: "[" * depth + "]" * depth)
+    )
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(table_messages(), st.sampled_from([None, 0, 1, tt.SPECTATORS, 7, "x"]))
+def test_a_table_answers_any_message_with_json_and_keeps_its_game(
+    message: str | bytes, sender: int | str | None
+) -> None:
+    """``Table.handle`` never raises on what a client sends: an error for the sender, the
+    game unchanged, or the updates of a legal move."""
+    table = tt.Table(tt.new_game(2, seed=4_611_686_018_427_387_917))
+    before = table.game
+    answers = table.handle(message, sender=sender)
+    assert answers
+    for answer in answers:
+        assert isinstance(json.loads(answer.text), dict)
+        assert len(answer.text) < 100_000
+    if json.loads(answers[0].text).get("type") == "error":
+        assert table.game is before
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(), st.binary(), JSON.map(json.dumps)))
+def test_resuming_a_table_from_anything_gives_a_table_or_record_error(text: str | bytes) -> None:
+    try:
+        tt.Table.resume(text)
+    except tt.RecordError as exc:
+        message = str(exc)
+    else:
+        return
+    assert len(message) < 1000
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=40)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**128 - 1),
+    steps=st.integers(0, 60),
+    variants=st.lists(
+        st.sampled_from(["family", "open-objectives", "any-mean-house"]), unique=True
+    ),
+)
+def test_no_view_depends_on_the_deck_order_the_others_tiles_or_the_seed(
+    players: int, seed: int, steps: int, variants: list[str]
+) -> None:
+    """The hidden-information differential the attack ran (225,870 comparisons, no leak):
+    each seat's view, its player record and its legal actions are the same whatever the
+    order of the cards left, the other seats' tiles and the seed are."""
+    from tricky_treats.testing import _with_hidden_changed
+
+    try:
+        game = tt.new_game(players, seed=seed, variants=variants)
+    except tt.ConfigurationError:
+        return  # a combination not for this many players
+    states = tt.play_game(game, [tt.RandomAgent()] * players, seed=seed % 1000)
+    state = states[min(steps, len(states) - 1)]
+    for seat in range(players):
+        view, record = state.view(seat), tt.dumps(state, player=seat)
+        for hidden in _with_hidden_changed(state, seat, random.Random(seed)):
+            assert hidden.view(seat) == view
+            assert tt.dumps(hidden, player=seat) == record
+            if hidden.current_player == seat:
+                assert hidden.legal_actions() == state.legal_actions()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -351,3 +352,44 @@ def test_player_records_of_games_with_variants_load(variants: list[str]) -> None
     for state in (states[0], states[len(states) // 2], states[-1]):
         for player in range(3):
             assert tt.loads_view(tt.dumps(state, player=player)) == state.view(player)
+
+
+# -- issue 37: a saved table is read like a record -------------------------------------------------
+
+
+def _saved_table() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(tt.Table(tt.new_game(2, seed=3)).save())
+    return document
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (lambda: "[" * 100_000 + "]" * 100_000, r"^not a saved table: nested too deeply"),
+        (
+            lambda: '{"a": ' * 100_000 + "1" + "}" * 100_000,
+            r"^not a saved table: nested too deeply",
+        ),
+        (
+            lambda: json.dumps({**_saved_table(), "padding": "x" * 48_000_000}),
+            r"^not a saved table: 48,00\d,\d{3} characters, more than the limit of 2,162,688",
+        ),
+        (lambda: json.dumps({**_saved_table(), "padding": 1}), r"^\$: unknown key 'padding'"),
+        (lambda: '{"format": NaN}', r"^not a saved table: NaN is not JSON"),
+        (lambda: '{"format": 1, "format": 2}', r"^not a saved table: duplicate key 'format'"),
+    ],
+    ids=["deep-arrays", "deep-objects", "48-MB", "unknown-key", "nan", "duplicate-key"],
+)
+def test_a_saved_table_is_strict_bounded_json(text: Callable[[], str], problem: str) -> None:
+    """``Table.resume`` gave RecursionError for JSON nested 100,000 deep and accepted a 48 MB
+    save with an unknown key."""
+    with pytest.raises(tt.RecordError, match=problem) as caught:
+        tt.Table.resume(text())
+    assert len(str(caught.value)) < 300
+
+
+def test_a_saved_table_still_resumes() -> None:
+    table = tt.Table(tt.new_game(2, seed=3), bots={1: "greedy"})
+    again = tt.Table.resume(table.save())
+    assert again.game == table.game
+    assert again.save() == table.save()

@@ -1,12 +1,15 @@
 """docs/how-to-play.md (issue 23): its pictures and worked example come from real games.
 
-The MkDocs hook ``docs/hooks/how_to_play.py`` draws the page's pictures with ``tt.board_svg``
-and writes its scoring example at every build; these tests check what it produces.
+``docs/hooks/how_to_play.py`` draws the page's pictures with ``tt.board_svg`` and writes its
+scoring example; they are committed (issue 38: the page reads whole on a code host), and
+``python docs/hooks/how_to_play.py`` writes them again. These tests check what it produces,
+and that the committed files are exactly that.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -84,10 +87,39 @@ def test_the_kids_sentence_names_the_pictured_cards(hook: ModuleType) -> None:
     assert f"shows the {kid[-1].icon.value.replace('-', ' ')} of the card placed last" in sentence
 
 
+def test_the_committed_pictures_and_texts_are_what_the_engine_draws(hook: ModuleType) -> None:
+    assert hook.stale() == [], f"run {hook.COMMAND}"
+    text = PAGE.read_text()
+    assert hook.worked_example().strip() in text
+    assert hook.kids_example() in text
+    for name, svg in hook.pictures().items():
+        assert (ROOT / "docs" / "img" / "how-to-play" / name).read_text() == svg
+
+
+def test_a_stale_picture_or_text_is_found_and_written_again(
+    hook: ModuleType, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs" / "img", docs / "img")
+    page = PAGE.read_text()
+    (docs / "how-to-play.md").write_text(page.replace("scores:", "scored:", 1))
+    (docs / "img" / "how-to-play" / "grid.svg").write_text("<svg/>")
+    (docs / "img" / "how-to-play" / "old.svg").write_text("<svg/>")
+    assert hook.stale(docs) == [
+        "how-to-play.md",
+        "img/how-to-play/grid.svg",
+        "img/how-to-play/old.svg (not drawn)",
+    ]
+    hook.write(docs)
+    assert hook.stale(docs) == []
+    assert (docs / "how-to-play.md").read_text() == page
+
+
 def test_the_page_keeps_its_markers_and_is_linked_first(hook: ModuleType) -> None:
     text = PAGE.read_text()
-    assert hook.MARKER in text
-    assert hook.KIDS_MARKER in text
+    for marker in (hook.MARKER, hook.KIDS_MARKER):
+        assert marker in text
+        assert marker.replace("<!-- ", "<!-- /") in text
     readme = (ROOT / "README.md").read_text()
     home = (ROOT / "docs" / "index.md").read_text()
     link = re.compile(r"\]\(([^)]+)\)|\]\[([^\]]+)\]")  # [text](target) or [text][name]

@@ -13,6 +13,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -22,7 +23,7 @@ import tricky_treats as tt
 from tests.registry import registered_variants
 from tricky_treats import plugins
 from tricky_treats.components import base_components
-from tricky_treats.testing import check_variant
+from tricky_treats.testing import check_state, check_variant
 from tricky_treats.variants import base
 
 
@@ -75,8 +76,9 @@ def test_an_edit_hook_returning_the_wrong_kind_of_value(
     ],
 )
 def test_a_rules_hook_building_impossible_rules(change: dict[str, Any], message: str) -> None:
-    """The rules' own ranges and types hold for values a plugin builds (issue 10), and the
-    error names the variant and its hook."""
+    """The rules' own ranges and types hold for values a plugin builds (issue 10); the error
+    names the variant, its hook and the kind of error, and keeps the text for ``detail``
+    (issue 37: a plugin's error is a PluginError, whatever its kind)."""
 
     class Rules:
         @tt.hookimpl
@@ -85,12 +87,14 @@ def test_a_rules_hook_building_impossible_rules(change: dict[str, Any], message:
 
     variant = _variant("bad-rules", Rules())
     with pytest.raises(
-        tt.ComponentDataError,
-        match=r"variant 'bad-rules' from 'tricky-treats': tricky_treats_rules",
-    ):
+        tt.PluginError,
+        match=r"^variant 'bad-rules' from 'tricky-treats': tricky_treats_rules failed "
+        r"\(ComponentDataError\)$",
+    ) as caught:
         tt.new_game(2, seed=1, variants=[variant])
-    with pytest.raises(tt.ComponentDataError, match=message):
-        tt.new_game(2, seed=1, variants=[variant])
+    assert caught.value.detail is not None
+    assert re.search(message, caught.value.detail)
+    assert isinstance(caught.value.__cause__, tt.ComponentDataError)
 
 
 def _board_edit(change: Callable[[tt.Board], object]) -> object:
@@ -599,3 +603,104 @@ def test_a_scorer_error_reaches_players_without_the_plugin_text() -> None:
         before_end.apply_with_events(last)
     assert all(secret in (caught.value.detail or "") for secret in secrets)
     assert not any(secret in str(caught.value) for secret in secrets)
+
+
+# -- issue 37: the seed is hidden too; a plugin's library errors are its own ----------------------
+
+
+def _seed_digits(state: tt.GameState, player: int) -> Sequence[tt.ExtraScore]:
+    """An own line that tells the seed, which deals the deck and every secret tile."""
+    return (tt.ExtraScore(f"lucky number {state.config.seed % 1000}", 0),)
+
+
+def test_the_conformance_kit_catches_a_scorer_that_shows_the_seed(
+    registered: Callable[[tt.Variant], None],
+) -> None:
+    """Issue 37: ``seed % 1000`` in a player's own line was flagged in 0 of 48 states."""
+    registered(attrs.evolve(_scoring(_seed_digits), name="seedy"))
+    with pytest.raises(AssertionError, match=r"view shows hidden information"):
+        check_variant(["seedy"], players=[2], games=1)
+    game = tt.new_game(2, seed=5, variants=["seedy"])
+    with pytest.raises(AssertionError, match=r"player 0's view shows hidden information"):
+        check_state(game, "a fresh game")
+
+
+def test_the_conformance_kit_still_passes_the_built_in_variants() -> None:
+    """Changing the seed is no false alarm: nothing the library shows reads it."""
+    assert check_variant(["family"], players=[2], games=1) > 0
+    assert check_variant(["open-objectives"], players=[3], games=1) > 0
+
+
+class _CustomError(tt.ConfigurationError):
+    """A library error kind of a plugin's own, whose ``__init__`` takes other arguments."""
+
+    def __init__(self, code: int, secret: str) -> None:
+        super().__init__(f"error {code}: {secret}")
+
+
+_HOOK_RAISING = [
+    "tricky_treats_components",
+    "tricky_treats_costume_cards",
+    "tricky_treats_nice_neighbours",
+    "tricky_treats_trick_tiles",
+    "tricky_treats_rules",
+    "tricky_treats_scoring",
+    "tricky_treats_deal",
+    "tricky_treats_board",
+]
+
+
+class _Raising:
+    """A plugin whose ``hook`` raises ``error``."""
+
+    def __init__(self, hook: str, error: Exception) -> None:
+        def implementation() -> object:
+            raise error
+
+        setattr(self, hook, tt.hookimpl(implementation))
+
+
+@pytest.mark.parametrize("hook", _HOOK_RAISING)
+def test_a_hook_raising_a_library_error_with_its_own_init_gives_plugin_error(hook: str) -> None:
+    """Issue 37: such an error gave TypeError in the plugin machinery (8 of 8 hooks)."""
+    variant = _variant("custom-error", _Raising(hook, _CustomError(7, "the next card is 12")))
+    with pytest.raises(tt.PluginError) as caught:
+        tt.new_game(2, seed=1, variants=[variant])
+    assert str(caught.value) == (
+        f"variant 'custom-error' from 'tricky-treats': {hook} failed (_CustomError)"
+    )
+    assert caught.value.detail == "_CustomError: error 7: the next card is 12"
+    assert isinstance(caught.value.__cause__, _CustomError)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        tt.ConfigurationError("secret tile of seat 1 is T07"),
+        tt.ComponentDataError("secret tile of seat 1 is T07"),
+        tt.PluginError("secret tile of seat 1 is T07"),
+    ],
+    ids=lambda error: type(error).__name__,
+)
+@pytest.mark.parametrize(
+    "hook", ["tricky_treats_deal", "tricky_treats_board", "tricky_treats_rules"]
+)
+def test_a_library_error_a_plugin_raises_keeps_its_text_from_the_message(
+    hook: str, error: tt.TrickyTreatsError
+) -> None:
+    """Issue 37: a library error raised by the deal, board or rules hook kept the plugin's
+    own text in the message (3 of 3), which a host shows to players."""
+    variant = _variant("talks", _Raising(hook, error))
+    with pytest.raises(tt.PluginError) as caught:
+        tt.new_game(2, seed=1, variants=[variant])
+    assert "T07" not in str(caught.value)
+    assert "T07" in str(caught.value.detail)
+
+
+def test_a_built_in_variant_keeps_the_text_naming_a_users_own_file(tmp_path: Path) -> None:
+    """The library's own variants are no plugin: card-data's error names the user's file."""
+    missing = tmp_path / "no-such-box.toml"
+    with pytest.raises(tt.ComponentDataError, match=r"no-such-box\.toml: cannot read"):
+        tt.new_game(
+            2, seed=1, variants=["card-data"], variant_options={"card-data": {"file": str(missing)}}
+        )

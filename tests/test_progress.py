@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from tricky_treats._progress import Progress
+from tricky_treats.cli._progress import Progress
 
 
 class _Terminal(io.StringIO):

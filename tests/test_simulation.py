@@ -282,7 +282,7 @@ def test_cli_without_a_seed_draws_a_fresh_one_and_prints_it(
 def test_cli_progress_advances_once_per_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats._progress import Progress
+    from tricky_treats.cli._progress import Progress
 
     advances: list[int] = []
     original = Progress.advance

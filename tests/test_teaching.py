@@ -6,7 +6,7 @@ import attrs
 
 import tricky_treats as tt
 from tests.boards import card, with_player
-from tricky_treats._teaching import (
+from tricky_treats.cli._teaching import (
     GUIDE_PAGES,
     RULINGS_IN_WORDS,
     explain_lines,
@@ -16,7 +16,7 @@ from tricky_treats._teaching import (
     tie_break_text,
     why_lines,
 )
-from tricky_treats._terminal import SCREEN_LINES, WIDTH
+from tricky_treats.drawing._terminal import SCREEN_LINES, WIDTH
 
 
 def _game_with(*wanted: str) -> tt.GameState:
@@ -81,8 +81,27 @@ def test_explain_a_visit_tells_the_treats_the_pumpkin_and_the_points() -> None:
     assert f"You take the pumpkin of nice house {house}" in text
     before = game.scores()[0].total
     after = game.apply(tt.VisitHouse(house)).scores()[0].total
-    assert lines[-1] == f"Your points so far: {before} -> {after} (+{after - before})."
+    assert f"Your points so far: {before} -> {after} (+{after - before})." in lines
     assert after - before >= 2  # the pumpkin at least
+
+
+def test_explain_says_that_treats_pay_only_through_trick_tiles() -> None:
+    """Issue 38: "31 -> 31 (no change)" after a visit, without saying why treats paid nothing."""
+    game = _game_with("green")
+    house = _house(game, "green")
+    greens = [card("green", "space", "head"), card("green", "horror", "body")]
+    game = with_player(game, 0, kids=[greens, [], [], [], []])
+    game = attrs.evolve(game, pumpkin_on_house=(False,) * 9)  # no pumpkin to take
+    lines = explain_lines(game, tt.VisitHouse(house))
+    before = game.scores()[0].total
+    assert game.apply(tt.VisitHouse(house)).scores()[0].total == before
+    points = lines.index(f"Your points so far: {before} -> {before} (no change).")
+    said = " ".join(line.strip() for line in lines[points + 1 :])
+    assert said.startswith("Treats score only through trick tiles (R14): each tile you have")
+    assert all(len(line) <= WIDTH for line in lines)
+    # A take gains no treats: nothing to say about them.
+    take = next(a for a in game.legal_actions() if isinstance(a, tt.TakeCard))
+    assert "Treats score" not in " ".join(explain_lines(game, take))
 
 
 def test_explain_a_take_tells_what_the_kid_would_wear_and_reach_but_not_the_next_card() -> None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import io
 import json
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.requirements import install_hint
+from tests.local import SERVE_COMMAND
+from tests.requirements import WEB_APP_HINT, install_hint
 
 pytest.importorskip("httpx2", reason=install_hint("webtest"))
 
@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import tricky_treats as tt
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
 from tricky_treats_web import Lobby, create_app
 
@@ -327,14 +327,49 @@ def test_the_wheels_for_the_offline_page_are_the_engine_and_its_dependencies(
 
 
 def test_serve_help_is_plain_text_and_tells_how_to_let_friends_in() -> None:
-    serve = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
-    shown = subprocess.run(
-        [sys.executable, str(serve), "--help"], capture_output=True, text=True, timeout=60
-    )
+    shown = subprocess.run([*SERVE_COMMAND, "--help"], capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert "`" not in shown.stdout  # no raw markup
     for words in ("--host 0.0.0.0", "Caddy", "nginx", "wss://", "--forwarded-allow-ips"):
         assert words in shown.stdout
-    readme = (serve.parent / "README.md").read_text()
+    readme = (Path(__file__).parents[1] / "examples" / "web" / "README.md").read_text()
     for words in ("## Letting friends on other machines in", "reverse_proxy", "wss://"):
         assert words in readme
+
+
+def test_every_option_of_serve_has_help_text_and_a_default() -> None:
+    from tricky_treats_web.cli import parser
+
+    commands = next(a for a in parser()._actions if a.dest == "command")
+    serve = commands.choices["serve"]  # type: ignore[index]
+    options = [a for a in serve._actions if a.option_strings and a.dest != "help"]
+    assert {"--max-games", "--max-unplayed", "--unplayed-expiry", "--games-per-client"} <= {
+        a.option_strings[0] for a in options
+    }
+    for action in options:
+        assert action.help, action.option_strings
+        assert "default" in action.help, action.option_strings
+    shown = subprocess.run(
+        [*SERVE_COMMAND, "--help"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert "(default: 1000)" in " ".join(shown.split())  # --max-games, filled in
+
+
+def test_the_app_is_a_distribution_with_its_pages_inside_and_a_command(tmp_path: Path) -> None:
+    from hatchling.builders.wheel import WheelBuilder
+
+    project = Path(__file__).parents[1] / "examples" / "web"
+    wheel = Path(next(WheelBuilder(str(project)).build(directory=str(tmp_path))))
+    assert wheel.name.startswith("tricky_treats_web-")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+        entry_points = archive.read(f"{info}/entry_points.txt").decode()
+        metadata = archive.read(f"{info}/METADATA").decode()
+    static = project / "src" / "tricky_treats_web" / "static"
+    for page in static.iterdir():
+        assert f"tricky_treats_web/static/{page.name}" in names
+    assert "tricky_treats_web/py.typed" in names
+    assert "tricky-treats-web = tricky_treats_web.cli:console_main" in entry_points
+    assert "Requires-Dist: tricky-treats" in metadata
+    assert "Provides-Extra: postgresql" in metadata

@@ -5,8 +5,8 @@ What a new player meets, each checked as a person would do it: a whole game by c
 reload, in a new context and for a spectator; refusals in words; the server killed and started
 again mid-game; the lobby's links, rules and seeds; the offline Pyodide page; axe-core on every
 page; and no request that leaves 127.0.0.1. Screenshots (lobby, first turn, a refusal, mid-game,
-the end sheet, at both sizes) are saved in the folder printed at the end of the run
-(``TRICKY_TREATS_SCREENSHOTS`` to choose it).
+the end sheet, at both sizes) are saved in the folder printed at the end of the run: under
+pytest's temporary folder of the run (``screenshots0``), or ``TRICKY_TREATS_SCREENSHOTS``.
 
 Needs ``pip install 'tricky-treats[webtest]'``, Debian's chromium (``apt-get install
 chromium``; Playwright's own browser download is never used) and the npm packages of the
@@ -21,8 +21,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -32,7 +30,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+import tricky_treats as tt
 
 try:
     import tricky_treats_web.app as web_app
@@ -45,18 +43,18 @@ try:
         WebSocketRoute,
         sync_playwright,
     )
-    from tricky_treats_web import Lobby, create_app
-    from tricky_treats_web.app import PYODIDE
+    from tricky_treats_web import Limits, Lobby, create_app
+    from tricky_treats_web.app import PYODIDE, Room
 except ImportError as exc:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
         raise
     pytest.skip(
-        f"the browser tests need pip install 'tricky-treats[webtest]' ({exc})",
+        f"the browser tests need pip install -e examples/web -e '.[webtest]' ({exc})",
         allow_module_level=True,
     )
 
 from tests.chromium import CHROMIUM, launch
-from tests.local import free_port, post_json, serving
+from tests.local import SERVE_COMMAND, free_port, post_json, serving
 
 WEB = Path(__file__).parents[1] / "examples" / "web"
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
@@ -76,14 +74,18 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 MAX_MOVES = 400  # a game has far fewer: a bound, so that a stuck page fails instead of looping
 MAX_TABS = 120  # more Tab presses than the page has stops: a target never reached fails
-SCREENSHOTS = Path(
-    os.environ.get("TRICKY_TREATS_SCREENSHOTS")
-    or Path(tempfile.gettempdir()) / "tricky-treats-screenshots"
-)
+SCREENSHOTS = Path(os.environ.get("TRICKY_TREATS_SCREENSHOTS") or ".")
+"""Where screenshots go: the chosen folder, else (issue 38: they were left in /tmp) one under
+pytest's temporary folder of the run, which the ``screenshots`` fixture makes."""
 
 
-@pytest.fixture(scope="module")
-def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
+@pytest.fixture(scope="module", autouse=True)
+def screenshots(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    global SCREENSHOTS
+    if not os.environ.get("TRICKY_TREATS_SCREENSHOTS"):
+        SCREENSHOTS = tmp_path_factory.mktemp("screenshots")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield SCREENSHOTS
     # Printed past pytest's capture, so that the run's output names the folder.
@@ -466,6 +468,41 @@ def test_a_whole_game_by_keyboard_alone_from_the_lobby_to_the_end_sheet_and_play
     assert page.evaluate("document.activeElement.matches('.market .card')")
     _focus_is_visible(page)
 
+    # The market is one Tab stop; the arrow keys, Home and End move in it (WAI-ARIA grid).
+    def slot() -> str:
+        return str(page.evaluate("document.activeElement.dataset.slot"))
+
+    page.keyboard.press("Home")
+    assert slot() == "0"
+    page.keyboard.press("ArrowRight")
+    assert slot() == "1"
+    page.keyboard.press("End")
+    last = slot()
+    page.keyboard.press("ArrowRight")  # the edge: focus stays
+    assert slot() == last
+    assert (
+        page.evaluate(
+            "[...document.querySelectorAll('.market button')].filter(b => b.tabIndex === 0).length"
+        )
+        == 1
+    )
+    assert page.get_attribute(".market-row", "role") == "grid"
+    page.keyboard.press("Tab")  # out of the market in one press
+    assert not page.evaluate("document.activeElement.matches('.market button')")
+    _tab_to(page, ".nice-house", backwards=True)
+
+    def house() -> int:
+        return int(page.evaluate("document.activeElement.dataset.house"))
+
+    page.keyboard.press("Control+Home")
+    assert house() == 0
+    page.keyboard.press("ArrowDown")
+    assert house() == 3
+    page.keyboard.press("ArrowRight")
+    assert house() == 4
+    page.keyboard.press("Control+End")
+    assert house() == 8
+
     for _ in range(MAX_MOVES):
         page.wait_for_selector(".status.yours, [data-testid=score-sheet]", timeout=30_000)
         if page.query_selector("[data-testid=score-sheet]"):
@@ -492,8 +529,14 @@ def test_a_whole_game_by_keyboard_alone_from_the_lobby_to_the_end_sheet_and_play
     else:
         raise AssertionError(f"no end of the game after {MAX_MOVES} moves")
     assert table.game.is_over
-    # The sheet takes focus; Escape closes it; its button in the header opens it again.
+    # The sheet takes focus and keeps it (Tab and Shift+Tab go round its buttons, never to
+    # the board behind); Escape closes it; its button in the header opens it again.
     assert page.evaluate("document.activeElement.id") == "sheet-title"
+    inside = "document.querySelector('.sheet').contains(document.activeElement)"
+    for key in ["Tab"] * 6 + ["Shift+Tab"] * 6:
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
+    assert page.evaluate("document.querySelector('main.table').inert")
     page.keyboard.press("Escape")
     assert page.query_selector("[data-testid=score-sheet]") is None
     assert page.evaluate("document.activeElement.dataset.testid") == "open-sheet"
@@ -520,11 +563,13 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     page.wait_for_selector("#variants input")
     page.fill("#seed", "390")
     _fits(page)
+    _axe(page, "the lobby on a phone")
     page.screenshot(path=str(screenshots / "phone-1-lobby.png"))
     page.tap("#create-game")
     page.tap("a.seat-link[data-seat='0']")
     page.wait_for_selector(".status.yours")
     _fits(page)
+    _axe(page, "the board on a phone")
     page.screenshot(path=str(screenshots / "phone-2-first-turn.png"), full_page=True)
     # A card, then a kid that already wears that type: refused, in words.
     page.tap(".market .card.playable")
@@ -560,6 +605,7 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     assert table.game.is_over
     _fits(page)
     assert _sheet_totals(page) == [s.total for s in table.game.scores()]
+    _axe(page, "the end sheet of 2 players on a phone")
     page.screenshot(path=str(screenshots / "phone-5-end-sheet.png"))
     watched.check()
 
@@ -757,12 +803,108 @@ def test_a_link_to_no_game_says_so_and_stops_retrying(
     watched.check()
 
 
+def _finished_table(names: list[str], seed: int) -> tt.Table:
+    table = tt.Table.new(names, seed)
+    while not table.game.is_over:
+        seat = table.game.current_player
+        assert seat is not None
+        action = str(table.game.legal_actions()[-1])
+        table.handle(json.dumps({"credential": table.credential(seat), "action": action}))
+    return table
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_end_sheet_on_a_phone_shows_every_player_and_the_header_stays(
+    server: tuple[str, Lobby], browser: Browser, screenshots: Path, players: int
+) -> None:
+    base, lobby = server
+    names = ["Ann", "Bo", "Cy", "Di"][:players]
+    table = _finished_table(names, 7000 + players)
+    game_id = f"finished{players}"
+    lobby.rooms[game_id] = Room(table)
+    for viewport, where in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        watched = _Watched(browser, viewport)
+        page = watched.page()
+        page.goto(f"{base}/play/{game_id}#{table.credential(players - 1)}")
+        page.wait_for_selector("[data-testid=score-sheet]")
+        _fits(page)
+        # Every player's column is on the screen, none scrolled out of sight.
+        edges = page.evaluate(
+            "[...document.querySelectorAll('.sheet thead th')].map(th => {"
+            " const r = th.getBoundingClientRect(); return [r.left, r.right]; })"
+        )
+        assert len(edges) == players + 1
+        assert all(left >= 0 and right <= viewport["width"] for left, right in edges), edges
+        assert page.evaluate(
+            "(() => { const s = document.querySelector('.sheet-scroll');"
+            " return s.scrollWidth <= s.clientWidth; })()"
+        )
+        assert _sheet_totals(page) == [s.total for s in table.game.scores()]
+        _axe(page, f"the end sheet of {players} players ({where})")
+        page.screenshot(path=str(screenshots / f"{where}-end-sheet-{players}-players.png"))
+        page.click("[data-key=close-sheet]")
+        # After the game no house offers a visit any more.
+        assert page.query_selector("[data-testid=pays]") is None
+        if where == "phone":
+            # The header sticks, with whose turn (here: the result) and every score in it.
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            top = page.evaluate("document.querySelector('header.top').getBoundingClientRect().top")
+            assert top == 0
+            scores = page.inner_text("[data-testid=header-scores]")
+            for name, score in zip(names, table.game.scores(), strict=True):
+                assert f"{name} {score.total}" in scores
+            page.screenshot(path=str(screenshots / f"phone-board-after-{players}-players.png"))
+        _axe(page, f"the board after the game of {players} players ({where})")
+        watched.check()
+    del lobby.rooms[game_id]
+
+
+def test_a_tab_turned_away_keeps_the_reason_and_a_way_back_to_the_lobby(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
+    lobby = Lobby(limits=Limits(sockets_per_client=2, spectators_per_game=1))
+    app = create_app(lobby, wheel_dir=tmp_path / "wheels")
+    with serving(app, ws="websockets-sansio") as base:
+        answer = post_json(f"{base}/api/games", {"players": [{"name": "Ann"}, {"name": "Bo"}]})
+        watched = _Watched(browser, PHONE)
+        watcher = watched.page()
+        watcher.goto(f"{base}{answer['watch']}")
+        watcher.wait_for_selector(".status")
+        watcher.wait_for_selector("main.table")
+        # A second spectator: turned away for good, with the reason and the way back.
+        turned = watched.page()
+        turned.goto(f"{base}{answer['watch']}")
+        turned.wait_for_selector("[data-testid=refusal]:has-text('spectators already')")
+        turned.wait_for_timeout(1500)
+        assert "spectators already" in turned.inner_text("[data-testid=refusal]")
+        assert turned.get_attribute("[data-testid=back-to-lobby]", "href") == "/"
+        _axe(turned, "a spectator turned away")
+        turned.close()
+        ann = watched.page()
+        ann.goto(f"{base}{answer['seats'][0]['link']}")
+        ann.wait_for_selector(".status.yours")
+        # Bo's tab is one socket too many for this address: the reason stays on screen
+        # (it used to flash for 3 ms before "Connection lost"), and the page retries.
+        bo = watched.page()
+        bo.goto(f"{base}{answer['seats'][1]['link']}")
+        bo.wait_for_selector("[data-testid=refusal]:has-text('connections open already')")
+        bo.wait_for_timeout(1500)  # past the first retry
+        assert "connections open already" in bo.inner_text("[data-testid=refusal]")
+        assert bo.query_selector("[data-testid=retry]") is not None
+        assert bo.query_selector("[data-testid=back-to-lobby]") is not None
+        bo.screenshot(path=str(screenshots / "phone-locked-out.png"))
+        # Once a socket is free, the page gets in by itself.
+        watcher.close()
+        bo.wait_for_selector("main.table", timeout=20_000)
+        watched.check()
+
+
 # -- the server goes away and comes back -------------------------------------------------------------
 
 
 def _serve(port: int, store: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, str(WEB / "serve.py"), "--port", str(port), "--store", str(store)],
+        [*SERVE_COMMAND, "--port", str(port), "--store", str(store)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -6,7 +6,7 @@ seats are spread over both, and either process is killed. Also: two clients raci
 turn get one accepted move and one refusal, and the server starts on a corrupted store file,
 keeping it aside.
 
-Needs the ``[web]`` extra (uvicorn, websockets); ``.ci/run`` installs it. Bounded: a fixed
+Needs the web app (``pip install -e examples/web``); ``.ci/run`` installs it. Bounded: a fixed
 number of games and kills, and a deadline on the whole run.
 """
 
@@ -28,11 +28,11 @@ from typing import Any
 import attrs
 import pytest
 
-from tests.local import free_port, post_json
-from tests.requirements import install_hint
+from tests.local import SERVE_COMMAND, free_port, post_json
+from tests.requirements import WEB_APP_HINT, install_hint
 
-pytest.importorskip("websockets", reason=install_hint("web"))
-pytest.importorskip("uvicorn", reason=install_hint("web"))
+pytest.importorskip("websockets", reason=install_hint("webtest"))
+pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
@@ -42,7 +42,6 @@ import tricky_treats as tt
 if sys.platform == "win32":  # pragma: no cover - SIGKILL is a POSIX signal
     pytest.skip("SIGKILL needs a POSIX system", allow_module_level=True)
 
-SERVE = Path(__file__).parents[1] / "examples" / "web" / "serve.py"
 SEED = 4_611_686_018_427_387_000 + 17
 MAX_KILLS = 20
 DEADLINE_SECONDS = 150.0  # a bound on a loaded machine, not a timing check
@@ -79,7 +78,7 @@ class Server:
         self.port = free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, str(SERVE), "--port", str(self.port), "--store", str(self.store)],
+                [*SERVE_COMMAND, "--port", str(self.port), "--store", str(self.store)],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

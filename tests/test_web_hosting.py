@@ -1,11 +1,13 @@
-"""Hosting the web example for strangers: quotas and caps that hold, idle games that expire,
-sockets that cannot freeze a table, a slow store that holds up only its own game, and
-several server processes on one PostgreSQL that share their games (LISTEN/NOTIFY).
+"""Hosting the web app for strangers: quotas and caps that hold (per IPv6 /64, unplayed games
+that expire and are capped over every process), idle games that expire, games loaded on
+demand and unloaded, sockets that cannot freeze a table, a slow store that holds up only its
+own game, and several server processes on one PostgreSQL that share their games and their
+"play again" (LISTEN/NOTIFY), through an outage of the database.
 
 The first part uses Starlette's test client (client addresses are set per test client); the
-rest starts the real server (``examples/web/serve.py``, uvicorn) on 127.0.0.1. Needs the
-``[webtest]`` extra; the PostgreSQL tests need ``[postgresql]`` and Debian's ``postgresql``
-(``.ci/run`` installs both).
+rest starts the real server (``tricky-treats-web serve``, uvicorn) on 127.0.0.1. Needs the
+web app (``pip install -e 'examples/web[postgresql]'``) and the ``[webtest]`` extra; the
+PostgreSQL tests need Debian's ``postgresql`` (``.ci/run`` installs all of them).
 """
 
 from __future__ import annotations
@@ -18,24 +20,37 @@ import os
 import socket
 import sqlite3
 import struct
-import sys
 import threading
 import time
+import urllib.error
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.requirements import install_hint
+
+# Skipped, with the line that installs them, where the extras are missing (issue 37: the
+# module stopped the whole run at collection with ModuleNotFoundError).
+pytest.importorskip("starlette", reason=install_hint("webtest"))
+pytest.importorskip("websockets", reason=install_hint("webtest"))
+pytest.importorskip("httpx2", reason=install_hint("webtest"))
+
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import tricky_treats as tt
+from tests.requirements import WEB_APP_HINT
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "examples" / "web"))
+pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
 from tricky_treats_web import Limits, Lobby, SqliteTableStore, create_app
+from tricky_treats_web.app import client_key
 
 from tests.local import post_json
+from tests.postgres import TemporaryPostgres, new_database
+from tests.postgres import missing as postgres_missing
 from tests.test_web_crash import Server
 
 SEED = 4_611_686_018_427_387_000 + 2525
@@ -85,9 +100,10 @@ def test_a_flood_of_new_games_from_one_client_is_refused_past_its_quota(tmp_path
         ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
         assert ws.receive_json()["moves"][0]["action"] == action
 
-    # A restart brings back those games only, and takes new ones.
+    # A restart holds none of them until asked (the store keeps them), and takes new ones.
     again = Lobby(store=SqliteTableStore(path))
-    assert len(again.rooms) == quota + 1
+    assert again.rooms == {}
+    assert len(_rows(path)) == quota + 1
     fresh = _client(again, tmp_path, "127.0.0.4")
     assert fresh.post("/api/games", content=json.dumps(TWO)).status_code == 201
 
@@ -130,6 +146,122 @@ def test_the_server_deletes_expired_games_by_itself_and_tells_their_sockets(
     assert expired["code"] == "expired"
     assert answer["game"] not in lobby.rooms
     assert _rows(path) == []
+
+
+def _move_once(client: TestClient, answer: dict[str, Any]) -> None:
+    """The first seat makes one move (the game is then played)."""
+    with client.websocket_connect(f"/ws/{answer['game']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+        hello = ws.receive_json()
+        action = hello["legal_actions"][0]["action"]
+        ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
+        assert ws.receive_json()["type"] == "update"
+
+
+def test_games_nobody_moved_in_expire_in_minutes_and_played_ones_are_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    limits = Limits(unplayed_expiry=600, idle_expiry=7 * 24 * 3600)
+    lobby = Lobby(store=SqliteTableStore(path), limits=limits)
+    client = _client(lobby, tmp_path)
+    unplayed = client.post("/api/games", content=json.dumps(TWO)).json()
+    played = client.post("/api/games", content=json.dumps(TWO)).json()
+    _move_once(client, played)
+    assert asyncio.run(lobby.expire(now=time.time() + 599)) == []
+    assert asyncio.run(lobby.expire(now=time.time() + 601)) == [unplayed["game"]]
+    assert _rows(path) == [played["game"]]
+    # The same without a store: the games in memory.
+    memory = Lobby(limits=limits)
+    client = _client(memory, tmp_path)
+    unplayed = client.post("/api/games", content=json.dumps(TWO)).json()
+    played = client.post("/api/games", content=json.dumps(TWO)).json()
+    _move_once(client, played)
+    assert asyncio.run(memory.expire(now=time.time() + 601)) == [unplayed["game"]]
+    assert set(memory.rooms) == {played["game"]}
+
+
+def test_a_global_cap_on_unplayed_games_turns_strangers_away_not_players(
+    tmp_path: Path,
+) -> None:
+    store = SqliteTableStore(tmp_path / "tables.sqlite3")
+    limits = Limits(max_unplayed=3)
+    # Two processes on one store (here two lobbies): the cap is counted in the store.
+    first, second = Lobby(store=store, limits=limits), Lobby(store=store, limits=limits)
+    strangers = [_client(first, tmp_path, f"127.0.1.{i}") for i in range(2)]
+    strangers += [_client(second, tmp_path, "127.0.1.9")]
+    answers = [c.post("/api/games", content=json.dumps(TWO)).json() for c in strangers]
+    refused = _client(second, tmp_path, "127.0.2.1").post("/api/games", content=json.dumps(TWO))
+    assert refused.status_code == 503
+    assert refused.json()["code"] == "busy"
+    assert "waiting for their first move" in refused.json()["error"]
+    # A game that is played no longer counts: its players are never in the way.
+    _move_once(strangers[0], answers[0])
+    assert store.count_unplayed() == 2
+    player = _client(second, tmp_path, "127.0.2.1")
+    assert player.post("/api/games", content=json.dumps(TWO)).status_code == 201
+
+
+def test_ipv6_clients_are_counted_per_64_and_mapped_ipv4_as_ipv4(tmp_path: Path) -> None:
+    assert client_key("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("testclient") == "testclient"
+    lobby = Lobby(store=SqliteTableStore(tmp_path / "tables.sqlite3"))
+    quota = lobby.limits.games_per_client
+    # One host rotating through its /64: one quota.
+    statuses = [
+        _client(lobby, tmp_path, f"2001:db8:1:2::{i:x}")
+        .post("/api/games", content=json.dumps(TWO))
+        .status_code
+        for i in range(quota + 5)
+    ]
+    assert statuses == [201] * quota + [429] * 5
+    neighbour = _client(lobby, tmp_path, "2001:db8:1:3::1")
+    assert neighbour.post("/api/games", content=json.dumps(TWO)).status_code == 201
+
+
+def test_max_games_counts_what_a_process_holds_and_games_load_on_demand(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    first = Lobby(store=SqliteTableStore(path), limits=Limits(max_games=100))
+    client = _client(first, tmp_path)
+    made = [
+        _client(first, tmp_path, f"127.0.3.{i}").post("/api/games", content=json.dumps(TWO))
+        for i in range(6)
+    ]
+    games = [m.json() for m in made]
+    # A restart with room for 2 holds nothing until asked, and every game can still be played:
+    # the ones nobody is connected to are unloaded to make room.
+    again = Lobby(store=SqliteTableStore(path), limits=Limits(max_games=2))
+    assert again.rooms == {}
+    client = _client(again, tmp_path)
+    for answer in games:
+        _move_once(client, answer)
+        assert len(again.rooms) <= 2
+    # Two players connected hold two games; a third game waits for one of them to leave.
+    sockets = [client.websocket_connect(f"/ws/{a['game']}") for a in games[:2]]
+    with sockets[0] as ann, sockets[1] as bo:
+        for ws, answer in ((ann, games[0]), (bo, games[1])):
+            ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+            ws.receive_json()
+        with client.websocket_connect(f"/ws/{games[2]['game']}") as late:
+            assert late.receive_json()["code"] == "server-full"
+    assert client.post("/api/games", content=json.dumps(TWO)).status_code == 201
+    # The sweep unloads what nobody uses; the store keeps it.
+    asyncio.run(again.expire())
+    assert again.rooms == {}
+    assert len(_rows(path)) == 7
+
+
+@pytest.mark.parametrize("game_id", ["a%00b", "%00", "a%20b", "%C3%A9t%C3%A9", "a%FFb", "x" * 65])
+def test_a_nul_or_odd_byte_in_a_game_id_is_no_game(tmp_path: Path, game_id: str) -> None:
+    client = _client(Lobby(store=SqliteTableStore(tmp_path / "tables.sqlite3")), tmp_path)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        assert ws.receive_json()["code"] == "no-game"
 
 
 def test_32_spectators_and_every_seat_still_gets_in_and_plays(tmp_path: Path) -> None:
@@ -424,3 +556,178 @@ def test_a_move_through_one_process_reaches_the_sockets_of_another(
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_nul_or_odd_byte_in_a_game_id_is_no_game_on_postgresql(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    from tricky_treats_web.postgres import PostgresTableStore
+
+    store = PostgresTableStore(postgres_url)
+    try:
+        client = _client(Lobby(store=store), tmp_path)
+        for game_id in ("a%00b", "%00", "a%FFb", "a%20b"):
+            with client.websocket_connect(f"/ws/{game_id}") as ws:
+                assert ws.receive_json()["code"] == "no-game"
+        assert client.post("/api/games", content=json.dumps(TWO)).status_code == 201
+    finally:
+        store.close()
+
+
+def _finished_table(seed: int) -> tt.Table:
+    table = tt.Table.new(["Ann", "Bo"], seed)
+    while not table.game.is_over:
+        seat = table.game.current_player
+        assert seat is not None
+        action = str(table.game.legal_actions()[0])
+        table.handle(json.dumps({"credential": table.credential(seat), "action": action}))
+    return table
+
+
+async def _hello(url: str, key: str | None) -> Any:
+    ws = await connect(url)
+    await ws.send(json.dumps({"type": "hello", "credential": key}))
+    return ws, json.loads(await asyncio.wait_for(ws.recv(), 20))
+
+
+def test_play_again_through_either_process_sends_every_seat_to_one_next_game(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    from tricky_treats_web.postgres import PostgresTableStore
+
+    table = _finished_table(SEED)
+    keys = [table.credential(0), table.credential(1)]
+    store = PostgresTableStore(postgres_url)
+    store.save("finished", table, version=0)
+    store.close()
+    first = Server(postgres_url, tmp_path / "a.log")
+    second = Server(postgres_url, tmp_path / "b.log")
+
+    async def main() -> None:
+        await first.start()
+        await second.start()
+        ann, hello = await _hello(f"ws://{first.url}/ws/finished", keys[0])
+        assert hello["over"]
+        bo, hello = await _hello(f"ws://{second.url}/ws/finished", keys[1])
+        assert hello["over"]
+        watcher, _ = await _hello(f"ws://{second.url}/ws/finished", None)
+        await ann.send(json.dumps({"type": "again"}))  # through the first process
+        links = [json.loads(await asyncio.wait_for(ws.recv(), 20)) for ws in (ann, bo, watcher)]
+        assert {m["type"] for m in links} == {"next-game"}
+        paths = {m["link"].split("#")[0] for m in links}
+        assert len(paths) == 1  # one next game for all, whichever process they are on
+        assert [m["link"].split("#")[1] for m in links[:2]] == keys
+        assert "#" not in links[2]["link"]
+        # Bo pressing "play again" too, on the other process, gets the same game.
+        await bo.send(json.dumps({"type": "again"}))
+        again = json.loads(await asyncio.wait_for(bo.recv(), 20))
+        assert again["link"] == links[1]["link"]
+        (path,) = paths
+        for ws in (ann, bo, watcher):
+            await ws.close()
+        # Each seat's link works on either process: Ann sits at seat 0, Bo at seat 1.
+        for server, key, seat in ((second, keys[0], 0), (first, keys[1], 1)):
+            ws, hello = await _hello(f"ws://{server.url}/ws/{path.rsplit('/', 1)[1]}", key)
+            assert hello["type"] == "update", hello
+            assert hello["seat"] == seat
+            assert not hello["over"]
+            await ws.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        first.stop()
+        second.stop()
+
+
+OUTAGE_BOUND = 5.0
+"""Seconds a client may wait for an answer during an outage, or for service once it is over
+(the aim is 2 s; before, a move waited 30 s and service came back after 20 s). A bound on a
+hang, on a loaded machine, not a timing check: the figures are printed."""
+
+
+def test_an_outage_of_postgresql_is_answered_at_once_and_service_resumes(
+    tmp_path: Path,
+) -> None:
+    reason = postgres_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    with TemporaryPostgres() as database:
+        url = new_database(database.url)
+        first = Server(url, tmp_path / "a.log")
+        second = Server(url, tmp_path / "b.log")
+        timings: dict[str, float] = {}
+
+        async def main() -> None:
+            await first.start()
+            await second.start()
+            answer = await asyncio.to_thread(post_json, f"http://{first.url}/api/games", TWO)
+            keys = _keys(answer)
+            ann, ann_state = await _hello(f"ws://{first.url}/ws/{answer['game']}", keys[0])
+            bo, bo_state = await _hello(f"ws://{second.url}/ws/{answer['game']}", keys[1])
+            sockets, states = [ann, bo], [ann_state, bo_state]
+
+            def move() -> tuple[int, str]:
+                mover = 0 if states[0]["your_turn"] else 1
+                action = states[mover]["legal_actions"][0]["action"]
+                return mover, json.dumps({"credential": keys[mover], "action": action})
+
+            for _ in range(2):
+                mover, text = move()
+                await sockets[mover].send(text)
+                for i in (0, 1):
+                    states[i] = json.loads(await asyncio.wait_for(sockets[i].recv(), 20))
+                    assert states[i]["type"] == "update"
+
+            await asyncio.to_thread(database.stop)
+            mover, text = move()
+            began = time.monotonic()
+            await sockets[mover].send(text)
+            refusal = json.loads(await asyncio.wait_for(sockets[mover].recv(), OUTAGE_BOUND))
+            timings["move refused"] = time.monotonic() - began
+            assert refusal["code"] == "not-saved", refusal
+            began = time.monotonic()
+            late, refusal = await asyncio.wait_for(
+                _hello(f"ws://{first.url}/ws/{answer['game']}", keys[mover]), OUTAGE_BOUND
+            )
+            timings["new socket refused"] = time.monotonic() - began
+            assert refusal["code"] == "unavailable", refusal
+            await late.close()
+            began = time.monotonic()
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                await asyncio.wait_for(
+                    asyncio.to_thread(post_json, f"http://{second.url}/api/games", TWO),
+                    OUTAGE_BOUND,
+                )
+            timings["new game refused"] = time.monotonic() - began
+            assert refused.value.code == 503
+            assert json.load(refused.value)["code"] in {"not-saved", "unavailable"}
+
+            await asyncio.to_thread(database.start)
+            back = time.monotonic()
+            while True:  # the player tries again until the move is stored
+                assert time.monotonic() - back < OUTAGE_BOUND, "service did not resume"
+                await sockets[mover].send(text)
+                answer_ = json.loads(await asyncio.wait_for(sockets[mover].recv(), OUTAGE_BOUND))
+                if answer_["type"] == "update":
+                    break
+                assert answer_["code"] == "not-saved", answer_
+                await asyncio.sleep(0.1)
+            timings["first move stored after the restart"] = time.monotonic() - back
+            other = 1 - mover  # on the other process, told through LISTEN/NOTIFY or a resync
+            heard = json.loads(await asyncio.wait_for(sockets[other].recv(), OUTAGE_BOUND))
+            assert heard["type"] == "update"
+            assert heard["moves_played"] == answer_["moves_played"]
+            for ws in sockets:
+                await ws.close()
+
+        try:
+            asyncio.run(main())
+        finally:
+            first.stop()
+            second.stop()
+    print("outage:", ", ".join(f"{k} in {v:.2f} s" for k, v in timings.items()))
+    for log in (tmp_path / "a.log", tmp_path / "b.log"):
+        text = log.read_text()
+        for escaped in ("Exception in ASGI application", "never retrieved", "Traceback"):
+            assert escaped not in text, text

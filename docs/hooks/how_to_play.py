@@ -1,17 +1,27 @@
-"""A MkDocs hook: the pictures and the worked example of docs/how-to-play.md, from real games.
+"""The pictures and the worked example of docs/how-to-play.md, from a real game; a MkDocs hook.
 
-Nothing on the page is drawn by hand. At every build this hook plays one seeded game between
-greedy bots, draws positions of it with ``tt.board_svg`` (the library's own renderer) into
-``img/how-to-play/*.svg`` of the site, and writes the scoring example from that game's final
-score sheet where the page has ``<!-- worked-example -->`` (and the sentence about the pictured
-kids where it has ``<!-- kids-example -->``). ``tests/test_how_to_play.py`` checks these
-functions, so the pictures and the numbers can never disagree with the rules.
+Nothing on the page is drawn by hand. This module plays one seeded game between greedy bots,
+draws positions of it with ``tt.board_svg`` (the library's own renderer) and writes the
+scoring example from that game's final score sheet (and the sentence about the pictured kids).
+They are committed, so that the page reads whole on a code host too: the pictures in
+``docs/img/how-to-play/*.svg``, the texts in the page between ``<!-- worked-example -->`` and
+``<!-- /worked-example -->`` (and the ``kids-example`` pair). One command writes them again
+after a change to the engine or its drawing::
+
+    python docs/hooks/how_to_play.py
+
+``tests/test_how_to_play.py`` fails when the committed files differ from what the engine
+draws, and so does ``mkdocs build`` (this module is its hook), so the pictures and the
+numbers can never disagree with the rules.
 """
 
 from __future__ import annotations
 
 import functools
+import re
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import tricky_treats as tt
@@ -20,6 +30,8 @@ PAGE = "how-to-play.md"
 FOLDER = "img/how-to-play"
 MARKER = "<!-- worked-example -->"
 KIDS_MARKER = "<!-- kids-example -->"
+DOCS = Path(__file__).resolve().parent.parent
+COMMAND = "python docs/hooks/how_to_play.py"
 NAMES = ("Ann", "Bo", "Cy")
 SEED = 2026
 
@@ -131,23 +143,71 @@ def worked_example() -> str:
     )
 
 
+# -- the committed files -------------------------------------------------------------------------
+
+
+def _end(marker: str) -> str:
+    return marker.replace("<!-- ", "<!-- /")
+
+
+def page_text(page: str) -> str:
+    """``page`` with the texts between each pair of markers written from the game."""
+    for marker, text in ((MARKER, worked_example()), (KIDS_MARKER, kids_example())):
+        pattern = re.compile(re.escape(marker) + r"\n.*?" + re.escape(_end(marker)), re.DOTALL)
+        found = pattern.search(page)
+        if found is None:
+            raise ValueError(f"{PAGE} has lost its {marker} ... {_end(marker)} lines")
+        block = f"{marker}\n{text.strip()}\n{_end(marker)}"
+        page = page[: found.start()] + block + page[found.end() :]
+    return page
+
+
+def stale(docs: Path = DOCS) -> list[str]:
+    """The committed files that differ from what the engine draws (relative to ``docs``)."""
+    found = []
+    page = (docs / PAGE).read_text()
+    if page_text(page) != page:
+        found.append(PAGE)
+    folder = docs / FOLDER
+    drawn = pictures()
+    for name, svg in drawn.items():
+        path = folder / name
+        if not path.is_file() or path.read_text() != svg:
+            found.append(f"{FOLDER}/{name}")
+    found.extend(
+        f"{FOLDER}/{p.name} (not drawn)" for p in folder.glob("*.svg") if p.name not in drawn
+    )
+    return found
+
+
+def write(docs: Path = DOCS) -> list[str]:
+    """Write the pictures and the page's texts again; return the files that changed."""
+    changed = stale(docs)
+    folder = docs / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, svg in pictures().items():
+        (folder / name).write_text(svg)
+    for path in folder.glob("*.svg"):
+        if path.name not in pictures():
+            path.unlink()
+    page = docs / PAGE
+    page.write_text(page_text(page.read_text()))
+    return changed
+
+
 # -- MkDocs events -------------------------------------------------------------------------------
 
 
-def on_files(files: Any, config: Any) -> Any:
-    """Add the pictures to the site, as files the page can link to (MkDocs 1.6)."""
-    from mkdocs.structure.files import File
-
-    for name, svg in pictures().items():
-        files.append(File.generated(config, f"{FOLDER}/{name}", content=svg))
-    return files
-
-
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Write the worked example into the page."""
-    if page.file.src_uri != PAGE:
-        return markdown
-    for marker in (MARKER, KIDS_MARKER):
-        if marker not in markdown:
-            raise ValueError(f"{PAGE} has lost its {marker} line")
-    return markdown.replace(MARKER, worked_example()).replace(KIDS_MARKER, kids_example())
+    """Refuse to build a page whose pictures or texts are not what the engine draws."""
+    if page.file.src_uri == PAGE:
+        found = stale()
+        if found:
+            raise ValueError(f"out of date: {', '.join(found)}; run {COMMAND}")
+    return markdown
+
+
+if __name__ == "__main__":
+    changed = write()
+    print("\n".join(f"wrote docs/{name}" for name in changed) or "nothing to change")
+    sys.exit(0)

@@ -22,11 +22,11 @@ import attrs
 from tricky_treats.actions import Action, TakeCard
 from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.model import ActionLog, GameConfig, GameState, Setup, _redealt
+from tricky_treats.model import ActionLog, GameConfig, GameState, Setup
 from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import score_sheet
-from tricky_treats.simulator import Simulator
+from tricky_treats.simulator import Simulator, _redealt_setup
 from tricky_treats.variants._shuffles import fast_shuffles, plan
 from tricky_treats.views import PlayerView
 
@@ -148,7 +148,7 @@ class Determinizer:
         deck = (*self.dealt, *remaining)
         codes = base._core.tables.deck[: len(self.dealt)]  # type: ignore[union-attr]
         codes += tuple([by_card[id(card)] for card in remaining])
-        return base._redealt(_redealt(base._setup, secret_tiles, deck), codes)
+        return base._redealt(_redealt_setup(base._setup, secret_tiles, deck), codes)
 
     def _draw(self, rng: random.Random) -> tuple[tuple[TrickTile, ...], list[CostumeCard]]:
         """The hidden information of one sample: every secret tile, and the deck's order.

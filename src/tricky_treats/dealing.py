@@ -316,7 +316,7 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
     first = config.first_player
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
         raise ConfigurationError(
-            f"first_player must be a seat from 0 to {len(names) - 1}, got {first!r}"
+            f"first_player must be a seat from 0 to {len(names) - 1}, got {brief(first)}"
         )
 
 

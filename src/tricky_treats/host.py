@@ -44,6 +44,7 @@ from typing import Any, Final
 
 import attrs
 
+from tricky_treats._json import StrictJSONError, strict_loads
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import _first_state, new_game
@@ -52,12 +53,13 @@ from tricky_treats.errors import (
     IllegalActionError,
     InvalidActionError,
     TrickyTreatsError,
+    brief,
 )
 from tricky_treats.event_records import EVENT_FORMAT_VERSION, event_to_json
 from tricky_treats.events import Event, describe_event
 from tricky_treats.model import GameState
 from tricky_treats.serialization import RecordError, dumps, loads
-from tricky_treats.serialization.shapes import _converter
+from tricky_treats.serialization.shapes import MAX_RECORD_BYTES, _converter
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -188,7 +190,7 @@ class Table:
         for seat, name in bots.items():
             game.check_player(seat)
             if not isinstance(name, str):
-                raise ConfigurationError(f"bots must be named by a string, got {name!r}")
+                raise ConfigurationError(f"bots must be named by a string, got {brief(name)}")
             self._agents[seat] = make_agent(name)
         self._bots = bots
         seats = range(len(game.players))
@@ -427,7 +429,7 @@ class Table:
                 "malformed", f"unknown keys {unknown}: a move has credential, action"
             )
         if document.get("type", "move") != "move":
-            raise _RefusalError("malformed", f"unknown message type {document.get('type')!r}")
+            raise _RefusalError("malformed", f"unknown message type {brief(document.get('type'))}")
         seat = self.seat_of(document.get("credential"))
         if seat is None:
             raise _RefusalError("bad-credential", "no seat has this credential; check your link")
@@ -587,16 +589,26 @@ class Table:
     def resume(cls, text: str | bytes) -> Table:
         """A table saved by ``save()``: same game, seats, credentials and bots.
 
-        Raises ``RecordError`` for a malformed save (the game record is checked by ``tt.loads``).
+        Raises ``RecordError`` for a malformed save (the game record is checked by ``tt.loads``):
+        text that is not strict JSON, larger than a game record may be (``MAX_RECORD_BYTES``)
+        and 64 KiB for the seats, or with a key ``save()`` does not write.
         """
+        # Strict and bounded like a record (tt.loads), before any work grows with the text: a
+        # save nested 100,000 deep, or of 48 MB, is refused at once.
         try:
-            document = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not valid JSON: {exc}") from None
+            document = strict_loads(text, max_bytes=_MAX_TABLE_BYTES)
+        except StrictJSONError as exc:
+            raise RecordError(f"not a saved table: {exc}") from None
         if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
             raise RecordError(f"$.format: expected {TABLE_FORMAT!r}")
         if document.get("format_version") != TABLE_FORMAT_VERSION:
             raise RecordError(f"$.format_version: expected {TABLE_FORMAT_VERSION}")
+        unknown = sorted(set(document) - _TABLE_KEYS)
+        if unknown:
+            raise RecordError(
+                f"$: unknown key {brief(unknown[0])} (a saved table holds "
+                f"{', '.join(sorted(_TABLE_KEYS))})"
+            )
         seats = document.get("seats")
         plain = isinstance(seats, list) and all(
             isinstance(s, dict) and set(s) == {"credential", "bot"} for s in seats
@@ -634,6 +646,12 @@ class Table:
             )
         except TrickyTreatsError as exc:
             raise RecordError(f"$.seats: {exc}") from None
+
+
+_MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024
+"""The largest save ``Table.resume`` reads: a game record's limit, and room for the seats."""
+
+_TABLE_KEYS = frozenset({"format", "format_version", "seats", "max_message_bytes", "record"})
 
 
 def _public_view(game: GameState) -> PlayerView:

@@ -25,22 +25,25 @@ game protocol, the bots named by the game's ``make_bot`` (``random``, ``greedy``
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
+import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 
 import attrs
 
+from tricky_treats._workers import end_with_parent
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.simulator import Simulator
 
-__all__ = ["GAME", "LadderGame", "Rating", "make_bot", "play_ladder", "rate"]
+__all__ = ["GAME", "LadderGame", "Rating", "ladder_games", "make_bot", "play_ladder", "rate"]
 
 GAME = "tricky-treats"
 """The game a ladder plays unless told another (``play_ladder``'s ``game``)."""
@@ -136,14 +139,63 @@ def _play(bots: tuple[str, str], seed: int, game_name: str = GAME) -> LadderGame
     return LadderGame(bots, seed, score, (moves[0], moves[1]), (seconds[0], seconds[1]))
 
 
-def _schedule(bots: Sequence[str], games: int, seed: int) -> list[tuple[tuple[str, str], int]]:
-    """Every pair's games: deal ``k // 2`` with the pair's seats swapped on odd ``k``."""
-    matches = []
+def _schedule(bots: Sequence[str], games: int, seed: int) -> Iterator[tuple[tuple[str, str], int]]:
+    """Every pair's games: deal ``k // 2`` with the pair's seats swapped on odd ``k``.
+
+    Made as they are played: ``--games 1000000000`` never holds a billion matches.
+    """
     for first, second in itertools.combinations(bots, 2):
         for k in range(games):
             seats = (first, second) if k % 2 == 0 else (second, first)
-            matches.append((seats, seed + k // 2))
-    return matches
+            yield seats, seed + k // 2
+
+
+_GAMES_AHEAD = 4
+"""Games submitted per process beyond those being played: enough to keep every one busy."""
+
+
+def ladder_games(
+    bots: Sequence[str], games: int, seed: int = 0, jobs: int = 1, game: str = GAME
+) -> Iterator[LadderGame]:
+    """The games of ``play_ladder``, in the same order, each as it is played.
+
+    For ``rate`` without keeping them all: memory stays flat however many games there are.
+    """
+    bots = list(bots)
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise ConfigurationError(f"a ladder needs at least 2 different bots, got {brief(bots)}")
+    if games < 2 or games % 2:
+        raise ConfigurationError(f"games per pair must be even and at least 2, got {games}")
+    if jobs < 1:
+        raise ConfigurationError(f"jobs must be at least 1, got {jobs}")
+    if game != GAME:
+        from tricky_treats._candy_ladder import candy_bot
+
+        check: Callable[[str], object] = partial(candy_bot, game)
+    else:
+        check = make_bot
+    for spec in bots:
+        check(spec)  # every name checked before any game is played
+    return _played(_schedule(bots, games, seed), jobs, game)
+
+
+def _played(
+    matches: Iterator[tuple[tuple[str, str], int]], jobs: int, game: str
+) -> Iterator[LadderGame]:
+    if jobs == 1:
+        for seats, deal in matches:
+            yield _play(seats, deal, game)
+        return
+    # Its workers end with this process, however it ends (they would play on, orphaned).
+    with ProcessPoolExecutor(jobs, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+        # A few games per process ahead, submitted as others finish, in play order.
+        waiting: collections.deque[Future[LadderGame]] = collections.deque()
+        for seats, deal in matches:
+            waiting.append(pool.submit(_play, seats, deal, game))
+            if len(waiting) >= _GAMES_AHEAD * jobs:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
 
 
 def play_ladder(
@@ -159,52 +211,29 @@ def play_ladder(
     ``jobs`` processes play them (1: here). ``on_game`` hears of each game when it ends.
     ``game`` is ``tricky-treats`` or a candy game (see the module). Raises
     ConfigurationError for fewer than 2 bots, a bot named twice, an unknown bot or game.
+    ``ladder_games`` gives the same games one at a time, without keeping them.
     """
-    bots = list(bots)
-    if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise ConfigurationError(f"a ladder needs at least 2 different bots, got {bots}")
-    if games < 2 or games % 2:
-        raise ConfigurationError(f"games per pair must be even and at least 2, got {games}")
-    if jobs < 1:
-        raise ConfigurationError(f"jobs must be at least 1, got {jobs}")
-    if game != GAME:
-        from tricky_treats._candy_ladder import candy_bot
-
-        check: Callable[[str], object] = partial(candy_bot, game)
-    else:
-        check = make_bot
-    for spec in bots:
-        check(spec)  # every name checked before any game is played
-    matches = _schedule(bots, games, seed)
     results: list[LadderGame] = []
-    played: Iterator[LadderGame]
-    if jobs == 1:
-        played = (_play(seats, deal, game) for seats, deal in matches)
-        for result in played:
-            results.append(result)
-            if on_game is not None:
-                on_game(result)
-        return results
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(_play, seats, deal, game) for seats, deal in matches]
-        for future in futures:
-            result = future.result()
-            results.append(result)
-            if on_game is not None:
-                on_game(result)
+    for result in ladder_games(bots, games, seed, jobs, game):
+        results.append(result)
+        if on_game is not None:
+            on_game(result)
     return results
 
 
-def _fit(bots: Sequence[str], pairs: dict[tuple[int, int], list[float]]) -> list[float]:
-    """Elo ratings (mean 0) fitted to each pair's scores for its first bot, with the prior."""
+def _fit(bots: Sequence[str], pairs: Mapping[tuple[int, int], tuple[float, int]]) -> list[float]:
+    """Elo ratings (mean 0) fitted to each pair's (total score of its first bot, games).
+
+    One drawn game per pair is added: the prior.
+    """
     n = len(bots)
     wins = [0.0] * n
     played = [[0.0] * n for _ in range(n)]
-    for (i, j), scores in pairs.items():
-        total = sum(scores) + 0.5  # one drawn game per pair: the prior
+    for (i, j), (points, count) in pairs.items():
+        total = points + 0.5  # one drawn game per pair: the prior
         wins[i] += total
-        wins[j] += len(scores) + 1 - total
-        played[i][j] = played[j][i] = len(scores) + 1.0
+        wins[j] += count + 1 - total
+        played[i][j] = played[j][i] = count + 1.0
     strength = [1.0] * n
     for _ in range(2000):  # the minorization-maximization steps of Hunter (2004)
         new = [
@@ -220,8 +249,16 @@ def _fit(bots: Sequence[str], pairs: dict[tuple[int, int], list[float]]) -> list
     return [400.0 * math.log10(s) for s in strength]
 
 
+@attrs.define
+class _BotTally:
+    games: int = 0
+    points: float = 0.0
+    moves: int = 0
+    seconds: float = 0.0
+
+
 def rate(
-    games: Sequence[LadderGame],
+    games: Iterable[LadderGame],
     anchor: str | None = None,
     resamples: int = 200,
     seed: int = 0,
@@ -229,44 +266,52 @@ def rate(
     """Elo ratings with 95% bootstrap intervals, best first (see the module's description).
 
     ``anchor`` is the bot rated 0 (default: the first bot met); ``resamples`` bootstrap
-    fits, drawn from ``random.Random(seed)``.
+    fits, drawn from ``random.Random(seed)``. ``games`` is read once, and only counted: an
+    iterator such as ``ladder_games(...)`` rates any number of games in little memory.
     """
     bots: list[str] = []
+    index: dict[str, int] = {}
+    tallies: list[_BotTally] = []
+    # Each pair's scores for its first bot, counted by value (a win, a shared win, a loss).
+    pairs: dict[tuple[int, int], collections.Counter[float]] = {}
     for game in games:
         for bot in game.bots:
-            if bot not in bots:
+            if bot not in index:
+                index[bot] = len(bots)
                 bots.append(bot)
+                tallies.append(_BotTally())
+        i, j = index[game.bots[0]], index[game.bots[1]]
+        if i < j:
+            pairs.setdefault((i, j), collections.Counter())[game.score] += 1
+        else:
+            pairs.setdefault((j, i), collections.Counter())[1.0 - game.score] += 1
+        for seat, bot in enumerate(game.bots):
+            tally = tallies[index[bot]]
+            tally.games += 1
+            tally.points += game.score if seat == 0 else 1.0 - game.score
+            tally.moves += game.moves[seat]
+            tally.seconds += game.seconds[seat]
     if len(bots) < 2:
         raise ConfigurationError("rating needs games between at least 2 bots")
     anchor = bots[0] if anchor is None else anchor
-    if anchor not in bots:
-        raise ConfigurationError(f"the anchor {anchor!r} played no game; choose from {bots}")
-    index = {bot: i for i, bot in enumerate(bots)}
-    pairs: dict[tuple[int, int], list[float]] = {}
-    for game in games:
-        i, j = index[game.bots[0]], index[game.bots[1]]
-        if i < j:
-            pairs.setdefault((i, j), []).append(game.score)
-        else:
-            pairs.setdefault((j, i), []).append(1.0 - game.score)
+    if anchor not in index:
+        raise ConfigurationError(f"the anchor {brief(anchor)} played no game; choose from {bots}")
 
     def relative(ratings: list[float]) -> list[float]:
         zero = ratings[index[anchor]]
         return [r - zero for r in ratings]
 
-    elo = relative(_fit(bots, pairs))
+    totals = {pair: (sum(v * n for v, n in c.items()), c.total()) for pair, c in pairs.items()}
+    elo = relative(_fit(bots, totals))
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in bots]
     for _ in range(resamples):
-        drawn = {pair: rng.choices(scores, k=len(scores)) for pair, scores in pairs.items()}
+        drawn = {pair: _resampled(counts, rng) for pair, counts in pairs.items()}
         for i, rating in enumerate(relative(_fit(bots, drawn))):
             samples[i].append(rating)
     ratings = []
     for i, bot in enumerate(bots):
-        mine = [g for g in games if bot in g.bots]
-        points = sum(g.score if g.bots[0] == bot else 1.0 - g.score for g in mine)
-        moves = sum(g.moves[g.bots.index(bot)] for g in mine)
-        seconds = sum(g.seconds[g.bots.index(bot)] for g in mine)
+        tally = tallies[i]
         ordered = sorted(samples[i]) or [elo[i]]
         ratings.append(
             Rating(
@@ -274,12 +319,31 @@ def rate(
                 elo=elo[i],
                 low=_percentile(ordered, 0.025),
                 high=_percentile(ordered, 0.975),
-                games=len(mine),
-                score=points / len(mine),
-                seconds_per_move=seconds / moves if moves else 0.0,
+                games=tally.games,
+                score=tally.points / tally.games,
+                seconds_per_move=tally.seconds / tally.moves if tally.moves else 0.0,
             )
         )
     return sorted(ratings, key=lambda r: -r.elo)
+
+
+_DRAWS_AT_ONCE = 1 << 16
+
+
+def _resampled(counts: collections.Counter[float], rng: random.Random) -> tuple[float, int]:
+    """The total and count of a bootstrap resample of a pair's scores, counted by value.
+
+    As many drawn with replacement as there are, in chunks: never a list of every game.
+    """
+    values = sorted(counts)
+    cumulative = list(itertools.accumulate(counts[v] for v in values))
+    left = total = cumulative[-1]
+    points = 0.0
+    while left:
+        k = min(left, _DRAWS_AT_ONCE)
+        points += sum(rng.choices(values, cum_weights=cumulative, k=k))
+        left -= k
+    return points, total
 
 
 def _percentile(ordered: Sequence[float], share: float) -> float:

@@ -262,22 +262,6 @@ class Setup(_Memo):
         )
 
 
-def _redealt(
-    setup: Setup, secret_tiles: tuple[TrickTile, ...], deck: tuple[CostumeCard, ...]
-) -> Setup:
-    """``setup`` with other secret tiles and another deck of the same cards.
-
-    A determinized game's: it shares the lookup tables, which depend on neither.
-    """
-    new = object.__new__(Setup)
-    for field in _SETUP_FIELDS:
-        object.__setattr__(new, field, getattr(setup, field))
-    object.__setattr__(new, "secret_tiles", secret_tiles)
-    object.__setattr__(new, "deck", deck)
-    object.__setattr__(new, "_memo", None)
-    return new
-
-
 def _restore_setup(config: GameConfig, components: ComponentData | None, *fields: Any) -> Setup:
     """Rebuild a pickled ``Setup``; ``components`` None stands for the base game's."""
     return Setup(config, base_components() if components is None else components, *fields)
@@ -400,7 +384,9 @@ class GameState:
     """A game at one moment. Immutable: ``apply()`` returns a new state.
 
     Create one with ``tricky_treats.new_game()``. The attributes are public and read-only;
-    the methods are the rules (see ``tricky_treats.rules``).
+    the methods are the rules (see ``tricky_treats.rules``). A plain value: nothing is set on
+    it after construction, so any number of threads may read it. Code that plays many moves
+    it does not read (search, playouts, training) uses ``tricky_treats.Simulator``.
     """
 
     setup: Setup = attrs.field(repr=False)
@@ -517,16 +503,15 @@ class GameState:
         return _engine.player_view(self, self.check_player(player))
 
     def __str__(self) -> str:
-        # The seed deals the deck and the secret tiles: shown only once nothing is hidden.
-        if self.is_over:
-            return (
-                f"Tricky Treats, {len(self.players)} players, seed {self.config.seed}, "
-                f"turn {self.turn}, over"
-            )
-        return (
-            f"Tricky Treats, {len(self.players)} players, turn {self.turn}, "
-            f"player {self.current_player} to act"
-        )
+        """The table as everyone sees it: no secret tile, no seed until the end (a view's has)."""
+        from tricky_treats.drawing.text import state_text  # a layer above, drawn when asked
+
+        return state_text(self)
+
+    def _repr_svg_(self) -> str:  # what a notebook shows: the same table, as board_svg draws
+        from tricky_treats.drawing.text import state_svg
+
+        return state_svg(self)
 
     # -- copying and pickling -----------------------------------------------------------------
     # A state is immutable, so a copy is the state itself (OpenSpiel and others clone states
@@ -561,7 +546,6 @@ class GameState:
 new_player_state = _fast_constructor(PlayerState)
 new_game_state = _fast_constructor(GameState)
 new_setup = _fast_constructor(Setup)
-_SETUP_FIELDS = tuple(field.name for field in attrs.fields(Setup) if field.name != "_memo")
 new_config = _fast_constructor(GameConfig)
 new_board = _fast_constructor(Board)
 

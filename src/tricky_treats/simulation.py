@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from tricky_treats._workers import end_with_parent
 from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import MAX_SEED, new_game
@@ -88,7 +89,7 @@ class SeatResult:
         """The points of ``category``: total, pumpkins, costumes, tiles or extras."""
         if category not in _POINT_CATEGORIES:
             raise ConfigurationError(
-                f"no score category {category!r}; choose from {', '.join(_POINT_CATEGORIES)}"
+                f"no score category {brief(category)}; choose from {', '.join(_POINT_CATEGORIES)}"
             )
         value: int = getattr(self, category)
         return value
@@ -199,7 +200,7 @@ def simulate(
         raise ConfigurationError(f"games must be a whole number of at least 0, got {games!r}")
     if backend not in BACKENDS:
         raise ConfigurationError(
-            f"no backend {backend!r}; choose from {', '.join(map(repr, BACKENDS))}"
+            f"no backend {brief(backend)}; choose from {', '.join(map(repr, BACKENDS))}"
         )
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigurationError(f"jobs must be at least 1, got {brief(jobs)}")
@@ -217,9 +218,11 @@ def simulate(
     if seed is None:
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigurationError(f"seed must be an integer, got {seed!r}")
+        raise ConfigurationError(f"seed must be an integer, got {brief(seed)}")
     if isinstance(variants, str):
-        raise ConfigurationError(f"variants must be a list of names, got the string {variants!r}")
+        raise ConfigurationError(
+            f"variants must be a list of names, got the string {brief(variants)}"
+        )
     variant_names = tuple(variants)
     new_game(players=len(seats), seed=seed, variants=variant_names)  # checks the setup now
     if backend == "ray":
@@ -250,7 +253,7 @@ def simulate(
 def _seat_agents(agents: Sequence[str | Agent], players: int | None) -> tuple[str | Agent, ...]:
     if isinstance(agents, str):
         raise ConfigurationError(
-            f"agents must be a sequence of agents, one per seat, got the string {agents!r}"
+            f"agents must be a sequence of agents, one per seat, got the string {brief(agents)}"
         )
     chosen = tuple(agents)
     if not chosen:
@@ -385,12 +388,16 @@ _FLUSH_SECONDS = 0.05
 _Message = tuple[Literal["results"], list[GameResult]] | tuple[Literal["error"], BaseException]
 
 
-def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message]) -> None:
+def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message], parent: int) -> None:
     """Play batches until told to stop, sending each result when its game ends.
 
-    Results of quick games are grouped (a send every 50 ms at most) to cut the overhead.
+    Results of quick games are grouped (a send every 50 ms at most) to cut the overhead. A
+    worker ends with its parent, however that ends (SIGTERM, SIGKILL): on Linux the kernel
+    sends it SIGTERM when the parent dies; elsewhere it sees that it has a new parent while
+    it waits for a batch.
     """
-    while (batch := tasks.get()) is not None:
+    end_with_parent(parent)
+    while (batch := _next_batch(tasks, parent)) is not None:
         try:
             pending: list[GameResult] = []
             flushed = -math.inf
@@ -406,6 +413,21 @@ def _pool_worker(tasks: Queue[_Batch | None], results: Queue[_Message]) -> None:
         except Exception as exc:
             results.put(("error", _sendable(exc)))
             return
+
+
+def _next_batch(tasks: Queue[_Batch | None], parent: int) -> _Batch | None:
+    """The next batch, or None when told to stop or when the parent has gone."""
+    import queue
+
+    while True:
+        try:
+            return tasks.get(timeout=_PARENT_POLL_SECONDS)
+        except queue.Empty:
+            if os.getppid() != parent:
+                return None
+
+
+_PARENT_POLL_SECONDS = 1.0
 
 
 def _sendable(exc: Exception) -> BaseException:
@@ -436,7 +458,7 @@ def _pool_results(
     tasks: Queue[_Batch | None] = context.Queue()
     results: Queue[_Message] = context.Queue()
     processes = [
-        context.Process(target=_pool_worker, args=(tasks, results), daemon=True)
+        context.Process(target=_pool_worker, args=(tasks, results, os.getpid()), daemon=True)
         for _ in range(workers)
     ]
     try:

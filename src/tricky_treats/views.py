@@ -67,12 +67,15 @@ class PublicPlayer:
     """Footprints left to place."""
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class PlayerView:
     """The game as ``player`` sees it.
 
     ``secret_tiles[p]`` is player p's secret tile where ``player`` may see it (their own, and
     everyone's once the game is over) and None elsewhere.
+
+    ``print(view)`` draws the table as text (the terminal's table) and a notebook draws the
+    view as a picture (``board_svg``); ``repr()`` stays short, like a ``GameState``'s.
     """
 
     player: int
@@ -135,6 +138,56 @@ class PlayerView:
     def secret_tile(self) -> TrickTile | None:
         """The viewer's own secret tile."""
         return self.secret_tiles[self.player]
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(player={self.player}, current_player={self.current_player}, "
+            f"turn={self.turn})"
+        )
+
+    def __str__(self) -> str:
+        from tricky_treats.drawing.text import view_text  # drawing is a layer above views
+
+        return view_text(self)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook (Jupyter, IPython) shows for the view: ``board_svg(view)``."""
+        from tricky_treats.drawing import board_svg
+
+        return board_svg(self)
+
+
+@attrs.frozen(repr=False)
+class _OnlookerView(PlayerView):
+    """What everyone at the table sees: a view with no secret tile in it until the end.
+
+    What ``print(game)`` and a notebook draw for a ``GameState`` (``tricky_treats.drawing``):
+    a state holds everything, and its drawing must not show a secret tile a log or a shared
+    notebook would give away. ``player`` is the seat to act (seat 0 at the end), whose
+    kids are drawn large and whose matching cards the houses count; the score sheets are the
+    ones every player sees of the others (secret tiles and private variant lines left out)
+    until the game is over, when every view shows everything.
+    """
+
+
+def _onlooker_view(state: GameState) -> PlayerView:
+    """``state`` as everyone sees it (see ``_OnlookerView``)."""
+    seat = state.current_player
+    view = state.view(0 if seat is None else seat)
+    fields = {f.name: getattr(view, f.name) for f in attrs.fields(PlayerView)}
+    if view.is_over:
+        return _OnlookerView(**fields)  # every view shows everything
+    shown = state.setup.secret_tiles_face_up  # a variant may deal them face up
+    if not shown:
+        fields["secret_tiles"] = (None,) * len(state.players)
+        fields["unseen_tiles"] = tuple(
+            sorted([*view.unseen_tiles, state.players[view.player].secret_tile], key=_BY_ID)
+        )
+    # Every sheet as the other players see it: the acting seat's private lines left out too.
+    fields["scores"] = tuple(
+        _sheet(state, p, secret_tile=shown, extras=False) for p in range(len(state.players))
+    )
+    return _OnlookerView(**fields)
 
 
 def player_view(state: GameState, player: int) -> PlayerView:

@@ -325,10 +325,16 @@ def test_the_screen_explains_where_each_move_ends_and_the_g_rule() -> None:
     # "Para mover un cubo al espacio G, al menos otro cubo debe tener un valor de 3 o más."
     text = render(marketing(3, prices=(4, 0, 0, 0, 0)).view(0))
     assert "player 0 rolled +3:" in text
-    assert "move red: 4 -> 5  (stops on 5: G needs another cube on 3 or more)" in text
+    assert "move red: 4 -> 5  (stops on 5: G needs another cube on 3 or more, CC-3)" in text
     assert "move orange: 0 -> 3" in text
     text = render(marketing(2, prices=(4, 3, 0, 0, 0)).view(0))
     assert "move red: 4 -> G  (reaches G: the Tattletale phase begins)" in text
+
+
+def test_the_tattletale_screen_says_what_an_accusation_costs() -> None:
+    text = " ".join(render(tattletale(("red", "green", "yellow")).view(1)).split())
+    assert "Right: they are out, and you may accuse again; wrong: you are out." in text
+    assert "(CC-4)" in text
 
 
 def test_the_end_shows_the_survivors_candies_and_why_the_winner_won() -> None:

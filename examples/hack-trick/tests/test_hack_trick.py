@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 import hack_trick as ht
 import pytest
-from hack_trick.__main__ import HELP, describe, main, outcome, render
+from hack_trick.__main__ import HELP, RULES_WHEN_THEY_MATTER, describe, main, outcome, render
 from hack_trick.bots import GreedyPlayer, hand_end_estimate, make_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,9 +37,13 @@ def board(**squares: tuple[int, tuple[bool, ...]]) -> tuple[ht.Square, ...]:
     return tuple(cells)
 
 
-def turn(p: int = 0, **fields: object) -> ht.HackTrickState:
-    """A hand in progress, player ``p`` to move, with ``fields`` replaced."""
-    state = ht.new_match(seed=1)
+def turn(p: int = 0, asking: str = "turn", **fields: object) -> ht.HackTrickState:
+    """A hand in progress, player ``p`` to move, with ``fields`` replaced.
+
+    Asking by turn (HT-3's other reading) unless ``asking`` says otherwise: a marker captured
+    this hand pays for asking, which the tests of the other rules set up that way.
+    """
+    state = ht.new_match(seed=1, asking=asking)
     state = state.apply(state.legal_actions()[0])
     base: dict[str, object] = {"current_player": p, "step": ht.Step.MAIN}
     base.update(fields)
@@ -475,7 +479,7 @@ def test_command_line_simulates_and_plays() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["play", "--watch", "--bot", "random", "--seed", "2"]) == 0
-    assert "wins the match" in out.getvalue()
+    assert "wins the match" in out.getvalue() or "win the match" in out.getvalue()
 
 
 def test_oversized_records_are_refused_unread() -> None:
@@ -509,6 +513,17 @@ def test_the_other_reading_of_ronde_carries_captured_markers_across_hands() -> N
     assert asked.banked == ((1, 1), (0, 0))
 
 
+def test_ronde_reads_as_a_hand_by_default_as_everywhere_else_in_the_text() -> None:
+    # HT-3: "ronde" is a hand in "deze doen deze ronde niet mee", "verliest hij deze ronde" and
+    # "Een ronde win je als ..."; a turn is "beurt". The default follows the text.
+    assert ht.new_match().config.asking == "hand"
+    assert ht.Config().asking == "hand"
+    # A marker captured this hand does not pay for asking yet.
+    state = turn(0, asking="hand", row=(3,), hands=((1,), (2, 4, 5)), captured=((2, 0), (0, 0)))
+    assert ht.Ask() not in state.legal_actions()
+    assert ht.loads(ht.dumps(state)).config.asking == "hand"
+
+
 def test_the_asking_reading_is_checked() -> None:
     with pytest.raises(ht.ConfigurationError, match='"turn" or "hand"'):
         ht.new_match(asking="round")
@@ -539,6 +554,33 @@ def test_the_end_of_a_hand_shows_the_final_board_the_winner_why_and_the_points()
     assert state.apply(ht.Play(1)).results[-1].board[7] == ht.Square(0, (True,))
 
 
+def test_what_was_told_this_hand_is_one_line_in_the_past() -> None:
+    """Issue 38: "announce: player 1's hand sums to 8" stayed on every screen of the hand."""
+    state = turn(0)
+    text = render(state.view(0))
+    sums = [
+        sum(h) for h in ht.new_match(seed=1).apply(ht.new_match(seed=1).legal_actions()[0]).hands
+    ]
+    assert f"told this hand: at the deal your hand summed to {sums[0]}; " in text
+    assert f"at the deal player 1's hand summed to {sums[1]}" in text
+    assert "announce:" not in text
+    assert "sums to" not in text
+
+
+def test_the_rules_that_decide_a_turn_are_said_when_they_do() -> None:
+    four = render(turn(0, row=(3,), hands=((0, 1, 2, 4), (5,))).view(0))
+    assert RULES_WHEN_THEY_MATTER["four cards"] in four
+    empty = render(turn(0, row=(3,), hands=((), (5,))).view(0))
+    assert RULES_WHEN_THEY_MATTER["no cards"] in empty
+    dry = render(turn(0, row=(3,), hands=((1,), (5,)), deck=()).view(0))
+    assert RULES_WHEN_THEY_MATTER["empty deck"] in dry
+    by_hand = turn(0, asking="hand", row=(3,), hands=((1,), (2,)), banked=((1, 0), (0, 0)))
+    assert "HT-3: 'ronde' is a hand" in render(by_hand.view(0))
+    played = turn(0, row=(3,), hands=((1, 4), (2, 2, 5))).apply(ht.Play(1))
+    assert RULES_WHEN_THEY_MATTER["end of turn"] in render(played.view(0))
+    assert RULES_WHEN_THEY_MATTER["end of turn"] not in render(played.view(1))  # not their turn
+
+
 def test_the_screen_shows_both_captured_counts_and_why_force_is_missing() -> None:
     state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)), captured=((0, 0), (2, 0)))
     state = attrs.evolve(state, guarded=(True, False)).apply(ht.Play(1))
@@ -554,7 +596,11 @@ def test_the_match_end_names_the_winner_the_same_way() -> None:
     final = finish(3)
     winner = final.winner()
     assert winner is not None
-    assert outcome(final, winner).startswith(f"player {winner} ({'AB'[winner]}), you wins")
+    assert outcome(final, winner).startswith(f"you (player {winner}, {'AB'[winner]}) win the match")
+    other = 1 - winner
+    told = outcome(final, other)
+    assert told.startswith(f"player {winner} ({'AB'[winner]}) wins the match")
+    assert "you wins" not in told + outcome(final, winner)  # issue 38: "player 0 (A), you wins"
     assert "Three of your markers in a line" in HELP
 
 

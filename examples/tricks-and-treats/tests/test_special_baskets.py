@@ -16,6 +16,7 @@ import pytest
 import tricks_and_treats as tnt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tricks_and_treats.__main__ import CHOICES, HELP, SPECIAL_RULES, describe, render
 
 K = tnt.Card.parse
 B = tnt.basket_id
@@ -474,3 +475,65 @@ def test_special_baskets_take_places_all_along_the_row() -> None:
     # TT-10: "加入桌面上的提籃卡列中" gives no place: any place, drawn from the seed.
     places = {tnt.new_game(3, seed, specials=["lice"]).row.index(B("lice")) for seed in range(40)}
     assert places == set(range(6))
+
+
+# -- the console explains them (issue 38) -------------------------------------------------------
+
+
+def test_the_first_screens_say_what_each_special_basket_in_play_does() -> None:
+    start = tnt.new_game(3, seed=3, specials=["bomb", "lice"])
+    text = render(start.view(0))
+    assert "  bomb: whoever plays a card under it may swap the bomb basket card" in text
+    assert "  lice: at the end the candy kind most under it has lice" in text
+    assert "disco:" not in text  # not in play
+    assert all(len(line) <= 80 for line in text.splitlines())
+    later = start
+    while len(later.history) < 2 * later.num_players:
+        later = later.apply(later.legal_actions()[0])
+    assert "  bomb: whoever" not in render(later.view(0))  # said once, at the start
+    assert set(SPECIAL_RULES) == set(tnt.SPECIALS)
+    assert set(CHOICES) == {"bomb", "monte", "magnet", "disco"}
+    # help explains every special basket in words (it pointed at RULES.md only).
+    flat = " ".join(HELP.split())
+    for name, rule in SPECIAL_RULES.items():
+        assert f"{tnt.basket_name(B(name))}: {rule}" in flat
+
+
+def test_the_bomb_choice_says_the_candy_stays() -> None:
+    row = row_with("bomb")
+    state = game(row, hand="K2", piles=piles(row, b3="M1")).apply("play K2 bomb")
+    assert state.step is tnt.Step.EFFECT
+    mine = " ".join(render(state.view(0)).split())
+    assert (
+        "the basket cards change places, the candy under them stays where it lies (TT-17)" in mine
+    )
+    assert "waits for player 0's choice" in render(state.view(1))
+
+
+def test_what_the_specials_did_is_told_once_not_on_every_screen() -> None:
+    state = end(row_with("lice"), lice="G3 K1", b1="G4", b2="G2 G2 K4", b3="G1")
+    assert state.effects
+    assert "special basket:" not in render(state.view(0))
+    before = game(row_with("lice"), deck=(tnt.TIMES_UP,), piles=state.piles)
+    told = describe(before, tnt.Draw(), 0)
+    assert "special basket: lice:" in told
+
+
+def test_lice_say_which_candy_has_lice_and_why_a_player_is_out() -> None:
+    # Issue 38: Lice knocked a player out at Time's Up with no explanation.
+    state = end(row_with("lice"), lice="G3 K1", b1="G4", b2="G2 G2 K4", b3="G1")
+    said = state.effects[-1]
+    assert said.startswith("lice: gummy has lice (the most candy under the lice basket); ")
+    assert "player 0 and player 1, whose baskets hold the most of it (4 gummy), are out" in said
+
+
+def test_piggy_and_lottery_take_their_three_cards_in_the_order_the_specials_were_drawn() -> None:
+    # TT-11: "遊戲開始時，從糖果卡牌堆上方抽取3張卡牌", after the hands; with both out, in
+    # the order of config.specials (issue 38: RULES.md said Piggy first, the engine did this).
+    state = tnt.new_game(3, 41, specials=2)
+    assert state.config.specials == ("lottery", "piggy")
+    basic = tnt.new_game(3, 41)  # the same deal without the variant
+    assert state.hands == basic.hands
+    assert state.pile(B("lottery")) == basic.deck[:3]
+    assert state.pile(B("piggy")) == basic.deck[3:6]
+    assert state.deck == basic.deck[6:]

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
-from tricky_treats._progress import Progress
 from tricky_treats.agents import Agent, make_agent
+from tricky_treats.cli._progress import Progress
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import TrickyTreatsError
@@ -40,6 +40,7 @@ from tricky_treats.simulation import (
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 from tricky_treats.cli.common import (
     _PLAYERS,
@@ -86,8 +87,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     from rich.console import Console
 
-    # Piped or captured output gets a fixed, roomy width so that tables do not wrap.
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    # Piped or captured output gets a fixed, roomy width so that tables do not wrap. No
+    # markup: every text printed holds names from a command line, a record or a plugin, which
+    # are shown as written ("[/]" is a name, not a closing tag); styles are given as styles.
+    console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 120)
     try:
         result: int = args.command(args, console)
     except (CommandError, TrickyTreatsError) as exc:
@@ -180,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     report_command.add_arguments(report)
     report.set_defaults(command=report_command.run)
 
-    from tricky_treats import _ladder_command
+    from tricky_treats.cli import _ladder_command
 
     ladder = commands.add_parser(
         "ladder", help="rate bots by Elo from round-robin 2-player games, with time per move"
@@ -207,7 +210,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _play(args: argparse.Namespace, console: Console) -> int:
-    from tricky_treats import _terminal
+    from tricky_treats.drawing import _terminal
 
     game, moves = _load(args.load) if args.load is not None else (None, [])
     seats = _seats(args, len(game.players) if game is not None else None)
@@ -226,10 +229,13 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     rng = random.Random(game.config.seed + len(game.history))
     variants = ", ".join(v.name for v in game.config.variants)
     console.print(
-        f"[bold]Tricky Treats[/bold]: {', '.join(names)}"
-        + (f"; variants: {variants}" if variants else "")
-        + ". New to the game? Type 'rules' at the prompt; 'help' lists the commands."
-        + (f" Every move is saved to {save}." if save is not None else "")
+        _bold_first(
+            "Tricky Treats",
+            f": {', '.join(names)}"
+            + (f"; variants: {variants}" if variants else "")
+            + ". New to the game? Type 'rules' at the prompt; 'help' lists the commands."
+            + (f" Every move is saved to {save}." if save is not None else ""),
+        )
     )
     session = _Session(save, len(game.history))
     previous_human: int | None = None
@@ -260,8 +266,8 @@ def _play(args: argparse.Namespace, console: Console) -> int:
 
 def _load(path: Path) -> tuple[GameState, list[Any]]:
     """The saved game in ``path`` and its moves, replayed from the start."""
-    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
+    from tricky_treats.drawing import _terminal
 
     final = _read_record(path)
     state = start_game(final.config, final.setup.components)
@@ -475,7 +481,7 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
                 progress.advance()
     except KeyboardInterrupt:
         saved = f"; {args.output} holds the first {output.written}" if args.output else ""
-        Console(stderr=True, highlight=False).print(
+        Console(stderr=True, highlight=False, markup=False).print(
             f"Interrupted after {summary.games} of {args.games} games{saved}."
         )
         return 130
@@ -488,16 +494,19 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
 
 
 def _replay(args: argparse.Namespace, console: Console) -> int:
-    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
+    from tricky_treats.drawing import _terminal
 
     final = _read_record(args.file)
     config = final.config
     names = list(config.players)
     variants = ", ".join(f"{v.name} {v.version}" for v in config.variants) or "none"
     console.print(
-        f"[bold]Tricky Treats[/bold], {len(names)} players ({', '.join(names)}), seed "
-        f"{config.seed}, variants: {variants}"
+        _bold_first(
+            "Tricky Treats",
+            f", {len(names)} players ({', '.join(names)}), seed {config.seed}, "
+            f"variants: {variants}",
+        )
     )
     state = start_game(
         config, final.setup.components, custom_components=final.setup.custom_components
@@ -522,7 +531,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         if step:
             console.print()
             _print_lines(console, _terminal.replay_screen(state.view(seat)))
-        console.print(f"{number:3}. [bold]{names[seat]}[/bold]: {action}")
+        console.print(_bold_first(f"{number:3}. ", names[seat], f": {action}"))
         for event in events:
             console.print(f"     {describe_event(event, names)}")
         if step:
@@ -543,6 +552,16 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _bold_first(*parts: str) -> Text:
+    """``parts`` as one line, the first, third... bold: plain text whatever a name holds.
+
+    Never markup: ``[/]`` in a name prints as written.
+    """
+    from rich.text import Text
+
+    return Text.assemble(*[(part, "bold") if i % 2 == 0 else part for i, part in enumerate(parts)])
+
+
 def _variants(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
@@ -559,5 +578,5 @@ def _variants(args: argparse.Namespace, console: Console) -> int:
         )
     console.print(table)
     for problem in variant_problems():
-        console.print(f"[red]unusable: {problem}[/red]")
+        console.print(f"unusable: {problem}", style="red")
     return 0

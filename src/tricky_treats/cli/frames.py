@@ -48,11 +48,34 @@ class _Frames:
         )
 
 
+def _script_json(value: object) -> str:
+    """``value`` as JSON that can stand inside a ``<script>`` element as it is.
+
+    A caption holds players' names, which come from any record: ``</script>`` or ``<!--`` in
+    one must not end the script or open a comment, so ``<``, ``>`` and ``&`` are written as
+    escapes (JSON and JavaScript read them back as the same characters), and so are U+2028
+    and U+2029, which older JavaScript reads as line ends.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    for character, escaped in _SCRIPT_ESCAPES:
+        text = text.replace(character, escaped)
+    return text
+
+
+_SCRIPT_ESCAPES = (
+    ("&", "\\u0026"),
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
+)
+
+
 def _replay_page(captions: list[str], players: str) -> str:
     """A self-contained HTML page showing move-NNN.svg one at a time (buttons, arrow keys)."""
     from html import escape
 
-    items = json.dumps(captions)
+    items = _script_json(captions)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Tricky Treats replay: {escape(players)}</title>

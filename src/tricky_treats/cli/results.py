@@ -129,4 +129,7 @@ class _Output:
 
     def __exit__(self, *exc: object) -> None:
         if self._handle is not None:
-            self._handle.close()
+            try:
+                self._handle.close()  # writes what is buffered: a full disk fails here
+            except OSError as error:
+                raise CommandError(f"cannot write {self.path}: {error.strerror or error}") from None

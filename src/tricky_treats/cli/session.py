@@ -30,7 +30,7 @@ def _pass_keyboard(console: Console, name: str) -> bool:
         console.file.flush()
     else:
         console.print("\n" + "-" * 40)
-    console.print(f"[bold]Pass the keyboard to {name}.[/bold]")
+    console.print(f"Pass the keyboard to {name}.", style="bold")
     try:
         input(f"{name}, press Enter when the others cannot see the screen. ")
     except EOFError:
@@ -84,7 +84,8 @@ def _bye(console: Console, game: GameState, session: _Session) -> int:
 
 
 def _print_end(console: Console, game: GameState, moves: list[Any], humans: list[int]) -> None:
-    from tricky_treats import _teaching, _terminal
+    from tricky_treats.cli import _teaching
+    from tricky_treats.drawing import _terminal
 
     names = list(game.config.players)
     you = humans[0] if len(humans) == 1 else None
@@ -105,7 +106,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     console.print(_score_table(game))
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
-    console.print(f"[bold]{told[0].upper()}{told[1:]}.[/bold]")
+    console.print(f"{told[0].upper()}{told[1:]}.", style="bold")
     tie = _teaching.tie_break_text(
         game.scores(), ["You" if p == you else n for p, n in enumerate(names)]
     )
@@ -129,7 +130,7 @@ _HELP = (
 
 def _ask(game: GameState, console: Console, name: str, session: _Session) -> Action | None:
     """Read the human's action; None to quit."""
-    from tricky_treats import _teaching
+    from tricky_treats.cli import _teaching
 
     legal = game.legal_actions()
     seat = game.current_player
@@ -146,8 +147,9 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
             if session.unsaved(game) and not session.warned:
                 session.warned = True
                 console.print(
-                    "[yellow]This game is not saved: 'save FILE' keeps it. Type quit again "
-                    "to leave without saving.[/yellow]"
+                    "This game is not saved: 'save FILE' keeps it. Type quit again "
+                    "to leave without saving.",
+                    style="yellow",
                 )
                 continue
             return None
@@ -168,7 +170,7 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
                 explained = parse_action(rest)
             except TrickyTreatsError:
                 console.print(
-                    f"[yellow]Explain which action? For example: explain {legal[0]}[/yellow]"
+                    f"Explain which action? For example: explain {legal[0]}", style="yellow"
                 )
                 continue
             _print_lines(console, _teaching.explain_lines(game, explained))
@@ -182,12 +184,12 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
         if word == "save":
             path = rest
             if not path:
-                console.print("[yellow]Say where: save FILE[/yellow]")
+                console.print("Say where: save FILE", style="yellow")
                 continue
             try:
                 _write(Path(path), dumps(game, indent=1))
             except CommandError as exc:
-                console.print(f"[yellow]{exc}[/yellow]", markup=False)
+                console.print(str(exc), style="yellow")
             else:
                 session.saved_moves = len(game.history)
                 console.print(f"Saved to {path}; resume with: tricky-treats play --load {path}")
@@ -243,14 +245,16 @@ def _page(console: Console, pages: Sequence[str]) -> None:
 
 def _look(console: Console, game: GameState, who: str) -> None:
     """Print what everyone sees of one player's board (look N)."""
-    from tricky_treats import _teaching, _terminal
+    from tricky_treats.cli import _teaching
+    from tricky_treats.drawing import _terminal
 
     seat = _seat_named(game, who)
     if seat is None:
         letters = _terminal.SEAT_LETTERS[: len(game.players)]
         console.print(
-            f"[yellow]Look at whom? Give a player's letter ({', '.join(letters)}), number "
-            f"(1 to {len(game.players)}) or name: look B[/yellow]"
+            f"Look at whom? Give a player's letter ({', '.join(letters)}), number "
+            f"(1 to {len(game.players)}) or name: look B",
+            style="yellow",
         )
         return
     viewer = game.current_player
@@ -259,7 +263,7 @@ def _look(console: Console, game: GameState, who: str) -> None:
 
 
 def _seat_named(game: GameState, who: str) -> int | None:
-    from tricky_treats import _terminal
+    from tricky_treats.drawing import _terminal
 
     names = [n.lower() for n in game.config.players]
     text = who.strip().lower()

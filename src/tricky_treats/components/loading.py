@@ -71,11 +71,25 @@ tomllib takes time quadratic in the parts of a key, minutes for one line of a 1 
 A part is a bare key, a literal string or a basic string, escapes (``"a\\"b"``) included."""
 
 
+_MAX_KEYS = 20_000
+"""More keys and table headers than a file of the largest box has (1,000 cards, 100 houses,
+100 tiles, a few keys each): such a file is refused before tomllib reads it, which takes
+seconds for a file of 1 MiB full of keys."""
+
+_KEY_START = re.compile(rf"(?:^|[{{,])[ \t]*+(?:\[\[?[ \t]*+)?{_KEY_PART}", re.MULTILINE)
+"""Where a key or a table's name may start: counted, an upper bound of the keys a file has."""
+
+
 def _parse_text(text: str, source: str) -> ComponentData:
     if _DEEP_KEY.search(text):
         raise ComponentDataError(
             f"{source}: not a component data file: a dotted key has more than "
             f"{_MAX_KEY_DEPTH} parts"
+        )
+    if (text.count("=") + text.count("[")) > _MAX_KEYS and _too_many_keys(text):
+        raise ComponentDataError(
+            f"{source}: not a component data file: more than {_MAX_KEYS:,} keys and tables "
+            "(a file of the largest box has fewer)"
         )
     try:
         document = tomllib.loads(text)
@@ -88,6 +102,10 @@ def _parse_text(text: str, source: str) -> ComponentData:
     except RecursionError:
         raise ComponentDataError(f"{source}: not valid TOML: nested too deeply") from None
     return parse_components(document, source)
+
+
+def _too_many_keys(text: str) -> bool:
+    return any(count > _MAX_KEYS for count, _ in enumerate(_KEY_START.finditer(text), 1))
 
 
 @functools.cache

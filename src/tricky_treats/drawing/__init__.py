@@ -36,7 +36,7 @@ from tricky_treats.drawing.words import (
     _winners,
 )
 from tricky_treats.errors import ConfigurationError, brief
-from tricky_treats.views import PlayerView
+from tricky_treats.views import PlayerView, _OnlookerView
 
 __all__ = ["BOARD_PARTS", "board_svg"]
 
@@ -67,7 +67,7 @@ def _heading(view: PlayerView) -> str:
 def _description(view: PlayerView, parts: Sequence[str]) -> str:
     names = [p.name for p in view.players]
     me = view.players[view.player]
-    lines = [f"{_heading(view)}. As {me.name} sees the table."]
+    lines = [f"{_heading(view)}. As {_viewer(view)} sees the table."]
     if "grid" in parts:
         for house, cell in enumerate(view.grid):
             n = cell.neighbour
@@ -116,6 +116,13 @@ def _description(view: PlayerView, parts: Sequence[str]) -> str:
                 f"tiles {cells[3]}, extras {cells[4]}, total {cells[5]}."
             )
     return "\n".join(lines)
+
+
+def _viewer(view: PlayerView) -> str:
+    """Whose view ``view`` is, in words: a player's name, or everyone (a state's drawing)."""
+    if isinstance(view, _OnlookerView):
+        return "everyone at the table"
+    return view.players[view.player].name
 
 
 # -- the picture ---------------------------------------------------------------------------------
@@ -175,25 +182,25 @@ def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> 
         y += max(p.height for p in row) + _GAP
     height = y - _GAP + _MARGIN
     width = max(width, 420)
-    me = view.players[view.player]
+    viewer = _viewer(view)
+    if not isinstance(view, _OnlookerView):
+        viewer += f" ({_seat_letter(view.player)})"
     description = _description(view, order)
     # Ids unique to the picture (and the same for the same view), so that several pictures
     # inline in one HTML page keep their own title and description.
     key = hashlib.sha256(f"{width}x{height}\n{description}".encode()).hexdigest()[:10]
-    title = f"Tricky Treats, {heading.lower() if heading.startswith('Round') else heading}"
+    title = f"Tricky Treats, {heading[0].lower()}{heading[1:]}"  # names keep their capitals
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="tt-title-{key} tt-desc-{key}" '
         f'style="{_FONT}">'
-        f'<title id="tt-title-{key}">{_e(title)}, as {_e(me.name)} sees it</title>'
+        f'<title id="tt-title-{key}">{_e(title)}, as {_e(_viewer(view))} sees it</title>'
         f'<desc id="tt-desc-{key}">{_e(description)}</desc>'
         f"<defs>{_SYMBOLS}</defs>"
         f'<rect width="{width}" height="{height}" fill="#fdf6e3"/>'
         f'<text x="{_MARGIN}" y="{_MARGIN + 16}" font-size="20" font-weight="bold" '
         f'fill="{_INK}">{_e(heading)}</text>'
         f'<text x="{width - _MARGIN}" y="{_MARGIN + 16}" font-size="12" fill="#666" '
-        f'text-anchor="end">as {_e(me.name)} ({_seat_letter(view.player)}) sees it</text>'
-        + "".join(placed)
-        + "</svg>\n"
+        f'text-anchor="end">as {_e(viewer)} sees it</text>' + "".join(placed) + "</svg>\n"
     )

@@ -36,7 +36,7 @@ from tricky_treats.drawing.style import (
 from tricky_treats.drawing.svg import _ICON_SYMBOL, _e, _Panel
 from tricky_treats.drawing.words import _card_words, _icon_words, _tile_words, _winners
 from tricky_treats.scoring import ScoreSheet, costume_points
-from tricky_treats.views import PlayerView
+from tricky_treats.views import PlayerView, _OnlookerView
 
 __all__: list[str] = []
 
@@ -270,7 +270,8 @@ def _players_panel(view: PlayerView) -> _Panel:
         panel.add(f'<circle cx="20" cy="{y + 22}" r="12" fill="{_seat_colour(seat)}"/>')
         panel.text(20, y + 27, _seat_letter(seat), size=13, weight="bold", fill="#fff",
                    anchor="middle")  # fmt: skip
-        name = player.name + (" (you)" if seat == view.player else "")
+        you = seat == view.player and not isinstance(view, _OnlookerView)
+        name = player.name + (" (you)" if you else "")
         panel.text(38, y + 27, name[:20], size=14, weight="bold")
         if acting:
             panel.text(38, y + 45, "to play", size=11, weight="bold", fill="#b35900")
@@ -336,6 +337,8 @@ def _scores_panel(view: PlayerView) -> _Panel:
     note = (
         "winner(s) highlighted; a tie goes to the most points from trick tiles"
         if view.is_over
+        else "secret tiles count only at the end"
+        if isinstance(view, _OnlookerView)
         else "other players' secret tiles count only at the end"
     )
     panel.text(0, y + 26 * (rows + 1) + 18, note, size=11, fill="#666")

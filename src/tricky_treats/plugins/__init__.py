@@ -56,7 +56,7 @@ from tricky_treats.declaration import (
     PluginError,
     Variant,
 )
-from tricky_treats.errors import ConfigurationError, TrickyTreatsError
+from tricky_treats.errors import ComponentDataError, ConfigurationError, TrickyTreatsError
 from tricky_treats.plugins.caches import _BoundedCache as _BoundedCache
 from tricky_treats.plugins.caches import _Same
 from tricky_treats.plugins.checks import (
@@ -189,12 +189,21 @@ class _Impl:
     plugin_name: str
     owner: str
     """Who to blame in an error: "variant 'x' from 'dist'", or "the base game"."""
+    own: bool = False
+    """Whether it is the library's own code (the base game, a built-in variant), whose errors
+    keep their text: it names a user's own file or option, never a plugin's secret."""
 
 
 def _implementations(
-    manager: pluggy.PluginManager, hook: str, owners: Mapping[str, str] | None = None
+    manager: pluggy.PluginManager,
+    hook: str,
+    owners: Mapping[str, str] | None = None,
+    own: frozenset[str] = frozenset(),
 ) -> list[_Impl]:
-    """The hook's implementations in the order the hookspecs describe: base first."""
+    """The hook's implementations in the order the hookspecs describe: base first.
+
+    ``own`` names the built-in variants among them (the base game is one of the library's own).
+    """
     caller = getattr(manager.hook, hook)
     owners = owners or {}
     return [
@@ -203,6 +212,7 @@ def _implementations(
             tuple(i.argnames),
             i.plugin_name,
             owners.get(i.plugin_name, _BASE_GAME),
+            own=i.plugin_name not in owners or i.plugin_name in own,
         )
         for i in caller.get_hookimpls()
     ]
@@ -213,19 +223,35 @@ def _call(implementation: _Impl, kwargs: Mapping[str, object], hook: str) -> Any
         return implementation.function(*[kwargs[name] for name in implementation.argnames])
     except KeyboardInterrupt:
         raise
-    except PluginError:
-        raise
     except TrickyTreatsError as exc:
-        # The library's own error (a user's data file, rules out of range): keep its kind,
-        # and say which variant's hook met it.
-        if implementation.owner == _BASE_GAME:
-            raise
-        raise type(exc)(f"{implementation.owner}: {hook}: {exc}") from exc
+        if implementation.own:
+            # The library's own error (a user's data file, rules out of range): keep its kind
+            # and text, and say which built-in variant's hook met it.
+            if implementation.owner == _BASE_GAME or isinstance(exc, PluginError):
+                raise
+            raise _prefixed(exc, f"{implementation.owner}: {hook}: ") from exc
+        # A plugin's own error, even of a library kind, is a broken plugin: its text (which
+        # may tell a secret) goes to ``detail`` only, like that of any other exception.
+        raise PluginError(
+            f"{implementation.owner}: {hook} failed ({type(exc).__name__})",
+            detail=_exception_text(exc),
+        ) from exc
     except BaseException as exc:  # SystemExit too: a plugin must not end the host
         raise PluginError(
             f"{implementation.owner}: {hook} failed{_raised(exc)}",
             detail=_exception_text(exc),
         ) from exc
+
+
+def _prefixed(exc: TrickyTreatsError, prefix: str) -> TrickyTreatsError:
+    """``exc`` again, of its kind, its message starting with ``prefix``.
+
+    ``exc`` itself if its kind cannot be made from a message alone (an ``__init__`` of its own).
+    """
+    try:
+        return type(exc)(f"{prefix}{exc}")
+    except Exception:
+        return exc
 
 
 def _edit(
@@ -467,9 +493,10 @@ def _resolve(
     manager = plugin_manager(variants)
     check_combination(manager, variants, len(config.players))
     owners = {v.name: f"variant {v.name!r} from {v.distribution!r}" for v in variants}
+    own = frozenset(v.name for v in variants if _is_builtin(v))
 
     def implementations(hook: str) -> list[_Impl]:
-        return _implementations(manager, hook, owners)
+        return _implementations(manager, hook, owners, own)
 
     if components is None:
         components = _resolve_components(implementations, config)
@@ -480,6 +507,8 @@ def _resolve(
         _check_rules,
         config=config,
     )
+    if rules != components.rules:
+        _check_rules_fit(rules, components, implementations("tricky_treats_rules"))
     scorers = []
     for implementation in implementations("tricky_treats_scoring"):
         function = _call(
@@ -503,6 +532,27 @@ def _resolve(
         implementations("tricky_treats_board"),
     )
     return Resolution(components=components, rules=rules, deal=dealer, scorers=tuple(scorers))
+
+
+def _check_rules_fit(rules: RulesData, components: ComponentData, edits: Sequence[_Impl]) -> None:
+    """Raise PluginError unless the box can deal games by the edited ``rules``.
+
+    A market the cards can fill, trick tiles for the most players: what a file must meet.
+    """
+    try:
+        attrs.evolve(components, rules=rules)
+    except ComponentDataError as exc:
+        owners = ", ".join(dict.fromkeys(i.owner for i in edits if i.owner != _BASE_GAME))
+        raise PluginError(
+            f"{owners}: tricky_treats_rules returned rules the box cannot deal: {exc}"
+        ) from None
+
+
+def _is_builtin(variant: Variant) -> bool:
+    """Whether ``variant`` is one of the library's own (the very object, not only the name)."""
+    from tricky_treats.variants import BUILTIN_VARIANTS
+
+    return any(variant is builtin for builtin in BUILTIN_VARIANTS)
 
 
 def _resolve_components(

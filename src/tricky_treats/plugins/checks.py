@@ -20,7 +20,7 @@ from tricky_treats.components import (
     TrickTile,
 )
 from tricky_treats.declaration import PluginError, Variant
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ComponentDataError, ConfigurationError
 from tricky_treats.plugins.messages import _short
 
 __all__: list[str] = []
@@ -50,7 +50,13 @@ def _check_rules(value: Any) -> str | None:
             if not isinstance(item, bool):
                 return f"whose {field.name} is {item!r}, not True or False"
         elif not isinstance(item, int) or isinstance(item, bool):
-            return f"whose {field.name} is {item!r}, not an integer"
+            return f"whose {field.name} is {_short(item)}, not an integer"
+    # The same bounds as a component data file's (COMPONENT_LIMITS), checked by building the
+    # rules again: a hook may have made its value past the validators (object.__setattr__).
+    try:
+        RulesData(**{field.name: getattr(value, field.name) for field in attrs.fields(RulesData)})
+    except ComponentDataError as exc:
+        return f"out of range: {exc}"
     return None
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import attrs
 
 from tricky_treats.declaration import ENTRY_POINT_GROUP, PluginError, Variant
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 
 __all__ = [
     "VariantRegistry",
@@ -77,7 +77,9 @@ class VariantRegistry:
         builtin = self._builtin.get(name)
         if builtin is None and not entry_points:
             known = ", ".join(self.names) or "none"
-            raise ConfigurationError(f"no variant called {name!r}; installed variants: {known}")
+            raise ConfigurationError(
+                f"no variant called {brief(name)}; installed variants: {known}"
+            )
         if builtin is not None:
             # Built-in names are reserved: an installed distribution cannot replace or disable
             # a built-in variant; its registration is reported and ignored.

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.protocol.game import Agent, InformationSet, TurnBasedGame
 
 __all__ = ["RandomPlayer", "SearchPlayer", "TerminalPlayer", "make_player"]
@@ -218,5 +218,5 @@ def make_player(
             playout_cutoff=playout_cutoff,
         )
     raise ConfigurationError(
-        f"no bot {spec!r}; choose random, search or search:ITERATIONS (1 to 100000)"
+        f"no bot {brief(spec)}; choose random, search or search:ITERATIONS (1 to 100000)"
     )

@@ -38,8 +38,9 @@ class ActionLogRecords(Generic[_S, _C]):
     must have ``config`` and ``history`` attributes and an ``apply(action)`` method. Each
     codec has a converter of its own, strict like the library's (no "3" for 3, no true for 1).
     ``old_versions`` are earlier versions still read: their settings and actions must be
-    readable as this version's (new settings have defaults that play the old game). A record
-    is always written as ``version``.
+    readable as this version's (new settings have defaults that play the old game), or
+    ``old_config(version, config)`` gives the settings the old game was played with (a setting
+    whose default changed). A record is always written as ``version``.
     """
 
     def __init__(
@@ -55,11 +56,12 @@ class ActionLogRecords(Generic[_S, _C]):
         version: int = 1,
         max_bytes: int = 1_000_000,
         old_versions: tuple[int, ...] = (),
+        old_config: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         from cattrs.strategies import configure_tagged_union
 
         self.format, self.title, self.version, self.max_bytes = format, title, version, max_bytes
-        self.old_versions = old_versions
+        self.old_versions, self._old_config = old_versions, old_config
         self._start, self._error, self._game_error = start, record_error, game_error
         self._record = attrs.make_class(
             "_Record",
@@ -108,6 +110,9 @@ class ActionLogRecords(Generic[_S, _C]):
             raise self._error(
                 f"record version {version!r:.40} is not supported; expected one of {known}"
             )
+        config = data.get("config")
+        if version != self.version and self._old_config and isinstance(config, dict):
+            data = {**data, "config": self._old_config(version, config)}
         try:
             record: Any = self._converter.structure(data, self._record)
         except Exception as error:  # cattrs raises several types; all mean a malformed record

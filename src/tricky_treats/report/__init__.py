@@ -280,10 +280,17 @@ def _simulate(
         jobs=jobs,
     )
     results = []
-    for result in played:
-        results.append(result)
-        if on_game is not None:
-            on_game()
+    # Closed however the loop ends (Ctrl-C, an error in on_game): the pool's workers are
+    # ended now, as simulate's are, not whenever the generator is collected.
+    try:
+        for result in played:
+            results.append(result)
+            if on_game is not None:
+                on_game()
+    finally:
+        close = getattr(played, "close", None)
+        if close is not None:
+            close()
     return tuple(results)
 
 

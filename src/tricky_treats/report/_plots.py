@@ -35,6 +35,9 @@ _STYLE: dict[str, Any] = {
     "grid.color": "#dddddd",
     "grid.linewidth": 0.6,
     "axes.axisbelow": True,
+    # Labels are samples' and agents' names, shown as written: "$x$" is no formula (and
+    # "$\\frac$" no crash).
+    "text.parse_math": False,
 }
 
 

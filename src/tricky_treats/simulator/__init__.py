@@ -31,9 +31,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
+
 from tricky_treats.components import Treat
 from tricky_treats.errors import IllegalActionError, InvalidActionError, brief
-from tricky_treats.model import GameState, _setup_memo
+from tricky_treats.model import GameState, Setup, _setup_memo
 from tricky_treats.scoring import _tile_score, costume_points
 from tricky_treats.simulator import _core
 from tricky_treats.simulator._states import Boards, _kids, state_of
@@ -41,7 +43,7 @@ from tricky_treats.simulator._tables import COMPILED, core_of
 
 if TYPE_CHECKING:
     from tricky_treats.actions import Action, ActionSpace
-    from tricky_treats.model import Setup
+    from tricky_treats.components import CostumeCard, TrickTile
 
 __all__ = ["COMPILED", "Simulator"]
 
@@ -269,5 +271,22 @@ class Simulator:
         return f"<Simulator of a {players}-player game, turn {self.turn}, {where}>"
 
 
+def _redealt_setup(
+    setup: Setup, secret_tiles: tuple[TrickTile, ...], deck: tuple[CostumeCard, ...]
+) -> Setup:
+    """``setup`` with other secret tiles and another deck of the same cards.
+
+    A determinized game's: it shares the lookup tables, which depend on neither.
+    """
+    new = object.__new__(Setup)
+    for field in _SETUP_FIELDS:
+        object.__setattr__(new, field, getattr(setup, field))
+    object.__setattr__(new, "secret_tiles", secret_tiles)
+    object.__setattr__(new, "deck", deck)
+    object.__setattr__(new, "_memo", None)
+    return new
+
+
+_SETUP_FIELDS = tuple(field.name for field in attrs.fields(Setup))
 _TREAT_COUNT = len(Treat)
 _TREAT_MASK = (1 << _core.TREAT_BITS) - 1

@@ -15,7 +15,8 @@ visited is the supply; every card and pumpkin is accounted for; treats never go 
 game ends with every player having had the same number of turns; replaying the log from the
 seed gives the same states; saving and loading gives the same state; what a player receives
 (its view: the board as it may see it, its score lines, its legal actions) does not depend
-on what that player may not see (the order of the deck, which tiles the other players hold):
+on what that player may not see (the order of the deck, which tiles the other players hold,
+the seed):
 the check changes those several ways and compares, which catches a scoring function whose
 visible lines read hidden information, even through a summary that one change keeps (the set
 of the other players' tiles, the top and bottom cards of the deck). A failure raises
@@ -183,10 +184,11 @@ def _check_step(before: GameState, after: GameState, where: str) -> None:
 def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> list[GameState]:
     """``state`` with what ``viewer`` may not see changed, a few ways; [] if nothing is hidden.
 
-    What is hidden is the order of the cards left in the deck and the other players' secret
-    tiles (which of the box's tiles they are, and who holds which). Each changed state
-    changes both: the rest of the deck reversed, turned by one card and shuffled; the other
-    players' tiles swapped, replaced by tiles left in the box, and dealt again at random.
+    What is hidden is the order of the cards left in the deck, the other players' secret
+    tiles (which of the box's tiles they are, and who holds which) and the seed. Each changed
+    state changes all three: the rest of the deck reversed, turned by one card and shuffled;
+    the other players' tiles swapped, replaced by tiles left in the box, and dealt again at
+    random; the seed moved by one, its bits turned over, and drawn again.
     The viewer's view (everything a client of that seat receives but the game's public
     settings) must be the same for all of them. A scoring function whose lines show in the
     view (the viewer's own, or a ``public_scoring`` variant's) and that reads any of this,
@@ -194,11 +196,13 @@ def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> l
     makes the views differ.
     """
     setup = state.setup
-    if state.is_over or setup.secret_tiles_face_up:
+    if state.is_over:
         return []
     drawn = setup.deck[: state.deck_position]
     rest = list(setup.deck[state.deck_position :])
-    others = [p for p in range(len(state.players)) if p != viewer]
+    # Tiles dealt face up are no secret: then only the deck and the seed change.
+    face_up = setup.secret_tiles_face_up
+    others = [] if face_up else [p for p in range(len(state.players)) if p != viewer]
     tiles = list(setup.secret_tiles)
     in_play = {t.id for t in tiles} | {m.tile.id for m in setup.mean_houses}
     spares = [t for t in setup.components.trick_tiles if t.id not in in_play]
@@ -206,22 +210,30 @@ def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> l
     shuffled_rest = rest[:]
     rng.shuffle(shuffled_rest)
     dealt = rng.sample(pool, len(others))
+    seed = setup.config.seed
     changes = [
-        (rest[::-1], [tiles[p] for p in others[1:] + others[:1]]),
-        (rest[1:] + rest[:1], (spares + pool)[: len(others)]),
-        (shuffled_rest, dealt),
+        (rest[::-1], [tiles[p] for p in others[1:] + others[:1]], seed ^ 1),
+        (rest[1:] + rest[:1], (spares + pool)[: len(others)], seed ^ _SEED_BITS),
+        (shuffled_rest, dealt, rng.getrandbits(63)),
     ]
     changed = []
-    for new_rest, new_tiles in changes:
+    for new_rest, new_tiles, new_seed in changes:
         secret = list(tiles)
         for p, tile in zip(others, new_tiles, strict=True):
             secret[p] = tile
-        if new_rest == rest and secret == tiles:
-            continue
         players = tuple(
             attrs.evolve(player, secret_tile=secret[i]) if i in others else player
             for i, player in enumerate(state.players)
         )
-        new_setup = attrs.evolve(setup, deck=drawn + tuple(new_rest), secret_tiles=tuple(secret))
+        new_setup = attrs.evolve(
+            setup,
+            config=attrs.evolve(setup.config, seed=new_seed),
+            deck=drawn + tuple(new_rest),
+            secret_tiles=tuple(secret),
+        )
         changed.append(attrs.evolve(state, setup=new_setup, players=players))
     return changed
+
+
+_SEED_BITS = (1 << 63) - 1
+"""Every bit a seed of ``new_game`` may have: a seed with them turned over is another seed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Hashable, Sequence
 from typing import Final
 
@@ -34,6 +35,14 @@ whose candy has the highest price wins. Actions: move CANDY, accuse PLAYER CANDY
 red, orange, yellow, green, purple). Or type an action's number."""
 
 
+TATTLETALE: Final = (
+    "Tattletale (one round, from the player left of the mover round to the mover): accuse a "
+    "player of dealing a candy, or pass. Right: they are out, and you may accuse again; wrong: "
+    "you are out. Only you and the accused see the candy you name (CC-4)."
+)
+"""Said on every screen of the Tattletale phase: the round decides the game."""
+
+
 def _space(price: int) -> str:
     return "G" if price == GOAL else str(price)
 
@@ -47,7 +56,7 @@ def moves(view: CandyChaserView) -> list[str]:
         end = view.destination(candy)
         note = ""
         if view.roll > 0 and end == TOP and start + view.roll > TOP:
-            note = "  (stops on 5: G needs another cube on 3 or more)"
+            note = "  (stops on 5: G needs another cube on 3 or more, CC-3)"
         elif end == GOAL:
             note = "  (reaches G: the Tattletale phase begins)"
         elif end == start:
@@ -73,7 +82,7 @@ def render(view: CandyChaserView) -> str:
         lines.append(f"player {view.current_player} rolled {view.roll:+d}:")
         lines.extend(moves(view))
     if view.phase is Phase.TATTLETALE:
-        lines.append("Tattletale: accuse a player of dealing a candy, or pass")
+        lines.extend(textwrap.wrap(TATTLETALE, 80))
     return "\n".join(lines)
 
 

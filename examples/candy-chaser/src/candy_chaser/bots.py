@@ -34,8 +34,8 @@ from candy_chaser.game import (
     Pass,
     Phase,
 )
-from tricky_treats import _game_kit as kit
 from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer, TurnBasedGame
+from tricky_treats.protocol import _game_kit as kit
 
 __all__ = [
     "OWN_MOVES",

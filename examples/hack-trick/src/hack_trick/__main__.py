@@ -8,6 +8,7 @@ from typing import Final
 
 from hack_trick.bots import make_bot
 from hack_trick.game import (
+    HAND_LIMIT,
     Ask,
     HackTrickState,
     HackTrickView,
@@ -44,6 +45,33 @@ def _name(player: int, me: int | None = None) -> str:
     return f"{who}, you" if player == me else who
 
 
+def _subject(player: int, me: int) -> str:
+    """A player as the subject of a sentence: "you (player 0, A)" or "player 1 (B)"."""
+    return f"you (player {player}, {'AB'[player]})" if player == me else _name(player)
+
+
+_TOLD: Final = {
+    "announce": "at the deal {who}'s hand summed to {sum}",
+    "ask": "asked: {who}'s hand summed to {sum}",
+    "show": "forced: {who} showed {cards} (sum {sum}) and drew [3.A]",
+}
+"""How each piece of public information of the hand is told, in the past: it may be stale."""
+
+RULES_WHEN_THEY_MATTER: Final = {
+    "four cards": "you hold 4 cards, the hand limit: you must play a card, marker or not",
+    "no cards": "you hold no card: you must draw",
+    "empty deck": "the deck is empty: a draw shuffles the played cards but the last into a new "
+    "deck (the two set-aside cards stay out)",
+    "ask by hand": "ask: pay a marker captured in an earlier hand for the sum of the opponent's "
+    "hand (HT-3: 'ronde' is a hand, as everywhere else in the text)",
+    "ask by turn": "ask: pay a captured marker for the sum of the opponent's hand (HT-3, "
+    "read as turns)",
+    "end of turn": "after playing: pass, force (the opponent must play next turn) or guard (the "
+    "opponent may not force you next turn); force and guard cost a marker (HT-6)",
+}
+"""The rules the screen explains at the moment they decide what you may do."""
+
+
 def render(view: HackTrickView) -> str:
     """A player's view as text; players are named the same way everywhere."""
     me, other = view.player, 1 - view.player
@@ -59,11 +87,20 @@ def render(view: HackTrickView) -> str:
         double = " + the double" if view.doubles[p] else ""
         left = _count(view.singles[p], "marker")
         lines.append(f"{_name(p, me)}: {left} left{double}; {_asking(view, p)}")
-    for reveal in view.reveals:
-        shown = f" ({' '.join(map(str, reveal.cards))})" if reveal.cards is not None else ""
-        lines.append(
-            f"{reveal.kind}: player {reveal.player}'s hand sums to {reveal.hand_sum}{shown}"
+    told = [
+        _TOLD[r.kind]
+        .format(
+            who="your" if r.player == me else f"player {r.player}",
+            sum=r.hand_sum,
+            cards=" ".join(map(str, r.cards or ())) or "no card",
         )
+        .replace("your's", "your")
+        for r in view.reveals
+    ]
+    if told:
+        lines.append("told this hand: " + "; ".join(told))
+    if view.current_player == me:
+        lines.extend(_rules_now(view))
     if view.forced[me]:
         lines.append(f"player {other} called Play! on you: you must play a card")
     if view.guarded[me] and view.step is Step.END and view.current_player == me:
@@ -74,6 +111,25 @@ def render(view: HackTrickView) -> str:
         last = view.results[-1]
         lines.append(f"last hand: {explain_result(last)}")
     return "\n".join(lines)
+
+
+def _rules_now(view: HackTrickView) -> list[str]:
+    """The rules that decide what the player to act may do now, in words."""
+    me = view.player
+    keys = []
+    if view.step is Step.END:
+        keys.append("end of turn")
+    elif view.step is Step.MAIN:
+        if len(view.hand) == HAND_LIMIT:
+            keys.append("four cards")
+        elif not view.hand:
+            keys.append("no cards")
+        if len(view.hand) < HAND_LIMIT and view.deck_size == 0:
+            keys.append("empty deck")
+        tokens = view.banked[me] if view.asking == "hand" else view.captured[me]
+        if not view.asked and tokens != (0, 0):
+            keys.append(f"ask by {view.asking}")
+    return [RULES_WHEN_THEY_MATTER[key] for key in keys]
 
 
 def _count(number: int, noun: str) -> str:
@@ -130,13 +186,14 @@ def outcome(final: TurnBasedGame, seat: int) -> str:
     assert isinstance(final, HackTrickState)
     winner = final.winner()
     assert winner is not None
+    verb = "win" if winner == seat else "wins"
     return (
-        f"{_name(winner, seat)} wins the match {final.scores[winner]}-{final.scores[1 - winner]}"
-        f" (first to {final.config.target} points)"
+        f"{_subject(winner, seat)} {verb} the match {final.scores[winner]}-"
+        f"{final.scores[1 - winner]} (first to {final.config.target} points)"
     )
 
 
-def _new(players: int, seed: int, asking: str = "turn") -> TurnBasedGame:
+def _new(players: int, seed: int, asking: str = "hand") -> TurnBasedGame:
     return new_match(seed=seed, asking=asking)
 
 
@@ -154,9 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome=outcome,
         game_options={
             "asking": {
-                "choices": ["turn", "hand"],
-                "default": "turn",
-                "help": "how 'ronde' reads in the asking rule (RULES.md HT-3)",
+                "choices": ["hand", "turn"],
+                "default": "hand",
+                "help": "how 'ronde' reads in the asking rule: a hand, as everywhere else in "
+                "the text (the default), or a turn (RULES.md HT-3)",
             }
         },
     )

@@ -15,7 +15,7 @@ from typing import Final, TypeVar
 import attrs
 
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats import _game_kit as kit
+from tricky_treats.protocol import _game_kit as kit
 
 __all__ = [
     "CARDS",
@@ -62,7 +62,7 @@ _T = TypeVar("_T")
 
 # -- actions ------------------------------------------------------------------------------------
 # One class per action, alike by design: a record tags each by its class name, and its text
-# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
+# (word, then fields) comes from tricky_treats.protocol._game_kit.SpokenAction.
 
 
 @attrs.frozen
@@ -170,10 +170,10 @@ class Config:
     """Points that win the match ("Doel van het spel": 5)."""
     seed: int = 0
     """Every shuffle of the match derives from it; it is hidden from the players."""
-    asking: str = "turn"
-    """How "in een eerdere ronde genomen" reads (HT-3): ``"turn"`` (captured on an earlier turn,
-    markers go back at each deal) or ``"hand"`` (captured in an earlier hand: captured markers
-    stay with the captor across hands and only those pay for asking)."""
+    asking: str = "hand"
+    """How "in een eerdere ronde genomen" reads (HT-3): ``"hand"``, the default (captured in an
+    earlier hand: captured markers stay with the captor across hands and only those pay for
+    asking), or ``"turn"`` (captured on an earlier turn, markers go back at each deal)."""
 
 
 @attrs.frozen
@@ -591,7 +591,7 @@ class HackTrickView:
     reshuffles: int
     results: tuple[HandResult, ...]
     history: tuple[Action, ...]
-    asking: str = "turn"
+    asking: str = "hand"
     banked: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
 
     def determinize(self, rng: random.Random) -> HackTrickState:
@@ -641,7 +641,7 @@ def _board_lines(board: Sequence[Square]) -> list[str]:
 # -- dealing ------------------------------------------------------------------------------------
 
 
-def new_match(target: int = 5, seed: int = 0, asking: str = "turn") -> HackTrickState:
+def new_match(target: int = 5, seed: int = 0, asking: str = "hand") -> HackTrickState:
     """A new match to ``target`` points, every shuffle drawn from ``seed``.
 
     ``asking`` chooses the reading of the asking rule (HT-3): ``"turn"`` (the default) or

@@ -8,7 +8,7 @@ protocol's ``ActionLogRecords``, shared by every game built on ``tricky_treats.p
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from hack_trick.errors import HackTrickError, RecordError
 from hack_trick.game import Action, Config, HackTrickState, new_match
@@ -19,9 +19,16 @@ __all__ = ["FORMAT", "MAX_RECORD_BYTES", "OLD_VERSIONS", "VERSION", "dumps", "lo
 FORMAT: Final = "hack-trick"
 VERSION: Final = 2
 OLD_VERSIONS: Final = (1,)
-"""Version 2 added ``config.asking`` (HT-3); a version 1 record reads as ``"turn"``."""
+"""Version 2 added ``config.asking`` (HT-3); a version 1 record reads as ``"turn"``, the only
+reading there was, though ``"hand"`` is the default now."""
 MAX_RECORD_BYTES: Final = 1_000_000
 """Longer text is refused unread: no legal match comes near it."""
+
+
+def _old_config(version: int, config: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 record was played asking by turn (HT-3's reading then): it replays so."""
+    return {"asking": "turn", **config}
+
 
 _RECORDS: ActionLogRecords[HackTrickState, Config] = ActionLogRecords(
     format=FORMAT,
@@ -34,6 +41,7 @@ _RECORDS: ActionLogRecords[HackTrickState, Config] = ActionLogRecords(
     version=VERSION,
     max_bytes=MAX_RECORD_BYTES,
     old_versions=OLD_VERSIONS,
+    old_config=_old_config,
 )
 
 dumps = _RECORDS.dumps

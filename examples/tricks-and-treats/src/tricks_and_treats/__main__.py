@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Final
@@ -15,12 +16,54 @@ from tricks_and_treats.game import (
     TricksAndTreatsState,
     TricksAndTreatsView,
     _row_lines,
+    basket_id,
     basket_name,
     new_game,
 )
 from tricky_treats.protocol import TurnBasedGame, run_console
 
-__all__ = ["HELP", "describe", "main", "outcome", "render"]
+__all__ = ["CHOICES", "HELP", "SPECIAL_RULES", "describe", "main", "outcome", "render"]
+
+SPECIAL_RULES: Final = {
+    "bomb": "whoever plays a card under it may swap the bomb basket card with a neighbour "
+    "(the candy stays where it lies); at the end both its neighbours lose their candy",
+    "monte": "whoever plays a 2 under it may swap it with a neighbour (the candy stays); "
+    "at the end its two neighbours swap places",
+    "magnet": "whoever plays a card under it may move the top card under any other basket "
+    "under another basket",
+    "disco": "when its candy reaches 10, its cards leave the game and the baskets with the "
+    "most and the fewest candy swap places (the candy stays; on a tie the player who "
+    "played the card chooses)",
+    "piggy": "starts with 3 cards; at the end they go under the basket with the fewest "
+    "candy (on a tie, the fewest that only one basket has, TT-15)",
+    "lottery": "starts with 3 cards; at the end they go under the basket with as many "
+    "cards (on a tie, the one with less candy; still tied, nothing happens)",
+    "slide": "at the end every basket card moves one place right if its candy is odd, "
+    "left if even (the row wraps round; the candy stays)",
+    "popular": "at the end, if its candy is even, every basket with an even amount of "
+    "candy scores 10 more; if odd, the odd ones do",
+    "favorite": "at the end the candy kind most under it scores 2 points a candy (two kinds "
+    "tied: both; three or more: nothing)",
+    "badcandy": "at the end the candy kind most under it scores 0 (two kinds tied: both; "
+    "three or more: nothing)",
+    "lice": "at the end the candy kind most under it has lice: the players still in whose "
+    "baskets hold the most of it are out, unless that is everyone left (TT-16)",
+}
+"""What each special basket does, in words ([4]; the rulings in RULES.md)."""
+
+CHOICES: Final = {
+    "bomb": "you may swap the bomb basket card with a neighbouring basket card (swap bomb N):"
+    " the basket cards change places, the candy under them stays where it lies (TT-17); or"
+    " skip",
+    "monte": "you played a 2 under monte: you may swap the monte basket card with a "
+    "neighbour (swap monte N): the candy stays where it lies (TT-17); or skip",
+    "magnet": "you may move the top card under any other basket under another basket "
+    "(pull FROM TO), or skip",
+    "disco": "the disco's candy reached 10 and left the game; several baskets tie for the "
+    "most or the fewest candy, so you choose which two swap places (swap A B): the candy "
+    "stays (TT-17)",
+}
+"""What the player who must decide for a special basket may do (TT-12)."""
 
 HELP: Final = """\
 Tricks & Treats: each player secretly owns the basket of the number card they hold. On your
@@ -29,9 +72,16 @@ which one it is. At any time in your turn you may accuse a player of holding a n
 they are out and you win their card (5 points); wrong, you are out. When Time's Up is drawn,
 each player still in scores the candy under their basket plus 5 per card won; the best score
 held by one player alone wins (tied players drop out). The last player left wins at once.
-With --specials 1 or 2, special baskets join the row (see RULES.md).
+With --specials 1 or 2, special baskets join the row (below; the first screens explain those in
+play, and RULES.md has every ruling).
 Actions: draw; play CARD BASKET (play K3 5: card K3 under basket 5); accuse PLAYER NUMBER
-(accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number."""
+(accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number.
+Special baskets:
+""" + "\n".join(
+    line
+    for name, rule in SPECIAL_RULES.items()
+    for line in textwrap.wrap(f"{basket_name(basket_id(name))}: {rule}", 96, subsequent_indent="  ")
+)
 
 
 def render(view: TricksAndTreatsView) -> str:
@@ -43,20 +93,31 @@ def render(view: TricksAndTreatsView) -> str:
         *_row_lines(view.row, view.piles),
         f"your hand: {' '.join(map(str, view.hand)) or '-'}",
     ]
+    if len(view.history) < 2 * view.players:  # the first round: what each special does
+        for special in view.specials:
+            lines.extend(_wrapped(f"  {basket_name(basket_id(special))}: {SPECIAL_RULES[special]}"))
     lines.extend(_player_lines(view))
     lines.extend(
         f"player {a.accuser} accused player {a.target} of basket {a.number}: "
         f"{'right' if a.correct else 'wrong'}"
         for a in view.accusations
     )
-    lines.extend(f"special basket: {effect}" for effect in view.effects)
+    # What the specials did is told once, as it happens (describe), not on every screen.
     if view.step is Step.EFFECT and view.pending is not None:
-        lines.append(
-            f"the {basket_name(view.pending)} basket waits for player {view.current_player}"
-        )
+        name = basket_name(view.pending)
+        if view.current_player == me:
+            lines.extend(_wrapped(f"{name}: {CHOICES[name]}"))
+        else:
+            lines.append(f"the {name} basket waits for player {view.current_player}'s choice")
     if view.times_up:
         lines.append("Time's Up!")
     return "\n".join(lines)
+
+
+def _wrapped(text: str) -> list[str]:
+    """``text`` in lines of at most 80 columns, the later ones indented under the first."""
+    indent = " " * (len(text) - len(text.lstrip()) + 4)
+    return textwrap.wrap(text, 80, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _player_lines(view: TricksAndTreatsView) -> list[str]:
@@ -85,7 +146,9 @@ def describe(state: TricksAndTreatsState, action: Hashable, seat: int) -> str:
     if after.times_up and not state.times_up:
         told += ": Time's Up!"
     new = after.effects[len(state.effects) :]
-    return told + "".join(f"\n  special basket: {effect}" for effect in new)
+    return told + "".join(
+        "\n" + "\n".join(_wrapped(f"  special basket: {effect}")) for effect in new
+    )
 
 
 def outcome(final: TurnBasedGame, seat: int) -> str:

@@ -35,8 +35,8 @@ from tricks_and_treats.game import (
     TricksAndTreatsView,
     _number_assignments,
 )
-from tricky_treats import _game_kit as kit
 from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer, TurnBasedGame
+from tricky_treats.protocol import _game_kit as kit
 
 __all__ = [
     "ACCUSE_RATE",

@@ -22,7 +22,7 @@ from tricks_and_treats.errors import (
     IllegalActionError,
     InvalidActionError,
 )
-from tricky_treats import _game_kit as kit
+from tricky_treats.protocol import _game_kit as kit
 
 __all__ = [
     "CANDY_CARDS",
@@ -126,7 +126,7 @@ DISCO_LIMIT: Final = 10
 
 # -- actions ------------------------------------------------------------------------------------
 # One class per action, alike by design: a record tags each by its class name, and its text
-# (word, then fields) comes from tricky_treats._game_kit.SpokenAction.
+# (word, then fields) comes from tricky_treats.protocol._game_kit.SpokenAction.
 
 
 @attrs.frozen
@@ -366,18 +366,23 @@ class TricksAndTreatsState:
             return ()
         if self.step is Step.EFFECT:
             return self._effect_actions()
+        face_up = self._face_up()
         accusations = tuple(
             Accuse(t, n)
             for t in range(self.num_players)
             if t != p and self.alive[t]
             for n in range(1, self.num_players + 3)
-            if n != self.numbers[p]  # TT-4: never your own number
+            if n != self.numbers[p] and n not in face_up  # TT-4, TT-9: never a sure miss
         )
         if self.step is Step.DRAW:
             return (Draw(), *accusations)
         cards = sorted(set(self.hands[p]), key=_card_order)
         plays = tuple(Play(c, b) for c in cards for b in sorted(self.row))
         return (*plays, *accusations)
+
+    def _face_up(self) -> set[int]:
+        """TT-9: the number cards turned up, won by a player; nobody still in holds one."""
+        return {n for won in self.captured for n in won}
 
     def _effect_actions(self) -> tuple[Action, ...]:
         special = self.pending
@@ -441,6 +446,7 @@ class TricksAndTreatsState:
                 and self.alive[t]
                 and n in range(1, self.num_players + 3)
                 and n != self.numbers[p]
+                and n not in self._face_up()
             )
         return False
 
@@ -469,6 +475,8 @@ class TricksAndTreatsState:
             reason = "accuse another player, naming a number that is not your own (TT-4)"
         elif not 0 <= action.target < self.num_players or not self.alive[action.target]:
             reason = f"player {action.target} is not in the game"
+        elif action.number in self._face_up():
+            reason = f"number card {action.number} is turned up: nobody in the game holds it (TT-9)"
         else:
             reason = f"the number cards run from 1 to {self.num_players + 2}"
         return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 6)}"
@@ -663,19 +671,35 @@ class TricksAndTreatsState:
         kinds = _leading_kinds(self.pile(basket_id("lice")))
         survivors = [p for p in range(self.num_players) if self.alive[p]]
         lousy: set[int] = set()
+        found = []
         for kind in kinds:  # TT-16: every kind tied for the most has lice
             amounts = {p: _total(self.pile(self.numbers[p]), kind) for p in survivors}
             most = max(amounts.values())
             if most > 0:
                 lousy |= {p for p, a in amounts.items() if a == most}
+                found.append(f"{most} {kind}")
+        if not kinds:
+            return self._log("lice: no candy under the lice basket, so nobody has lice")
+        has = f"{' and '.join(kinds)} {'has' if len(kinds) == 1 else 'have'} lice (the most candy"
+        has += " under the lice basket)"
         if not lousy:
-            return self._log("lice: nobody has lice")
+            return self._log(
+                f"lice: {has}, but no basket of a player still in holds any: nobody has lice"
+            )
+        most_held = " and ".join(found)
         if lousy == set(survivors):
             # TT-16: a game needs a winner ([3]); lice that would leave nobody eliminate nobody.
-            return self._log("lice: every player left has lice, so nobody is eliminated")
+            return self._log(
+                f"lice: {has}; every player left holds the most ({most_held}), so nobody is "
+                "eliminated (TT-16)"
+            )
         alive = tuple(a and p not in lousy for p, a in enumerate(self.alive))
-        out = ", ".join(f"player {p}" for p in sorted(lousy))
-        return attrs.evolve(self, alive=alive)._log(f"lice ({' and '.join(kinds)}): {out} out")
+        out = " and ".join(f"player {p}" for p in sorted(lousy))
+        whose = "whose basket holds" if len(lousy) == 1 else "whose baskets hold"
+        return attrs.evolve(self, alive=alive)._log(
+            f"lice: {has}; {out}, {whose} the most of it ({most_held}), "
+            f"{'is' if len(lousy) == 1 else 'are'} out"
+        )
 
     # -- views ------------------------------------------------------------------------------
 

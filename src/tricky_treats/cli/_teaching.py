@@ -10,7 +10,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tricky_treats._terminal import (
+from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
+from tricky_treats.components import CostumeType, Treat, TrickIcon
+from tricky_treats.drawing._terminal import (
     _ICONS,
     SEAT_LETTERS,
     kids_and_market_lines,
@@ -18,8 +20,6 @@ from tricky_treats._terminal import (
     tile_text,
     wrap,
 )
-from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import CostumeType, Treat, TrickIcon
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import (
     CardRevealed,
@@ -258,7 +258,16 @@ def explain_lines(state: GameState, action: Action) -> list[str]:
     before, now = _sheet_total(state.view(seat)), _sheet_total(after.view(seat))
     change = f"{now - before:+d}" if now != before else "no change"
     lines.append(f"Your points so far: {before} -> {now} ({change}).")
+    if after_player.treats != before_player.treats:
+        lines += wrap("", TREATS_PAY_THROUGH_TILES.split(" "), " ")
     return lines
+
+
+TREATS_PAY_THROUGH_TILES = (
+    "Treats score only through trick tiles (R14): each tile you have pays its points for every "
+    "full set of its treats on your tracks."
+)
+"""Said after the points whenever an action gains treats: they pay nothing by themselves."""
 
 
 def _take_consequences(

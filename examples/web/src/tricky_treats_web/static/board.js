@@ -222,6 +222,48 @@ const HELP_PICTURES = {
 
 // -- the whole table ---------------------------------------------------------------------------
 
+// The WAI-ARIA grid pattern for the market, the houses and the kids: each group is one Tab
+// stop (the chosen item, else the first playable one, else the first), and the arrow keys,
+// Home and End move within it. Rows and cells lay out as their items (display: contents).
+function ariaGrid(attrs, rows, interactive) {
+  return h(
+    "div",
+    { ...attrs, role: interactive ? "grid" : null },
+    rows.map((row) => h("div", { class: "grid-row", role: interactive ? "row" : null }, row.map((cell) => h("div", { class: "grid-cell", role: interactive ? "gridcell" : null }, cell)))),
+  );
+}
+
+function rovingFocus(box, columns) {
+  const items = [...box.querySelectorAll("button")];
+  if (!items.length) return;
+  const current =
+    items.find((el) => el === document.activeElement) ||
+    items.find((el) => el.classList.contains("selected")) ||
+    items.find((el) => el.classList.contains("playable")) ||
+    items[0];
+  for (const el of items) el.tabIndex = el === current ? 0 : -1;
+  const width = Math.min(columns, items.length);
+  box.addEventListener("keydown", (event) => {
+    const i = items.indexOf(event.target);
+    if (i < 0 || event.altKey || event.metaKey) return;
+    const rowStart = i - (i % width);
+    const to = {
+      ArrowRight: i + 1,
+      ArrowLeft: i - 1,
+      ArrowDown: i + width,
+      ArrowUp: i - width,
+      Home: event.ctrlKey ? 0 : rowStart,
+      End: event.ctrlKey ? items.length - 1 : Math.min(rowStart + width, items.length) - 1,
+    }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    if (to < 0 || to >= items.length) return; // the edge: focus stays
+    items[i].tabIndex = -1;
+    items[to].tabIndex = 0;
+    items[to].focus();
+  });
+}
+
 export class BoardView {
   // send(notation): play an action. Options: playAgain() (or null), lobby (a URL or null),
   // announce(text, urgent) for screen readers.
@@ -239,6 +281,31 @@ export class BoardView {
     this.sheetClosed = false;
     this.nextLink = null;
     this.focusKey = null;
+    // The end sheet is a modal dialog: Escape closes it wherever focus is, and Tab stays in it.
+    // (A page may make a new board on the same root, as on switching seats: only the newest
+    // one answers.)
+    root.boardView = this;
+    document.addEventListener("keydown", (event) => {
+      const sheet = this.root.querySelector(".sheet");
+      if (!sheet || root.boardView !== this) return;
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.closeSheet();
+      } else if (event.key === "Tab") {
+        const stops = [...sheet.querySelectorAll("a[href], button")];
+        if (!stops.length) return;
+        const at = stops.indexOf(document.activeElement);
+        const next = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : at < 0 || at === stops.length - 1 ? 0 : at + 1;
+        event.preventDefault();
+        stops[next].focus();
+      }
+    });
+  }
+
+  closeSheet() {
+    this.sheetClosed = true;
+    this.focusKey = "sheet";
+    this.render();
   }
 
   announce(text, urgent = false) {
@@ -368,8 +435,7 @@ export class BoardView {
     const legal = this.legal();
     const seat = m.seat;
     const parts = [
-      this.header(m, v),
-      this.noticeEl(),
+      this.header(m, v), // with the notice in it: both stay in sight (the header is sticky)
       this.helpEl(m),
       h(
         "main",
@@ -391,11 +457,19 @@ export class BoardView {
         h("section", { class: "side-col", "aria-label": "Players" }, this.playersEl(m, v), this.legendEl()),
       ),
     ];
-    if (m.over && !this.sheetClosed) parts.push(this.endSheet(m, v));
+    const sheetOpen = m.over && !this.sheetClosed;
+    if (sheetOpen) {
+      for (const part of parts) if (part) part.inert = true; // the board behind the dialog
+      parts.push(this.endSheet(m, v));
+    }
     this.root.replaceChildren(...parts.filter(Boolean));
     const log = this.root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
     this.restoreFocus(key);
+    for (const [selector, columns] of [[".market-row", 99], [".mean-row", 99], [".grid", 3], [".kids-row", 99]]) {
+      const box = this.root.querySelector(selector);
+      if (box) rovingFocus(box, columns);
+    }
   }
 
   // Keep focus where the player was, or the next sensible place, never on the page body.
@@ -438,6 +512,13 @@ export class BoardView {
       this.connectionEl(),
       h("div", { class: "meta" }, `${who} · ${round} · ${plural(v.deck_size, "card")} in the deck`),
       h(
+        "div",
+        { class: "header-scores", "aria-hidden": "true", "data-testid": "header-scores" },
+        m.players.map((name, s) =>
+          h("span", { class: `header-score${s === v.current_player && !m.over ? " turn" : ""}` }, `${name} ${v.scores[s].total}`),
+        ),
+      ),
+      h(
         "nav",
         { class: "header-buttons", "aria-label": "Game" },
         h(
@@ -472,6 +553,7 @@ export class BoardView {
           : null,
         this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, "Lobby") : null,
       ),
+      this.noticeEl(),
     );
   }
 
@@ -566,9 +648,7 @@ export class BoardView {
 
   meanHouses(v, legal, seat) {
     const me = seat === null ? null : v.players[seat];
-    return h(
-      "div",
-      { class: "mean-row" },
+    return ariaGrid({ class: "mean-row", "aria-label": "Mean houses" }, [
       v.mean_houses.map((house, i) => {
         const action = `m${i}`;
         const ok = legal.has(action);
@@ -602,11 +682,10 @@ export class BoardView {
           ),
         );
       }),
-    );
+    ], seat !== null);
   }
 
   grid(v, seat, legal) {
-    const cells = [];
     const token = (street) => {
       const t = v.street_tokens[street];
       const flipped = v.street_flipped[street];
@@ -622,12 +701,12 @@ export class BoardView {
         h("b", {}, n),
       );
     };
+    const rows = [];
     for (let row = 0; row < 3; row++) {
-      for (let col = 0; col < 3; col++) cells.push(this.niceHouse(v, row * 3 + col, seat, legal));
-      cells.push(token(row));
+      rows.push([0, 1, 2].map((col) => this.niceHouse(v, row * 3 + col, seat, legal)).concat([token(row)]));
     }
-    for (let col = 0; col < 3; col++) cells.push(token(3 + col));
-    return h("div", { class: "grid" }, cells);
+    rows.push([0, 1, 2].map((col) => token(3 + col)));
+    return ariaGrid({ class: "grid", "aria-label": "Nice houses and street bonuses" }, rows, seat !== null);
   }
 
   niceHouse(v, i, seat, legal) {
@@ -636,7 +715,7 @@ export class BoardView {
     const ok = legal.has(action);
     const { kind, value, text } = wantsText(house.neighbour.wants);
     const visitors = v.players.map((p, s) => (p.visited.includes(i) ? s : -1)).filter((s) => s >= 0);
-    const p = seat === null ? null : visitPreview(v, seat, i);
+    const p = seat === null || this.message.over ? null : visitPreview(v, seat, i);
     let mine = null;
     if (p && v.players[seat].visited.includes(i)) mine = h("span", { class: "have" }, "visited");
     else if (p && p.treats) mine = h("span", { class: `pays${ok ? " now" : ""}`, "data-testid": "pays" }, `Visit: ${previewText(p)}`);
@@ -719,7 +798,7 @@ export class BoardView {
       "section",
       { class: "panel market", "aria-label": "Market" },
       h("h2", {}, "Market ", h("small", {}, `${plural(v.deck_size, "card")} in the deck · ${v.discarded.length} discarded`)),
-      h("div", { class: "market-row" }, slots),
+      ariaGrid({ class: "market-row", "aria-label": "Market cards" }, [slots], seat !== null),
       h("p", { class: "hint", "data-testid": "hint" }, hint),
     );
   }
@@ -749,9 +828,7 @@ export class BoardView {
       "section",
       { class: "panel kids", "aria-label": "Your kids" },
       h("h2", {}, "Your kids"),
-      h(
-        "div",
-        { class: "kids-row" },
+      ariaGrid({ class: "kids-row", "aria-label": "Your kids" }, [
         me.kids.map((kid, k) => {
           const action = choosing ? `t${this.selectedSlot}k${k}` : null;
           const ok = action !== null && legal.has(action);
@@ -787,7 +864,7 @@ export class BoardView {
             ),
           );
         }),
-      ),
+      ], choosing),
     );
   }
 
@@ -939,20 +1016,10 @@ export class BoardView {
     for (const label of extras) rows.push([label, "a variant's points", (s) => (s.extras.find((e) => e.label === label) || { points: 0 }).points]);
     const tie = this.tieBreak(m, v);
     const again = this.options.playAgain && m.seat !== null;
-    const close = () => {
-      this.sheetClosed = true;
-      this.focusKey = "sheet";
-      this.render();
-    };
+    const close = () => this.closeSheet();
     return h(
       "div",
-      {
-        class: "overlay",
-        "data-testid": "score-sheet",
-        onkeydown: (event) => {
-          if (event.key === "Escape") close();
-        },
-      },
+      { class: "overlay", "data-testid": "score-sheet" },
       h(
         "div",
         { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" },

@@ -15,6 +15,7 @@ import attrs
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickIcon, TrickTile
 from tricky_treats.events import (
+    CardPlaced,
     EndTriggered,
     Event,
     HouseTricked,
@@ -90,6 +91,7 @@ def tile_text(tile: TrickTile, *, short: bool = False) -> str:
 def move_text(move: Move, names: Sequence[str], you: int | None, *, full: bool = True) -> str:
     """A move in a few words: who, the action's notation and what it gained.
 
+    A take names the card (it has left the market by the time the screen shows the move).
     Without ``full`` a trick leaves out the tile (the board shows it) and the end of the game
     its reason.
     """
@@ -97,6 +99,8 @@ def move_text(move: Move, names: Sequence[str], you: int | None, *, full: bool =
     gains: list[str] = []
     for event in move.events:
         match event:
+            case CardPlaced(card=card):
+                gains.append(f"({card_text(card)})")
             case HouseVisited(treat=treat, treats=treats):
                 gains.append(f"+{treats} {treat.value}")
             case StreetBonusTaken(treat=treat, treats=treats):

@@ -50,7 +50,8 @@ class Progress:
                 pass
             else:
                 self._bar = Bar(
-                    TextColumn(self.label),
+                    # The label is shown as written: never a format string nor markup.
+                    TextColumn("{task.description}", markup=False),
                     BarColumn(),
                     MofNCompleteColumn(),
                     TimeElapsedColumn(),

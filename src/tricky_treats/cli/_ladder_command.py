@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tricky_treats._candy_ladder import CANDY_GAMES
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.ladder import GAME, LadderGame, play_ladder, rate
+from tricky_treats.ladder import GAME, LadderGame, ladder_games, rate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -64,10 +65,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if done[0] % max(1, pairs * args.games // 10) == 0:
             console.print(f"  {done[0]} games played", style="dim")
 
-    games = play_ladder(
-        bots, args.games, args.seed, jobs=args.jobs, on_game=progress, game=args.game
-    )
-    ratings = rate(games, anchor=args.anchor, resamples=args.resamples, seed=args.seed)
+    def played() -> Iterator[LadderGame]:
+        for game in ladder_games(bots, args.games, args.seed, jobs=args.jobs, game=args.game):
+            progress(game)
+            yield game
+
+    # Rated as they are played, none kept: memory stays flat whatever --games is.
+    ratings = rate(played(), anchor=args.anchor, resamples=args.resamples, seed=args.seed)
     table = Table(title=f"Elo ratings ({args.anchor or bots[0]} = 0)")
     table.add_column("bot")
     table.add_column("Elo", justify="right")
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     console.print(table)
     console.print(
-        f"{len(games)} games in {time.perf_counter() - started:.0f} s on {args.jobs} "
+        f"{done[0]} games in {time.perf_counter() - started:.0f} s on {args.jobs} "
         f"process(es) of {os.cpu_count()} cores; time per move is CPU time"
     )
     return 0

@@ -26,13 +26,16 @@ import asyncio
 import collections
 import contextlib
 import datetime
+import ipaddress
 import json
 import logging
+import re
 import secrets
+import sys
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from starlette.applications import Starlette
@@ -43,16 +46,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
-from tricky_treats_web.store import TableStore, VersionConflictError
+from tricky_treats_web.store import StoreUnavailableError, TableStore, VersionConflictError
 from tricky_treats_web.wheels import build_wheels
 
-__all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "create_app"]
+__all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "client_key", "create_app"]
+
+_T = TypeVar("_T")
 
 log = logging.getLogger("tricky_treats_web")
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
-PYODIDE = HERE.parent / "node_modules" / "pyodide"
+PYODIDE = HERE.parents[1] / "node_modules" / "pyodide"
+"""Where a clone's ``npm ci`` in examples/web puts the Pyodide runtime (``create_app(pyodide=)``
+and ``tricky-treats-web serve --pyodide`` name another folder)."""
 
 BOTS = ("random", "greedy")
 """The bots a game can seat: both answer at once (the search bot would keep a table waiting)."""
@@ -70,9 +77,9 @@ class Limits:
     """
 
     max_games: int = 1000
-    """Games held in memory at once (finished ones nobody watches are forgotten first)."""
+    """Games this process holds in memory at once; games nobody uses are unloaded first."""
     games_per_client: int = 20
-    """Games one client may create in ``create_window`` seconds."""
+    """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s."""
     create_window: float = 3600.0
     sockets_per_client: int = 32
     """Open sockets of one client, counted from the moment they connect (before hello)."""
@@ -88,6 +95,10 @@ class Limits:
     """Messages waiting for one socket; a client that lets more pile up is dropped."""
     idle_expiry: float = 7 * 24 * 3600.0
     """An unfinished game nobody moved in for this long is deleted, from memory and store."""
+    unplayed_expiry: float = 30 * 60.0
+    """A game nobody has made a move in (bots aside) is deleted this long after it was made."""
+    max_unplayed: int = 500
+    """Games waiting for their first move, over every process of the store; then 503 busy."""
     finished_expiry: float | None = None
     """A finished game is deleted this long after its last move; None keeps it in the store."""
     sweep_seconds: float = 60.0
@@ -124,9 +135,13 @@ class Connection:
     them. A client that lets ``send_queue`` messages pile up is dropped.
     """
 
-    def __init__(self, websocket: WebSocket, who: int | str, queue_size: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, who: int | str, queue_size: int, credential: str | None = None
+    ) -> None:
         self.websocket = websocket
         self.who = who
+        self.credential = credential
+        """The key this seat said hello with: its link to the next game holds the same."""
         self.dropped: str | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self._loop = asyncio.get_running_loop()
@@ -176,7 +191,9 @@ class Room:
     """One table, its stored version and the sockets connected to it.
 
     ``lock`` makes the messages for this table go one at a time: a move is applied, stored
-    and queued for its clients before the next message for the table is read.
+    and queued for its clients before the next message for the table is read. ``holders``
+    counts the requests that have the room in hand (a socket before its hello, a new game):
+    the room is not unloaded under them.
     """
 
     table: tt.Table
@@ -185,6 +202,7 @@ class Room:
     connections: list[Connection] = attrs.field(factory=list)
     last_active: float = attrs.field(factory=time.time)
     next_game: str | None = None
+    holders: int = 0
 
     def deliver(self, outgoing: tuple[tt.Outgoing, ...], sender: Connection | None) -> None:
         """Queue each message for the sockets it is for."""
@@ -196,13 +214,44 @@ class Room:
             for connection in targets:
                 connection.offer(out.text)
 
+    @property
+    def idle(self) -> bool:
+        """Nobody is connected to it and no request has it in hand: it may be unloaded."""
+        return not self.connections and not self.holders
+
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id may be (``secrets.token_urlsafe`` makes them): anything else is no game."""
+
+_UNAVAILABLE = "the game store cannot be reached just now; try again in a moment"
+
+
+def client_key(address: str) -> str:
+    """The client a quota counts for ``address``: an IPv4 address, or an IPv6 /64.
+
+    One IPv6 host usually holds a whole /64, and may rotate through it; an IPv4 address mapped
+    into IPv6 counts as that IPv4 address. Anything else (a test client's name) is itself.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
 
 class Lobby:
-    """The games of this server process, by id, and its limits.
+    """The games this server process holds, by id, and its limits.
 
-    With a ``store``, the lobby deletes the expired games from it, starts with its unfinished
-    games, stores every new game and every accepted move, and finds a game it does not hold
-    (a finished one, or one created by another process) in the store when a client asks.
+    With a ``store``, the lobby stores every new game and every accepted move, and holds a
+    game in memory only while someone uses it: a game is loaded from the store on demand (the
+    first socket for it on this process) and unloaded once nobody is connected, so that
+    ``max_games`` counts what this process holds, and N processes hold N times as many. What
+    players share (a game, its next game) lives in the store. It also deletes expired games.
+    Without a store, the games live here (finished ones nobody watches are forgotten).
     """
 
     def __init__(
@@ -225,40 +274,86 @@ class Lobby:
             gone = store.expire(*self._cutoffs(time.time()))
             if gone:
                 log.info("deleted %d expired games from the store", len(gone))
-            stored = store.load_unfinished()
-            self.rooms = {game_id: Room(s.table, s.version) for game_id, s in stored.items()}
-            log.info("restored %d unfinished games from the store", len(self.rooms))
 
     @property
     def max_games(self) -> int:
         """How many games this process holds at most."""
         return self.limits.max_games
 
-    def _cutoffs(self, now: float) -> tuple[datetime.datetime, datetime.datetime | None]:
+    def _cutoffs(
+        self, now: float
+    ) -> tuple[datetime.datetime, datetime.datetime | None, datetime.datetime]:
         def moment(seconds: float) -> datetime.datetime:
             return datetime.datetime.fromtimestamp(now - seconds, datetime.UTC)
 
         finished = self.limits.finished_expiry
-        return moment(self.limits.idle_expiry), None if finished is None else moment(finished)
+        return (
+            moment(self.limits.idle_expiry),
+            None if finished is None else moment(finished),
+            moment(self.limits.unplayed_expiry),
+        )
 
-    def _forget_finished(self) -> None:
-        # Forget finished games that nobody is looking at (the store keeps them).
-        if len(self.rooms) + self._creating >= self.limits.max_games:
-            for game_id, room in list(self.rooms.items()):
-                if room.table.game.is_over and not room.connections:
-                    del self.rooms[game_id]
+    def _make_space(self) -> bool:
+        """Unload games nobody uses until one more fits; False if every one is in use.
+
+        Without a store only finished games may go (memory is all there is of the others).
+        """
+        if len(self.rooms) + self._creating < self.limits.max_games:
+            return True
+        idle = sorted(
+            (room.last_active, game_id)
+            for game_id, room in self.rooms.items()
+            if room.idle and (self.store is not None or room.table.game.is_over)
+        )
+        for _, game_id in idle[: len(self.rooms) + self._creating - self.limits.max_games + 1]:
+            del self.rooms[game_id]
+        return len(self.rooms) + self._creating < self.limits.max_games
+
+    @contextlib.asynccontextmanager
+    async def holding(self, game_id: str) -> AsyncIterator[Room | None]:
+        """The room of ``game_id`` (None if no such game), kept loaded for the ``with`` block.
+
+        From memory, or else loaded from the store (``RefusedError`` ``unavailable`` if the
+        store cannot be reached, ``server-full`` if this process holds all it may).
+        """
+        room = await self._room(game_id)
+        if room is None:
+            yield None
+            return
+        room.holders += 1
+        try:
+            yield room
+        finally:
+            room.holders -= 1
 
     async def room(self, game_id: str) -> Room | None:
         """The room of ``game_id``, from memory or else from the store; None if unknown."""
+        return await self._room(game_id)
+
+    async def _room(self, game_id: str) -> Room | None:
+        if not _GAME_ID.fullmatch(game_id):
+            return None  # a NUL, a space, an odd byte: no game has such an id
         room = self.rooms.get(game_id)
-        if room is None and self.store is not None:
-            self._forget_finished()
-            if len(self.rooms) + self._creating < self.limits.max_games:
-                stored = await asyncio.to_thread(self.store.load, game_id)
-                room = self.rooms.get(game_id)  # another client may have loaded it meanwhile
-                if room is None and stored is not None:
-                    room = self.rooms[game_id] = Room(stored.table, stored.version)
+        if room is not None or self.store is None:
+            return room
+        if not self._make_space():
+            raise RefusedError(
+                "server-full", "this server holds as many games as it can; try later", 503
+            )
+        try:
+            stored = await self._store_call(self.store.load, game_id)
+        except Exception:
+            _store_failed("could not load game %s from the store", game_id)
+            raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
+        room = self.rooms.get(game_id)  # another client may have loaded it meanwhile
+        if room is None and stored is not None:
+            room = self.rooms[game_id] = Room(stored.table, stored.version)
+            room.next_game = stored.next_game
         return room
+
+    async def _store_call(self, call: Callable[..., _T], *args: Any) -> _T:
+        """``call(*args)`` in a worker thread: the event loop never waits for the store."""
+        return await asyncio.to_thread(call, *args)
 
     def _save(self, game_id: str, table: tt.Table, version: int) -> None:
         """Store ``table`` as ``version`` (runs in a worker thread); failures are logged."""
@@ -268,7 +363,7 @@ class Lobby:
         except VersionConflictError:
             raise
         except Exception:
-            log.exception("could not store game %s; its last move is refused", game_id)
+            _store_failed("could not store game %s; its last move is refused", game_id)
             raise
 
     def _check_quota(self, client: str, now: float) -> collections.deque[float]:
@@ -288,12 +383,33 @@ class Lobby:
                 del self._created[key]
         return created
 
+    async def _check_unplayed(self) -> None:
+        """Refuse a new game while ``max_unplayed`` games (of every process) await a move."""
+        if self.store is None:
+            unplayed = sum(
+                1 for r in self.rooms.values() if r.version == 0 and not r.table.game.is_over
+            )
+        else:
+            try:
+                unplayed = await self._store_call(self.store.count_unplayed)
+            except Exception:
+                _store_failed("could not count the unplayed games")
+                raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
+        if unplayed >= self.limits.max_unplayed:
+            raise RefusedError(
+                "busy",
+                f"{unplayed} new games are waiting for their first move, as many as this "
+                "server keeps; try again in a few minutes",
+                503,
+            )
+
     async def create(self, request: Mapping[str, Any], client: str = "") -> dict[str, Any]:
         """Create a game for ``client`` from a request body; the answer holds the seat links."""
         now = time.time()
-        created = self._check_quota(client, now)
+        created = self._check_quota(client_key(client), now)
         self._check_room()
         table, names, bots = _new_table(request, self.limits.max_message_bytes)
+        await self._check_unplayed()
         game_id = await self._open(table)
         created.append(now)
         return {
@@ -311,8 +427,7 @@ class Lobby:
         }
 
     def _check_room(self) -> None:
-        self._forget_finished()
-        if len(self.rooms) + self._creating >= self.limits.max_games:
+        if not self._make_space():
             raise RefusedError(
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
@@ -324,7 +439,7 @@ class Lobby:
         if self.store is not None:
             self._creating += 1
             try:
-                await asyncio.to_thread(self._save, game_id, table, 0)
+                await self._store_call(self._save, game_id, table, 0)
             except Exception as exc:
                 raise RefusedError(
                     "not-saved", "the server could not store the new game; try again", 503
@@ -336,34 +451,67 @@ class Lobby:
 
     # -- "play again" (the page's end sheet) ------------------------------------------------------
 
-    async def play_again(self, room: Room) -> str:
+    async def play_again(self, game_id: str, room: Room) -> str:
         """The game after ``room``'s finished one (its lock held): same seats, bots and rules.
 
-        Made once per finished game (every seat asking gets the same one), with a new deal; kept
-        in this process's memory only, so not across a restart or between server processes.
+        Made once per finished game, whichever process a seat asks through: every seat gets
+        the same one, with a new deal. Its seats take the same keys as this game's (the table
+        keeps only their hashes), so that any process can send each seat its link. With a
+        store, the next game is stored with the link from this one, and announced to the other
+        processes.
         """
-        if room.next_game is None:
-            old = room.table.game.config
-            table = tt.Table.new(
-                list(old.players),
-                bots=room.table.bots,
-                variants=[v.name for v in old.variants],
-                any_mean_house=old.any_mean_house,
-                refresh_ends_turn=old.refresh_ends_turn,
-                max_message_bytes=self.limits.max_message_bytes,
-            )
+        if room.next_game is not None:
+            return room.next_game
+        old = room.table.game.config
+        game = tt.new_game(
+            list(old.players),
+            variants=[v.name for v in old.variants],
+            any_mean_house=old.any_mean_house,
+            refresh_ends_turn=old.refresh_ends_turn,
+        )
+        seats = json.loads(room.table.save(hash_credentials=True))["seats"]
+        table = tt.Table(
+            game,
+            bots=room.table.bots,
+            credential_hashes=[seat.get("credential_sha256") for seat in seats],
+            max_message_bytes=self.limits.max_message_bytes,
+        )
+        if self.store is None:
             room.next_game = await self._open(table)
+            return room.next_game
+        candidate = secrets.token_urlsafe(9)
+        try:
+            room.next_game = await self._store_call(self.store.open_next, game_id, candidate, table)
+        except Exception as exc:
+            _store_failed("could not store the next game of %s", game_id)
+            raise RefusedError("not-saved", "the server could not store the next game") from exc
         return room.next_game
 
-    def next_game_message(self, room: Room, who: int | str) -> str | None:
-        """For a client of ``room`` (a seat or spectators): the link to its next game, if any."""
-        if room.next_game is None or room.next_game not in self.rooms:
+    def next_game_message(self, room: Room, connection: Connection) -> str | None:
+        """For a client of ``room``: the link to its next game, if there is one yet."""
+        if room.next_game is None:
             return None
-        table = self.rooms[room.next_game].table
         link = f"/play/{room.next_game}"
-        if isinstance(who, int) and who in table.human_seats:
-            link += f"#{table.credential(who)}"
+        if isinstance(connection.who, int) and connection.credential is not None:
+            link += f"#{connection.credential}"
         return json.dumps({"type": "next-game", "link": link})
+
+    def announce_next(self, room: Room) -> None:
+        """Send every client of ``room`` its link to the next game."""
+        for connection in room.connections:
+            message = self.next_game_message(room, connection)
+            if message is not None:
+                connection.offer(message)
+
+    async def next_game(self, game_id: str, next_id: str) -> None:
+        """Another process stored the next game of ``game_id``: tell this process's sockets."""
+        room = self.rooms.get(game_id)
+        if room is None or room.next_game is not None:
+            return
+        async with room.lock:
+            if room.next_game is None:
+                room.next_game = next_id
+                self.announce_next(room)
 
     async def move(self, game_id: str, room: Room, text: str, sender: Connection) -> None:
         """Handle one message from ``sender``: apply, store, then queue the answers."""
@@ -374,6 +522,8 @@ class Lobby:
                 outgoing = await self._stored_move(game_id, room, text, sender)
             if outgoing[0].to != tt.SENDER:
                 room.last_active = time.time()
+                if self.store is None:
+                    room.version += 1  # (a store's save counts them)
             room.deliver(outgoing, sender)
 
     async def _stored_move(
@@ -401,14 +551,18 @@ class Lobby:
                     room.version = version
                 return outgoing
             # Another process moved this game first: catch up, then try the message again.
-            if not await self._catch_up(game_id, room):
-                return (tt.Outgoing(tt.SENDER, _refusal("no-game", "this game has expired")),)
-        return (tt.Outgoing(tt.SENDER, _refusal("busy", "the game is busy; try again")),)
+            try:
+                if not await self._catch_up(game_id, room):
+                    return (_answer("no-game", "this game has expired"),)
+            except Exception:
+                _store_failed("could not load game %s from the store", game_id)
+                return (_answer("not-saved", _UNAVAILABLE),)
+        return (_answer("busy", "the game is busy; try again"),)
 
     async def _catch_up(self, game_id: str, room: Room) -> bool:
         """Bring ``room`` (its lock held) to the stored table; False if it is gone."""
         assert self.store is not None
-        stored = await asyncio.to_thread(self.store.load, game_id)
+        stored = await self._store_call(self.store.load, game_id)
         if stored is None:
             self._close_room(game_id, "expired", "this game has expired")
             return False
@@ -417,21 +571,29 @@ class Lobby:
             room.table, room.version = stored.table, stored.version
             room.last_active = time.time()
             room.deliver(outgoing, None)
+        if stored.next_game is not None and room.next_game is None:
+            room.next_game = stored.next_game
+            self.announce_next(room)
         return True
 
     async def refresh(self, game_id: str, room: Room) -> bool:
         """Bring ``room`` (its lock held) up to the stored version; False if it is gone.
 
-        A process that has just started, or whose notification is still on its way, may hold
-        an older table than the store: a client that connects gets the stored state.
+        A process whose notification is still on its way may hold an older table than the
+        store: a client that connects gets the stored state. ``RefusedError`` ``unavailable``
+        if the store cannot be reached.
         """
         if self.store is None:
             return True
-        stored = await asyncio.to_thread(self.store.version, game_id)
-        if stored is None:
-            self._close_room(game_id, "expired", "this game has expired")
-            return False
-        return stored <= room.version or await self._catch_up(game_id, room)
+        try:
+            stored = await self._store_call(self.store.version, game_id)
+            if stored is None:
+                self._close_room(game_id, "expired", "this game has expired")
+                return False
+            return stored <= room.version or await self._catch_up(game_id, room)
+        except Exception:
+            _store_failed("could not read game %s from the store", game_id)
+            raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
 
     async def changed(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of ``game_id``: tell this process's sockets."""
@@ -440,13 +602,20 @@ class Lobby:
             return
         async with room.lock:
             if version > room.version:
-                await self._catch_up(game_id, room)
+                try:
+                    await self._catch_up(game_id, room)
+                except Exception:  # the store went away: the next resync catches up
+                    _store_failed("could not load game %s from the store", game_id)
 
     async def resync(self) -> None:
         """Catch up every game this process holds (saves may have gone unheard)."""
         for game_id, room in list(self.rooms.items()):
             async with room.lock:
-                await self._catch_up(game_id, room)
+                try:
+                    await self._catch_up(game_id, room)
+                except Exception:
+                    _store_failed("could not load game %s from the store", game_id)
+                    return
 
     def _close_room(self, game_id: str, code: str, message: str) -> None:
         room = self.rooms.pop(game_id, None)
@@ -455,29 +624,50 @@ class Lobby:
         for connection in room.connections:
             connection.refuse(code, message)
 
+    def unload_idle(self) -> list[str]:
+        """Unload the games nobody uses (the store keeps them); answer their ids.
+
+        Without a store, only the finished ones: memory is all there is of the others.
+        """
+        gone = [
+            game_id
+            for game_id, room in self.rooms.items()
+            if room.idle and (self.store is not None or room.table.game.is_over)
+        ]
+        for game_id in gone:
+            del self.rooms[game_id]
+        return gone
+
     async def expire(self, now: float | None = None) -> list[str]:
         """Delete the games left idle past the limits; answer their ids.
 
         With a store, that is what the store deletes (by the time of the last save, whichever
-        process made it); without one, the unfinished games idle in memory. Their sockets are
-        told and closed. Finished games that nobody watches are forgotten from memory.
+        process made it); without one, the idle games in memory. Their sockets are told and
+        closed. Games nobody uses are unloaded from memory (``unload_idle``).
         """
         now = time.time() if now is None else now
-        idle, finished = self._cutoffs(now)
+        idle, finished, unplayed = self._cutoffs(now)
         if self.store is not None:
-            gone = await asyncio.to_thread(self.store.expire, idle, finished)
+            gone = await self._store_call(self.store.expire, idle, finished, unplayed)
         else:
             gone = [
                 game_id
                 for game_id, room in self.rooms.items()
-                if room.last_active < idle.timestamp()
-                and (not room.table.game.is_over or finished is not None)
+                if (room.last_active < idle.timestamp() and not room.table.game.is_over)
+                or (
+                    room.last_active < unplayed.timestamp()
+                    and room.version == 0
+                    and not room.table.game.is_over
+                )
+                or (
+                    finished is not None
+                    and room.table.game.is_over
+                    and room.last_active < finished.timestamp()
+                )
             ]
         for game_id in gone:
             self._close_room(game_id, "expired", "this game was idle too long and is deleted")
-        for game_id, room in list(self.rooms.items()):
-            if room.table.game.is_over and not room.connections:
-                del self.rooms[game_id]
+        self.unload_idle()
         if gone:
             log.info("deleted %d expired games", len(gone))
         return gone
@@ -489,7 +679,20 @@ class Lobby:
             try:
                 await self.expire()
             except Exception:  # a store that fails now may work next time
-                log.exception("could not delete expired games")
+                _store_failed("could not delete expired games")
+
+
+def _store_failed(message: str, *args: object) -> None:
+    """Log the store failure being handled: one line if the store is down, else its traceback."""
+    failure = sys.exc_info()[1]
+    if isinstance(failure, StoreUnavailableError):
+        log.warning(f"{message}: %s", *args, failure)
+    else:
+        log.exception(message, *args)
+
+
+def _answer(code: str, message: str) -> tt.Outgoing:
+    return tt.Outgoing(tt.SENDER, _refusal(code, message))
 
 
 def _new_table(
@@ -545,10 +748,11 @@ def _asks_again(text: str) -> bool:
     return isinstance(message, dict) and message == {"type": "again"}
 
 
-async def _play_again(lobby: Lobby, room: Room, sender: Connection) -> None:
+async def _play_again(lobby: Lobby, game_id: str, room: Room, sender: Connection) -> None:
     """Open the next game, asked for by a seated player once the game is over.
 
-    Every client of the room gets its own link to it (a seat's link holds its new key).
+    Every client of the room gets its link to it (a seat's link holds its key), and so do the
+    clients that other processes hold (the store announces it).
     """
     if not isinstance(sender.who, int) or not room.table.game.is_over:
         why = "only a seated player can ask for the next game, once this one is over"
@@ -556,20 +760,17 @@ async def _play_again(lobby: Lobby, room: Room, sender: Connection) -> None:
         return
     async with room.lock:
         try:
-            await lobby.play_again(room)
+            await lobby.play_again(game_id, room)
         except (tt.TrickyTreatsError, RefusedError) as exc:
             sender.offer(_refusal("no-next-game", str(exc)))
             return
-        for connection in room.connections:
-            message = lobby.next_game_message(room, connection.who)
-            if message is not None:
-                connection.offer(message)
+        lobby.announce_next(room)
 
 
 def _client_of(scope: Mapping[str, Any]) -> str:
     # uvicorn puts the proxy's forwarded address here only for proxies it is told to trust.
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return client_key(str(client[0])) if client else "unknown"
 
 
 def _json_object(text: str | bytes) -> dict[str, Any]:
@@ -606,15 +807,23 @@ async def _receive_text(websocket: WebSocket) -> str | None:
 
 
 def create_app(
-    lobby: Lobby | None = None, wheel_dir: Path | None = None, *, background: bool = True
+    lobby: Lobby | None = None,
+    wheel_dir: Path | None = None,
+    *,
+    background: bool = True,
+    pyodide: Path | None = None,
 ) -> Starlette:
     """The web app; ``wheel_dir`` is where the wheels for the offline page are built.
+
+    ``pyodide`` is the folder of the Pyodide runtime for the offline page (default
+    ``PYODIDE``, where a clone's ``npm ci`` puts it); without one the page says so.
 
     While it runs (its lifespan), it deletes expired games every ``Limits.sweep_seconds`` and
     listens for the moves of other processes sharing its store (``background=False``: not).
     """
     lobby = lobby if lobby is not None else Lobby()
     limits = lobby.limits
+    pyodide = PYODIDE if pyodide is None else pyodide
     wheels: dict[str, Path] = {}
 
     def wheel_files() -> dict[str, Path]:
@@ -632,7 +841,7 @@ def create_app(
             for v in tt.available_variants()
             if v.name not in HIDDEN_VARIANTS
         ]
-        offline = (PYODIDE / "pyodide.mjs").is_file()
+        offline = (pyodide / "pyodide.mjs").is_file()
         return JSONResponse({"variants": offered, "bots": list(BOTS), "offline": offline})
 
     async def create_game(request: Request) -> Response:
@@ -643,6 +852,10 @@ def create_app(
             return JSONResponse({"code": exc.code, "error": str(exc)}, status_code=exc.status)
         except tt.TrickyTreatsError as exc:
             return JSONResponse({"code": "bad-request", "error": str(exc)}, status_code=400)
+        except Exception:  # a bug: said in the log, and to the client in words
+            log.exception("creating a game failed")
+            error = {"code": "unavailable", "error": "the server failed; try again in a moment"}
+            return JSONResponse(error, status_code=503)
         return JSONResponse(answer, status_code=201)
 
     async def wheel_index(request: Request) -> Response:
@@ -679,6 +892,9 @@ def create_app(
             await _greet_and_play(websocket)
         except RefusedError as exc:
             await refuse(websocket, exc.code, str(exc))
+        except Exception:  # a bug: said in the log, and to the client in words, never a hang
+            log.exception("a socket for game %r failed", websocket.path_params.get("game"))
+            await refuse(websocket, "unavailable", "the server failed; try again in a moment")
         finally:
             lobby.sockets[client] -= 1
             if lobby.sockets[client] <= 0:
@@ -686,15 +902,27 @@ def create_app(
 
     async def _greet_and_play(websocket: WebSocket) -> None:
         game_id = websocket.path_params["game"]
-        room = await lobby.room(game_id)
-        if room is None:
-            raise RefusedError("no-game", "no such game")
+        async with lobby.holding(game_id) as room:
+            if room is None:
+                raise RefusedError("no-game", "no such game")
+            connection = await _greet(websocket, game_id, room)
+        if connection is None:
+            return
+        try:
+            await _serve(game_id, room, connection)
+        finally:
+            connection.drop("gone")
+            with contextlib.suppress(ValueError):
+                room.connections.remove(connection)
+
+    async def _greet(websocket: WebSocket, game_id: str, room: Room) -> Connection | None:
+        """Read the hello and seat the socket at ``room``; None if the client left first."""
         try:
             text = await asyncio.wait_for(_receive_text(websocket), limits.hello_seconds)
         except TimeoutError:
             raise RefusedError("no-hello", "say hello first (in time)") from None
         if text is None:
-            return
+            return None
         if len(text) > limits.max_request_bytes:
             raise RefusedError("too-large", "that hello is too large")
         hello = _json_object(text)
@@ -718,17 +946,13 @@ def create_app(
             if welcome.to != tt.SPECTATORS and len(same) >= limits.tabs_per_seat:
                 # A seat always gets in: its oldest tab gives way.
                 same[0].refuse("replaced", "this seat was opened in another tab")
-            connection = Connection(websocket, welcome.to, limits.send_queue)
+            seat_key = credential if isinstance(welcome.to, int) else None
+            connection = Connection(websocket, welcome.to, limits.send_queue, seat_key)
             room.connections.append(connection)
             connection.offer(welcome.text)
-            if following := lobby.next_game_message(room, welcome.to):
+            if following := lobby.next_game_message(room, connection):
                 connection.offer(following)
-        try:
-            await _serve(game_id, room, connection)
-        finally:
-            connection.drop("gone")
-            with contextlib.suppress(ValueError):
-                room.connections.remove(connection)
+        return connection
 
     async def _serve(game_id: str, room: Room, connection: Connection) -> None:
         reader = asyncio.ensure_future(_read(game_id, room, connection))
@@ -756,7 +980,7 @@ def create_app(
             if text is None or connection.dropped is not None:
                 return
             if _asks_again(text):
-                await _play_again(lobby, room, connection)
+                await _play_again(lobby, game_id, room, connection)
                 continue
             # Shielded: a client that leaves mid-move does not cut its move (and the updates
             # to the others) in half.
@@ -768,7 +992,8 @@ def create_app(
         if background:
             tasks.append(asyncio.ensure_future(lobby.sweep()))
             if lobby.store is not None:
-                tasks.append(asyncio.ensure_future(lobby.store.watch(lobby.changed, lobby.resync)))
+                watch = lobby.store.watch(lobby.changed, lobby.resync, lobby.next_game)
+                tasks.append(asyncio.ensure_future(watch))
         try:
             yield
         finally:
@@ -786,8 +1011,8 @@ def create_app(
         WebSocketRoute("/ws/{game}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    if PYODIDE.is_dir():
-        routes.append(Mount("/pyodide", StaticFiles(directory=PYODIDE), name="pyodide"))
+    if pyodide.is_dir():
+        routes.append(Mount("/pyodide", StaticFiles(directory=pyodide), name="pyodide"))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.lobby = lobby
     return app

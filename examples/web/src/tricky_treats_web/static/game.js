@@ -15,6 +15,28 @@ let attempt = 0;
 let retryTimer = null;
 let finished = false; // the server said the game or the seat does not exist: stop retrying
 let refetch = false; // the socket is closed on purpose, to hear the current position again
+let refusal = null; // why the server turned this tab away before any state: kept on screen
+
+// A refusal before there is a board to show (no such game, too many tabs, spectators full):
+// the reason stays on the page, with the way back to the lobby and, if the page retries, when.
+function showRefusal(text, retryInSeconds = null) {
+  const header = document.createElement("header");
+  header.className = "top";
+  const title = Object.assign(document.createElement("h1"), { textContent: "Tricky Treats" });
+  const status = Object.assign(document.createElement("div"), { className: "status offline", textContent: text });
+  status.dataset.testid = "refusal";
+  header.append(title, status);
+  const panel = Object.assign(document.createElement("main"), { className: "panel refusal-panel" });
+  if (retryInSeconds !== null) {
+    const when = Object.assign(document.createElement("p"), { textContent: `The page tries again in ${retryInSeconds} s.` });
+    when.dataset.testid = "retry";
+    panel.append(when);
+  }
+  const back = Object.assign(document.createElement("a"), { className: "act", href: "/", textContent: "Back to the lobby" });
+  back.dataset.testid = "back-to-lobby";
+  panel.append(back);
+  root.replaceChildren(header, panel);
+}
 
 function keyOfLink() {
   return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
@@ -70,21 +92,23 @@ function connect() {
       // Connecting again cannot help: say why, and stop retrying.
       finished = true;
       const text = message.message || message.error;
-      board.setConnection("closed", text);
-      if (board.message) board.update(message);
-      else root.querySelector(".status").textContent = text;
+      if (board.message) {
+        board.setConnection("closed", text);
+        board.update(message);
+      } else showRefusal(text);
       announce(text, true);
       return;
     }
     if (message.type === "error" && !board.message) {
       // A refusal before any state (a server limit, say): shown, and the page retries.
-      const text = message.message || message.error;
-      root.querySelector(".status").textContent = text;
-      announce(text, true);
+      refusal = message.message || message.error;
+      showRefusal(refusal, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] / 1000);
+      announce(refusal, true);
       return;
     }
     if (message.type === "update") {
       attempt = 0;
+      refusal = null;
       board.setConnection("connected");
     }
     if (message.type === "error" && message.code === "stale") {
@@ -115,7 +139,8 @@ function connect() {
     attempt += 1;
     const why = event.code === 1013 ? "the server is full" : `try ${attempt}, next in ${Math.round(delay / 100) / 10} s`;
     board.setConnection("reconnecting", why);
-    if (!board.message) root.querySelector(".status").textContent = `Connection lost: reconnecting (${why})`;
+    if (!board.message && refusal) showRefusal(refusal, Math.round(delay / 100) / 10);
+    else if (!board.message && root.querySelector(".status")) root.querySelector(".status").textContent = `Connection lost: reconnecting (${why})`;
     retryTimer = setTimeout(connect, delay);
   };
 }

@@ -1,8 +1,9 @@
 """A small web app on ``tricky_treats.Table``: create a game, share per-seat links, play.
 
-``create_app()`` builds the Starlette application; ``examples/web/serve.py`` runs it with
-uvicorn on 127.0.0.1. Needs ``pip install 'tricky-treats[web]'`` (and
-``'tricky-treats[postgresql]'`` for a PostgreSQL store shared by several processes).
+``create_app()`` builds the Starlette application; ``tricky-treats-web serve``
+(``tricky_treats_web.cli``) runs it with uvicorn on 127.0.0.1. The distribution is
+``tricky-treats-web`` (``'tricky-treats-web[postgresql]'`` for a PostgreSQL store shared by
+several processes).
 """
 
 from __future__ import annotations

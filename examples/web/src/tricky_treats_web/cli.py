@@ -1,0 +1,146 @@
+"""The ``tricky-treats-web`` command: ``tricky-treats-web serve`` runs the app with uvicorn.
+
+From a clone: ``pip install -e . -e examples/web && tricky-treats-web serve``; once released:
+``pip install tricky-treats-web``. It binds 127.0.0.1:8000 (``--host``, ``--port``).
+
+Games are stored in ``tricky-treats.sqlite3`` in the current folder and come back after a
+restart or a crash; ``--store PATH`` (or the ``TRICKY_TREATS_STORE`` environment variable)
+puts the file elsewhere. ``--store postgresql://user@host/db`` (the ``postgresql`` extra)
+keeps them in PostgreSQL instead, where several server processes can share them: start one
+``tricky-treats-web serve`` per process on the same URL. docs/hosting.md tells the rest (a
+TLS proxy, the limits, backups).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["DEFAULT_STORE", "MAX_FRAME_BYTES", "console_main", "main", "parser"]
+
+DEFAULT_STORE = "tricky-treats.sqlite3"
+"""The SQLite file of the games, in the folder the server is started from."""
+MAX_FRAME_BYTES = 16 * 1024
+"""The largest WebSocket frame uvicorn reads (its default is 16 MiB): above every message."""
+
+DESCRIPTION = "Serve the Tricky Treats web app: create games, share a link per player, play."
+EPILOG = """\
+Open http://127.0.0.1:8000/ (or the --port you chose) and create a game.
+
+Friends on other machines:
+  By default the server listens on 127.0.0.1 only: no other machine reaches it.
+  On a home network, bind the machine's address (--host 192.168.1.20, or
+  --host 0.0.0.0 for every address) and set the lobby's "address your friends
+  use" to http://192.168.1.20:8000 so that the links point there.
+  On the internet, keep --host 127.0.0.1 and put a TLS reverse proxy in front,
+  such as Caddy (reverse_proxy 127.0.0.1:8000) or nginx (proxy_pass with the
+  Upgrade and Connection headers set, for WebSockets). Players then use
+  https:// links and the page talks to the server over wss://. Pass
+  --forwarded-allow-ips 127.0.0.1 so that the proxy's X-Forwarded-For names
+  each player (uvicorn's --proxy-headers). docs/hosting.md tells more.
+"""
+
+_LIMIT_HELP = {
+    "games_per_client": "games one client (an IPv4 address or an IPv6 /64) may create per hour",
+    "max_unplayed": "games nobody has moved in yet, over every process of the store; "
+    "past it, new games are refused (503 busy)",
+    "sockets_per_client": "sockets one client may hold open on this process",
+    "spectators_per_game": "spectators of one game on this process (seats never count)",
+    "max_games": "games this process holds in memory; games nobody is connected to are "
+    "unloaded first (the store keeps them)",
+}
+_SECONDS_HELP = {
+    "unplayed_expiry": "seconds after which a game nobody moved in is deleted",
+    "idle_expiry": "seconds after which an unfinished game nobody moves in is deleted",
+    "sweep_seconds": "how often expired games are looked for, in seconds",
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``tricky-treats-web``: every option with its help and default."""
+    from tricky_treats_web.app import Limits
+
+    top = argparse.ArgumentParser(prog="tricky-treats-web", description=DESCRIPTION)
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser(
+        "serve",
+        help="run the web server",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    serve.add_argument(
+        "--store",
+        default=os.environ.get("TRICKY_TREATS_STORE") or DEFAULT_STORE,
+        help="the SQLite file of the games, or a postgresql:// URL "
+        "(default: $TRICKY_TREATS_STORE, else %(default)s in the current folder)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="addresses of the reverse proxies whose X-Forwarded-For names the client "
+        "(comma-separated; default: none, each client is its peer address)",
+    )
+    serve.add_argument(
+        "--pyodide",
+        type=Path,
+        default=None,
+        help="the folder of the Pyodide runtime for the offline page (npm's pyodide package; "
+        "default: node_modules/pyodide of a clone's examples/web, if there)",
+    )
+    defaults = Limits()
+    limits = serve.add_argument_group("limits (docs/hosting.md)")
+    for kind, helps in ((int, _LIMIT_HELP), (float, _SECONDS_HELP)):
+        for field, text in helps.items():
+            limits.add_argument(
+                f"--{field.replace('_', '-')}",
+                type=kind,
+                default=getattr(defaults, field),
+                help=f"{text} (default: %(default)s)",
+            )
+    limits.add_argument(
+        "--finished-expiry",
+        type=float,
+        default=None,
+        help="seconds after which a finished game is deleted (default: kept)",
+    )
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the command given by ``argv`` (``sys.argv[1:]`` by default)."""
+    args = parser().parse_args(argv)
+    import uvicorn
+
+    from tricky_treats_web.app import Limits, Lobby, create_app
+    from tricky_treats_web.store import open_store
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    fields = (*_LIMIT_HELP, *_SECONDS_HELP, "finished_expiry")
+    chosen = Limits(**{field: getattr(args, field) for field in fields})
+    lobby = Lobby(store=open_store(args.store), limits=chosen)
+    print(f"Tricky Treats: open http://{args.host}:{args.port}/ (Ctrl+C to stop)", flush=True)
+    uvicorn.run(
+        create_app(lobby, pyodide=args.pyodide),
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=MAX_FRAME_BYTES,
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        log_level="warning",
+    )
+
+
+def console_main() -> None:
+    """The entry point of the ``tricky-treats-web`` console script."""
+    try:
+        main()
+    except KeyboardInterrupt:  # pragma: no cover - Ctrl+C at the prompt
+        sys.exit(130)
