@@ -10,9 +10,11 @@ Run with ``python benchmarks/bench_candy_games.py`` after installing the package
 - games between current bots and games between previous bots: the mean game length and, for
   Tricks & Treats, the share of games that reach Time's Up (the candy part of the game).
 
-The previous versions are kept here for the comparison: Tricks & Treats' searched every legal
-action with ``calm_rollout`` playouts (it accused blindly); Hack Trick's played every playout
-to the end of the match. Candy Chaser's bot did not change (both columns are the same bot).
+The current bots are each game's ``make_bot("search:N")``; the previous versions are kept
+here for the comparison: Tricks & Treats' searched only the accusations it knew to be right,
+with random playouts (``informed``); Hack Trick's played every playout to the end of the match
+(``full``); Candy Chaser's searched every legal action with random playouts (``blind``). Their
+shares against a greedy player are in ``bench_candy_bots.py``.
 Every run is bounded by ``--games`` and ``--duels``; the defaults take minutes on 2 cores.
 """
 
@@ -30,7 +32,6 @@ import tricks_and_treats as tnt
 from tricky_treats.protocol import (
     Agent,
     RandomPlayer,
-    SearchPlayer,
     TurnBasedGame,
     play_match,
     simulate,
@@ -42,20 +43,18 @@ Bots = Callable[[int], Agent]
 GAMES: dict[str, tuple[Callable[[int], TurnBasedGame], Bots, Bots]] = {
     "tricks-and-treats (3 players)": (
         lambda seed: tnt.new_game(3, seed),
-        lambda n: SearchPlayer(
-            iterations=n, action_filter=tnt.informed_actions, rollout_policy=tnt.informed_rollout
-        ),
-        lambda n: SearchPlayer(iterations=n, rollout_policy=tnt.calm_rollout),
+        lambda n: tnt.make_bot(f"search:{n}"),
+        lambda n: tnt.make_bot(f"informed:{n}"),
     ),
     "hack-trick (match to 5)": (
         lambda seed: hack_trick.new_match(seed=seed),
-        lambda n: SearchPlayer(iterations=n, playout_cutoff=hack_trick.hand_end_estimate),
-        lambda n: SearchPlayer(iterations=n),
+        lambda n: hack_trick.make_bot(f"search:{n}"),
+        lambda n: hack_trick.make_bot(f"full:{n}"),
     ),
     "candy-chaser (4 players)": (
         lambda seed: candy_chaser.new_game(4, seed),
-        lambda n: SearchPlayer(iterations=n),
-        lambda n: SearchPlayer(iterations=n),
+        lambda n: candy_chaser.make_bot(f"search:{n}"),
+        lambda n: candy_chaser.make_bot(f"blind:{n}"),
     ),
 }
 

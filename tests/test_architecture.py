@@ -59,6 +59,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.agents": "agents",
     "tricky_treats.simulation": "agents",
     "tricky_treats.ladder": "agents",
+    "tricky_treats._candy_ladder": "agents",
     "tricky_treats.drawing": "agents",
     "tricky_treats.protocol": "agents",
     "tricky_treats.adapters": "agents",

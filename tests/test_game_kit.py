@@ -81,3 +81,37 @@ def test_a_seat_is_a_whole_number_below_the_number_of_players() -> None:
     for bad in (-1, 2, True, 1.0, "1", None):
         with pytest.raises(KeyError, match=r"no player .*; players are 0 to 1"):
             kit.check_seat(bad, 2, KeyError)
+
+
+def test_a_bot_is_found_by_its_name_or_the_error_lists_the_names() -> None:
+    from tricky_treats.protocol import RandomPlayer, SearchPlayer
+
+    plain = {"random": RandomPlayer}
+    searching = {"search": lambda n: SearchPlayer(iterations=n)}
+    assert kit.bot_named("random", plain, searching, KeyError) == RandomPlayer()
+    assert kit.bot_named("search", plain, searching, KeyError) == SearchPlayer()
+    assert kit.bot_named("search:7", plain, searching, KeyError) == SearchPlayer(iterations=7)
+    for bad in (
+        "random:3",
+        "search:",
+        "search:0",
+        "search:-1",
+        "search:\u0661",
+        "search:100001",
+        "x",
+    ):
+        with pytest.raises(ValueError, match=r"choose random, search\[:ITERATIONS\]"):
+            kit.bot_named(bad, plain, searching, ValueError)
+
+
+def test_dealings_are_weighed_by_the_likelihoods_of_the_other_seats() -> None:
+    dealings = [("a", "b", "c"), ("a", "c", "b")]
+    # Seat 1 did what "b" makes twice as likely as "c"; seat 0's own mapping is ignored.
+    likelihoods = [{"a": 0.001}, {"b": 1.0, "c": 0.5}, {}]
+    guesses = kit.Dealings.weigh(0, dealings, likelihoods)
+    assert guesses.weights == pytest.approx((2 / 3, 1 / 3))
+    assert guesses.odds(1) == pytest.approx({"b": 2 / 3, "c": 1 / 3})
+    assert guesses.likely(0.5) == [(1, "b"), (2, "c")]
+    rng = random.Random(0)
+    draws = [guesses.draw(rng) for _ in range(3000)]
+    assert draws.count(("a", "b", "c")) / 3000 == pytest.approx(2 / 3, abs=0.03)

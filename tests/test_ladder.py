@@ -161,3 +161,39 @@ def test_openspiel_ismcts_through_the_adapter_plays_on_the_ladder() -> None:
     games = play_ladder(["random", "ismcts:2"], games=2, seed=3)
     assert [g.bots for g in games] == [("random", "ismcts:2"), ("ismcts:2", "random")]
     assert all(g.seconds[g.bots.index("ismcts:2")] > 0 for g in games)
+
+
+@pytest.mark.parametrize("game", ["hack-trick", "candy-chaser", "tricks-and-treats"])
+def test_a_candy_game_has_a_ladder_of_its_own(game: str) -> None:
+    package = {"hack-trick": "hack_trick", "candy-chaser": "candy_chaser"}.get(
+        game, "tricks_and_treats"
+    )
+    module = pytest.importorskip(package, reason=f"pip install -e examples/{game}")
+    games = play_ladder(["random", "greedy"], games=2, seed=7, game=game)
+    assert [g.bots for g in games] == [("random", "greedy"), ("greedy", "random")]
+    assert all(sum(g.moves) > 0 for g in games)  # a random accusation may end it at once
+    # Seat 0's score is the result of the 2-player game the seed deals and the bots play.
+    from tricky_treats.protocol import play_match
+
+    bots = [module.make_bot("random"), module.make_bot("greedy")]
+    first = module.new_match(seed=7) if game == "hack-trick" else module.new_game(2, 7)
+    assert games[0].score == play_match(first, bots, seed=7).returns()[0]
+    again = play_ladder(["random", "greedy"], games=2, seed=7, game=game)
+    assert [(g.score, g.moves) for g in again] == [(g.score, g.moves) for g in games]
+    with pytest.raises(tt.ConfigurationError, match="no bot 'wizard'; choose random, greedy"):
+        play_ladder(["greedy", "wizard"], games=2, game=game)
+
+
+def test_the_ladder_command_rates_a_candy_games_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("candy_chaser", reason="pip install -e examples/candy-chaser")
+    args = ["ladder", "--game", "candy-chaser", "--bots", "random,greedy", "--games", "4"]
+    assert main([*args, "--resamples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players of candy-chaser" in out
+    assert len([line for line in out.splitlines() if "greedy" in line and "%" in line]) == 1
+    with pytest.raises(SystemExit) as stopped:
+        main(["ladder", "--game", "chess", "--bots", "random,greedy"])
+    assert stopped.value.code == 2
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
+    with pytest.raises(tt.ConfigurationError, match="no game 'chess'"):
+        play_ladder(["random", "greedy"], games=2, game="chess")

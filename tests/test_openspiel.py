@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 import random
 from typing import Any
@@ -28,9 +29,11 @@ from tricky_treats.adapters.openspiel import (  # noqa: E402
     GAME_NAME,
     TrickyTreatsState,
     ismcts_bot,
+    openspiel_returns,
     outcome_rewards,
     resample_from_infostate,
 )
+from tricky_treats.agents import Determinizer  # noqa: E402
 from tricky_treats.dealing import deal_draws  # noqa: E402
 
 CONFIGURATIONS = [
@@ -145,7 +148,7 @@ def test_the_deal_is_one_chance_node_per_draw_of_the_engines_deal() -> None:
         engine_game = engine_game.apply(action)
         state.apply_action(engine_game.action_space.encode(action))
     assert _engine(state).scores() == engine_game.scores()
-    assert state.returns() == list(outcome_rewards(engine_game))
+    assert state.returns() == list(openspiel_returns(engine_game))
 
 
 def test_a_chance_outcome_out_of_range_is_refused_and_changes_nothing() -> None:
@@ -187,7 +190,8 @@ def test_the_game_describes_itself() -> None:
     assert (kind.min_num_players, kind.max_num_players) == (2, 4)
     assert game.num_players() == 4
     assert game.num_distinct_actions() == tt.new_game(4, seed=0).action_space.size
-    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1 / 3, 1.0, 0.0)
+    # The returns' whole-number scale for 4 players is 9: -1/3 is -3, +1 is +9.
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-3.0, 9.0, 0.0)
     assert game.get_parameters() == {"players": 4, "variants": "family"}
     assert str(pyspiel.load_game(GAME_NAME, {"variants": "family,open-objectives"})) == (
         f"{GAME_NAME}(players=2,variants=family+open-objectives)"
@@ -250,6 +254,80 @@ def test_a_clone_plays_on_its_own_simulator() -> None:
     assert before is not None
     assert clone.game_state == before.apply(before.action_space.decode(first))
     assert len(state.history()) + 1 == len(clone.history())
+
+
+class _Finished:
+    """Just what ``outcome_rewards`` reads of a finished game: the seats and the winners."""
+
+    def __init__(self, players: int, winners: tuple[int, ...]) -> None:
+        self.players = (None,) * players
+        self._winners = winners
+
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_returns_are_whole_and_sum_to_exactly_zero_whoever_wins(players: int) -> None:
+    """Every outcome, shared wins included: the returns add up to exactly 0 in any order."""
+    scale = (players - 1) ** 2
+    for k in range(1, players + 1):
+        for winners in itertools.combinations(range(players), k):
+            finished: Any = _Finished(players, winners)
+            returns = openspiel_returns(finished)
+            assert all(r == int(r) for r in returns)
+            for order in itertools.permutations(returns):
+                assert sum(order) == 0.0  # exactly, as OpenSpiel's test_constant_sum asks
+            rewards = outcome_rewards(finished)
+            assert returns == pytest.approx([r * scale for r in rewards])
+    # A sole winner of 4: +9 and -3 each; the rewards +1 and -1/3 did not sum to 0 exactly.
+    sole: Any = _Finished(4, (0,))
+    assert openspiel_returns(sole) == (9.0, -3.0, -3.0, -3.0)
+    assert sum(outcome_rewards(sole)) != 0.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_constant_sum_as_openspiels_api_test_checks_it(players: int) -> None:
+    """OpenSpiel's test_constant_sum over the terminal states of random games."""
+    game = pyspiel.load_game(GAME_NAME, {"players": players})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    for seed in range(6):
+        state = _dealt({"players": players}, moves=10_000, seed=seed)
+        assert state.is_terminal()
+        assert sum(state.returns()) == game.utility_sum()
+        assert game.min_utility() <= min(state.returns())
+        assert max(state.returns()) <= game.max_utility()
+
+
+def test_resampling_builds_one_determinizer_per_state_and_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tricky_treats.adapters.openspiel as adapter
+
+    built: list[int] = []
+
+    class Counting(Determinizer):
+        def __init__(self, view: tt.PlayerView) -> None:
+            built.append(view.player)
+            super().__init__(view)
+
+    monkeypatch.setattr(adapter, "Determinizer", Counting)
+    state = _dealt({"players": 3}, moves=12, seed=2)
+    player = state.current_player()
+    first, again = random.Random(5), random.Random(5)
+    samples = [resample_from_infostate(state, player, first) for _ in range(4)]
+    assert built == [player]  # built at the first resample, reused by the next three
+    # The same worlds as a tt.determinize per resample draws from the same random numbers.
+    view = _engine(state).view(player)
+    assert [_engine(s) for s in samples] == [tt.determinize(view, again) for _ in range(4)]
+    resample_from_infostate(state, (player + 1) % 3, first)
+    assert built == [player, (player + 1) % 3]  # another player: another view
+    clone = state.clone()
+    assert not clone.determinizers  # a clone (a deep copy, for OpenSpiel) starts afresh
+    assert not pickle.loads(pickle.dumps(state)).determinizers
+    clone.apply_action(clone.legal_actions()[0])
+    resample_from_infostate(clone, clone.current_player(), first)
+    assert len(built) == 3
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -266,3 +266,20 @@ def test_a_playout_cutoff_stops_playouts_with_its_estimate() -> None:
     player = SearchPlayer(iterations=6, playout_cutoff=stop_at_once)
     assert player.choose(info, random.Random(0)) in info.legal_actions
     assert len(calls) == 6  # one playout action each, then the estimate ends it
+
+
+def test_the_search_player_searches_in_the_states_its_sampler_draws() -> None:
+    game = _new(5)
+    seat = game.current_player
+    assert seat is not None
+    info = InformationSet(seat, game.view(seat), tuple(game.legal_actions()), state=game)
+    drawn: list[TurnBasedGame] = []
+
+    def sampler(given: InformationSet, rng: random.Random) -> TurnBasedGame:
+        assert given is info
+        drawn.append(given.determinize(rng))
+        return drawn[-1]
+
+    choice = SearchPlayer(iterations=6, sampler=sampler).choose(info, random.Random(0))
+    assert choice in info.legal_actions
+    assert len(drawn) == 6  # one sampled state an iteration, none from info.determinize

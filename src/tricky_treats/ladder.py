@@ -16,6 +16,11 @@ Bots are named as for ``simulate`` (``random``, ``greedy``, ``search:ITERATIONS`
 ``ismcts:SIMULATIONS``, OpenSpiel's IS-MCTS through the OpenSpiel adapter (the
 ``openspiel`` extra), and ``policy:FILE``, a linear policy trained by
 ``examples/train_policy.py`` (numpy, from the ``pettingzoo`` extra).
+
+``game`` plays one of the candy games under ``examples/`` instead (``hack-trick``,
+``candy-chaser``, ``tricks-and-treats``, each installed on its own): 2-player games of the
+game protocol, the bots named by the game's ``make_bot`` (``random``, ``greedy``,
+``search:ITERATIONS``, ...).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
 
 import attrs
 
@@ -37,7 +43,10 @@ from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.simulator import Simulator
 
-__all__ = ["LadderGame", "Rating", "ladder_games", "make_bot", "play_ladder", "rate"]
+__all__ = ["GAME", "LadderGame", "Rating", "ladder_games", "make_bot", "play_ladder", "rate"]
+
+GAME = "tricky-treats"
+"""The game a ladder plays unless told another (``play_ladder``'s ``game``)."""
 
 
 @attrs.frozen
@@ -106,8 +115,12 @@ def _count(spec: str, text: str, what: str) -> int:
     return int(text)
 
 
-def _play(bots: tuple[str, str], seed: int) -> LadderGame:
-    """One game between ``bots`` (seat order), dealt and drawn from ``seed``."""
+def _play(bots: tuple[str, str], seed: int, game_name: str = GAME) -> LadderGame:
+    """One game of ``game_name`` between ``bots`` (seat order), dealt and drawn from ``seed``."""
+    if game_name != GAME:
+        from tricky_treats._candy_ladder import play_candy_game
+
+        return LadderGame(bots, seed, *play_candy_game(game_name, bots, seed))
     agents = [make_bot(spec) for spec in bots]
     rng = random.Random(seed)
     sim = Simulator(new_game(2, seed=seed))
@@ -142,7 +155,7 @@ _GAMES_AHEAD = 4
 
 
 def ladder_games(
-    bots: Sequence[str], games: int, seed: int = 0, jobs: int = 1
+    bots: Sequence[str], games: int, seed: int = 0, jobs: int = 1, game: str = GAME
 ) -> Iterator[LadderGame]:
     """The games of ``play_ladder``, in the same order, each as it is played.
 
@@ -155,22 +168,30 @@ def ladder_games(
         raise ConfigurationError(f"games per pair must be even and at least 2, got {games}")
     if jobs < 1:
         raise ConfigurationError(f"jobs must be at least 1, got {jobs}")
+    if game != GAME:
+        from tricky_treats._candy_ladder import candy_bot
+
+        check: Callable[[str], object] = partial(candy_bot, game)
+    else:
+        check = make_bot
     for spec in bots:
-        make_bot(spec)  # every name checked before any game is played
-    return _played(_schedule(bots, games, seed), jobs)
+        check(spec)  # every name checked before any game is played
+    return _played(_schedule(bots, games, seed), jobs, game)
 
 
-def _played(matches: Iterator[tuple[tuple[str, str], int]], jobs: int) -> Iterator[LadderGame]:
+def _played(
+    matches: Iterator[tuple[tuple[str, str], int]], jobs: int, game: str
+) -> Iterator[LadderGame]:
     if jobs == 1:
         for seats, deal in matches:
-            yield _play(seats, deal)
+            yield _play(seats, deal, game)
         return
     # Its workers end with this process, however it ends (they would play on, orphaned).
     with ProcessPoolExecutor(jobs, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         # A few games per process ahead, submitted as others finish, in play order.
         waiting: collections.deque[Future[LadderGame]] = collections.deque()
         for seats, deal in matches:
-            waiting.append(pool.submit(_play, seats, deal))
+            waiting.append(pool.submit(_play, seats, deal, game))
             if len(waiting) >= _GAMES_AHEAD * jobs:
                 yield waiting.popleft().result()
         while waiting:
@@ -183,15 +204,17 @@ def play_ladder(
     seed: int = 0,
     jobs: int = 1,
     on_game: Callable[[LadderGame], None] | None = None,
+    game: str = GAME,
 ) -> list[LadderGame]:
     """Play ``games`` games (even: every deal with both seatings) for every pair of ``bots``.
 
     ``jobs`` processes play them (1: here). ``on_game`` hears of each game when it ends.
-    Raises ConfigurationError for fewer than 2 bots, a bot named twice or an unknown bot.
+    ``game`` is ``tricky-treats`` or a candy game (see the module). Raises
+    ConfigurationError for fewer than 2 bots, a bot named twice, an unknown bot or game.
     ``ladder_games`` gives the same games one at a time, without keeping them.
     """
     results: list[LadderGame] = []
-    for result in ladder_games(bots, games, seed, jobs):
+    for result in ladder_games(bots, games, seed, jobs, game):
         results.append(result)
         if on_game is not None:
             on_game(result)

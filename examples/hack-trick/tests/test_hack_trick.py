@@ -13,6 +13,7 @@ import attrs
 import hack_trick as ht
 import pytest
 from hack_trick.__main__ import HELP, RULES_WHEN_THEY_MATTER, describe, main, outcome, render
+from hack_trick.bots import GreedyPlayer, hand_end_estimate, make_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -612,3 +613,51 @@ def test_search_playouts_stop_when_the_hand_ends() -> None:
     assert ht.hand_end_estimate(won, after) == pytest.approx((0.8, 0.2))
     over = attrs.evolve(won, scores=(4, 1)).apply(ht.Play(1))
     assert ht.hand_end_estimate(won, over) == (1.0, 0.0)
+
+
+# -- the greedy baseline, and the bots by name --------------------------------------------------
+
+
+def info_of(state: ht.HackTrickState) -> InformationSet:
+    seat = state.current_player
+    assert seat is not None
+    return InformationSet(seat, state.view(seat), state.legal_actions(), state=state)
+
+
+def test_greedy_takes_the_winning_play() -> None:
+    # 3 + 2 = 5 completes player 0's line 4 5 6 (squares 4 and 6 held).
+    state = turn(
+        0, row=(3,), hands=((1, 2, 4), (0,)), board=board(s4=(0, (False,)), s6=(0, (False,)))
+    )
+    assert GreedyPlayer().choose(info_of(state), random.Random(0)) == ht.Play(2)
+
+
+def test_greedy_captures_rather_than_draws_and_keeps_its_double() -> None:
+    # 3 + 4 = 7 takes the opponent's two markers on square 7.
+    state = turn(0, row=(3,), hands=((0, 4), (0,)), board=board(s7=(1, (False, False))))
+    choice = GreedyPlayer().choose(info_of(state), random.Random(0))
+    assert choice == ht.Play(4)
+
+
+def test_greedy_never_spends_a_marker_to_force_or_guard() -> None:
+    state = turn(0, row=(3,), hands=((0, 4), (0,)), board=board())
+    played = state.apply(ht.Play(4))
+    assert played.step is ht.Step.END
+    assert ht.Force() in played.legal_actions()
+    assert GreedyPlayer().choose(info_of(played), random.Random(0)) == ht.Pass()
+
+
+def test_bots_by_name() -> None:
+    assert make_bot("greedy") == GreedyPlayer()
+    assert make_bot("random") == RandomPlayer()
+    assert make_bot("search:9") == SearchPlayer(iterations=9, playout_cutoff=hand_end_estimate)
+    assert make_bot("full:9") == SearchPlayer(iterations=9)
+    with pytest.raises(ht.ConfigurationError, match="choose random, greedy, search"):
+        make_bot("search:nine")
+
+
+def test_the_command_line_seats_a_greedy_bot() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["simulate", "--games", "2", "--bots", "greedy,random"]) == 0
+    assert out.getvalue().startswith("2 games, ")

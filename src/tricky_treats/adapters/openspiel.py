@@ -16,8 +16,13 @@ Importing this module registers the game with ``pyspiel.register_game``:
 Parameters: ``players`` (2 to 4, default 2) and ``variants`` (variant names joined by
 ``+``, as ``"family+open-objectives"``, default none; commas are taken too and written as
 ``+``, since a comma ends a parameter in OpenSpiel's game strings). Imperfect information,
-sequential, zero-sum, terminal rewards (``outcome_rewards``: +1 for a sole winner,
-``-1/(n-1)`` for the others, shared wins split the +1), explicit stochastic.
+sequential, zero-sum, terminal rewards, explicit stochastic. The returns
+(``openspiel_returns``) are ``outcome_rewards`` (+1 for a sole winner, ``-1/(n-1)`` for the
+others, shared wins split the +1) on the whole-number scale ``(n-1)**2``: with 2 players +1
+and -1, with 3 a sole winner +4 and the others -2, with 4 a sole winner +9 and the others -3
+(two winners +3 each, three +1 each). Whole numbers sum to exactly 0 in floating point, as
+OpenSpiel's ``test_constant_sum`` checks; -1/3 has no exact binary fraction, so 4-player
+rewards of +1 and -1/3 summed to 1.1e-16.
 
 The deal is a run of chance nodes, one per draw of the engine's deal
 (``tt.deal_draws``): a shuffle of ``n`` items makes ``n - 1`` draws, the
@@ -41,9 +46,10 @@ observations are not provided (``make_py_observer`` returns None for them, as Op
 expects).
 
 ``resample_from_infostate(state, player, rng)`` builds a state consistent with what
-``player`` sees (``tt.determinize``); OpenSpiel's IS-MCTS bot takes it with
-``bot.set_resampler``, and ``ismcts_bot`` makes such a bot ready for
-``evaluate_bots.evaluate_bots``.
+``player`` sees (``tt.determinize``), with one ``Determinizer`` (``tricky_treats.agents``)
+per state and player reused by every resample of that state (IS-MCTS resamples one state
+once a simulation); OpenSpiel's IS-MCTS bot takes it with ``bot.set_resampler``, and
+``ismcts_bot`` makes such a bot ready for ``evaluate_bots.evaluate_bots``.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from tricky_treats.actions import Action
 from tricky_treats.adapters._text import outcome_rewards, view_text
 from tricky_treats.adapters.observation import ObservationEncoding, max_game_length
-from tricky_treats.agents import determinize
+from tricky_treats.agents import Determinizer, determinize
 from tricky_treats.dealing import deal_draws, deal_from_draws, new_game
 from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import GameState
@@ -73,14 +79,35 @@ __all__ = [
     "TrickyTreatsObserver",
     "TrickyTreatsState",
     "ismcts_bot",
+    "openspiel_returns",
     "outcome_rewards",
     "resample_from_infostate",
+    "returns_scale",
 ]
 
 GAME_NAME = "python_tricky_treats"
 """The name to give ``pyspiel.load_game``."""
 
 _DEFAULTS: dict[str, Any] = {"players": 2, "variants": ""}
+
+
+def returns_scale(players: int) -> int:
+    """The factor ``(players - 1) ** 2`` that makes every reward a whole number.
+
+    A reward is ``(n share - 1) / (n - 1)`` with ``share`` 1/k for k winners (k at most
+    n = 4), so ``(n - 1) ** 2`` times it, ``(n - 1) (n/k - 1)`` or ``-(n - 1)``, is whole.
+    """
+    return (players - 1) ** 2
+
+
+def openspiel_returns(game: GameState) -> tuple[float, ...]:
+    """Each seat's return: ``outcome_rewards`` times ``returns_scale``, whole numbers.
+
+    They sum to exactly 0 (whole floats add exactly); all zeros while the game goes on.
+    """
+    scale = returns_scale(len(game.players))
+    return tuple(float(round(reward * scale)) for reward in outcome_rewards(game))
+
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -130,8 +157,8 @@ class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=self.action_space.size,
             max_chance_outcomes=max(self.draw_bounds, default=1),
             num_players=count,
-            min_utility=-1.0 / (count - 1),
-            max_utility=1.0,
+            min_utility=-1.0 / (count - 1) * returns_scale(count),
+            max_utility=1.0 * returns_scale(count),
             utility_sum=0.0,
             max_game_length=max_game_length(self.template),
         )
@@ -193,6 +220,10 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.draws: tuple[int, ...] = ()
         self._sim: Simulator | None = None
+        self.determinizers = _Determinizers()
+        """Per player, the determinizer of ``game_state``'s view that
+        ``resample_from_infostate`` reuses; emptied by every move, and a clone starts
+        without."""
 
     @property
     def game_state(self) -> GameState | None:
@@ -203,6 +234,7 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
     @game_state.setter
     def game_state(self, state: GameState | None) -> None:
         self._sim = None if state is None else Simulator(state)
+        self.determinizers = _Determinizers()
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` during the deal, ``TERMINAL`` once over."""
@@ -234,6 +266,7 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         sim = self._sim
         if sim is not None:
             sim.play(action)
+            self.determinizers = _Determinizers()
             return
         among = self._among()
         if not 0 <= action < among:
@@ -255,11 +288,11 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         return self._sim is not None and self._sim.is_over
 
     def returns(self) -> list[float]:
-        """Each seat's reward: ``outcome_rewards`` once over, zeros before."""
+        """Each seat's return: ``openspiel_returns`` once over, zeros before."""
         game = self.game_state
         if game is None:
             return [0.0] * self.get_game().num_players()
-        return list(outcome_rewards(game))
+        return list(openspiel_returns(game))
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any
@@ -277,6 +310,20 @@ class TrickyTreatsState(pyspiel.State):  # type: ignore[misc]
         if game is None:
             return _dealing_text(self)
         return f"dealt by {len(self.draws)} draws: {' '.join(str(a) for a in game.history)}"
+
+
+class _Determinizers(dict[int, Determinizer]):
+    """A state's cache of determinizers: cloning, deep-copying or pickling starts it afresh.
+
+    OpenSpiel clones a Python state by deep-copying it; copying the determinizers would
+    cost more than building one.
+    """
+
+    def __deepcopy__(self, memo: object) -> _Determinizers:
+        return _Determinizers()
+
+    def __reduce__(self) -> tuple[type[_Determinizers], tuple[()]]:
+        return _Determinizers, ()
 
 
 def _dealing_text(state: TrickyTreatsState) -> str:
@@ -334,12 +381,17 @@ def resample_from_infostate(
     players' secret tiles are drawn with ``rng``. It is a world to search in: its
     ``game_state`` is the sample, while its OpenSpiel history stays ``state``'s (the draws
     of another deck order are not worked out), so serializing it gives ``state`` back.
+    The ``Determinizer`` of ``player``'s view is built at the first resample of a state and
+    reused by the next ones (the same samples as ``tt.determinize``, built once).
     """
-    game = state.game_state
-    if game is None:
-        raise ConfigurationError("nothing to resample during the deal")
+    determinizer = state.determinizers.get(player)
+    if determinizer is None:
+        game = state.game_state
+        if game is None:
+            raise ConfigurationError("nothing to resample during the deal")
+        determinizer = state.determinizers[player] = Determinizer(game.view(player))
     sampled: TrickyTreatsState = state.clone()
-    sampled.game_state = determinize(game.view(player), rng)
+    sampled.game_state = determinizer.sample(rng)
     return sampled
 
 

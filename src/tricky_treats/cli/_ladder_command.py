@@ -8,8 +8,9 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from tricky_treats._candy_ladder import CANDY_GAMES
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.ladder import LadderGame, ladder_games, rate
+from tricky_treats.ladder import GAME, LadderGame, ladder_games, rate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,6 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the bots, separated by commas: random, greedy, search:ITERATIONS, "
         "ismcts:SIMULATIONS (OpenSpiel's, needs the openspiel extra), policy:FILE (a policy "
         f"written by examples/train_policy.py) (default: {DEFAULT_BOTS})",
+    )
+    parser.add_argument(
+        "--game",
+        default=GAME,
+        choices=[GAME, *CANDY_GAMES],
+        help=f"the game: {GAME} (default) or a candy game under examples/, installed with "
+        "pip install -e examples/GAME, whose bots are random, greedy and search:ITERATIONS",
     )
     parser.add_argument(
         "--games", type=int, default=10, help="2-player games per pair of bots, even (10)"
@@ -47,7 +55,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     pairs = len(bots) * (len(bots) - 1) // 2
     console.print(
         f"ladder: {len(bots)} bots, {args.games} games per pair ({pairs * args.games} games), "
-        f"2 players, deals from seed {args.seed}"
+        f"2 players of {args.game}, deals from seed {args.seed}"
     )
     started = time.perf_counter()
     done = [0]
@@ -58,7 +66,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             console.print(f"  {done[0]} games played", style="dim")
 
     def played() -> Iterator[LadderGame]:
-        for game in ladder_games(bots, args.games, args.seed, jobs=args.jobs):
+        for game in ladder_games(bots, args.games, args.seed, jobs=args.jobs, game=args.game):
             progress(game)
             yield game
 

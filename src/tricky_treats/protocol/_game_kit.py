@@ -3,20 +3,36 @@
 The protocol gives them the agents, the runner, the console and the record codec; this module
 gives the few lines of rules plumbing that were written once per game: the text of an action
 (its word, then its fields), the seeded random source every shuffle and roll derives from, the
-check of a seat number, returns shared among the winners, a tuple with one item replaced, and
-the "legal now" list of a refusal. Private: the games are versioned with this repository, not
-promised to anyone else.
+check of a seat number, returns shared among the winners, a tuple with one item replaced, the
+"legal now" list of a refusal, a bot found by its name, and a player's weighted guesses at the
+hidden dealing. Private: the games are versioned with this repository, not promised to anyone
+else.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import random
-from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, Generic, TypeVar
 
 import attrs
 
-__all__ = ["SpokenAction", "check_seat", "legal_now", "replaced", "seeded_random", "shared_returns"]
+from tricky_treats.protocol.game import Agent
+from tricky_treats.protocol.players import SearchPlayer
+
+__all__ = [
+    "Dealings",
+    "SpokenAction",
+    "bot_named",
+    "check_seat",
+    "legal_now",
+    "replaced",
+    "seeded_random",
+    "shared_returns",
+]
 
 _T = TypeVar("_T")
 
@@ -69,3 +85,90 @@ def legal_now(legal: Sequence[object], most: int | None = None, none: str = "not
     shown = legal if most is None else legal[:most]
     listed = ", ".join(map(str, shown)) + (", ..." if len(shown) < len(legal) else "")
     return listed or none
+
+
+MAX_ITERATIONS = 100_000
+"""The most search iterations a bot's name may ask for."""
+
+
+def bot_named(
+    spec: str,
+    plain: Mapping[str, Callable[[], Agent]],
+    searching: Mapping[str, Callable[[int], Agent]],
+    error: type[Exception],
+) -> Agent:
+    """The bot ``spec`` names, else ``error`` listing the names.
+
+    A ``plain`` bot is named alone; a ``searching`` one as ``NAME`` or ``NAME:ITERATIONS``
+    (1 to ``MAX_ITERATIONS``; ``SearchPlayer``'s default without).
+    """
+    name, colon, budget = spec.partition(":")
+    if name in plain and not colon:
+        return plain[name]()
+    if name in searching and (
+        not colon or (budget.isascii() and budget.isdigit() and 0 < int(budget) <= MAX_ITERATIONS)
+    ):
+        return searching[name](int(budget) if colon else SearchPlayer().iterations)
+    names = [*plain, *(f"{n}[:ITERATIONS]" for n in searching)]
+    raise error(
+        f"no bot {spec!r:.40}; choose {', '.join(names)} (ITERATIONS 1 to {MAX_ITERATIONS})"
+    )
+
+
+@attrs.frozen
+class Dealings(Generic[_T]):
+    """One player's weighted guesses at the hidden dealing: which secret each seat holds.
+
+    ``weigh`` builds them from every dealing that agrees with what the player knows for
+    certain and, per seat, how likely each secret makes what that seat was seen doing.
+    """
+
+    player: int
+    dealings: tuple[tuple[_T, ...], ...]
+    """Every dealing (the secret of each seat) that agrees with what the player knows."""
+    weights: tuple[float, ...]
+    """Each dealing's probability; they sum to 1."""
+    _cumulative: tuple[float, ...] = attrs.field(repr=False, eq=False)
+
+    @classmethod
+    def weigh(
+        cls,
+        player: int,
+        dealings: Sequence[tuple[_T, ...]],
+        likelihoods: Sequence[Mapping[_T, float]],
+    ) -> Dealings[_T]:
+        """Each dealing weighed by the product of its seats' ``likelihoods[seat][secret]``.
+
+        The player's own seat is left out (they know their secret); a secret missing from a
+        seat's mapping counts 1.
+        """
+        raw = [
+            math.prod(likelihoods[q].get(secret, 1.0) for q, secret in enumerate(d) if q != player)
+            for d in dealings
+        ]
+        total = sum(raw)
+        weights = tuple(w / total for w in raw)
+        return cls(player, tuple(dealings), weights, tuple(itertools.accumulate(weights)))
+
+    def odds(self, seat: int) -> dict[_T, float]:
+        """The probability of each secret ``seat`` may hold."""
+        odds: dict[_T, float] = {}
+        for dealing, weight in zip(self.dealings, self.weights, strict=True):
+            odds[dealing[seat]] = odds.get(dealing[seat], 0.0) + weight
+        return odds
+
+    def likely(self, least: float) -> list[tuple[int, _T]]:
+        """Every (seat, secret) of another seat at least ``least`` likely."""
+        seats = len(self.dealings[0])
+        return [
+            (seat, secret)
+            for seat in range(seats)
+            if seat != self.player
+            for secret, chance in self.odds(seat).items()
+            if chance >= least
+        ]
+
+    def draw(self, rng: random.Random) -> tuple[_T, ...]:
+        """A dealing drawn with ``rng`` by the weights."""
+        at = bisect.bisect_right(self._cumulative, rng.random() * self._cumulative[-1])
+        return self.dealings[min(at, len(self.dealings) - 1)]

@@ -28,6 +28,7 @@ def run_console(
     game_options: Mapping[str, Mapping[str, Any]] | None = None,
     action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
     playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
+    make_bot: Callable[[str], Agent] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
@@ -41,14 +42,18 @@ def run_console(
     winners). ``help_text`` explains the game: the commands' description and what ``help``
     prints while playing. Search bots play their playouts with ``rollout_policy``, consider
     the actions of ``action_filter`` and stop playouts at ``playout_cutoff``, when given.
+    ``make_bot(name)`` gives a game's own bots by name (``greedy`` and a search of its own)
+    instead of ``make_player``'s; it raises ``ValueError`` (the game's ``ConfigurationError``)
+    for a name it does not know.
     """
+    names = "random, greedy, search or search:N" if make_bot else "random, search or search:N"
     parser = argparse.ArgumentParser(prog=prog, description=help_text or None)
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play against bots in the terminal", description=help_text)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--players", type=int, default=players[0])
     play.add_argument("--seat", type=int, default=0, help="your seat")
-    play.add_argument("--bot", default="search:200", help="random, search or search:N")
+    play.add_argument("--bot", default="search:200", help=names)
     play.add_argument("--watch", action="store_true", help="bots only, printing each action")
     seats = f"{players[0]}" if players[0] == players[1] else f"{players[0]} to {players[1]}"
     sim = sub.add_parser(
@@ -74,8 +79,8 @@ def run_console(
         "--bots",
         default="random",
         metavar="BOTS",
-        help="comma-separated, one per seat, or one bot for every seat: random, search "
-        "(200 iterations) or search:ITERATIONS; default: random in every seat",
+        help=f"comma-separated, one per seat, or one bot for every seat: {names}; "
+        "search plays 200 iterations; default: random in every seat",
     )
     sim.add_argument(
         "--quiet",
@@ -92,6 +97,11 @@ def run_console(
         parser.error(f"--players must be from {players[0]} to {players[1]}")
     chosen = {name: getattr(args, name) for name in options}
 
+    def bot(spec: str) -> Agent:
+        if make_bot is not None:
+            return make_bot(spec)
+        return make_player(spec, rollout_policy, action_filter, playout_cutoff)
+
     def start(seed: int) -> TurnBasedGame:
         return new_game(args.players, seed, **chosen)
 
@@ -106,9 +116,10 @@ def run_console(
             parser.error(f"give one bot or {args.players} bots")
         if args.games < 0:
             parser.error("--games must be 0 or more")
-        agents = [
-            make_player(spec, rollout_policy, action_filter, playout_cutoff) for spec in specs
-        ]
+        try:
+            agents = [bot(spec) for spec in specs]
+        except ValueError as error:
+            parser.error(str(error))
         from tricky_treats.cli._progress import Progress
 
         with Progress(args.games, f"Playing {', '.join(specs)}", quiet=args.quiet) as progress:
@@ -117,8 +128,10 @@ def run_console(
         return 0
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
-    bot = make_player(args.bot, rollout_policy, action_filter, playout_cutoff)
-    seated: list[Agent] = [bot] * args.players
+    try:
+        seated: list[Agent] = [bot(args.bot)] * args.players
+    except ValueError as error:
+        parser.error(str(error))
     if not args.watch:
         seated[args.seat] = TerminalPlayer(render=render, help=help_text)
 

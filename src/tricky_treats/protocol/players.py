@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any
 
 import attrs
@@ -96,19 +97,24 @@ class SearchPlayer:
     """``playout_cutoff(start, state)`` may stop a playout early: called after each playout
     action with the state the playout began from, it returns each seat's estimated share (for
     example at the end of a hand of a long match) or None to play on. None plays to the end."""
+    sampler: Callable[[InformationSet, random.Random], Any] | None = None
+    """Draws the full states the search plays in, ``info.determinize(rng)`` when None: a game's
+    bot gives one that draws the hidden information as likely as what the player has seen
+    makes it (for example, a basket its player keeps feeding is likelier theirs)."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Return the most visited root action after ``iterations`` iterations."""
         if len(info.legal_actions) == 1:
             return info.legal_actions[0]
+        sample = info.determinize if self.sampler is None else partial(self.sampler, info)
         if self.action_filter is not None:
             # The filter reads only what the player knows, so any sample gives the same answer.
-            considered = self.action_filter(info.determinize(rng))
+            considered = self.action_filter(sample(rng))
             if len(considered) == 1:
                 return considered[0]
         root = _Node()
         for _ in range(self.iterations):
-            self._iterate(root, info.determinize(rng), rng)
+            self._iterate(root, sample(rng), rng)
         legal = set(info.legal_actions)
         tried = [(a, n) for a, n in root.children.items() if a in legal]
         return max(tried, key=lambda item: (item[1].visits, item[1].reward))[0]

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from candy_chaser.bots import GreedyPlayer, SleuthPlayer, make_bot
 from candy_chaser.errors import (
     CandyChaserError,
     ConfigurationError,
@@ -51,14 +52,17 @@ __all__ = [
     "CandyChaserView",
     "Config",
     "ConfigurationError",
+    "GreedyPlayer",
     "IllegalActionError",
     "InvalidActionError",
     "Move",
     "Pass",
     "Phase",
     "RecordError",
+    "SleuthPlayer",
     "dumps",
     "loads",
+    "make_bot",
     "new_game",
     "parse_action",
 ]

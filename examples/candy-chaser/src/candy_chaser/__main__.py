@@ -7,6 +7,7 @@ import textwrap
 from collections.abc import Hashable, Sequence
 from typing import Final
 
+from candy_chaser.bots import make_bot
 from candy_chaser.game import (
     CANDIES,
     GOAL,
@@ -129,7 +130,15 @@ def _new(players: int, seed: int) -> TurnBasedGame:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``candy-chaser`` command."""
     return run_console(
-        "candy-chaser", _new, render, argv, (2, 4), describe, help_text=HELP, outcome=outcome
+        "candy-chaser",
+        _new,
+        render,
+        argv,
+        (2, 4),
+        describe,
+        help_text=HELP,
+        outcome=outcome,
+        make_bot=make_bot,
     )
 
 

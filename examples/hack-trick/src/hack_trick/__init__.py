@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from hack_trick.bots import hand_end_estimate
+from hack_trick.bots import GreedyPlayer, hand_end_estimate, make_bot
 from hack_trick.errors import (
     ConfigurationError,
     HackTrickError,
@@ -56,6 +56,7 @@ __all__ = [
     "ConfigurationError",
     "Draw",
     "Force",
+    "GreedyPlayer",
     "Guard",
     "HackTrickError",
     "HackTrickState",
@@ -73,6 +74,7 @@ __all__ = [
     "dumps",
     "hand_end_estimate",
     "loads",
+    "make_bot",
     "new_match",
     "parse_action",
 ]

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Final
 
-from hack_trick.bots import hand_end_estimate
+from hack_trick.bots import make_bot
 from hack_trick.game import (
     HAND_LIMIT,
     Ask,
@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         players=(2, 2),
         describe=describe,
         help_text=HELP,
-        playout_cutoff=hand_end_estimate,
+        make_bot=make_bot,
         outcome=outcome,
         game_options={
             "asking": {

@@ -16,9 +16,13 @@ True
 from __future__ import annotations
 
 from tricks_and_treats.bots import (
+    GreedyPlayer,
+    SleuthPlayer,
     calm_rollout,
+    feeding_rollout,
     informed_actions,
     informed_rollout,
+    make_bot,
     possible_numbers,
 )
 from tricks_and_treats.errors import (
@@ -65,12 +69,14 @@ __all__ = [
     "Config",
     "ConfigurationError",
     "Draw",
+    "GreedyPlayer",
     "IllegalActionError",
     "InvalidActionError",
     "Play",
     "Pull",
     "RecordError",
     "Skip",
+    "SleuthPlayer",
     "Step",
     "Swap",
     "TricksAndTreatsError",
@@ -80,9 +86,11 @@ __all__ = [
     "basket_name",
     "calm_rollout",
     "dumps",
+    "feeding_rollout",
     "informed_actions",
     "informed_rollout",
     "loads",
+    "make_bot",
     "new_game",
     "parse_action",
     "possible_numbers",

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Final
 
-from tricks_and_treats.bots import informed_actions, informed_rollout
+from tricks_and_treats.bots import make_bot
 from tricks_and_treats.game import (
     CAPTURE_POINTS,
     Accuse,
@@ -203,7 +203,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv,
         (2, 4),
         describe,
-        informed_rollout,
         help_text=HELP,
         outcome=outcome,
         game_options={
@@ -213,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "help": "special baskets in the row: 0 (basic game), 1 or 2",
             }
         },
-        action_filter=informed_actions,
+        make_bot=make_bot,
     )
 
 
