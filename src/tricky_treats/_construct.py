@@ -15,6 +15,17 @@ __all__: list[str] = []
 _C = TypeVar("_C")
 
 
+def _extra_slots(cls: type, fields: Any) -> list[str]:
+    """The slots of ``cls``'s base classes that are not attrs fields of it."""
+    names = {f.name for f in fields}
+    slots: list[str] = []
+    for klass in cls.__mro__[1:]:
+        for name in getattr(klass, "__slots__", ()):
+            if name not in names and not name.startswith("__") and name not in slots:
+                slots.append(name)
+    return slots
+
+
 def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
     """A constructor for the frozen slotted attrs class ``cls`` that skips its frozen guard.
 
@@ -33,6 +44,9 @@ def _fast_constructor(cls: type[_C]) -> Callable[..., _C]:
     params = [f.name.lstrip("_") for f in fields if f.init]
     body = [f"    self.{f.name} = {f.name.lstrip('_')}" for f in fields if f.init]
     body += [f"    self.{f.name} = {f.default!r}" for f in fields if _plain_default(f)]
+    # Slots of a base class that are no attrs fields (``model._Memo``): set to None, so that
+    # reading one finds a value (a missing slot costs an exception on every read).
+    body += [f"    self.{name} = None" for name in _extra_slots(cls, fields)]
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
     namespace: dict[str, object] = {}
     exec(source, namespace)

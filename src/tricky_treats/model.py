@@ -235,6 +235,7 @@ class Setup(_Memo):
         )
         object.__setattr__(self, "action_space", space)
         object.__setattr__(self, "lookup", _Lookup(self))
+        object.__setattr__(self, "_memo", None)
 
     # A setup never changes: copies are the setup itself, and a pickle holds only the dealt
     # fields (the lookup tables are rebuilt, the base game's components are named, not stored).
