@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tricky_treats.components import Treat
-from tricky_treats.errors import IllegalActionError, InvalidActionError, brief
+from tricky_treats.errors import ConfigurationError, IllegalActionError, brief
 from tricky_treats.model import GameState, Setup, _setup_memo
 from tricky_treats.scoring import _tile_score, costume_points
 from tricky_treats.simulator import _core
@@ -72,7 +72,7 @@ class Simulator:
 
     def __init__(self, state: GameState) -> None:
         if not isinstance(state, GameState):
-            raise InvalidActionError(
+            raise ConfigurationError(
                 f"a Simulator is made from a GameState (tt.new_game(), tt.loads()), "
                 f"got {brief(state)}"
             )
