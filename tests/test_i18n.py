@@ -319,7 +319,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(re.sub(r"\{[^{}]*\}", " ", text))}
+    found = _WORD.findall(re.sub(r"\{[^{}]*\}", " ", text))
+    return {w.lower() for w in found if len(w) > 1}
 
 
 def english_only_words(language: str) -> set[str]:
@@ -463,3 +464,41 @@ def test_the_dutch_words_are_the_rulebooks() -> None:
     # and none of the words a Dutch family would not find in the rulebook
     for foreign in ("trick tile", "pumpkin", "footprint", "nice house", "mean house"):
         assert foreign not in translated
+
+
+def _svg_text(svg: str) -> str:
+    """The words of a picture: its texts, titles and description, without the markup."""
+    import html
+
+    return html.unescape(" ".join(re.findall(r">([^<>]+)<", svg)))
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_svg_draws_a_whole_game_without_english(language: str) -> None:
+    import random
+
+    game = tt.new_game(players=["Ann", "Bo", "Cy"], seed=21)
+    rng = random.Random(21)
+    left: set[str] = set()
+    while True:
+        for seat in range(3):
+            left |= _english_left(
+                _svg_text(tt.board_svg(game.view(seat), language=language)),
+                language,
+                ("Ann", "Bo", "Cy"),
+            )
+        if game.is_over:
+            break
+        for _turn in range(7):  # every few moves, and the end
+            if not game.is_over:
+                game = game.apply(rng.choice(game.legal_actions()))
+    assert left == set()
+
+
+def test_the_svg_is_english_by_default_and_dutch_when_asked() -> None:
+    view = tt.new_game(players=2, seed=1).view(0)
+    english, dutch = tt.board_svg(view), tt.board_svg(view, language="nl")
+    assert "Nice neighbours: visit them for treats" in english
+    assert "Aardige buren: bezoek ze voor snoep" in dutch
+    assert "Nice neighbours" not in dutch
+    assert tt.board_svg(view, language="en") == english
