@@ -502,3 +502,64 @@ def test_the_svg_is_english_by_default_and_dutch_when_asked() -> None:
     assert "Aardige buren: bezoek ze voor snoep" in dutch
     assert "Nice neighbours" not in dutch
     assert tt.board_svg(view, language="en") == english
+
+
+# -- the web pages' catalog ----------------------------------------------------------------------
+
+WEB = ROOT / "examples" / "web" / "src" / "tricky_treats_web"
+
+
+def _web_po(language: str) -> Catalog:
+    with (WEB / "locale" / language / "LC_MESSAGES" / "tricky_treats_web.po").open("rb") as file:
+        return read_po(file, locale=language)
+
+
+def test_every_message_of_the_web_pages_is_in_its_catalog_and_translated() -> None:
+    from babel.messages.extract import extract_from_dir as extract
+
+    method_map = [("**.js", "javascript"), ("**.html", "tricky_treats_web._html_messages.extract")]
+    found = {
+        message if isinstance(message, str) else message[0]
+        for _f, _l, message, _c, _ctx in extract(
+            str(WEB / "static"), method_map=method_map, keywords={"t": None, "N_": None}
+        )
+    }
+    for language in TRANSLATED:
+        catalog = _web_po(language)
+        held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
+        assert found - set(held) == set(), "run scripts/translations"
+        assert set(held) - found == set(), "messages no longer in the pages"
+        assert [i for i, m in held.items() if m.fuzzy or not m.string] == []
+        for ident, message in held.items():
+            (text,) = _strings(message)
+            assert _fields(text) == _fields(ident), (ident, text)
+
+
+def test_every_literal_the_scripts_translate_is_extracted() -> None:
+    # Babel does not see t("...") written inside a template literal or another t() call's
+    # arguments: every literal passed to t() must still be in the catalog.
+    held = {m.id for m in _web_po("nl") if m.id}
+    for script in (WEB / "static").glob("*.js"):
+        for literal in re.findall(r'\b(?:t|N_)\("((?:[^"\\]|\\.)*)"', script.read_text()):
+            assert literal.replace('\\"', '"') in held, (script.name, literal)
+
+
+def test_the_browsers_messages_are_the_catalog() -> None:
+    import json
+
+    for language in TRANSLATED:
+        shipped = json.loads((WEB / "static" / "i18n" / f"{language}.json").read_text())
+        catalog = {m.id: m.string for m in _web_po(language) if m.id}
+        assert shipped == catalog, "run scripts/translations"
+
+
+def test_a_page_is_served_in_the_players_language() -> None:
+    from tricky_treats_web.app import _page_html, page_language
+
+    assert page_language(None, {"accept-language": "nl-BE,nl;q=0.9"}) == "nl"
+    assert page_language("en", {"accept-language": "nl"}) == "en"  # the switch wins
+    assert page_language("xx", {"accept-language": "nl"}) == "nl"  # a bad cookie is ignored
+    dutch = _page_html("index", "nl")
+    assert '<html lang="nl">' in dutch
+    assert '"Nieuw spel"' in dutch  # the messages, for the scripts
+    assert '<html lang="en">' in _page_html("index", "en")
