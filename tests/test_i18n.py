@@ -563,3 +563,14 @@ def test_a_page_is_served_in_the_players_language() -> None:
     assert '<html lang="nl">' in dutch
     assert '"Nieuw spel"' in dutch  # the messages, for the scripts
     assert '<html lang="en">' in _page_html("index", "en")
+
+
+def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
+    import zipfile
+
+    from hatchling.builders.wheel import WheelBuilder
+
+    wheel = Path(next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path))))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for language in TRANSLATED:
+        assert f"tricky_treats/locale/{language}/LC_MESSAGES/tricky_treats.mo" in names
