@@ -574,3 +574,28 @@ def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for language in TRANSLATED:
         assert f"tricky_treats/locale/{language}/LC_MESSAGES/tricky_treats.mo" in names
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> None:
+    import random
+
+    from tricky_treats.cli import _teaching
+
+    game = tt.new_game(players=2, seed=4)
+    rng = random.Random(4)
+    told: set[str] = set()
+    while not game.is_over:
+        legal = set(game.legal_actions())
+        for action in game.setup.action_space.actions:
+            if action in legal:
+                continue
+            try:
+                game.apply(action)
+            except tt.TrickyTreatsError as error:
+                with _i18n.speaking(language):
+                    text = _teaching.refusal_text(action, str(error))
+                assert _english_left(text, language) == set(), text
+                told.add(text.split(":")[0])
+        game = game.apply(rng.choice(game.legal_actions()))
+    assert len(told) >= 4  # takes, visits, tricks, refresh and pass were all refused
