@@ -599,3 +599,86 @@ def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> N
                 told.add(text.split(":")[0])
         game = game.apply(rng.choice(game.legal_actions()))
     assert len(told) >= 4  # takes, visits, tricks, refresh and pass were all refused
+
+
+# -- the candy games' consoles, in their original languages -------------------------------------
+
+CANDY = {"hack_trick": ROOT / "examples" / "hack-trick" / "src" / "hack_trick"}
+"""Each candy game whose console speaks the language of its original rules."""
+
+
+def _candy_po(domain: str, language: str) -> Catalog:
+    path = CANDY[domain] / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
+    with path.open("rb") as file:
+        return read_po(file, locale=language)
+
+
+def _candy_languages(domain: str) -> list[str]:
+    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{domain}")
+    return [language for language in module.LANGUAGES if language != "en"]
+
+
+@pytest.mark.parametrize("domain", sorted(CANDY))
+def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str) -> None:
+    found = {
+        message if isinstance(message, str) else message[0]
+        for _f, _l, message, _c, _ctx in extract_from_dir(
+            str(CANDY[domain]), method_map=[("**.py", "python")], keywords={"N_": None, "_": None}
+        )
+    }
+    for language in _candy_languages(domain):
+        catalog = _candy_po(domain, language)
+        held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
+        assert found == set(held), "run scripts/translations"
+        for ident, message in held.items():
+            (text,) = _strings(message)
+            assert text, ident
+            assert not message.fuzzy, ident
+            assert _fields(text) == _fields(ident), (ident, text)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        shipped = CANDY[domain] / "locale" / language / "LC_MESSAGES" / f"{domain}.mo"
+        assert shipped.read_bytes() == compiled.getvalue(), "run scripts/translations"
+
+
+def test_hack_trick_plays_a_whole_match_in_dutch(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("hack_trick", reason="pip install -e examples/hack-trick")
+    from hack_trick.__main__ import main as hack_trick
+
+    # The first legal action every time, and help once: a whole match, to its end.
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n" + "0\n" * 2000))
+    assert hack_trick(["play", "--lang", "nl", "--seed", "3", "--bot", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "wint het spel met" in out
+    assert "Speel kaart!" in out
+    assert "de handlimiet" in out
+    english: set[str] = set()
+    dutch: set[str] = set()
+    for catalog in (_candy_po("hack_trick", "nl"), _po("nl")):
+        for message in catalog:
+            if message.id:
+                english |= _words(" ".join(_ids(message)))
+                dutch |= _words(" ".join(_strings(message)))
+    assert _words(out) & (english - dutch) == set()
+
+
+def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("hack_trick", reason="pip install -e examples/hack-trick")
+    from hack_trick.__main__ import main as hack_trick
+
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    hack_trick(["play", "--seed", "3"])
+    assert "you are player 0" in capsys.readouterr().out
+    monkeypatch.setenv("LANG", "nl_NL.UTF-8")  # the locale chooses when --lang does not
+    hack_trick(["play", "--seed", "3"])
+    assert "jij bent speler 0" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        hack_trick(["play", "--lang", "es"])
+    assert "no translation into 'es'; the languages are en, nl" in capsys.readouterr().err

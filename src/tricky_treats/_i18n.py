@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,15 +42,21 @@ LANGUAGES = ("en", "nl")
 _language: ContextVar[str] = ContextVar("tricky_treats_language", default="en")
 
 
-def check_language(language: str) -> str:
+def check_language(language: str, shipped: Sequence[str] = LANGUAGES) -> str:
     """``language`` as a shipped language code (``nl``, ``nl_BE``, ``NL`` -> ``nl``).
 
-    Raises ``ConfigurationError`` naming the languages there are.
+    ``shipped`` are the languages there are (the engine's by default; a candy game's console
+    names its own). Raises ``ConfigurationError`` naming them.
     """
-    code = language.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
-    if code not in LANGUAGES:
+    code = language.strip().replace("-", "_").split(".")[0]
+    # zh_TW and zh_Hant (traditional Chinese) keep their region or script; others their language.
+    main, _sep, rest = code.partition("_")
+    code = main.lower()
+    if code == "zh" and rest.lower() in ("tw", "hk", "mo", "hant"):
+        code = "zh_Hant"
+    if code not in shipped:
         raise ConfigurationError(
-            f"no translation into {language!r}; the languages are {', '.join(LANGUAGES)}"
+            f"no translation into {language!r}; the languages are {', '.join(shipped)}"
         )
     return code
 
@@ -61,12 +67,12 @@ def language() -> str:
 
 
 @contextlib.contextmanager
-def speaking(language: str | None) -> Iterator[str]:
+def speaking(language: str | None, shipped: Sequence[str] = LANGUAGES) -> Iterator[str]:
     """Write texts in ``language`` within the block; ``None`` keeps the current language."""
     if language is None:
         yield _language.get()
         return
-    token = _language.set(check_language(language))
+    token = _language.set(check_language(language, shipped))
     try:
         yield _language.get()
     finally:
@@ -80,7 +86,29 @@ def catalog(language: str) -> gettext.NullTranslations:
 
     if language == "en":
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[language])
+    # A candy game's console may speak a language the engine has no catalog for: its shared
+    # words (the prompt of protocol.TerminalPlayer) are then English.
+    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[language], fallback=True)
+
+
+def domain_text(domain: str, localedir: Path) -> Callable[[str], str]:
+    """``_`` for another package's own catalogs (a candy game's): the current language's text.
+
+    The catalogs are ``localedir/LANG/LC_MESSAGES/domain.mo``; each is read once, when first
+    needed; a language without one gives the English ids.
+    """
+
+    @functools.cache
+    def load(language: str) -> gettext.NullTranslations:
+        import gettext
+
+        return gettext.translation(domain, localedir=localedir, languages=[language], fallback=True)
+
+    def translate(message: str) -> str:
+        code = _language.get()
+        return message if code == "en" else load(code).gettext(message)
+
+    return translate
 
 
 def _(message: str) -> str:
@@ -113,7 +141,9 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's own name
     return message
 
 
-def from_environment(environ: Mapping[str, str] | None = None) -> str:
+def from_environment(
+    environ: Mapping[str, str] | None = None, shipped: Sequence[str] = LANGUAGES
+) -> str:
     """The language the locale asks for, as gettext reads it, else English.
 
     ``LANGUAGE`` (a colon-separated list of preferences), then ``LC_ALL``, ``LC_MESSAGES``
@@ -128,7 +158,7 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
             if wanted in ("C", "POSIX") or wanted.startswith("C."):
                 return "en"
             with contextlib.suppress(ConfigurationError):
-                return check_language(wanted)
+                return check_language(wanted, shipped)
         if variable != "LANGUAGE":
             return "en"  # the locale names a language we do not speak: English
     return "en"
