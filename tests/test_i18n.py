@@ -603,7 +603,10 @@ def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> N
 
 # -- the candy games' consoles, in their original languages -------------------------------------
 
-CANDY = {"hack_trick": ROOT / "examples" / "hack-trick" / "src" / "hack_trick"}
+CANDY = {
+    "hack_trick": ROOT / "examples" / "hack-trick" / "src" / "hack_trick",
+    "candy_chaser": ROOT / "examples" / "candy-chaser" / "src" / "candy_chaser",
+}
 """Each candy game whose console speaks the language of its original rules."""
 
 
@@ -641,27 +644,52 @@ def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str
         assert shipped.read_bytes() == compiled.getvalue(), "run scripts/translations"
 
 
-def test_hack_trick_plays_a_whole_match_in_dutch(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pytest.importorskip("hack_trick", reason="pip install -e examples/hack-trick")
-    from hack_trick.__main__ import main as hack_trick
+WHOLE_GAMES = [
+    # domain, language, words the end of the game says, words the rules of the moment say
+    ("hack_trick", "nl", "wint het spel met", "de handlimiet"),
+    ("candy_chaser", "es", "el precio más alto", "fase Tattletale"),
+]
 
-    # The first legal action every time, and help once: a whole match, to its end.
+
+@pytest.mark.parametrize(("domain", "language", "end", "rule"), WHOLE_GAMES)
+def test_a_candy_console_plays_a_whole_game_in_its_original_language(
+    domain: str,
+    language: str,
+    end: str,
+    rule: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+
+    pytest.importorskip(domain, reason=f"pip install -e examples/{domain.replace('_', '-')}")
+    console = importlib.import_module(f"{domain}.__main__")
+    # The first legal action every time, and help once: a whole game, to its end.
     monkeypatch.setattr("sys.stdin", io.StringIO("help\n" + "0\n" * 2000))
-    assert hack_trick(["play", "--lang", "nl", "--seed", "3", "--bot", "random"]) == 0
+    assert console.main(["play", "--lang", language, "--seed", "3", "--bot", "random"]) == 0
     out = capsys.readouterr().out
-    assert "wint het spel met" in out
-    assert "Speel kaart!" in out
-    assert "de handlimiet" in out
+    assert end in out
+    assert rule in out
     english: set[str] = set()
-    dutch: set[str] = set()
-    for catalog in (_candy_po("hack_trick", "nl"), _po("nl")):
-        for message in catalog:
-            if message.id:
-                english |= _words(" ".join(_ids(message)))
-                dutch |= _words(" ".join(_strings(message)))
-    assert _words(out) & (english - dutch) == set()
+    translated: set[str] = set()
+    for message in _candy_po(domain, language):
+        if message.id:
+            english |= _words(" ".join(_ids(message)))
+            translated |= _words(" ".join(_strings(message)))
+    assert _words(out) & (english - translated) == set()
+
+
+@pytest.mark.parametrize("domain", sorted(CANDY))
+def test_a_candy_catalog_has_the_shared_consoles_words(domain: str) -> None:
+    # The prompt and the news of tricky_treats.protocol are in every candy game's catalog.
+    shared = {
+        message if isinstance(message, str) else message[0]
+        for _f, _l, message, _c, _ctx in extract_from_dir(
+            str(PACKAGE / "protocol"), method_map=[("**.py", "python")], keywords=KEYWORDS
+        )
+    }
+    module = pytest.importorskip(f"{domain}._i18n")
+    assert set(module.PROTOCOL_WORDS) == shared
 
 
 def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(

@@ -102,7 +102,13 @@ def domain_text(domain: str, localedir: Path) -> Callable[[str], str]:
     def load(language: str) -> gettext.NullTranslations:
         import gettext
 
-        return gettext.translation(domain, localedir=localedir, languages=[language], fallback=True)
+        found = gettext.translation(
+            domain, localedir=localedir, languages=[language], fallback=True
+        )
+        # The console's shared words (protocol.TerminalPlayer, run_console) come from the
+        # engine's catalog; a language the engine has none for finds them in the game's.
+        catalog(language).add_fallback(found)
+        return found
 
     def translate(message: str) -> str:
         code = _language.get()
