@@ -606,6 +606,7 @@ def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> N
 CANDY = {
     "hack_trick": ROOT / "examples" / "hack-trick" / "src" / "hack_trick",
     "candy_chaser": ROOT / "examples" / "candy-chaser" / "src" / "candy_chaser",
+    "tricks_and_treats": ROOT / "examples" / "tricks-and-treats" / "src" / "tricks_and_treats",
 }
 """Each candy game whose console speaks the language of its original rules."""
 
@@ -645,16 +646,18 @@ def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str
 
 
 WHOLE_GAMES = [
-    # domain, language, words the end of the game says, words the rules of the moment say
-    ("hack_trick", "nl", "wint het spel met", "de handlimiet"),
-    ("candy_chaser", "es", "el precio más alto", "fase Tattletale"),
+    # domain, language, seed, words the end of the game says, words the rules of the moment say
+    ("hack_trick", "nl", "3", "wint het spel met", "de handlimiet"),
+    ("candy_chaser", "es", "3", "el precio más alto", "fase Tattletale"),
+    ("tricks_and_treats", "zh_Hant", "12", "獲勝", "特殊提籃"),
 ]
 
 
-@pytest.mark.parametrize(("domain", "language", "end", "rule"), WHOLE_GAMES)
+@pytest.mark.parametrize(("domain", "language", "seed", "end", "rule"), WHOLE_GAMES)
 def test_a_candy_console_plays_a_whole_game_in_its_original_language(
     domain: str,
     language: str,
+    seed: str,
     end: str,
     rule: str,
     capsys: pytest.CaptureFixture[str],
@@ -666,7 +669,7 @@ def test_a_candy_console_plays_a_whole_game_in_its_original_language(
     console = importlib.import_module(f"{domain}.__main__")
     # The first legal action every time, and help once: a whole game, to its end.
     monkeypatch.setattr("sys.stdin", io.StringIO("help\n" + "0\n" * 2000))
-    assert console.main(["play", "--lang", language, "--seed", "3", "--bot", "random"]) == 0
+    assert console.main(["play", "--lang", language, "--seed", seed, "--bot", "random"]) == 0
     out = capsys.readouterr().out
     assert end in out
     assert rule in out
