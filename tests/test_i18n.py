@@ -626,8 +626,9 @@ def _candy_languages(domain: str) -> list[str]:
 def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str) -> None:
     found = {
         message if isinstance(message, str) else message[0]
+        for folder in (CANDY[domain], PACKAGE / "protocol")  # the shared console's words too
         for _f, _l, message, _c, _ctx in extract_from_dir(
-            str(CANDY[domain]), method_map=[("**.py", "python")], keywords={"N_": None, "_": None}
+            str(folder), method_map=[("**.py", "python")], keywords={"N_": None, "_": None}
         )
     }
     for language in _candy_languages(domain):
@@ -680,19 +681,6 @@ def test_a_candy_console_plays_a_whole_game_in_its_original_language(
             english |= _words(" ".join(_ids(message)))
             translated |= _words(" ".join(_strings(message)))
     assert _words(out) & (english - translated) == set()
-
-
-@pytest.mark.parametrize("domain", sorted(CANDY))
-def test_a_candy_catalog_has_the_shared_consoles_words(domain: str) -> None:
-    # The prompt and the news of tricky_treats.protocol are in every candy game's catalog.
-    shared = {
-        message if isinstance(message, str) else message[0]
-        for _f, _l, message, _c, _ctx in extract_from_dir(
-            str(PACKAGE / "protocol"), method_map=[("**.py", "python")], keywords=KEYWORDS
-        )
-    }
-    module = pytest.importorskip(f"{domain}._i18n")
-    assert set(module.PROTOCOL_WORDS) == shared
 
 
 def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(

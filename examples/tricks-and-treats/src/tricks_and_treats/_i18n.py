@@ -15,17 +15,4 @@ __all__ = ["LANGUAGES", "N_", "_"]
 LANGUAGES = ("en", "zh_Hant")
 """The console's languages: ``tricks-and-treats play --lang zh_Hant`` (or zh-TW)."""
 
-PROTOCOL_WORDS = (
-    # The shared console's words (tricky_treats.protocol), in this catalog too: the engine has
-    # no catalog of every language a candy game speaks (tests/test_i18n.py checks the list).
-    N_("player {number}: {told}"),
-    N_("game abandoned"),
-    N_("player {number}"),
-    N_("winners: {players}"),
-    N_("legal: "),
-    N_("player {number}> "),
-    N_("type one of the legal actions or its number"),
-    N_("{answer} is not legal now; type one of the actions or its number (help explains the game)"),
-)
-
 _ = domain_text("tricks_and_treats", Path(__file__).parent / "locale")
