@@ -36,6 +36,8 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.hookspecs": "base",
     "tricky_treats.declaration": "base",
     "tricky_treats._construct": "base",
+    "tricky_treats._i18n": "base",
+    "tricky_treats._words": "base",
     "tricky_treats.simulator._core": "base",  # compiled alone by mypyc: imports no package module
     # the state of a game, and the index tables of its setup
     "tricky_treats.model": "model",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
+import os
 import re
 import shlex
 import subprocess
@@ -132,6 +133,10 @@ def _check_shell_line(page: Path, line: str) -> None:
         from tricky_treats_web.cli import parser
 
         parser().parse_args(words[1:])  # exits (fails) on an unknown option
+        return
+    if words[0].startswith("scripts/"):  # the project's own scripts (docs/translating.md)
+        assert (ROOT / words[0]).is_file(), f"{page.name}: {line!r}"
+        assert os.access(ROOT / words[0], os.X_OK), f"{page.name}: {words[0]} is not executable"
         return
     if words[0] in _example_scripts():
         return  # the console script of a package under examples/, tested by its own tests

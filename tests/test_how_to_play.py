@@ -103,6 +103,7 @@ def test_a_stale_picture_or_text_is_found_and_written_again(
     shutil.copytree(ROOT / "docs" / "img", docs / "img")
     page = PAGE.read_text()
     (docs / "how-to-play.md").write_text(page.replace("scores:", "scored:", 1))
+    shutil.copy(ROOT / "docs" / "how-to-play.nl.md", docs / "how-to-play.nl.md")
     (docs / "img" / "how-to-play" / "grid.svg").write_text("<svg/>")
     (docs / "img" / "how-to-play" / "old.svg").write_text("<svg/>")
     assert hook.stale(docs) == [
@@ -127,3 +128,15 @@ def test_the_page_keeps_its_markers_and_is_linked_first(hook: ModuleType) -> Non
         found = link.search(page)
         assert found is not None
         assert (found.group(1) or found.group(2)) == first
+
+
+def test_the_dutch_page_shows_dutch_pictures_and_its_own_worked_example(hook: ModuleType) -> None:
+    # Issue 39: the Dutch page's pictures are drawn in Dutch, from the same game.
+    dutch = (ROOT / "docs" / "how-to-play.nl.md").read_text()
+    for name, svg in hook.pictures("nl").items():
+        assert f"](img/how-to-play/nl/{name})" in dutch
+        assert (ROOT / "docs" / "img" / "how-to-play" / "nl" / name).read_text() == svg
+    assert "Aardige buren: bezoek ze voor snoep" in hook.pictures("nl")["table.svg"]
+    final = hook.game()[-1]
+    (winner,) = final.winners()
+    assert f"| **totaal** | **{final.scores()[winner].total}** |" in dutch

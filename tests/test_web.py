@@ -367,8 +367,9 @@ def test_the_app_is_a_distribution_with_its_pages_inside_and_a_command(tmp_path:
         entry_points = archive.read(f"{info}/entry_points.txt").decode()
         metadata = archive.read(f"{info}/METADATA").decode()
     static = project / "src" / "tricky_treats_web" / "static"
-    for page in static.iterdir():
-        assert f"tricky_treats_web/static/{page.name}" in names
+    for page in static.rglob("*"):  # the pages, scripts, styles and messages (static/i18n)
+        if page.is_file():
+            assert f"tricky_treats_web/static/{page.relative_to(static).as_posix()}" in names
     assert "tricky_treats_web/py.typed" in names
     assert "tricky-treats-web = tricky_treats_web.cli:console_main" in entry_points
     assert "Requires-Dist: tricky-treats" in metadata

@@ -28,6 +28,8 @@ import tricky_treats as tt
 
 PAGE = "how-to-play.md"
 FOLDER = "img/how-to-play"
+PAGES = {"en": (PAGE, FOLDER), "nl": ("how-to-play.nl.md", "img/how-to-play/nl")}
+"""Each language's page and the folder of its pictures (issue 39: the Dutch page)."""
 MARKER = "<!-- worked-example -->"
 KIDS_MARKER = "<!-- kids-example -->"
 DOCS = Path(__file__).resolve().parent.parent
@@ -71,10 +73,10 @@ def positions() -> dict[str, tuple[tt.GameState, int, tuple[str, ...] | None]]:
     }
 
 
-def pictures() -> dict[str, str]:
+def pictures(language: str = "en") -> dict[str, str]:
     """The page's pictures by file name, each drawn by ``tt.board_svg`` from a real view."""
     return {
-        f"{name}.svg": tt.board_svg(state.view(seat), parts=parts)
+        f"{name}.svg": tt.board_svg(state.view(seat), parts=parts, language=language)
         for name, (state, seat, parts) in positions().items()
     }
 
@@ -106,6 +108,85 @@ def kids_example() -> str:
         f"{cards[0]}, a {cards[1]} and a {cards[2]} card, and it shows the {icon} of the "
         "card placed last."
     )
+
+
+_DUTCH = {
+    "pumpkins": "{n} pompoenen, 2 punten per stuk",
+    "kid": "kind {index}: {words}",
+    "incomplete": "{n} van 3 kaarten, niet compleet",
+    "secret tile": "geheime plaagtegel",
+    "mean tile": "plaagtegel van gemene buur {house}",
+    "tile row": "{where} ({need} = {points} per set): {sets} sets",
+    "intro": "Aan het einde van het spel op deze pagina heeft {name} {treats}, en scoort:",
+    "others": "De anderen scoren {others}: {name} wint.",
+    "head": "| wat | punten |",
+    "total": "totaal",
+}
+
+
+def _dutch_worked_example() -> str:
+    """The worked example in Dutch, from the same final sheet as the English one."""
+    from tricky_treats._i18n import speaking
+    from tricky_treats._words import treat_amount, word
+
+    final = game()[-1]
+    (winner, *_) = final.winners()
+    sheet = final.scores()[winner]
+    player = final.players[winner]
+    with speaking("nl"):
+        treats = ", ".join(treat_amount(n, t) for t, n in zip(tt.Treat, player.treats, strict=True))
+        rows = [_DUTCH["head"], "|---|---:|"]
+        rows.append(f"| {_DUTCH['pumpkins'].format(n=player.pumpkins)} | {sheet.pumpkins} |")
+        for index, kid in enumerate(player.kids):
+            if len(kid) < 3:
+                words = _DUTCH["incomplete"].format(n=len(kid))
+            else:
+                words = (
+                    ", ".join(
+                        f"{word(c.type.value)} {word(c.colour.value)} {word(c.theme.value)}"
+                        for c in kid
+                    )
+                    + f" ({costume_points_words(kid)})"
+                )
+            rows.append(
+                f"| {_DUTCH['kid'].format(index=index, words=words)} | {sheet.costumes[index]} |"
+            )
+        for score in sheet.trick_tiles:
+            where = (
+                _DUTCH["secret tile"]
+                if score.mean_house is None
+                else _DUTCH["mean tile"].format(house=score.mean_house)
+            )
+            need = " + ".join(word(t.value) for t in score.tile.treats)
+            row = _DUTCH["tile row"].format(
+                where=where, need=need, points=score.tile.points, sets=score.sets
+            )
+            rows.append(f"| {row} | {score.points} |")
+    rows.extend(f"| {extra.label} | {extra.points} |" for extra in sheet.extras)
+    rows.append(f"| **{_DUTCH['total']}** | **{sheet.total}** |")
+    others = ", ".join(
+        f"{final.players[s.player].name} {s.total}" for s in final.scores() if s.player != winner
+    )
+    return (
+        _DUTCH["intro"].format(name=player.name, treats=treats)
+        + "\n\n"
+        + "\n".join(rows)
+        + "\n\n"
+        + _DUTCH["others"].format(others=others, name=player.name)
+        + "\n"
+    )
+
+
+def costume_points_words(kid: Sequence[tt.CostumeCard]) -> str:
+    """Why a complete costume scores what it does, in Dutch."""
+    colours = len({c.colour for c in kid}) == 1
+    themes = len({c.theme for c in kid}) == 1
+    return {
+        (True, True): "zelfde kleur en thema",
+        (False, True): "zelfde thema, andere kleuren",
+        (True, False): "zelfde kleur, andere thema's",
+        (False, False): "andere kleuren en thema's",
+    }[colours, themes]
 
 
 def worked_example() -> str:
@@ -150,9 +231,14 @@ def _end(marker: str) -> str:
     return marker.replace("<!-- ", "<!-- /")
 
 
-def page_text(page: str) -> str:
+def page_text(page: str, language: str = "en") -> str:
     """``page`` with the texts between each pair of markers written from the game."""
-    for marker, text in ((MARKER, worked_example()), (KIDS_MARKER, kids_example())):
+    blocks = (
+        ((MARKER, worked_example()), (KIDS_MARKER, kids_example()))
+        if language == "en"
+        else ((MARKER, _dutch_worked_example()),)
+    )
+    for marker, text in blocks:
         pattern = re.compile(re.escape(marker) + r"\n.*?" + re.escape(_end(marker)), re.DOTALL)
         found = pattern.search(page)
         if found is None:
@@ -165,33 +251,38 @@ def page_text(page: str) -> str:
 def stale(docs: Path = DOCS) -> list[str]:
     """The committed files that differ from what the engine draws (relative to ``docs``)."""
     found = []
-    page = (docs / PAGE).read_text()
-    if page_text(page) != page:
-        found.append(PAGE)
-    folder = docs / FOLDER
-    drawn = pictures()
-    for name, svg in drawn.items():
-        path = folder / name
-        if not path.is_file() or path.read_text() != svg:
-            found.append(f"{FOLDER}/{name}")
-    found.extend(
-        f"{FOLDER}/{p.name} (not drawn)" for p in folder.glob("*.svg") if p.name not in drawn
-    )
+    for language, (name_of_page, folder_name) in PAGES.items():
+        page = (docs / name_of_page).read_text()
+        if page_text(page, language) != page:
+            found.append(name_of_page)
+        folder = docs / folder_name
+        drawn = pictures(language)
+        for name, svg in drawn.items():
+            path = folder / name
+            if not path.is_file() or path.read_text() != svg:
+                found.append(f"{folder_name}/{name}")
+        found.extend(
+            f"{folder_name}/{p.name} (not drawn)"
+            for p in folder.glob("*.svg")
+            if p.name not in drawn
+        )
     return found
 
 
 def write(docs: Path = DOCS) -> list[str]:
     """Write the pictures and the page's texts again; return the files that changed."""
     changed = stale(docs)
-    folder = docs / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, svg in pictures().items():
-        (folder / name).write_text(svg)
-    for path in folder.glob("*.svg"):
-        if path.name not in pictures():
-            path.unlink()
-    page = docs / PAGE
-    page.write_text(page_text(page.read_text()))
+    for language, (name_of_page, folder_name) in PAGES.items():
+        folder = docs / folder_name
+        folder.mkdir(parents=True, exist_ok=True)
+        drawn = pictures(language)
+        for name, svg in drawn.items():
+            (folder / name).write_text(svg)
+        for path in folder.glob("*.svg"):
+            if path.name not in drawn:
+                path.unlink()
+        page = docs / name_of_page
+        page.write_text(page_text(page.read_text(), language))
     return changed
 
 
@@ -200,7 +291,7 @@ def write(docs: Path = DOCS) -> list[str]:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     """Refuse to build a page whose pictures or texts are not what the engine draws."""
-    if page.file.src_uri == PAGE:
+    if page.file.src_uri in {name for name, _folder in PAGES.values()}:
         found = stale()
         if found:
             raise ValueError(f"out of date: {', '.join(found)}; run {COMMAND}")

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from tricky_treats._i18n import N_, _, language, speaking
+from tricky_treats._words import card_words, tile_words, treat_amount
 from tricky_treats.components import CostumeCard, Treat, TrickTile
 from tricky_treats.errors import UnknownPlayerError, brief
 from tricky_treats.model import Termination
@@ -167,20 +169,47 @@ Event = (
 """Any event."""
 
 
-_STREET_NAMES = ("row 0", "row 1", "row 2", "column 0", "column 1", "column 2")
+_STREET_NAMES = (
+    N_("row 0"),
+    N_("row 1"),
+    N_("row 2"),
+    N_("column 0"),
+    N_("column 1"),
+    N_("column 2"),
+)
 
 
 def _street_name(street: int) -> str:
-    return _STREET_NAMES[street] if 0 <= street < len(_STREET_NAMES) else f"street {brief(street)}"
+    if 0 <= street < len(_STREET_NAMES):
+        return _(_STREET_NAMES[street])
+    return _("street {street}").format(street=brief(street))
 
 
-def describe_event(event: Event, names: Sequence[str], *, you: int | None = None) -> str:
-    """One line of plain English for ``event``; ``names`` are the players' names by seat.
+_REASONS = {
+    Termination.LAST_FOOTPRINT: N_("last footprint"),
+    Termination.COMPLETE_COSTUMES: N_("complete costumes"),
+    Termination.DECK_EMPTY: N_("deck empty"),
+    Termination.DEADLOCK: N_("everybody passed"),
+}
+
+
+def _reason_words(reason: Termination) -> str:
+    """Why the end came, in the current language (English: the value, ``deck-empty``)."""
+    return reason.value if language() == "en" else _(_REASONS[reason])
+
+
+def describe_event(
+    event: Event, names: Sequence[str], *, you: int | None = None, language: str | None = None
+) -> str:
+    """One line of plain words for ``event``; ``names`` are the players' names by seat.
 
     Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
     that tells a player about their own moves; so are those of a player named "You" (the
-    command line's name for a lone human), so that no line reads "You puts". Raises
-    ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have.
+    command line's name for a lone human, or its translation), so that no line reads "You
+    puts". ``language`` is a shipped language code (``"en"``, ``"nl"``); without it the line
+    is English, unless a caller chose another language (``tricky_treats._i18n.speaking``).
+    Raises ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have,
+    and ``ConfigurationError`` for a language that is not shipped.
 
     >>> from tricky_treats import Termination
     >>> describe_event(EndTriggered(1, Termination.DECK_EMPTY), ["Ann", "Bo"])
@@ -189,8 +218,14 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
     'You pass'
     >>> describe_event(EndTriggered(0, Termination.DECK_EMPTY), ["You", "Bo"])
     'You trigger the end of the game (deck-empty); the round is finished'
+    >>> describe_event(Passed(1), ["Ann", "Bo"], language="nl")
+    'Bo past'
     """
+    with speaking(language):
+        return _describe(event, names, you)
 
+
+def _describe(event: Event, names: Sequence[str], you: int | None) -> str:
     def name(player: int) -> str:
         if not 0 <= player < len(names):
             raise UnknownPlayerError(
@@ -199,50 +234,93 @@ def describe_event(event: Event, names: Sequence[str], *, you: int | None = None
         return names[player]
 
     def second(player: int) -> bool:
-        return player == you or name(player) == "You"
+        return player == you or name(player) in ("You", _("You"))
 
-    def subject(player: int, verb: str, second_person: str | None = None) -> str:
+    def told(player: int, yours: str, theirs: str, **values: object) -> str:
+        """The sentence in the second person for ``you``, else in the third with the name."""
         if second(player):
-            return f"You {second_person or verb.removesuffix('s')}"
-        return f"{name(player)} {verb}"
+            return yours.format(**values)
+        return theirs.format(player=name(player), **values)
 
     match event:
         case CardPlaced(player, slot, kid, card):
-            return f"{subject(player, 'puts')} the {card} from slot {slot} on kid {kid}"
+            return told(
+                player,
+                _("You put the {card} from slot {slot} on kid {kid}"),
+                _("{player} puts the {card} from slot {slot} on kid {kid}"),
+                card=card_words(card),
+                slot=slot,
+                kid=kid,
+            )
         case CardRevealed(slot, card):
-            return f"the {card} is revealed into slot {slot}"
+            return _("the {card} is revealed into slot {slot}").format(
+                card=card_words(card), slot=slot
+            )
         case MarketRefreshed(player, discarded):
-            return f"{subject(player, 'discards')} the market ({len(discarded)} cards)"
+            return told(
+                player,
+                _("You discard the market ({count} cards)"),
+                _("{player} discards the market ({count} cards)"),
+                count=len(discarded),
+            )
         case HouseVisited(player, house, matching, treat, treats):
-            return (
-                f"{subject(player, 'visits', 'visit')} nice house {house} with {matching} "
-                f"matching cards and {'get' if second(player) else 'gets'} {treats} {treat.value}"
+            return told(
+                player,
+                _("You visit nice house {house} with {matching} matching cards and get {treats}"),
+                _(
+                    "{player} visits nice house {house} with {matching} matching cards and "
+                    "gets {treats}"
+                ),
+                house=house,
+                matching=matching,
+                treats=treat_amount(treats, treat),
             )
         case HouseTricked(player, house, tile):
-            return (
-                f"{subject(player, 'tricks', 'trick')} mean house {house} and "
-                f"{'gain' if second(player) else 'gains'} its tile ({tile})"
+            return told(
+                player,
+                _("You trick mean house {house} and gain its tile ({tile})"),
+                _("{player} tricks mean house {house} and gains its tile ({tile})"),
+                house=house,
+                tile=tile_words(tile),
             )
         case PumpkinTaken(player, house, mean):
-            kind = "mean" if mean else "nice"
-            return f"{subject(player, 'takes')} the pumpkin of {kind} house {house}"
+            if mean:
+                return told(
+                    player,
+                    _("You take the pumpkin of mean house {house}"),
+                    _("{player} takes the pumpkin of mean house {house}"),
+                    house=house,
+                )
+            return told(
+                player,
+                _("You take the pumpkin of nice house {house}"),
+                _("{player} takes the pumpkin of nice house {house}"),
+                house=house,
+            )
         case StreetBonusTaken(player, street, treat, treats, first):
-            side = "front" if first else "back"
-            return (
-                f"{subject(player, 'completes')} {_street_name(street)}: {treats} {treat.value} "
-                f"({side} of the street bonus)"
+            side = _("front") if first else _("back")
+            return told(
+                player,
+                _("You complete {street}: {treats} ({side} of the street bonus)"),
+                _("{player} completes {street}: {treats} ({side} of the street bonus)"),
+                street=_street_name(street),
+                treats=treat_amount(treats, treat),
+                side=side,
             )
         case Passed(player):
-            return f"{subject(player, 'passes', 'pass')}"
+            return told(player, _("You pass"), _("{player} passes"))
         case EndTriggered(player, reason):
-            return (
-                f"{subject(player, 'triggers')} the end of the game ({reason.value}); "
-                "the round is finished"
+            return told(
+                player,
+                _("You trigger the end of the game ({reason}); the round is finished"),
+                _("{player} triggers the end of the game ({reason}); the round is finished"),
+                reason=_reason_words(reason),
             )
         case GameOver(winners):
             if len(winners) == 1 and second(winners[0]):
-                return "game over; you win"
-            who = [("you" if second(w) else name(w)) for w in winners]
-            verb = "wins" if len(winners) == 1 else "share the win"
-            return f"game over; {' and '.join(who)} {verb}"
+                return _("game over; you win")
+            who = _(" and ").join(_("you") if second(w) else name(w) for w in winners)
+            if len(winners) == 1:
+                return _("game over; {who} wins").format(who=who)
+            return _("game over; {who} share the win").format(who=who)
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover - exhaustive above

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
+from tricky_treats._i18n import _
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.cli._progress import Progress
 from tricky_treats.components import COMPONENT_LIMITS
@@ -91,8 +92,13 @@ def _main(argv: Sequence[str] | None) -> int:
     # markup: every text printed holds names from a command line, a record or a plugin, which
     # are shown as written ("[/]" is a name, not a closing tag); styles are given as styles.
     console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 120)
+    from tricky_treats import _i18n
+
     try:
-        result: int = args.command(args, console)
+        chosen = getattr(args, "lang", None)
+        language = _i18n.from_environment() if chosen is None else _i18n.check_language(chosen)
+        with _i18n.speaking(language):
+            result: int = args.command(args, console)
     except (CommandError, TrickyTreatsError) as exc:
         from rich.markup import escape  # a hint like 'tricky-treats[report]' is no markup
 
@@ -134,6 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         "search:ITERATIONS), e.g. 'human,human,greedy'; default: you in seat 0, --bot elsewhere",
     )
     play.add_argument("--bot", default="greedy", help="the bot in the other seats (greedy)")
+    _language_option(play)
     play.add_argument(
         "--names",
         help="the players' names in seat order, separated by commas, e.g. 'Ann,Bo,Cy'",
@@ -170,6 +177,7 @@ def _parser() -> argparse.ArgumentParser:
         "who acted sees it: DIR/move-000.svg, DIR/move-001.svg, ... and DIR/index.html, a page "
         "that steps through them",
     )
+    _language_option(replay)
     replay.set_defaults(command=_replay)
 
     variants = commands.add_parser("variants", help="list the installed variants")
@@ -191,6 +199,18 @@ def _parser() -> argparse.ArgumentParser:
     _ladder_command.add_arguments(ladder)
     ladder.set_defaults(command=_ladder_command.run)
     return parser
+
+
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    from tricky_treats._i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        metavar="LANGUAGE",
+        help=f"the language of the game's texts: {', '.join(LANGUAGES)} (default: the "
+        "locale's, LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en); records and the notation "
+        "are the same in every language",
+    )
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
@@ -232,9 +252,9 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         _bold_first(
             "Tricky Treats",
             f": {', '.join(names)}"
-            + (f"; variants: {variants}" if variants else "")
-            + ". New to the game? Type 'rules' at the prompt; 'help' lists the commands."
-            + (f" Every move is saved to {save}." if save is not None else ""),
+            + (_("; variants: {variants}").format(variants=variants) if variants else "")
+            + _(". New to the game? Type 'rules' at the prompt; 'help' lists the commands.")
+            + (_(" Every move is saved to {file}.").format(file=save) if save is not None else ""),
         )
     )
     session = _Session(save, len(game.history))
@@ -340,8 +360,10 @@ def _names(args: argparse.Namespace, seats: list[str]) -> list[str]:
     for i, seat in enumerate(seats):
         if seat != "human":
             names.append(f"{seat.partition(':')[0].title()} {i + 1}")
+        elif humans > 1:
+            names.append(_("Player {number}").format(number=i + 1))
         else:
-            names.append(f"Player {i + 1}" if humans > 1 else "You")
+            names.append(_("You"))
     return names
 
 
@@ -500,12 +522,14 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     final = _read_record(args.file)
     config = final.config
     names = list(config.players)
-    variants = ", ".join(f"{v.name} {v.version}" for v in config.variants) or "none"
+    variants = ", ".join(f"{v.name} {v.version}" for v in config.variants) or _("none")
     console.print(
         _bold_first(
             "Tricky Treats",
-            f", {len(names)} players ({', '.join(names)}), seed {config.seed}, "
-            f"variants: {variants}",
+            ", "
+            + _("{count} players ({names}), seed {seed}, variants: {variants}").format(
+                count=len(names), names=", ".join(names), seed=config.seed, variants=variants
+            ),
         )
     )
     state = start_game(
@@ -516,7 +540,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     if step:
         _print_lines(console, _terminal.replay_screen(state.view(0)))
     frames = _Frames(args.svg, names)
-    frames.add(state.view(state.current_player or 0), "The table before the first move")
+    frames.add(state.view(state.current_player or 0), _("The table before the first move"))
     for number, action in enumerate(final.history, start=1):
         seat = state.current_player
         assert seat is not None
@@ -524,7 +548,10 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         moves.append(_terminal.Move(seat, action, events))
         frames.add(
             state.view(seat),
-            f"Move {number} of {len(final.history)}: {names[seat]} plays {action}. "
+            _("Move {number} of {moves}: {name} plays {action}.").format(
+                number=number, moves=len(final.history), name=names[seat], action=action
+            )
+            + " "
             + "; ".join(describe_event(e, names) for e in events)
             + ".",
         )
@@ -537,7 +564,9 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         if step:
             try:
                 answer = input(
-                    f"Action {number} of {len(final.history)}: Enter for the next, q quits "
+                    _("Action {number} of {moves}: Enter for the next, q quits ").format(
+                        number=number, moves=len(final.history)
+                    )
                 )
             except EOFError:
                 step = False
@@ -546,7 +575,9 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
                 frames.write(console)
                 return 0
     if not final.is_over:
-        console.print(f"The game goes on: {names[final.current_player or 0]} to act.")
+        console.print(
+            _("The game goes on: {name} to act.").format(name=names[final.current_player or 0])
+        )
     console.print(_score_table(final))
     frames.write(console)
     return 0

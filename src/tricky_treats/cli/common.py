@@ -74,15 +74,17 @@ def _read_record(path: Path) -> GameState:
 def _score_table(game: GameState) -> Table:
     from rich.table import Table
 
+    from tricky_treats._i18n import _
+    from tricky_treats.cli.session import _SHEET_COLUMNS
+
     names = list(game.config.players)
-    title = "Score sheets" + ("" if game.is_over else " so far")
-    table = Table(title=title)
-    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table = Table(title=_("Score sheets") if game.is_over else _("Score sheets so far"))
+    for column in _SHEET_COLUMNS:
+        table.add_column(_(column), justify="left" if column == "player" else "right")
     won = game.winners()
     for sheet in game.scores():
         table.add_row(
-            names[sheet.player] + (" (winner)" if sheet.player in won else ""),
+            names[sheet.player] + (_(" (winner)") if sheet.player in won else ""),
             str(sheet.pumpkins),
             "+".join(map(str, sheet.costumes)),
             "+".join(str(t.points) for t in sheet.trick_tiles),

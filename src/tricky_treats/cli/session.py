@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tricky_treats._i18n import N_, _
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import GameOver, describe_event
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 from tricky_treats.cli.common import CommandError, _score_table, _write
+from tricky_treats.drawing._terminal import short_word
 
 __all__: list[str] = []
 
@@ -30,9 +32,10 @@ def _pass_keyboard(console: Console, name: str) -> bool:
         console.file.flush()
     else:
         console.print("\n" + "-" * 40)
-    console.print(f"Pass the keyboard to {name}.", style="bold")
+    told = _("Pass the keyboard to {name}.").format(name=name)
+    console.print(told, style="bold", markup=False)
     try:
-        input(f"{name}, press Enter when the others cannot see the screen. ")
+        input(_("{name}, press Enter when the others cannot see the screen. ").format(name=name))
     except EOFError:
         return False
     if console.is_terminal:
@@ -41,6 +44,7 @@ def _pass_keyboard(console: Console, name: str) -> bool:
 
 
 _COLOURS = {"purple": "magenta", "red": "red", "green": "green", r"\*": "dark_orange"}
+"""Words coloured on the screens, by their English word (translated when printed)."""
 
 
 def _print_lines(console: Console, lines: list[str]) -> None:
@@ -50,7 +54,8 @@ def _print_lines(console: Console, lines: list[str]) -> None:
     for number, line in enumerate(lines):
         text = Text(line, style="bold" if number == 0 else "")
         for word, style in _COLOURS.items():
-            text.highlight_regex(rf"\b{word}\b" if word.isalpha() else word, style)
+            shown = short_word(word) if word.isalpha() else word
+            text.highlight_regex(rf"\b{shown}\b" if word.isalpha() else shown, style)
         console.print(text, soft_wrap=True)
 
 
@@ -74,12 +79,12 @@ class _Session:
 def _bye(console: Console, game: GameState, session: _Session) -> int:
     save = session.save
     if session.unsaved(game):
-        where = " The last moves were not saved."
+        where = _(" The last moves were not saved.")
     elif save is not None:
-        where = f" The game is saved in {save}: resume it with --load {save}."
+        where = _(" The game is saved in {file}: resume it with --load {file}.").format(file=save)
     else:
         where = ""
-    console.print(f"Bye.{where}")
+    console.print(_("Bye.") + where, markup=False)
     return 0
 
 
@@ -91,34 +96,37 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     you = humans[0] if len(humans) == 1 else None
     console.print()
     recent = [_terminal.move_text(m, names, you) for m in moves[-len(names) :]]
-    _print_lines(console, _terminal.wrap("Last moves: ", recent))
+    _print_lines(console, _terminal.wrap(_("Last moves: "), recent))
     trigger = game.end_trigger
     if trigger is not None:
         console.print(
-            f"The end was triggered by {names[trigger.player]} ({trigger.reason.value}); "
-            "the round was finished."
+            _("The end was triggered by {name} ({reason}); the round was finished.").format(
+                name=names[trigger.player], reason=_terminal.reason_text(trigger.reason)
+            ),
+            markup=False,
         )
     tiles = [
         f"{names[p]} {_terminal.tile_text(player.secret_tile)}"
         for p, player in enumerate(game.players)
     ]
-    _print_lines(console, _terminal.wrap("Secret tiles: ", tiles))
+    _print_lines(console, _terminal.wrap(_("Secret tiles: "), tiles))
     console.print(_score_table(game))
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
     console.print(f"{told[0].upper()}{told[1:]}.", style="bold")
     tie = _teaching.tie_break_text(
-        game.scores(), ["You" if p == you else n for p, n in enumerate(names)]
+        game.scores(), [_("You") if p == you else n for p, n in enumerate(names)]
     )
     if tie is not None:
         console.print(tie, markup=False)
     console.print(
-        f"The game was dealt from seed {game.config.seed}: "
-        f"'--seed {game.config.seed}' deals it again."
+        _("The game was dealt from seed {seed}: '--seed {seed}' deals it again.").format(
+            seed=game.config.seed
+        )
     )
 
 
-_HELP = (
+_HELP = N_(
     "Type an action's notation: t2k4 takes market card 2 and puts it on kid 4, v5 visits "
     "nice house 5, m1 tricks mean house 1, refresh, pass. 'explain ACTION' says what an "
     "action would do and pay before you play it; 'why' explains the rules behind the last "
@@ -126,6 +134,20 @@ _HELP = (
     "their letter, A to D, or number); 'sheets' shows the score sheets so far, 'log' every "
     "move, 'save FILE' saves the game, 'quit' stops."
 )
+
+_COMMANDS = {
+    # The prompt's commands are words of the notation, the same in every language; these
+    # are the Dutch players' own words for them, understood whatever the language.
+    "stop": "quit",
+    "hulp": "help",
+    "regels": "rules",
+    "waarom": "why",
+    "uitleg": "explain",
+    "kijk": "look",
+    "scores": "sheets",
+    "verloop": "log",
+    "bewaar": "save",
+}
 
 
 def _ask(game: GameState, console: Console, name: str, session: _Session) -> Action | None:
@@ -137,27 +159,32 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
     assert seat is not None
     while True:
         try:
-            line = input(f"{name}, your action> ").strip()
+            line = input(_("{name}, your action> ").format(name=name)).strip()
         except EOFError:
             console.print()
             return None
-        word, _, rest = line.partition(" ")
+        word, _space, rest = line.partition(" ")
+        word = _COMMANDS.get(word, word)
         rest = rest.strip()
+        line = f"{word} {rest}".strip() if word in _COMMANDS.values() else line
         if line in ("quit", "exit", "q"):
             if session.unsaved(game) and not session.warned:
                 session.warned = True
                 console.print(
-                    "This game is not saved: 'save FILE' keeps it. Type quit again "
-                    "to leave without saving.",
+                    _(
+                        "This game is not saved: 'save FILE' keeps it. Type quit again "
+                        "to leave without saving."
+                    ),
                     style="yellow",
+                    markup=False,
                 )
                 continue
             return None
         if line in ("help", "?", ""):
-            console.print(_HELP, markup=False)
+            console.print(_(_HELP), markup=False)
             continue
         if line == "rules":
-            _page(console, _teaching.GUIDE_PAGES)
+            _page(console, _teaching.guide_pages())
             continue
         if line == "why":
             _print_lines(console, _teaching.why_lines(session.rulings))
@@ -170,7 +197,11 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
                 explained = parse_action(rest)
             except TrickyTreatsError:
                 console.print(
-                    f"Explain which action? For example: explain {legal[0]}", style="yellow"
+                    _("Explain which action? For example: explain {action}").format(
+                        action=legal[0]
+                    ),
+                    style="yellow",
+                    markup=False,
                 )
                 continue
             _print_lines(console, _teaching.explain_lines(game, explained))
@@ -184,7 +215,7 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
         if word == "save":
             path = rest
             if not path:
-                console.print("Say where: save FILE", style="yellow")
+                console.print(_("Say where: save FILE"), style="yellow", markup=False)
                 continue
             try:
                 _write(Path(path), dumps(game, indent=1))
@@ -192,14 +223,20 @@ def _ask(game: GameState, console: Console, name: str, session: _Session) -> Act
                 console.print(str(exc), style="yellow")
             else:
                 session.saved_moves = len(game.history)
-                console.print(f"Saved to {path}; resume with: tricky-treats play --load {path}")
+                console.print(
+                    _("Saved to {file}; resume with: tricky-treats play --load {file}").format(
+                        file=path
+                    ),
+                    markup=False,
+                )
             continue
         try:
             action = parse_action(line)
         except TrickyTreatsError:
             console.print(
-                f"{_unknown(line)} Type 'help' for the commands, 'rules' for a short guide "
-                "to the game.",
+                _unknown(line)
+                + " "
+                + _("Type 'help' for the commands, 'rules' for a short guide to the game."),
                 style="yellow",
                 markup=False,
             )
@@ -221,11 +258,10 @@ def _unknown(line: str) -> str:
     grouped = re.fullmatch(r"(t\d+k)(\d+)-(\d+)", line)
     if grouped:  # copied from "Take card to kid: t0k0-4", which groups the kids
         take, first, last = grouped.groups()
-        return (
-            f"'{shown}' stands for {take}{first} to {take}{last}: type one of them, e.g. "
-            f"{take}{first}."
+        return _("'{shown}' stands for {first} to {last}: type one of them, e.g. {first}.").format(
+            shown=shown, first=f"{take}{first}", last=f"{take}{last}"
         )
-    return f"'{shown}' is not an action or a command I know."
+    return _("'{shown}' is not an action or a command I know.").format(shown=shown)
 
 
 def _page(console: Console, pages: Sequence[str]) -> None:
@@ -235,7 +271,11 @@ def _page(console: Console, pages: Sequence[str]) -> None:
         if number == len(pages):
             break
         try:
-            answer = input(f"Page {number} of {len(pages)}: Enter for the next, q to play ")
+            answer = input(
+                _("Page {number} of {pages}: Enter for the next, q to play ").format(
+                    number=number, pages=len(pages)
+                )
+            )
         except EOFError:
             console.print()
             return
@@ -252,9 +292,12 @@ def _look(console: Console, game: GameState, who: str) -> None:
     if seat is None:
         letters = _terminal.SEAT_LETTERS[: len(game.players)]
         console.print(
-            f"Look at whom? Give a player's letter ({', '.join(letters)}), number "
-            f"(1 to {len(game.players)}) or name: look B",
+            _(
+                "Look at whom? Give a player's letter ({letters}), number (1 to {players}) "
+                "or name: look B"
+            ).format(letters=", ".join(letters), players=len(game.players)),
             style="yellow",
+            markup=False,
         )
         return
     viewer = game.current_player
@@ -275,6 +318,16 @@ def _seat_named(game: GameState, who: str) -> int | None:
     return names.index(text) if text in names else None
 
 
+_SHEET_COLUMNS = (
+    N_("player"),
+    N_("pumpkins"),
+    N_("costumes"),
+    N_("tiles"),
+    N_("extras"),
+    N_("total"),
+)
+
+
 def _score_table_for(game: GameState) -> Table:
     """The sheets the player to act may see: the others' secret tiles left out (R16)."""
     from rich.table import Table
@@ -282,9 +335,9 @@ def _score_table_for(game: GameState) -> Table:
     seat = game.current_player
     assert seat is not None
     view = game.view(seat)
-    table = Table(title="Score sheets so far (others' secret tiles not counted)")
-    for column in ("player", "pumpkins", "costumes", "tiles", "extras", "total"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table = Table(title=_("Score sheets so far (others' secret tiles not counted)"))
+    for column in _SHEET_COLUMNS:
+        table.add_column(_(column), justify="left" if column == "player" else "right")
     for sheet in view.scores:
         table.add_row(
             view.players[sheet.player].name,
@@ -303,7 +356,7 @@ def _print_log(console: Console, game: GameState) -> None:
     names = list(game.config.players)
     you = game.current_player
     if not game.history:
-        console.print("No moves yet: this is the first turn of the game.")
+        console.print(_("No moves yet: this is the first turn of the game."))
         return
     state = start_game(game.config, game.setup.components)
     for number, action in enumerate(game.history, start=1):

@@ -21,6 +21,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
+from tricky_treats._i18n import _, speaking
+from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     Treat,
 )
@@ -36,6 +38,7 @@ from tricky_treats.drawing.words import (
     _winners,
 )
 from tricky_treats.errors import ConfigurationError, brief
+from tricky_treats.events import _street_name
 from tricky_treats.views import PlayerView, _OnlookerView
 
 __all__ = ["BOARD_PARTS", "board_svg"]
@@ -58,62 +61,115 @@ def _heading(view: PlayerView) -> str:
     names = [p.name for p in view.players]
     if view.is_over:
         won = _winners(view)
-        verb = "wins" if len(won) == 1 else "share the win"
-        return f"Game over: {' and '.join(names[w] for w in won)} {verb}"
+        who = _(" and ").join(names[w] for w in won)
+        if len(won) == 1:
+            return _("Game over: {who} wins").format(who=who)
+        return _("Game over: {who} share the win").format(who=who)
     assert view.current_player is not None
-    return f"Round {_round(view)}: {names[view.current_player]} to play"
+    return _("Round {round}: {name} to play").format(
+        round=_round(view), name=names[view.current_player]
+    )
 
 
 def _description(view: PlayerView, parts: Sequence[str]) -> str:
     names = [p.name for p in view.players]
     me = view.players[view.player]
-    lines = [f"{_heading(view)}. As {_viewer(view)} sees the table."]
+    lines = [
+        _("{heading}. As {viewer} sees the table.").format(
+            heading=_heading(view), viewer=_viewer(view)
+        )
+    ]
     if "grid" in parts:
         for house, cell in enumerate(view.grid):
             n = cell.neighbour
-            tiers = ", ".join(f"{t.cards} cards give {t.treats}" for t in n.tiers)
+            tiers = ", ".join(
+                _("{cards} cards give {treats}").format(cards=t.cards, treats=t.treats)
+                for t in n.tiers
+            )
             went = [names[p] for p, pl in enumerate(view.players) if house in pl.visited]
-            pumpkin = "its pumpkin is there" if view.pumpkin_on_house[house] else "no pumpkin"
+            pumpkin = _("its pumpkin is there") if view.pumpkin_on_house[house] else _("no pumpkin")
             lines.append(
-                f"Nice house {house} likes {_feature_words(n.wants)} and gives {cell.treat.value} "
-                f"({tiers}); {pumpkin}" + (f"; visited by {', '.join(went)}" if went else "") + "."
+                _(
+                    "Nice house {house} likes {feature} and gives {treat} ({tiers}); {pumpkin}"
+                ).format(
+                    house=house,
+                    feature=_feature_words(n.wants),
+                    treat=word(cell.treat.value),
+                    tiers=tiers,
+                    pumpkin=pumpkin,
+                )
+                + (_("; visited by {names}").format(names=", ".join(went)) if went else "")
+                + "."
             )
         for street, token in enumerate(view.street_tokens):
-            where = f"row {street}" if street < 3 else f"column {street - 3}"
             amount = token.back if view.street_flipped[street] else token.front
-            lines.append(f"Street bonus of {where}: {amount} {token.treat.value}.")
+            lines.append(
+                _("Street bonus of {street}: {treats}.").format(
+                    street=_street_name(street), treats=treat_amount(amount, token.treat)
+                )
+            )
     if "mean-houses" in parts:
         for house, mean in enumerate(view.mean_houses):
             went = [names[p] for p, pl in enumerate(view.players) if house in pl.tricked]
             lines.append(
-                f"Mean house {house} shows {_icon_words(mean.icon)}; its trick tile: "
-                f"{_tile_words(mean.tile)}"
-                + ("; its pumpkin is there" if view.pumpkin_on_mean_house[house] else "")
-                + (f"; tricked by {', '.join(went)}" if went else "")
+                _("Mean house {house} shows {icon}; its trick tile: {tile}").format(
+                    house=house, icon=_icon_words(mean.icon), tile=_tile_words(mean.tile)
+                )
+                + (_("; its pumpkin is there") if view.pumpkin_on_mean_house[house] else "")
+                + (_("; tricked by {names}").format(names=", ".join(went)) if went else "")
                 + "."
             )
     if "market" in parts:
         cards = [
-            f"slot {s}: {_card_words(c) if c is not None else 'empty'}"
+            _("slot {slot}: {card}").format(
+                slot=s, card=_card_words(c) if c is not None else _("empty")
+            )
             for s, c in enumerate(view.market)
         ]
-        lines.append(f"Market: {'; '.join(cards)}. Deck: {view.deck_size} cards.")
+        lines.append(
+            _("Market: {cards}. Deck: {count} cards.").format(
+                cards="; ".join(cards), count=view.deck_size
+            )
+        )
     if "kids" in parts and "players" not in parts:
-        lines.extend(f"{me.name}'s {_kid_label(kid, i)}." for i, kid in enumerate(me.kids))
+        lines.extend(
+            _("{name}'s {kid}.").format(name=me.name, kid=_kid_label(kid, i))
+            for i, kid in enumerate(me.kids)
+        )
     if "players" in parts:
         for seat, player in enumerate(view.players):
-            treats = ", ".join(f"{n} {t.value}" for t, n in zip(Treat, player.treats, strict=False))
+            treats = ", ".join(
+                treat_amount(n, t) for t, n in zip(Treat, player.treats, strict=False)
+            )
             kids = "; ".join(_kid_label(kid, i) for i, kid in enumerate(player.kids))
             lines.append(
-                f"{player.name}: {treats}; {player.pumpkins} pumpkins; {player.footprints} "
-                f"footprints left; {view.scores[seat].total} points. {kids}."
+                _(
+                    "{name}: {treats}; {pumpkins} pumpkins; {footprints} footprints left; "
+                    "{points} points. {kids}."
+                ).format(
+                    name=player.name,
+                    treats=treats,
+                    pumpkins=player.pumpkins,
+                    footprints=player.footprints,
+                    points=view.scores[seat].total,
+                    kids=kids,
+                )
             )
     if "scores" in parts:
         for sheet in view.scores:
             cells = _sheet_cells(view, sheet)
             lines.append(
-                f"Score sheet of {cells[0]}: pumpkins {cells[1]}, costumes {cells[2]}, trick "
-                f"tiles {cells[3]}, extras {cells[4]}, total {cells[5]}."
+                _(
+                    "Score sheet of {name}: pumpkins {pumpkins}, costumes {costumes}, trick "
+                    "tiles {tiles}, extras {extras}, total {total}."
+                ).format(
+                    name=cells[0],
+                    pumpkins=cells[1],
+                    costumes=cells[2],
+                    tiles=cells[3],
+                    extras=cells[4],
+                    total=cells[5],
+                )
             )
     return "\n".join(lines)
 
@@ -121,14 +177,16 @@ def _description(view: PlayerView, parts: Sequence[str]) -> str:
 def _viewer(view: PlayerView) -> str:
     """Whose view ``view`` is, in words: a player's name, or everyone (a state's drawing)."""
     if isinstance(view, _OnlookerView):
-        return "everyone at the table"
+        return _("everyone at the table")
     return view.players[view.player].name
 
 
 # -- the picture ---------------------------------------------------------------------------------
 
 
-def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> str:
+def board_svg(
+    view: PlayerView, *, parts: str | Iterable[str] | None = None, language: str | None = None
+) -> str:
     """Draw ``view`` as an SVG picture: what its player sees of the table.
 
     ``parts`` chooses what to draw (one name, or several), from ``BOARD_PARTS`` (all of
@@ -142,12 +200,18 @@ def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> 
     ``<title>`` and a ``<desc>`` that say what it shows, for screen readers. The same view
     always gives the same text. Write it to a ``.svg`` file or put it inline in an HTML page;
     several inline pictures on one page share the same icon definitions (ids ``tt-*``).
+    ``language`` (``"en"``, ``"nl"``) is the language of its words; English by default.
 
     >>> import tricky_treats as tt
     >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"])
     >>> svg.startswith("<svg ") and "<title>" in svg
     True
     """
+    with speaking(language):
+        return _board_svg(view, parts)
+
+
+def _board_svg(view: PlayerView, parts: str | Iterable[str] | None) -> str:
     if not isinstance(view, PlayerView):
         raise ConfigurationError(
             f"board_svg draws a PlayerView, not {brief(view)}: pass game.view(player), never "
@@ -190,17 +254,23 @@ def board_svg(view: PlayerView, *, parts: str | Iterable[str] | None = None) -> 
     # inline in one HTML page keep their own title and description.
     key = hashlib.sha256(f"{width}x{height}\n{description}".encode()).hexdigest()[:10]
     title = f"Tricky Treats, {heading[0].lower()}{heading[1:]}"  # names keep their capitals
+
+    seen_by = _("as {viewer} sees it").format(viewer=viewer)
+
+    def as_seen(title: str, viewer: str) -> str:
+        return _("{title}, as {viewer} sees it").format(title=title, viewer=viewer)
+
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="tt-title-{key} tt-desc-{key}" '
         f'style="{_FONT}">'
-        f'<title id="tt-title-{key}">{_e(title)}, as {_e(_viewer(view))} sees it</title>'
+        f'<title id="tt-title-{key}">{_e(as_seen(title, _viewer(view)))}</title>'
         f'<desc id="tt-desc-{key}">{_e(description)}</desc>'
         f"<defs>{_SYMBOLS}</defs>"
         f'<rect width="{width}" height="{height}" fill="#fdf6e3"/>'
         f'<text x="{_MARGIN}" y="{_MARGIN + 16}" font-size="20" font-weight="bold" '
         f'fill="{_INK}">{_e(heading)}</text>'
         f'<text x="{width - _MARGIN}" y="{_MARGIN + 16}" font-size="12" fill="#666" '
-        f'text-anchor="end">as {_e(viewer)} sees it</text>' + "".join(placed) + "</svg>\n"
+        f'text-anchor="end">{_e(seen_by)}</text>' + "".join(placed) + "</svg>\n"
     )

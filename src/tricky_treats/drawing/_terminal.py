@@ -12,8 +12,17 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tricky_treats._i18n import NP_, _, pgettext
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import CostumeCard, CostumeType, Treat, TrickIcon, TrickTile
+from tricky_treats.components import (
+    Colour,
+    CostumeCard,
+    CostumeType,
+    Theme,
+    Treat,
+    TrickIcon,
+    TrickTile,
+)
 from tricky_treats.events import (
     CardPlaced,
     EndTriggered,
@@ -26,7 +35,7 @@ from tricky_treats.events import (
 from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:
-    pass
+    from tricky_treats.model import Termination
 
 WIDTH = 80
 """No line of a screen is wider."""
@@ -38,16 +47,45 @@ SEAT_LETTERS = "ABCD"
 """The letters that mark where each seat has been, in the grid and on the mean houses."""
 
 _ICONS = {TrickIcon.SPIDERWEB: "web", TrickIcon.TOILET_PAPER: "paper", TrickIcon.EGG: "egg"}
+_SHORT_WORDS = (
+    # The component words as the screens' narrow columns show them; English: as they are.
+    NP_("short", "purple"),
+    NP_("short", "red"),
+    NP_("short", "green"),
+    NP_("short", "animal"),
+    NP_("short", "horror"),
+    NP_("short", "fable"),
+    NP_("short", "space"),
+    NP_("short", "head"),
+    NP_("short", "body"),
+    NP_("short", "legs"),
+    NP_("short", "web"),
+    NP_("short", "paper"),
+    NP_("short", "egg"),
+    NP_("short", "candy"),
+    NP_("short", "lollipop"),
+    NP_("short", "lolli"),
+    NP_("short", "gummy"),
+)
 _CELL = 23  # one house of the grid
 _NAME = 10  # names are cut to this many characters in tables
 
 
 def legend(players: int) -> str:
     """What a house cell of the grid shows."""
-    return (
-        f"vN FEATURE(you have) cards:treats treat │ mN icon tile │ * pumpkin │ "
-        f"A-{SEAT_LETTERS[players - 1]} went"
-    )
+    return _(
+        "vN FEATURE(you have) cards:treats treat │ mN icon tile │ * pumpkin │ A-{last} went"
+    ).format(last=SEAT_LETTERS[players - 1])
+
+
+def short_word(value: str) -> str:
+    """A component word (an enum's value, an icon's short name) as the narrow columns show it."""
+    return pgettext("short", value)
+
+
+def icon_text(icon: TrickIcon) -> str:
+    """A trick icon in a few letters: ``web``, ``paper``, ``egg``."""
+    return short_word(_ICONS.get(icon, icon.value))
 
 
 @attrs.frozen
@@ -66,10 +104,10 @@ def short_name(name: str) -> str:
 
 def card_text(card: CostumeCard, *, with_type: bool = True) -> str:
     """A card in at most 24 characters: ``purple horror head egg``."""
-    parts = [card.colour.value, card.theme.value]
+    parts = [short_word(card.colour.value), short_word(card.theme.value)]
     if with_type:
-        parts.append(card.type.value)
-    parts.append(_ICONS.get(card.icon, card.icon.value))
+        parts.append(short_word(card.type.value))
+    parts.append(icon_text(card.icon))
     return " ".join(parts)
 
 
@@ -81,7 +119,7 @@ def tile_text(tile: TrickTile, *, short: bool = False) -> str:
     kinds = sorted(set(tile.treats), key=tile.treats.index)
 
     def name(treat: Treat) -> str:
-        return "lolli" if short and treat is Treat.LOLLIPOP else treat.value
+        return short_word("lolli" if short and treat is Treat.LOLLIPOP else treat.value)
 
     if len(kinds) == 1:
         return f"{len(tile.treats)} {name(kinds[0])}={tile.points}"
@@ -95,25 +133,40 @@ def move_text(move: Move, names: Sequence[str], you: int | None, *, full: bool =
     Without ``full`` a trick leaves out the tile (the board shows it) and the end of the game
     its reason.
     """
-    who = "You" if move.seat == you else short_name(names[move.seat])
+    who = _("You") if move.seat == you else short_name(names[move.seat])
     gains: list[str] = []
     for event in move.events:
         match event:
             case CardPlaced(card=card):
                 gains.append(f"({card_text(card)})")
             case HouseVisited(treat=treat, treats=treats):
-                gains.append(f"+{treats} {treat.value}")
+                gains.append(f"+{treats} {short_word(treat.value)}")
             case StreetBonusTaken(treat=treat, treats=treats):
-                gains.append(f"+{treats} {treat.value} street")
+                gains.append(
+                    _("+{treats} {treat} street").format(
+                        treats=treats, treat=short_word(treat.value)
+                    )
+                )
             case PumpkinTaken():
-                gains.append("+pumpkin")
+                gains.append(_("+pumpkin"))
             case HouseTricked(tile=tile):
-                gains.append(f"+tile {tile_text(tile)}" if full else "+tile")
+                gains.append(_("+tile {tile}").format(tile=tile_text(tile)) if full else _("+tile"))
             case EndTriggered(reason=reason):
-                gains.append(f"ENDS THE GAME ({reason.value})" if full else "ENDS THE GAME")
+                gains.append(
+                    _("ENDS THE GAME ({reason})").format(reason=reason_text(reason))
+                    if full
+                    else _("ENDS THE GAME")
+                )
             case _:
                 pass
     return " ".join([who, str(move.action), *gains])
+
+
+def reason_text(reason: Termination) -> str:
+    """Why the end came, as the screens say it (English: ``deck-empty``)."""
+    from tricky_treats.events import _reason_words
+
+    return _reason_words(reason)
 
 
 def last_round(moves: Sequence[Move], seat: int, players: int) -> list[Move]:
@@ -151,6 +204,9 @@ def board_lines(view: PlayerView) -> list[str]:
     """
     lines: list[str] = []
     cards = view.players[view.player].kids
+    treat_width = max(len(short_word(t.value)) for t in Treat)
+    # A longer translation of a feature widens the column only when the grid shows it.
+    wants_width = max(9, *(len(short_word(c.neighbour.wants.value)) + 3 for c in view.grid))
     for row in range(3):
         top, bottom = "", ""
         for house in range(row * 3, row * 3 + 3):
@@ -158,8 +214,9 @@ def board_lines(view: PlayerView) -> list[str]:
             pumpkin = "*" if view.pumpkin_on_house[house] else " "
             feature = cell.neighbour.wants
             have = sum(card.has(feature) for kid in cards for card in kid)
-            wants = f"{feature.value}({have})"
-            top += f"v{house} {wants:<9} {cell.treat.value:>8}{pumpkin}".ljust(_CELL)
+            wants = f"{short_word(feature.value)}({have})"
+            treat = short_word(cell.treat.value)
+            top += f"v{house} {wants:<{wants_width}} {treat:>{treat_width}}{pumpkin}".ljust(_CELL)
             tiers = " ".join(f"{t.cards}:{t.treats}" for t in cell.neighbour.tiers)
             visitors = "".join(
                 SEAT_LETTERS[p] for p, player in enumerate(view.players) if house in player.visited
@@ -168,7 +225,7 @@ def board_lines(view: PlayerView) -> list[str]:
         lines.append(f"{top}│{_street(view, row)}")
         lines.append(f"{bottom}│")
     columns = "".join(f"   {_street(view, 3 + c)}".ljust(_CELL) for c in range(3))
-    lines.append(f"{columns}└ bonuses")
+    lines.append(columns + "└ " + _("bonuses"))
     for short in (False, True):
         mean = []
         for house, m in enumerate(view.mean_houses):
@@ -176,7 +233,7 @@ def board_lines(view: PlayerView) -> list[str]:
             tricked = "".join(
                 SEAT_LETTERS[p] for p, player in enumerate(view.players) if house in player.tricked
             )
-            icon = _ICONS.get(m.icon, m.icon.value)
+            icon = icon_text(m.icon)
             tile = tile_text(m.tile, short=short)
             mean.append(f"m{house} {icon} {tile}{pumpkin}" + (f" {tricked}" if tricked else ""))
         mean_lines = wrap("", mean, "  │ ")
@@ -189,15 +246,25 @@ def board_lines(view: PlayerView) -> list[str]:
 def _street(view: PlayerView, street: int) -> str:
     token = view.street_tokens[street]
     amount = token.back if view.street_flipped[street] else token.front
-    return f"{amount} {token.treat.value}"
+    return f"{amount} {short_word(token.treat.value)}"
 
 
 def kids_and_market_lines(view: PlayerView, seat: int) -> list[str]:
     """``seat``'s kids (one column per costume type) beside the market: 6 lines."""
     types = list(CostumeType)
-    left_width = 4 + 14 * len(types) + 6
-    head = "kid " + "".join(f"{t.value:<14}" for t in types) + "top"
-    lines = [f"{head:<{left_width}}│ market (deck {view.deck_size})"]
+    cell = max(
+        14,
+        *(len(f"{short_word(c.value)} {short_word(t.value)}") + 1 for c in Colour for t in Theme),
+    )
+    top_width = max(*(len(icon_text(i)) + 1 for i in TrickIcon), len(_("top")) + 1)
+    # The column of kids is headed "kid" in English; a translation may leave it blank, so
+    # that a longer costume word still fits the 80 columns.
+    prefix = max(3, len(_("kid").strip()) + 1)
+    left_width = prefix + cell * len(types) + top_width
+    head = _("kid").strip().ljust(prefix) + "".join(f"{short_word(t.value):<{cell}}" for t in types)
+    head += _("top")
+    market = _("market (deck {count})").format(count=view.deck_size)
+    lines = [f"{head:<{left_width}}│ {market}"]
     kids = view.players[seat].kids
     rows = max(len(kids), len(view.market))
     for index in range(rows):
@@ -206,11 +273,15 @@ def kids_and_market_lines(view: PlayerView, seat: int) -> list[str]:
             kid = kids[index]
             worn = {card.type: card for card in kid}
             cells = "".join(
-                (f"{worn[t].colour.value} {worn[t].theme.value}" if t in worn else "-").ljust(14)
+                (
+                    f"{short_word(worn[t].colour.value)} {short_word(worn[t].theme.value)}"
+                    if t in worn
+                    else "-"
+                ).ljust(cell)
                 for t in types
             )
-            top = _ICONS.get(kid[-1].icon, kid[-1].icon.value) if kid else "-"
-            left = f"k{index}  {cells}{top}"
+            top = icon_text(kid[-1].icon) if kid else "-"
+            left = f"k{index}".ljust(prefix) + f"{cells}{top}"
         right = ""
         if index < len(view.market):
             card = view.market[index]
@@ -224,11 +295,14 @@ def player_lines(view: PlayerView) -> list[str]:
     lines = []
     for p, player in enumerate(view.players):
         marker = ">" if p == view.current_player else " "
-        treats = " ".join(f"{t.value} {n:>2}" for t, n in zip(Treat, player.treats, strict=True))
+        treats = " ".join(
+            f"{short_word(t.value)} {n:>2}" for t, n in zip(Treat, player.treats, strict=True)
+        )
+        counts = _("pumpkins {pumpkins}  footprints {footprints}  {points:>3} pts").format(
+            pumpkins=player.pumpkins, footprints=player.footprints, points=view.scores[p].total
+        )
         lines.append(
-            f"{marker}{SEAT_LETTERS[p]} {short_name(player.name):<{_NAME}} {treats}  "
-            f"pumpkins {player.pumpkins}  footprints {player.footprints}  "
-            f"{view.scores[p].total:>3} pts"
+            f"{marker}{SEAT_LETTERS[p]} {short_name(player.name):<{_NAME}} {treats}  {counts}"
         )
     return lines
 
@@ -244,8 +318,8 @@ def action_lines(view: PlayerView) -> list[str]:
             others.append(str(action))
     groups = [f"t{slot}k{_ranges(kids)}" for slot, kids in takes.items()]
     if groups and others:
-        others[0] = "or " + others[0]
-    return wrap("Take card to kid: " if groups else "Your choice: ", groups + others, "  ")
+        others[0] = _("or {action}").format(action=others[0])
+    return wrap(_("Take card to kid: ") if groups else _("Your choice: "), groups + others, "  ")
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -268,8 +342,10 @@ def turn_screen(view: PlayerView, moves: Sequence[Move], round_number: int) -> l
     names = [p.name for p in view.players]
     tile = view.secret_tile
     lines = [
-        f"Round {round_number} · {short_name(names[seat])} ({SEAT_LETTERS[seat]}) to play"
-        + (f" · your secret tile {tile_text(tile)}" if tile is not None else "")
+        _("Round {round} · {name} ({letter}) to play").format(
+            round=round_number, name=short_name(names[seat]), letter=SEAT_LETTERS[seat]
+        )
+        + (_(" · your secret tile {tile}").format(tile=tile_text(tile)) if tile is not None else "")
     ]
     body = board_lines(view) + kids_and_market_lines(view, seat) + player_lines(view)
     body += action_lines(view)
@@ -277,10 +353,11 @@ def turn_screen(view: PlayerView, moves: Sequence[Move], round_number: int) -> l
     recent = [move_text(m, names, seat, full=False) for m in last_round(moves, seat, len(names))]
     shown_legend = room >= 2 or not recent  # the last round before the legend, if need be
     budget = min(2, room - shown_legend)
-    while recent and len(wrap("Last round: ", recent)) > budget:
+    last = _("Last round: ")
+    while recent and len(wrap(last, recent)) > budget:
         recent.pop(0)  # the oldest go first, so that the turn fits the terminal
     if recent:
-        lines += wrap("Last round: ", recent)
+        lines += wrap(last, recent)
     lines += body
     if shown_legend:
         lines.append(legend(len(names)))

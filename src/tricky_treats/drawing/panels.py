@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from tricky_treats._i18n import _
+from tricky_treats._words import word
 from tricky_treats.components import (
     Colour,
     CostumeCard,
@@ -11,6 +13,7 @@ from tricky_treats.components import (
     Feature,
     Treat,
 )
+from tricky_treats.drawing._terminal import short_word
 from tricky_treats.drawing.style import (
     _CARD_GAP,
     _CARD_H,
@@ -51,9 +54,10 @@ def _matching(view: PlayerView, feature: Feature) -> int:
 def _footprints(panel: _Panel, x: float, y: float, seats: Sequence[int]) -> None:
     for i, seat in enumerate(seats):
         cx = x + 9 + i * 19
+        whose = _("footprint of player {letter}").format(letter=_seat_letter(seat))
         panel.add(
             f'<circle cx="{cx:g}" cy="{y:g}" r="8" fill="{_seat_colour(seat)}" stroke="#fff">'
-            f"<title>footprint of player {_seat_letter(seat)}</title></circle>"
+            f"<title>{_e(whose)}</title></circle>"
         )
         panel.text(
             cx, y + 4, _seat_letter(seat), size=10, weight="bold", fill="#fff", anchor="middle"
@@ -67,9 +71,9 @@ def _treat_token(
     fill = _TREAT.get(treat, "#999")
     panel.add(
         f'<circle cx="{x:g}" cy="{y:g}" r="13" fill="{fill}" stroke="{_INK}">'
-        f"<title>{_e(treat.value)}</title></circle>"
+        f"<title>{_e(word(treat.value))}</title></circle>"
     )
-    label = treat.value[0].upper() if amount is None else str(amount)
+    label = word(treat.value)[0].upper() if amount is None else str(amount)
     panel.text(x, y + 5, label, size=14, weight="bold", fill="#fff", anchor="middle")
 
 
@@ -78,7 +82,7 @@ def _grid_panel(view: PlayerView) -> _Panel:
     width = 3 * step + _TOKEN_W
     height = _TITLE + 3 * (_HOUSE_H + _HOUSE_GAP) + 52
     panel = _Panel(width, height)
-    panel.heading("Nice neighbours: visit them for treats")
+    panel.heading(_("Nice neighbours: visit them for treats"))
     top = _TITLE
     for house, cell in enumerate(view.grid):
         row, column = divmod(house, 3)
@@ -94,18 +98,21 @@ def _grid_panel(view: PlayerView) -> _Panel:
         )
         panel.add(f'<g transform="translate({x},{y})">')
         panel.rect(0, 0, _HOUSE_W, _HOUSE_H, fill=_PAPER, stroke="#8a6d3b")
-        panel.text(8, 18, f"house {house}", size=11, fill="#6b5a3a")
+        panel.text(8, 18, _("house {house}").format(house=house), size=11, fill="#6b5a3a")
         colour = _COLOUR.get(wants) if isinstance(wants, Colour) else None
-        panel.text(8, 40, f"likes {wants.value}", size=16, weight="bold", fill=colour or _INK)
+        likes = _("likes {feature}").format(feature=word(wants.value))
+        # A longer word (a translation's) is drawn smaller, so that it stays inside the house.
+        size = 16 if len(likes) <= 12 else 13
+        panel.text(8, 40, likes, size=size, weight="bold", fill=colour or _INK)
         tiers = "  ".join(f"{t.cards}→{t.treats}" for t in neighbour.tiers)
-        panel.text(8, 60, f"cards→treats: {tiers}", size=11)
-        mine = f"{view.players[view.player].name} has {have}"
+        panel.text(8, 60, _("cards→treats: {tiers}").format(tiers=tiers), size=11)
+        mine = _("{name} has {count}").format(name=view.players[view.player].name, count=have)
         panel.text(8, 78, mine, size=11, weight="bold" if can else "normal",
                    fill="#1d7a36" if can else "#777")  # fmt: skip
         _treat_token(panel, _HOUSE_W - 20, 20, cell.treat)
-        panel.text(_HOUSE_W - 20, 46, cell.treat.value, size=10, anchor="middle")
+        panel.text(_HOUSE_W - 20, 46, word(cell.treat.value), size=10, anchor="middle")
         if view.pumpkin_on_house[house]:
-            panel.use("pumpkin", _HOUSE_W - 34, _HOUSE_H - 32, 28, "pumpkin still here")
+            panel.use("pumpkin", _HOUSE_W - 34, _HOUSE_H - 32, 28, _("pumpkin still here"))
         _footprints(panel, 6, _HOUSE_H - 14, visitors)
         panel.add("</g>")
     for street, token in enumerate(view.street_tokens):
@@ -123,35 +130,37 @@ def _grid_panel(view: PlayerView) -> _Panel:
         dash = ' stroke-dasharray="4 3"' if flipped else ""
         panel.rect(tx, ty, _TOKEN_W - 8, 44, fill="#fff", stroke="#8a6d3b", extra=dash)
         _treat_token(panel, tx + 18, ty + 22, token.treat, amount)
-        panel.text(tx + 35, ty + 19, "street", size=10)
-        panel.text(tx + 35, ty + 33, "back" if flipped else "front", size=10)
+        panel.text(tx + 35, ty + 19, _("street"), size=10)
+        panel.text(tx + 35, ty + 33, _("back") if flipped else _("front"), size=10)
     return panel
 
 
 def _mean_panel(view: PlayerView) -> _Panel:
     houses = view.mean_houses
     panel = _Panel(_MEAN_W, _TITLE + len(houses) * (_MEAN_H + _HOUSE_GAP))
-    panel.heading("Mean neighbours: trick them")
+    panel.heading(_("Mean neighbours: trick them"))
     icons = [kid[-1].icon for kid in view.players[view.player].kids if kid]
     for house, mean in enumerate(houses):
         y = _TITLE + house * (_MEAN_H + _HOUSE_GAP)
         panel.add(f'<g transform="translate(0,{y})">')
         panel.rect(0, 0, _MEAN_W, _MEAN_H, fill="#3b2f4a", stroke="#1c1524")
-        panel.text(8, 18, f"mean house {house}", size=11, fill="#d8cce6")
+        panel.text(8, 18, _("mean house {house}").format(house=house), size=11, fill="#d8cce6")
         panel.rect(8, 26, 40, 40, fill="#f4efe6", stroke="none", radius=20)
         panel.use(_ICON_SYMBOL.get(mean.icon, "egg"), 12, 30, 32, _icon_words(mean.icon))
         if view.rules.any_mean_house:
-            need = "3 kids showing one icon"
+            need = _("3 kids showing one icon")
             shown = max((icons.count(i) for i in set(icons)), default=0)
         else:
-            need = f"3 kids showing {_icon_words(mean.icon)}"
+            need = _("3 kids showing {icon}").format(icon=_icon_words(mean.icon))
             shown = icons.count(mean.icon)
         panel.text(56, 40, need, size=12, weight="bold", fill="#fff")
-        panel.text(56, 58, f"tile: {_tile_words(mean.tile)}", size=11, fill="#ffe08a")
-        panel.text(56, 76, f"{view.players[view.player].name} shows {shown}", size=11,
+        panel.text(56, 58, _("tile: {tile}").format(tile=_tile_words(mean.tile)), size=11,
+                   fill="#ffe08a")  # fmt: skip
+        shows = _("{name} shows {count}").format(name=view.players[view.player].name, count=shown)
+        panel.text(56, 76, shows, size=11,
                    fill="#c6f0c6" if shown >= 3 and not view.is_over else "#bbb")  # fmt: skip
         if view.pumpkin_on_mean_house[house]:
-            panel.use("pumpkin", _MEAN_W - 34, _MEAN_H - 32, 28, "pumpkin still here")
+            panel.use("pumpkin", _MEAN_W - 34, _MEAN_H - 32, 28, _("pumpkin still here"))
         tricked = [p for p, player in enumerate(view.players) if house in player.tricked]
         _footprints(panel, 6, _MEAN_H - 14, tricked)
         panel.add("</g>")
@@ -170,10 +179,10 @@ def _card(panel: _Panel, x: float, y: float, cards: Sequence[CostumeCard], label
         zone = _zone_y(card.type)
         fill = _COLOUR.get(card.colour, "#777")
         panel.rect(6, zone, _CARD_W - 12, _ZONE_H, fill=fill, stroke="none", radius=14)
-        panel.text(_CARD_W / 2, zone + 13, card.theme.value, size=12, weight="bold",
+        panel.text(_CARD_W / 2, zone + 13, word(card.theme.value), size=12, weight="bold",
                    fill="#fff", anchor="middle")  # fmt: skip
-        panel.text(_CARD_W / 2, zone + 24, f"{card.colour.value} {card.type.value}", size=8,
-                   fill="#fff", anchor="middle")  # fmt: skip
+        kind = f"{word(card.colour.value)} {word(card.type.value)}"
+        panel.text(_CARD_W / 2, zone + 24, kind, size=8, fill="#fff", anchor="middle")
     if cards:
         top = cards[-1].icon
         panel.add(f'<line x1="4" y1="112" x2="{_CARD_W - 4}" y2="112" stroke="#ddd"/>')
@@ -186,55 +195,64 @@ def _market_panel(view: PlayerView) -> _Panel:
     slots = len(view.market)
     width = slots * (_CARD_W + _CARD_GAP) + _CARD_W + 20
     panel = _Panel(width, _TITLE + 20 + _CARD_H + 4)
-    panel.heading("Market: take a card and put it on one of your kids")
+    panel.heading(_("Market: take a card and put it on one of your kids"))
     y = _TITLE + 18
     for slot, card in enumerate(view.market):
         x = slot * (_CARD_W + _CARD_GAP)
-        panel.text(x + _CARD_W / 2, y - 4, f"slot {slot}", size=11, anchor="middle")
+        label = _("slot {slot}").format(slot=slot)
+        panel.text(x + _CARD_W / 2, y - 4, label, size=11, anchor="middle")
         if card is None:
             panel.rect(x, y, _CARD_W, _CARD_H, fill="#f4f4f4", stroke="#bbb", radius=8,
                        extra=' stroke-dasharray="5 4"')  # fmt: skip
-            panel.text(x + _CARD_W / 2, y + _CARD_H / 2, "empty", size=12, fill="#888",
+            panel.text(x + _CARD_W / 2, y + _CARD_H / 2, _("empty"), size=12, fill="#888",
                        anchor="middle")  # fmt: skip
         else:
-            _card(panel, x, y, (card,), f"slot {slot}: {_card_words(card)}")
+            _card(panel, x, y, (card,), f"{label}: {_card_words(card)}")
     x = slots * (_CARD_W + _CARD_GAP) + 8
     for offset in (8, 4, 0):
         panel.rect(x + offset, y + offset, _CARD_W, _CARD_H - 8, fill="#5b4a7a", stroke="#fff",
                    radius=8)  # fmt: skip
-    panel.text(x + _CARD_W / 2, y + 60, "deck", size=14, weight="bold", fill="#fff",
+    panel.text(x + _CARD_W / 2, y + 60, _("deck"), size=14, weight="bold", fill="#fff",
                anchor="middle")  # fmt: skip
-    panel.text(x + _CARD_W / 2, y + 80, f"{view.deck_size} cards", size=12, fill="#fff",
-               anchor="middle")  # fmt: skip
-    panel.text(x + _CARD_W / 2, y + 96, "face down", size=10, fill="#ddd", anchor="middle")
+    cards = _("{count} cards").format(count=view.deck_size)
+    panel.text(x + _CARD_W / 2, y + 80, cards, size=12, fill="#fff", anchor="middle")
+    panel.text(x + _CARD_W / 2, y + 96, _("face down"), size=10, fill="#ddd", anchor="middle")
     return panel
 
 
 def _kid_label(kid: Sequence[CostumeCard], index: int) -> str:
     if not kid:
-        return f"kid {index}: no costume yet"
+        return _("kid {kid}: no costume yet").format(kid=index)
     cards = ", ".join(_card_words(c) for c in kid)
-    return f"kid {index}: {cards}; shows {_icon_words(kid[-1].icon)} on top"
+    return _("kid {kid}: {cards}; shows {icon} on top").format(
+        kid=index, cards=cards, icon=_icon_words(kid[-1].icon)
+    )
 
 
 def _kid_status(kid: Sequence[CostumeCard]) -> str:
     if len(kid) >= len(CostumeType):
-        return f"complete: {costume_points(kid)} points"
-    return f"{len(kid)} of {len(CostumeType)} pieces"
+        return _("complete: {points} points").format(points=costume_points(kid))
+    return _("{count} of {pieces} pieces").format(count=len(kid), pieces=len(CostumeType))
 
 
 def _kids_panel(view: PlayerView) -> _Panel:
     me = view.players[view.player]
     left = 44
     panel = _Panel(left + len(me.kids) * (_CARD_W + _CARD_GAP), _TITLE + 20 + _CARD_H + 22)
-    panel.heading(f"{me.name}'s kids: cards lie on top of each other, and they are transparent")
+    panel.heading(
+        _("{name}'s kids: cards lie on top of each other, and they are transparent").format(
+            name=me.name
+        )
+    )
     y = _TITLE + 18
     for kind in CostumeType:
-        panel.text(left - 6, y + _zone_y(kind) + 18, kind.value, size=10, fill="#777", anchor="end")
-    panel.text(left - 6, y + 134, "trick", size=10, fill="#777", anchor="end")
+        panel.text(left - 6, y + _zone_y(kind) + 18, short_word(kind.value), size=10, fill="#777",
+                   anchor="end")  # fmt: skip
+    panel.text(left - 6, y + 134, _("trick"), size=10, fill="#777", anchor="end")
     for index, kid in enumerate(me.kids):
         x = left + index * (_CARD_W + _CARD_GAP)
-        panel.text(x + _CARD_W / 2, y - 4, f"kid {index}", size=11, anchor="middle")
+        panel.text(x + _CARD_W / 2, y - 4, _("kid {kid}").format(kid=index), size=11,
+                   anchor="middle")  # fmt: skip
         _card(panel, x, y, kid, _kid_label(kid, index))
         panel.text(x + _CARD_W / 2, y + _CARD_H + 16, _kid_status(kid), size=10,
                    anchor="middle")  # fmt: skip
@@ -248,7 +266,7 @@ def _mini_kid(panel: _Panel, x: float, y: float, kid: Sequence[CostumeCard], lab
         zone = {CostumeType.HEAD: 3, CostumeType.BODY: 18}.get(card.type, 33)
         panel.rect(3, zone, _MINI_W - 12, 13, fill=_COLOUR.get(card.colour, "#777"),
                    stroke="none", radius=6)  # fmt: skip
-        panel.text((_MINI_W - 6) / 2, zone + 10, card.theme.value, size=9, fill="#fff",
+        panel.text((_MINI_W - 6) / 2, zone + 10, word(card.theme.value), size=9, fill="#fff",
                    anchor="middle")  # fmt: skip
     if kid:
         panel.use(_ICON_SYMBOL.get(kid[-1].icon, "egg"), (_MINI_W - 6) / 2 - 8, 48, 16,
@@ -261,7 +279,7 @@ def _players_panel(view: PlayerView) -> _Panel:
     treats_x = 170 + max(kids, 5) * _MINI_W + 10
     width = treats_x + 3 * 92 + 180
     panel = _Panel(width, _TITLE + len(view.players) * (_ROW_H + 6))
-    panel.heading("Players")
+    panel.heading(_("Players"))
     for seat, player in enumerate(view.players):
         y = _TITLE + seat * (_ROW_H + 6)
         acting = seat == view.current_player
@@ -271,36 +289,46 @@ def _players_panel(view: PlayerView) -> _Panel:
         panel.text(20, y + 27, _seat_letter(seat), size=13, weight="bold", fill="#fff",
                    anchor="middle")  # fmt: skip
         you = seat == view.player and not isinstance(view, _OnlookerView)
-        name = player.name + (" (you)" if you else "")
+        name = player.name + (_(" (you)") if you else "")
         panel.text(38, y + 27, name[:20], size=14, weight="bold")
         if acting:
-            panel.text(38, y + 45, "to play", size=11, weight="bold", fill="#b35900")
-        panel.use("pumpkin", 10, y + 52, 22, "pumpkins")
-        panel.text(36, y + 69, f"{player.pumpkins} · footprints left: {player.footprints}",
-                   size=11)  # fmt: skip
+            panel.text(38, y + 45, _("to play"), size=11, weight="bold", fill="#b35900")
+        panel.use("pumpkin", 10, y + 52, 22, _("pumpkins"))
+        left = _("{pumpkins} · footprints left: {footprints}").format(
+            pumpkins=player.pumpkins, footprints=player.footprints
+        )
+        panel.text(36, y + 69, left, size=11)
         for index, kid in enumerate(player.kids):
             _mini_kid(panel, 170 + index * _MINI_W, y + 9, kid, _kid_label(kid, index))
         for i, (treat, amount) in enumerate(zip(Treat, player.treats, strict=False)):
             x = treats_x + i * 92
             _treat_token(panel, x + 14, y + 24, treat, amount)
-            panel.text(x + 31, y + 29, treat.value, size=11)
+            panel.text(x + 31, y + 29, word(treat.value), size=11)
         tile = view.secret_tiles[seat]
-        secret = f"secret tile: {_tile_words(tile)}" if tile is not None else "secret tile: hidden"
+        secret = (
+            _("secret tile: {tile}").format(tile=_tile_words(tile))
+            if tile is not None
+            else _("secret tile: hidden")
+        )
         panel.text(treats_x, y + 62, secret, size=11, fill="#555")
         panel.text(width - 12, y + 34, f"{view.scores[seat].total}", size=22, weight="bold",
                    anchor="end")  # fmt: skip
-        panel.text(width - 12, y + 52, "points" + ("" if view.is_over else " so far"), size=10,
-                   anchor="end")  # fmt: skip
+        points = _("points") if view.is_over else _("points so far")
+        panel.text(width - 12, y + 52, points, size=10, anchor="end")
     return panel
 
 
 def _sheet_cells(view: PlayerView, sheet: ScoreSheet) -> list[str]:
     tiles = []
     for score in sheet.trick_tiles:
-        where = "secret" if score.mean_house is None else f"mean {score.mean_house}"
+        where = (
+            _("secret")
+            if score.mean_house is None
+            else _("mean {house}").format(house=score.mean_house)
+        )
         tiles.append(f"{score.points} ({where})")
     if view.secret_tiles[sheet.player] is None:
-        tiles.append("secret hidden")
+        tiles.append(_("secret hidden"))
     return [
         view.players[sheet.player].name[:16],
         str(sheet.pumpkins),
@@ -312,13 +340,15 @@ def _sheet_cells(view: PlayerView, sheet: ScoreSheet) -> list[str]:
 
 
 def _scores_panel(view: PlayerView) -> _Panel:
-    columns = (("player", 150), ("pumpkins", 80), ("costumes", 170), ("trick tiles", 300),
-               ("extras", 60), ("total", 60))  # fmt: skip
-    width = sum(w for _, w in columns)
+    widths = ((_("player"), 150), (_("pumpkins"), 80), (_("costumes"), 170),
+              (_("trick tiles"), 300), (_("extras"), 60), (_("total"), 60))  # fmt: skip
+    # A column is at least as wide as its heading (a translation may be longer).
+    columns = [(name, max(w, 8 * len(name) + 12)) for name, w in widths]
+    width = sum(w for _name, w in columns)
     winners = _winners(view)
     rows = len(view.scores)
     panel = _Panel(width, _TITLE + 26 * (rows + 1) + 24)
-    panel.heading("Score sheets" + ("" if view.is_over else " so far"))
+    panel.heading(_("Score sheets") if view.is_over else _("Score sheets so far"))
     y = _TITLE + 4
     x = 0
     panel.rect(0, y, width, 26 * (rows + 1), fill="#fff", stroke="#ccc", radius=4)
@@ -331,15 +361,15 @@ def _scores_panel(view: PlayerView) -> _Panel:
         won = sheet.player in winners
         if won:
             panel.rect(1, y + 26 * row, width - 2, 26, fill="#fff3c4", stroke="none", radius=0)
-        for (_, w), cell in zip(columns, cells, strict=True):
+        for (_name, w), cell in zip(columns, cells, strict=True):
             panel.text(x + 6, y + 26 * row + 18, cell, size=12, weight="bold" if won else "normal")
             x += w
     note = (
-        "winner(s) highlighted; a tie goes to the most points from trick tiles"
+        _("winner(s) highlighted; a tie goes to the most points from trick tiles")
         if view.is_over
-        else "secret tiles count only at the end"
+        else _("secret tiles count only at the end")
         if isinstance(view, _OnlookerView)
-        else "other players' secret tiles count only at the end"
+        else _("other players' secret tiles count only at the end")
     )
     panel.text(0, y + 26 * (rows + 1) + 18, note, size=11, fill="#666")
     return panel

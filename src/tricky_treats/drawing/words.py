@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tricky_treats._i18n import _
+from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     CostumeCard,
     Feature,
@@ -19,22 +21,29 @@ __all__: list[str] = []
 
 
 def _feature_words(feature: Feature) -> str:
-    return f"{feature.value} costumes"
+    return _("{feature} costumes").format(feature=word(feature.value))
 
 
 def _card_words(card: CostumeCard) -> str:
-    return f"{card.colour.value} {card.theme.value} {card.type.value} ({_icon_words(card.icon)})"
+    return _("{colour} {theme} {type} ({icon})").format(
+        colour=word(card.colour.value),
+        theme=word(card.theme.value),
+        type=word(card.type.value),
+        icon=_icon_words(card.icon),
+    )
 
 
 def _icon_words(icon: TrickIcon) -> str:
-    return _ICON_NAME.get(icon, icon.value)
+    return word(_ICON_NAME.get(icon, icon.value))
 
 
 def _tile_words(tile: TrickTile) -> str:
     kinds = sorted(set(tile.treats), key=tile.treats.index)
     if len(kinds) == 1:
-        return f"{tile.points} points per {len(tile.treats)} {kinds[0].value}"
-    return f"{tile.points} points per " + " + ".join(t.value for t in tile.treats)
+        treats = treat_amount(len(tile.treats), kinds[0])
+    else:
+        treats = " + ".join(word(t.value) for t in tile.treats)
+    return _("{points} points per {treats}").format(points=tile.points, treats=treats)
 
 
 def _round(view: PlayerView) -> int:

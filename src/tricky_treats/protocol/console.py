@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+from tricky_treats.errors import ConfigurationError
 from tricky_treats.protocol.game import Agent, TurnBasedGame
 from tricky_treats.protocol.matches import play_match, simulate
 from tricky_treats.protocol.players import TerminalPlayer, make_player
@@ -29,6 +30,8 @@ def run_console(
     action_filter: Callable[[Any], Sequence[Hashable]] | None = None,
     playout_cutoff: Callable[[Any, Any], tuple[float, ...] | None] | None = None,
     make_bot: Callable[[str], Agent] | None = None,
+    languages: Sequence[str] = ("en",),
+    translate: Callable[[str], str] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
@@ -45,6 +48,9 @@ def run_console(
     ``make_bot(name)`` gives a game's own bots by name (``greedy`` and a search of its own)
     instead of ``make_player``'s; it raises ``ValueError`` (the game's ``ConfigurationError``)
     for a name it does not know.
+    ``languages`` are those the game's texts come in: ``play --lang`` (else the locale) picks
+    one, and ``render``, ``describe`` and ``outcome`` run speaking it
+    (``tricky_treats._i18n.language()``); ``translate`` gives ``help_text`` in it.
     """
     names = "random, greedy, search or search:N" if make_bot else "random, search or search:N"
     parser = argparse.ArgumentParser(prog=prog, description=help_text or None)
@@ -55,6 +61,12 @@ def run_console(
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--bot", default="search:200", help=names)
     play.add_argument("--watch", action="store_true", help="bots only, printing each action")
+    play.add_argument(
+        "--lang",
+        metavar="LANGUAGE",
+        help=f"the language of the game's texts: {', '.join(languages)} (default: the locale's, "
+        "else en)",
+    )
     seats = f"{players[0]}" if players[0] == players[1] else f"{players[0]} to {players[1]}"
     sim = sub.add_parser(
         "simulate",
@@ -129,25 +141,67 @@ def run_console(
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}")
     try:
-        seated: list[Agent] = [bot(args.bot)] * args.players
+        chosen_bot = bot(args.bot)
     except ValueError as error:
         parser.error(str(error))
+    from tricky_treats import _i18n
+
+    try:
+        language = (
+            _i18n.from_environment(shipped=languages)
+            if args.lang is None
+            else _i18n.check_language(args.lang, languages)
+        )
+    except ConfigurationError as error:
+        parser.error(str(error))
+    with _i18n.speaking(language, languages):
+        return _play(
+            args,
+            start,
+            render,
+            describe,
+            outcome,
+            help_text,
+            translate,
+            make=lambda: chosen_bot,
+        )
+
+
+def _play(
+    args: argparse.Namespace,
+    start: Callable[[int], TurnBasedGame],
+    render: Callable[[Any], str],
+    describe: Callable[[Any, Hashable, int], str] | None,
+    outcome: Callable[[Any, int], str] | None,
+    help_text: str,
+    translate: Callable[[str], str] | None,
+    make: Callable[[], Agent],
+) -> int:
+    """``play``: the person at the terminal against bots, in the chosen language."""
+    from tricky_treats._i18n import _
+
+    bot = make()
+    seated: list[Agent] = [bot] * args.players
     if not args.watch:
-        seated[args.seat] = TerminalPlayer(render=render, help=help_text)
+        shown_help = translate(help_text) if translate is not None and help_text else help_text
+        seated[args.seat] = TerminalPlayer(render=render, help=shown_help)
 
     def show(state: TurnBasedGame, action: Hashable) -> None:
         told = str(action) if describe is None or args.watch else describe(state, action, args.seat)
-        print(f"player {state.current_player}: {told}")
+        print(_("player {number}: {told}").format(number=state.current_player, told=told))
 
     try:
         final = play_match(start(args.seed), seated, args.seed, on_action=show)
     except (EOFError, KeyboardInterrupt):
-        print("\ngame abandoned")
+        print("\n" + _("game abandoned"))
         return 1
     print(render(final.view(args.seat)))
     if outcome is not None:
         print(outcome(final, args.seat))
         return 0
     shares = final.returns()
-    print("winners: " + ", ".join(f"player {p}" for p, r in enumerate(shares) if r > 0))
+    winners = ", ".join(
+        _("player {number}").format(number=p) for p, r in enumerate(shares) if r > 0
+    )
+    print(_("winners: {players}").format(players=winners))
     return 0

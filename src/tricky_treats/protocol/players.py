@@ -42,24 +42,28 @@ class TerminalPlayer:
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Ask until the answer names a legal action; end of input raises ``EOFError``."""
+        from tricky_treats._i18n import _  # the prompt in the console's language
+
         self.write(self.render(info.view))
         texts = [str(a) for a in info.legal_actions]
-        self.write("legal: " + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)))
+        self.write(_("legal: ") + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)))
         # Actions are matched without regard to case: "play k4 2" and "play K4 2" are one action.
         folded = [" ".join(t.lower().split()) for t in texts]
         while True:
-            answer = self.read(f"player {info.player}> ").strip()
+            answer = self.read(_("player {number}> ").format(number=info.player)).strip()
             key = " ".join(answer.lower().split())
             if key.isdigit() and int(key) < len(texts):
                 return info.legal_actions[int(key)]
             if key in folded:
                 return info.legal_actions[folded.index(key)]
             if key in ("help", "?"):
-                self.write(self.help or "type one of the legal actions or its number")
+                self.write(self.help or _("type one of the legal actions or its number"))
                 continue
             self.write(
-                f"{answer[:40]!r} is not legal now; type one of the actions or its number"
-                " (help explains the game)"
+                _(
+                    "{answer} is not legal now; type one of the actions or its number"
+                    " (help explains the game)"
+                ).format(answer=repr(answer[:40]))
             )
 
 

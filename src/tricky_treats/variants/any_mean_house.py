@@ -10,6 +10,7 @@ import sys
 
 import attrs
 
+from tricky_treats._i18n import N_  # the title and description, in the catalogs
 from tricky_treats.components import RulesData
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
@@ -24,7 +25,7 @@ def tricky_treats_rules(rules: RulesData) -> RulesData:
 VARIANT = Variant(
     name="any-mean-house",
     version="1.0",
-    title="Any mean house (R4 option)",
-    description="Any 3 matching visible trick icons let you trick any mean house.",
+    title=N_("Any mean house (R4 option)"),
+    description=N_("Any 3 matching visible trick icons let you trick any mean house."),
     plugin=sys.modules[__name__],
 )

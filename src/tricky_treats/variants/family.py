@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tricky_treats._i18n import N_  # the title and description, in the catalogs
 from tricky_treats.components import CostumeCard, CostumeType
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
@@ -58,8 +59,8 @@ def tricky_treats_scoring() -> Callable[[GameState, int], Sequence[ExtraScore]]:
 VARIANT = Variant(
     name="family",
     version="1.0",
-    title="Family game",
-    description="A 36-card deck for a shorter game, and 2 extra points per complete costume.",
+    title=N_("Family game"),
+    description=N_("A 36-card deck for a shorter game, and 2 extra points per complete costume."),
     plugin=sys.modules[__name__],
     public_scoring=True,  # complete costumes are on the table for everyone to see
 )

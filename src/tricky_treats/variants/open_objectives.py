@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from tricky_treats._i18n import N_  # the title and description, in the catalogs
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import Board, new_board
@@ -27,7 +28,7 @@ def tricky_treats_board(board: Board) -> Board:
 VARIANT = Variant(
     name="open-objectives",
     version="1.0",
-    title="Open objectives",
-    description="Secret trick tiles are dealt face up; every player's view shows them all.",
+    title=N_("Open objectives"),
+    description=N_("Secret trick tiles are dealt face up; every player's view shows them all."),
     plugin=sys.modules[__name__],
 )

@@ -7,6 +7,7 @@ import textwrap
 from collections.abc import Hashable, Sequence
 from typing import Final
 
+from candy_chaser._i18n import LANGUAGES, N_, _
 from candy_chaser.bots import make_bot
 from candy_chaser.game import (
     CANDIES,
@@ -24,7 +25,7 @@ from tricky_treats.protocol import TurnBasedGame, run_console
 
 __all__ = ["HELP", "describe", "main", "moves", "outcome", "render"]
 
-HELP: Final = """\
+HELP: Final = N_("""\
 Candy Chaser: each player secretly deals one of five candies; its cube's space on the board is
 its price. Marketing: on your turn the die is rolled (-2, -1, +1, +2 or +3) and you move any one
 cube exactly that far, stopping at the board's ends. A cube may reach G only while another cube
@@ -32,15 +33,45 @@ is on 3 or more; otherwise it stops on 5. The first cube on G starts the Tattlet
 the player left of the mover round to the mover, each may accuse another player of dealing a
 candy (right: they are out, and you may accuse again; wrong: you are out) or pass. The survivor
 whose candy has the highest price wins. Actions: move CANDY, accuse PLAYER CANDY, pass (candies:
-red, orange, yellow, green, purple). Or type an action's number."""
+red, orange, yellow, green, purple). Or type an action's number.""")
 
 
-TATTLETALE: Final = (
+TATTLETALE: Final = N_(
     "Tattletale (one round, from the player left of the mover round to the mover): accuse a "
     "player of dealing a candy, or pass. Right: they are out, and you may accuse again; wrong: "
     "you are out. Only you and the accused see the candy you name (CC-4)."
 )
 """Said on every screen of the Tattletale phase: the round decides the game."""
+
+
+CANDY_WORDS: Final = {
+    "red": N_("red"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "purple": N_("purple"),
+}
+"""The candies' names, as the screens say them (the actions keep the English notation)."""
+
+_PHASES: Final = {
+    Phase.MARKETING: N_("marketing"),
+    Phase.TATTLETALE: N_("tattletale"),
+    Phase.OVER: N_("over"),
+}
+
+
+def _candy(candy: str | None) -> str:
+    return _(CANDY_WORDS[candy]) if candy in CANDY_WORDS else str(candy)
+
+
+def _price_rows(prices: Sequence[int]) -> list[str]:
+    """The board, each row named by its candy in the player's language."""
+    header, *rows = _price_lines(prices)
+    width = max(8, *(len(_candy(c)) + 1 for c in CANDIES))
+    return [
+        " " * (width - 8) + header,
+        *(f"{_candy(c):<{width}}{row[8:]}" for c, row in zip(CANDIES, rows, strict=True)),
+    ]
 
 
 def _space(price: int) -> str:
@@ -56,33 +87,45 @@ def moves(view: CandyChaserView) -> list[str]:
         end = view.destination(candy)
         note = ""
         if view.roll > 0 and end == TOP and start + view.roll > TOP:
-            note = "  (stops on 5: G needs another cube on 3 or more, CC-3)"
+            note = _("  (stops on 5: G needs another cube on 3 or more, CC-3)")
         elif end == GOAL:
-            note = "  (reaches G: the Tattletale phase begins)"
+            note = _("  (reaches G: the Tattletale phase begins)")
         elif end == start:
-            note = "  (cannot move further)"
+            note = _("  (cannot move further)")
         lines.append(f"  move {candy}: {_space(start)} -> {_space(end)}{note}")
     return lines
 
 
 def render(view: CandyChaserView) -> str:
     """A player's view as text."""
-    lines = [f"-- {view.phase.value}; you are player {view.player}", *_price_lines(view.prices)]
-    lines.append(f"your candy: {view.objectives[view.player]}")
+    lines = [
+        _("-- {phase}; you are player {player}").format(
+            phase=_(_PHASES[view.phase]), player=view.player
+        ),
+        *_price_rows(view.prices),
+    ]
+    lines.append(_("your candy: {candy}").format(candy=_candy(view.objectives[view.player])))
     out = [str(p) for p in range(view.players) if not view.alive[p]]
     if out:
-        lines.append(f"eliminated: {', '.join(out)}")
+        lines.append(_("eliminated: {players}").format(players=", ".join(out)))
     for a in view.accusations:
-        named = f" of {a.candy}" if a.candy else ""
+        verdict = _("right") if a.correct else _("wrong")
+        if a.candy:
+            text = _("player {accuser} accused player {target} of {candy}: {verdict}")
+        else:
+            text = _("player {accuser} accused player {target}: {verdict}")
         lines.append(
-            f"player {a.accuser} accused player {a.target}{named}: "
-            f"{'right' if a.correct else 'wrong'}"
+            text.format(accuser=a.accuser, target=a.target, candy=_candy(a.candy), verdict=verdict)
         )
     if view.roll is not None:
-        lines.append(f"player {view.current_player} rolled {view.roll:+d}:")
+        lines.append(
+            _("player {player} rolled {roll}:").format(
+                player=view.current_player, roll=f"{view.roll:+d}"
+            )
+        )
         lines.extend(moves(view))
     if view.phase is Phase.TATTLETALE:
-        lines.extend(textwrap.wrap(TATTLETALE, 80))
+        lines.extend(textwrap.wrap(_(TATTLETALE), 80))
     return "\n".join(lines)
 
 
@@ -94,13 +137,18 @@ def describe(state: CandyChaserState, action: Hashable, seat: int) -> str:
     if isinstance(action, Move):
         assert state.roll is not None
         start, end = state.price(action.candy), state.destination(action.candy)
-        told = f"rolled {state.roll:+d}, moves {action.candy} {_space(start)} -> {_space(end)}"
-        return told + ("; G is reached: Tattletale" if end == GOAL else "")
+        told = _("rolled {roll}, moves {candy} {start} -> {end}").format(
+            roll=f"{state.roll:+d}",
+            candy=_candy(action.candy),
+            start=_space(start),
+            end=_space(end),
+        )
+        return told + (_("; G is reached: Tattletale") if end == GOAL else "")
     if isinstance(action, Accuse):
         correct = state.apply(action).accusations[-1].correct
-        result = f": {'right' if correct else 'wrong'}"
+        result = ": " + (_("right") if correct else _("wrong"))
         if seat not in (state.current_player, action.target):
-            return f"accuse {action.target} (candy hidden){result}"
+            return _("accuse {target} (candy hidden)").format(target=action.target) + result
         return f"{action}{result}"
     return str(action)
 
@@ -108,18 +156,25 @@ def describe(state: CandyChaserState, action: Hashable, seat: int) -> str:
 def outcome(final: TurnBasedGame, seat: int) -> str:
     """The survivors show their candies (CC-7); the highest price wins (CC-6)."""
     assert isinstance(final, CandyChaserState)
-    lines = ["the survivors show their candies:"]
+    lines = [_("the survivors show their candies:")]
     for p in range(final.num_players):
         if final.alive[p]:
             candy = final.objectives[p]
-            lines.append(f"  player {p}: {candy} at {_space(final.price(candy))}")
+            lines.append(
+                _("  player {player}: {candy} at {price}").format(
+                    player=p, candy=_candy(candy), price=_space(final.price(candy))
+                )
+            )
         else:
-            lines.append(f"  player {p}: eliminated (candy stays hidden)")
+            lines.append(_("  player {player}: eliminated (candy stays hidden)").format(player=p))
     winners = final.winners()
     price = _space(final.price(final.objectives[winners[0]]))
-    names = " and ".join(f"player {p}" for p in winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
-    lines.append(f"{names} {verb}: the highest price among the survivors, {price}")
+    names = _(" and ").join(_("player {player}").format(player=p) for p in winners)
+    if len(winners) > 1:
+        text = _("{names} share the win: the highest price among the survivors, {price}")
+    else:
+        text = _("{names} wins: the highest price among the survivors, {price}")
+    lines.append(text.format(names=names, price=price))
     return "\n".join(lines)
 
 
@@ -139,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help_text=HELP,
         outcome=outcome,
         make_bot=make_bot,
+        languages=LANGUAGES,
+        translate=_,
     )
 
 

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Final
 
+from hack_trick._i18n import LANGUAGES, N_, _
 from hack_trick.bots import make_bot
 from hack_trick.game import (
     HAND_LIMIT,
@@ -21,7 +22,7 @@ from tricky_treats.protocol import TurnBasedGame, run_console
 
 __all__ = ["HELP", "describe", "explain_hand", "explain_result", "main", "outcome", "render"]
 
-HELP: Final = """\
+HELP: Final = N_("""\
 Hack Trick: two players play cards 0-5 onto a row; the last card plus the one you play names a
 square 1-9 of a magic square, where you put a marker (taking the opponent's markers there).
 Three of your markers in a line or on one square win the hand: 1 point, 2 if your double marker
@@ -31,43 +32,52 @@ card (not the last card's number). After playing you may pass, force (the oppone
 next turn) or guard (the opponent may not force you next turn); force and guard cost a marker.
 A player who must play with no marker left loses the hand. Board: A = player 0, B = player 1;
 x a marker, X the double one. Actions: start N, ask, draw, play N, play Nx (double), pass,
-force, guard. Or type an action's number."""
+force, guard. Or type an action's number.""")
 
 _REASONS: Final = {
-    "line": "three markers in a line",
-    "triple": "three markers on one square",
-    "no marker": "the opponent had to play a card but had no marker left",
+    "line": N_("three markers in a line"),
+    "triple": N_("three markers on one square"),
+    "no marker": N_("the opponent had to play a card but had no marker left"),
 }
 
 
 def _name(player: int, me: int | None = None) -> str:
-    who = f"player {player} ({'AB'[player]})"
-    return f"{who}, you" if player == me else who
+    who = _("player {number} ({letter})").format(number=player, letter="AB"[player])
+    return _("{who}, you").format(who=who) if player == me else who
 
 
 def _subject(player: int, me: int) -> str:
     """A player as the subject of a sentence: "you (player 0, A)" or "player 1 (B)"."""
-    return f"you (player {player}, {'AB'[player]})" if player == me else _name(player)
+    if player == me:
+        return _("you (player {number}, {letter})").format(number=player, letter="AB"[player])
+    return _name(player)
 
 
 _TOLD: Final = {
-    "announce": "at the deal {who}'s hand summed to {sum}",
-    "ask": "asked: {who}'s hand summed to {sum}",
-    "show": "forced: {who} showed {cards} (sum {sum}) and drew [3.A]",
+    "announce": N_("at the deal {who}'s hand summed to {sum}"),
+    "ask": N_("asked: {who}'s hand summed to {sum}"),
+    "show": N_("forced: {who} showed {cards} (sum {sum}) and drew [3.A]"),
 }
 """How each piece of public information of the hand is told, in the past: it may be stale."""
 
 RULES_WHEN_THEY_MATTER: Final = {
-    "four cards": "you hold 4 cards, the hand limit: you must play a card, marker or not",
-    "no cards": "you hold no card: you must draw",
-    "empty deck": "the deck is empty: a draw shuffles the played cards but the last into a new "
-    "deck (the two set-aside cards stay out)",
-    "ask by hand": "ask: pay a marker captured in an earlier hand for the sum of the opponent's "
-    "hand (HT-3: 'ronde' is a hand, as everywhere else in the text)",
-    "ask by turn": "ask: pay a captured marker for the sum of the opponent's hand (HT-3, "
-    "read as turns)",
-    "end of turn": "after playing: pass, force (the opponent must play next turn) or guard (the "
-    "opponent may not force you next turn); force and guard cost a marker (HT-6)",
+    "four cards": N_("you hold 4 cards, the hand limit: you must play a card, marker or not"),
+    "no cards": N_("you hold no card: you must draw"),
+    "empty deck": N_(
+        "the deck is empty: a draw shuffles the played cards but the last into a new "
+        "deck (the two set-aside cards stay out)"
+    ),
+    "ask by hand": N_(
+        "ask: pay a marker captured in an earlier hand for the sum of the opponent's "
+        "hand (HT-3: 'ronde' is a hand, as everywhere else in the text)"
+    ),
+    "ask by turn": N_(
+        "ask: pay a captured marker for the sum of the opponent's hand (HT-3, read as turns)"
+    ),
+    "end of turn": N_(
+        "after playing: pass, force (the opponent must play next turn) or guard (the "
+        "opponent may not force you next turn); force and guard cost a marker (HT-6)"
+    ),
 }
 """The rules the screen explains at the moment they decide what you may do."""
 
@@ -76,41 +86,68 @@ def render(view: HackTrickView) -> str:
     """A player's view as text; players are named the same way everywhere."""
     me, other = view.player, 1 - view.player
     lines = [
-        f"-- hand {view.hand_number + 1}, first to {view.target}; you are {_name(me)}",
-        f"score: {_name(0, me)} {view.scores[0]}, {_name(1, me)} {view.scores[1]}",
+        _("-- hand {hand}, first to {target}; you are {who}").format(
+            hand=view.hand_number + 1, target=view.target, who=_name(me)
+        ),
+        _("score: {first} {a}, {second} {b}").format(
+            first=_name(0, me), a=view.scores[0], second=_name(1, me), b=view.scores[1]
+        ),
         *_board_lines(view.board),
-        f"row: {' '.join(map(str, view.row)) or '-'}   deck: {view.deck_size}",
-        f"your hand: {' '.join(map(str, view.hand)) or '-'}   "
-        f"player {other} holds {_count(view.opponent_hand_size, 'card')}",
+        _("row: {row}   deck: {deck}").format(
+            row=" ".join(map(str, view.row)) or "-", deck=view.deck_size
+        ),
+        _("your hand: {hand}   player {other} holds {cards}").format(
+            hand=" ".join(map(str, view.hand)) or "-",
+            other=other,
+            cards=_count(view.opponent_hand_size, "card"),
+        ),
     ]
     for p in (me, other):
-        double = " + the double" if view.doubles[p] else ""
         left = _count(view.singles[p], "marker")
-        lines.append(f"{_name(p, me)}: {left} left{double}; {_asking(view, p)}")
-    told = [
-        _TOLD[r.kind]
-        .format(
-            who="your" if r.player == me else f"player {r.player}",
-            sum=r.hand_sum,
-            cards=" ".join(map(str, r.cards or ())) or "no card",
+        text = (
+            _("{who}: {left} left + the double; {asking}")
+            if view.doubles[p]
+            else _("{who}: {left} left; {asking}")
         )
-        .replace("your's", "your")
+        lines.append(text.format(who=_name(p, me), left=left, asking=_asking(view, p)))
+    told = [
+        _(_TOLD[r.kind] if r.player != me else _YOURS[r.kind]).format(
+            who=_("player {number}").format(number=r.player),
+            sum=r.hand_sum,
+            cards=" ".join(map(str, r.cards or ())) or _("no card"),
+        )
         for r in view.reveals
     ]
     if told:
-        lines.append("told this hand: " + "; ".join(told))
+        lines.append(_("told this hand: ") + "; ".join(told))
     if view.current_player == me:
         lines.extend(_rules_now(view))
     if view.forced[me]:
-        lines.append(f"player {other} called Play! on you: you must play a card")
+        lines.append(
+            _("player {other} called Play! on you: you must play a card").format(other=other)
+        )
     if view.guarded[me] and view.step is Step.END and view.current_player == me:
-        lines.append(f"player {other} guarded: force is not offered this turn [3.B]")
+        lines.append(
+            _("player {other} guarded: force is not offered this turn [3.B]").format(other=other)
+        )
     elif view.guarded[me] and view.current_player == me:
-        lines.append(f"player {other} guarded: you may not force at the end of this turn [3.B]")
+        lines.append(
+            _("player {other} guarded: you may not force at the end of this turn [3.B]").format(
+                other=other
+            )
+        )
     if view.results:
         last = view.results[-1]
-        lines.append(f"last hand: {explain_result(last)}")
+        lines.append(_("last hand: {result}").format(result=explain_result(last)))
     return "\n".join(lines)
+
+
+_YOURS: Final = {
+    "announce": N_("at the deal your hand summed to {sum}"),
+    "ask": N_("asked: your hand summed to {sum}"),
+    "show": N_("forced: you showed {cards} (sum {sum}) and drew [3.A]"),
+}
+"""The same, of the player's own hand."""
 
 
 def _rules_now(view: HackTrickView) -> list[str]:
@@ -129,43 +166,58 @@ def _rules_now(view: HackTrickView) -> list[str]:
         tokens = view.banked[me] if view.asking == "hand" else view.captured[me]
         if not view.asked and tokens != (0, 0):
             keys.append(f"ask by {view.asking}")
-    return [RULES_WHEN_THEY_MATTER[key] for key in keys]
+    return [_(RULES_WHEN_THEY_MATTER[key]) for key in keys]
+
+
+_COUNTS: Final = {
+    "card": (N_("{n} card"), N_("{n} cards")),
+    "marker": (N_("{n} marker"), N_("{n} markers")),
+    "point": (N_("{n} point"), N_("{n} points")),
+}
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    one, many = _COUNTS[noun]
+    return _(one if number == 1 else many).format(n=number)
 
 
 def _asking(view: HackTrickView, p: int) -> str:
     singles, doubles = view.captured[p]
-    taken = f"captured {singles + doubles} of player {1 - p}'s"
+    taken = _("captured {count} of player {other}'s").format(count=singles + doubles, other=1 - p)
     if view.asking == "hand":
         held = sum(view.banked[p])
-        can = "can ask" if held else "cannot ask"
-        return f"{taken} this hand; {held} held from earlier hands ({can}, HT-3)"
-    return f"{taken} ({'can ask' if singles + doubles else 'cannot ask'})"
+        can = _("can ask") if held else _("cannot ask")
+        return _("{taken} this hand; {held} held from earlier hands ({can}, HT-3)").format(
+            taken=taken, held=held, can=can
+        )
+    can = _("can ask") if singles + doubles else _("cannot ask")
+    return f"{taken} ({can})"
 
 
 def explain_result(result: HandResult) -> str:
     """Who won a hand, why, and the points."""
     where = ""
     if result.squares:
-        where = f" (square{'s' if len(result.squares) > 1 else ''} "
-        where += " ".join(map(str, result.squares)) + ")"
+        squares = " ".join(map(str, result.squares))
+        where = (
+            _(" (squares {squares})") if len(result.squares) > 1 else _(" (square {squares})")
+        ).format(squares=squares)
     points = _count(result.points, "point")
     if result.points == 2:
-        points += ": the double marker lies there and was not placed last"
-    return f"player {result.winner} won: {_REASONS[result.reason]}{where}, {points}"
+        points += _(": the double marker lies there and was not placed last")
+    return _("player {winner} won: {reason}{where}, {points}").format(
+        winner=result.winner, reason=_(_REASONS[result.reason]), where=where, points=points
+    )
 
 
 def explain_hand(result: HandResult, scores: tuple[int, int]) -> str:
     """The end of a hand: the final board, who won and why, and the score."""
     return "\n".join(
         [
-            "the hand is over; the final board:",
+            _("the hand is over; the final board:"),
             *_board_lines(result.board),
             explain_result(result),
-            f"score: player 0 {scores[0]}, player 1 {scores[1]}",
+            _("score: player 0 {a}, player 1 {b}").format(a=scores[0], b=scores[1]),
         ]
     )
 
@@ -175,7 +227,9 @@ def describe(state: HackTrickState, action: Hashable, seat: int) -> str:
     after = state.apply(action)  # type: ignore[arg-type]
     told = str(action)
     if isinstance(action, Ask):
-        told += f": player {after.reveals[-1].player}'s hand sums to {after.reveals[-1].hand_sum}"
+        told += _(": player {number}'s hand sums to {sum}").format(
+            number=after.reveals[-1].player, sum=after.reveals[-1].hand_sum
+        )
     if len(after.results) > len(state.results):
         told += "\n" + explain_hand(after.results[-1], after.scores)
     return told
@@ -186,10 +240,16 @@ def outcome(final: TurnBasedGame, seat: int) -> str:
     assert isinstance(final, HackTrickState)
     winner = final.winner()
     assert winner is not None
-    verb = "win" if winner == seat else "wins"
-    return (
-        f"{_subject(winner, seat)} {verb} the match {final.scores[winner]}-"
-        f"{final.scores[1 - winner]} (first to {final.config.target} points)"
+    text = (
+        _("{who} win the match {a}-{b} (first to {target} points)")
+        if winner == seat
+        else _("{who} wins the match {a}-{b} (first to {target} points)")
+    )
+    return text.format(
+        who=_subject(winner, seat),
+        a=final.scores[winner],
+        b=final.scores[1 - winner],
+        target=final.config.target,
     )
 
 
@@ -209,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help_text=HELP,
         make_bot=make_bot,
         outcome=outcome,
+        languages=LANGUAGES,
+        translate=_,
         game_options={
             "asking": {
                 "choices": ["hand", "turn"],

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Final
 
+from tricks_and_treats._i18n import LANGUAGES, N_, _
 from tricks_and_treats.bots import make_bot
 from tricks_and_treats.game import (
     CAPTURE_POINTS,
@@ -15,7 +16,7 @@ from tricks_and_treats.game import (
     Step,
     TricksAndTreatsState,
     TricksAndTreatsView,
-    _row_lines,
+    _total,
     basket_id,
     basket_name,
     new_game,
@@ -25,47 +26,77 @@ from tricky_treats.protocol import TurnBasedGame, run_console
 __all__ = ["CHOICES", "HELP", "SPECIAL_RULES", "describe", "main", "outcome", "render"]
 
 SPECIAL_RULES: Final = {
-    "bomb": "whoever plays a card under it may swap the bomb basket card with a neighbour "
-    "(the candy stays where it lies); at the end both its neighbours lose their candy",
-    "monte": "whoever plays a 2 under it may swap it with a neighbour (the candy stays); "
-    "at the end its two neighbours swap places",
-    "magnet": "whoever plays a card under it may move the top card under any other basket "
-    "under another basket",
-    "disco": "when its candy reaches 10, its cards leave the game and the baskets with the "
-    "most and the fewest candy swap places (the candy stays; on a tie the player who "
-    "played the card chooses)",
-    "piggy": "starts with 3 cards; at the end they go under the basket with the fewest "
-    "candy (on a tie, the fewest that only one basket has, TT-15)",
-    "lottery": "starts with 3 cards; at the end they go under the basket with as many "
-    "cards (on a tie, the one with less candy; still tied, nothing happens)",
-    "slide": "at the end every basket card moves one place right if its candy is odd, "
-    "left if even (the row wraps round; the candy stays)",
-    "popular": "at the end, if its candy is even, every basket with an even amount of "
-    "candy scores 10 more; if odd, the odd ones do",
-    "favorite": "at the end the candy kind most under it scores 2 points a candy (two kinds "
-    "tied: both; three or more: nothing)",
-    "badcandy": "at the end the candy kind most under it scores 0 (two kinds tied: both; "
-    "three or more: nothing)",
-    "lice": "at the end the candy kind most under it has lice: the players still in whose "
-    "baskets hold the most of it are out, unless that is everyone left (TT-16)",
+    "bomb": N_(
+        "whoever plays a card under it may swap the bomb basket card with a neighbour "
+        "(the candy stays where it lies); at the end both its neighbours lose their candy"
+    ),
+    "monte": N_(
+        "whoever plays a 2 under it may swap it with a neighbour (the candy stays); "
+        "at the end its two neighbours swap places"
+    ),
+    "magnet": N_(
+        "whoever plays a card under it may move the top card under any other basket "
+        "under another basket"
+    ),
+    "disco": N_(
+        "when its candy reaches 10, its cards leave the game and the baskets with the "
+        "most and the fewest candy swap places (the candy stays; on a tie the player who "
+        "played the card chooses)"
+    ),
+    "piggy": N_(
+        "starts with 3 cards; at the end they go under the basket with the fewest "
+        "candy (on a tie, the fewest that only one basket has, TT-15)"
+    ),
+    "lottery": N_(
+        "starts with 3 cards; at the end they go under the basket with as many "
+        "cards (on a tie, the one with less candy; still tied, nothing happens)"
+    ),
+    "slide": N_(
+        "at the end every basket card moves one place right if its candy is odd, "
+        "left if even (the row wraps round; the candy stays)"
+    ),
+    "popular": N_(
+        "at the end, if its candy is even, every basket with an even amount of "
+        "candy scores 10 more; if odd, the odd ones do"
+    ),
+    "favorite": N_(
+        "at the end the candy kind most under it scores 2 points a candy (two kinds "
+        "tied: both; three or more: nothing)"
+    ),
+    "badcandy": N_(
+        "at the end the candy kind most under it scores 0 (two kinds tied: both; "
+        "three or more: nothing)"
+    ),
+    "lice": N_(
+        "at the end the candy kind most under it has lice: the players still in whose "
+        "baskets hold the most of it are out, unless that is everyone left (TT-16)"
+    ),
 }
 """What each special basket does, in words ([4]; the rulings in RULES.md)."""
 
 CHOICES: Final = {
-    "bomb": "you may swap the bomb basket card with a neighbouring basket card (swap bomb N):"
-    " the basket cards change places, the candy under them stays where it lies (TT-17); or"
-    " skip",
-    "monte": "you played a 2 under monte: you may swap the monte basket card with a "
-    "neighbour (swap monte N): the candy stays where it lies (TT-17); or skip",
-    "magnet": "you may move the top card under any other basket under another basket "
-    "(pull FROM TO), or skip",
-    "disco": "the disco's candy reached 10 and left the game; several baskets tie for the "
-    "most or the fewest candy, so you choose which two swap places (swap A B): the candy "
-    "stays (TT-17)",
+    "bomb": N_(
+        "you may swap the bomb basket card with a neighbouring basket card (swap bomb N):"
+        " the basket cards change places, the candy under them stays where it lies (TT-17); or"
+        " skip"
+    ),
+    "monte": N_(
+        "you played a 2 under monte: you may swap the monte basket card with a "
+        "neighbour (swap monte N): the candy stays where it lies (TT-17); or skip"
+    ),
+    "magnet": N_(
+        "you may move the top card under any other basket under another basket "
+        "(pull FROM TO), or skip"
+    ),
+    "disco": N_(
+        "the disco's candy reached 10 and left the game; several baskets tie for the "
+        "most or the fewest candy, so you choose which two swap places (swap A B): the candy "
+        "stays (TT-17)"
+    ),
 }
 """What the player who must decide for a special basket may do (TT-12)."""
 
-HELP: Final = """\
+HELP_TEXT: Final = N_("""\
 Tricks & Treats: each player secretly owns the basket of the number card they hold. On your
 turn draw a card, then play one card under any basket: feed your own basket without showing
 which one it is. At any time in your turn you may accuse a player of holding a number: right,
@@ -77,40 +108,101 @@ play, and RULES.md has every ruling).
 Actions: draw; play CARD BASKET (play K3 5: card K3 under basket 5); accuse PLAYER NUMBER
 (accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number.
 Special baskets:
-""" + "\n".join(
+""")
+"""The game in a few lines; ``help`` adds each special basket's rule (``_help``)."""
+
+SPECIAL_NAMES: Final = {
+    "bomb": N_("bomb"),
+    "monte": N_("monte"),
+    "magnet": N_("magnet"),
+    "disco": N_("disco"),
+    "piggy": N_("piggy"),
+    "lottery": N_("lottery"),
+    "slide": N_("slide"),
+    "popular": N_("popular"),
+    "favorite": N_("favorite"),
+    "badcandy": N_("badcandy"),
+    "lice": N_("lice"),
+}
+"""The special baskets' names as the screens say them (the actions keep the English ones)."""
+
+
+def _basket(basket: int) -> str:
+    name = basket_name(basket)
+    return _(SPECIAL_NAMES[name]) if name in SPECIAL_NAMES else name
+
+
+def _help() -> str:
+    """What ``help`` prints, in the player's language."""
+    return _(HELP_TEXT) + "\n".join(
+        line
+        for name, rule in SPECIAL_RULES.items()
+        for line in textwrap.wrap(
+            f"{_basket(basket_id(name))}: {_(rule)}", 96, subsequent_indent="  "
+        )
+    )
+
+
+def _row(view: TricksAndTreatsView) -> list[str]:
+    """The row of baskets with the cards under each, and their candy."""
+    width = max(len(_basket(b)) for b in view.row) + 1
+    return [
+        _("basket {name} {cards}  ({count} candy)").format(
+            name=f"{_basket(b) + ':':<{width}}",
+            cards=" ".join(map(str, pile)) or "-",
+            count=_total(pile),
+        )
+        for b, pile in zip(view.row, view.piles, strict=True)
+    ]
+
+
+HELP: Final = HELP_TEXT + "\n".join(
     line
     for name, rule in SPECIAL_RULES.items()
     for line in textwrap.wrap(f"{basket_name(basket_id(name))}: {rule}", 96, subsequent_indent="  ")
 )
+"""The game in a few lines, in English, with each special basket's rule."""
 
 
 def render(view: TricksAndTreatsView) -> str:
     """A player's view as text: the row, your hand, every player, what the specials did."""
     me = view.player
+    specials = ", ".join(_basket(basket_id(s)) for s in view.specials)
     lines = [
-        f"-- you are player {me}, basket {view.numbers[me]}; deck {view.deck_size} cards"
-        + (f"; special baskets: {', '.join(view.specials)}" if view.specials else ""),
-        *_row_lines(view.row, view.piles),
-        f"your hand: {' '.join(map(str, view.hand)) or '-'}",
+        _("-- you are player {player}, basket {number}; deck {count} cards").format(
+            player=me, number=view.numbers[me], count=view.deck_size
+        )
+        + (_("; special baskets: {names}").format(names=specials) if view.specials else ""),
+        *_row(view),
+        _("your hand: {cards}").format(cards=" ".join(map(str, view.hand)) or "-"),
     ]
     if len(view.history) < 2 * view.players:  # the first round: what each special does
         for special in view.specials:
-            lines.extend(_wrapped(f"  {basket_name(basket_id(special))}: {SPECIAL_RULES[special]}"))
+            rule = _(SPECIAL_RULES[special])
+            lines.extend(_wrapped(f"  {_basket(basket_id(special))}: {rule}"))
     lines.extend(_player_lines(view))
     lines.extend(
-        f"player {a.accuser} accused player {a.target} of basket {a.number}: "
-        f"{'right' if a.correct else 'wrong'}"
+        _("player {accuser} accused player {target} of basket {number}: {verdict}").format(
+            accuser=a.accuser,
+            target=a.target,
+            number=a.number,
+            verdict=_("right") if a.correct else _("wrong"),
+        )
         for a in view.accusations
     )
     # What the specials did is told once, as it happens (describe), not on every screen.
     if view.step is Step.EFFECT and view.pending is not None:
         name = basket_name(view.pending)
         if view.current_player == me:
-            lines.extend(_wrapped(f"{name}: {CHOICES[name]}"))
+            lines.extend(_wrapped(f"{_basket(view.pending)}: {_(CHOICES[name])}"))
         else:
-            lines.append(f"the {name} basket waits for player {view.current_player}'s choice")
+            lines.append(
+                _("the {name} basket waits for player {player}'s choice").format(
+                    name=_basket(view.pending), player=view.current_player
+                )
+            )
     if view.times_up:
-        lines.append("Time's Up!")
+        lines.append(_("Time's Up!"))
     return "\n".join(lines)
 
 
@@ -123,15 +215,28 @@ def _wrapped(text: str) -> list[str]:
 def _player_lines(view: TricksAndTreatsView) -> list[str]:
     lines = []
     for q in range(view.players):
-        who = "you" if q == view.player else f"player {q}"
+        who = _("you") if q == view.player else _("player {number}").format(number=q)
         number = view.numbers[q]
-        basket = f"basket {number}" if number is not None else "basket unknown"
+        basket = (
+            _("basket {number}").format(number=number)
+            if number is not None
+            else _("basket unknown")
+        )
         if view.step is not Step.OVER and q != view.player and number is None:
-            basket += f" (may be {', '.join(map(str, view.possible_numbers(q)))})"
+            basket += _(" (may be {numbers})").format(
+                numbers=", ".join(map(str, view.possible_numbers(q)))
+            )
         won = view.captured[q]
-        cards = f"; won number card {', '.join(map(str, won))} (+{CAPTURE_POINTS * len(won)})"
-        status = "in the game" if view.alive[q] else "OUT"
-        lines.append(f"{who}: {status}, {basket}, {view.hand_sizes[q]} cards{cards if won else ''}")
+        cards = _("; won number card {numbers} (+{points})").format(
+            numbers=", ".join(map(str, won)), points=CAPTURE_POINTS * len(won)
+        )
+        status = _("in the game") if view.alive[q] else _("OUT")
+        lines.append(
+            _("{who}: {status}, {basket}, {count} cards").format(
+                who=who, status=status, basket=basket, count=view.hand_sizes[q]
+            )
+            + (cards if won else "")
+        )
     return lines
 
 
@@ -142,12 +247,14 @@ def describe(state: TricksAndTreatsState, action: Hashable, seat: int) -> str:
     if isinstance(action, Accuse):
         correct = after.accusations[-1].correct
         loser = action.target if correct else state.current_player
-        told += f": {'right' if correct else 'wrong'}, player {loser} is out"
+        verdict = _("right") if correct else _("wrong")
+        told += _(": {verdict}, player {loser} is out").format(verdict=verdict, loser=loser)
     if after.times_up and not state.times_up:
-        told += ": Time's Up!"
+        told += ": " + _("Time's Up!")
     new = after.effects[len(state.effects) :]
     return told + "".join(
-        "\n" + "\n".join(_wrapped(f"  special basket: {effect}")) for effect in new
+        "\n" + "\n".join(_wrapped(_("  special basket: {effect}").format(effect=effect)))
+        for effect in new
     )
 
 
@@ -157,36 +264,60 @@ def outcome(final: TurnBasedGame, seat: int) -> str:
     winners = final.winners()
     survivors = [p for p in range(final.num_players) if final.alive[p]]
     if not final.times_up:
-        return f"player {winners[0]} is the last player left and wins ([3.(1)])"
-    lines = ["Time's Up: the scores"]
+        return _("player {player} is the last player left and wins ([3.(1)])").format(
+            player=winners[0]
+        )
+    lines = [_("Time's Up: the scores")]
     scores = final.scores()
     for p in range(final.num_players):
         if not final.alive[p]:
-            lines.append(f"  player {p}: out")
+            lines.append(_("  player {player}: out").format(player=p))
             continue
         basket = final.numbers[p]
-        parts = [f"{final.candy_points(basket)} for the candy of basket {basket}"]
+        parts = [
+            _("{points} for the candy of basket {basket}").format(
+                points=final.candy_points(basket), basket=basket
+            )
+        ]
         if final.popular_bonus(basket):
-            parts.append(f"{final.popular_bonus(basket)} from the popular basket")
+            parts.append(
+                _("{points} from the popular basket").format(points=final.popular_bonus(basket))
+            )
         if final.captured[p]:
-            parts.append(f"{CAPTURE_POINTS * len(final.captured[p])} for cards won")
-        lines.append(f"  player {p}: {scores[p]} ({' + '.join(parts)})")
+            parts.append(
+                _("{points} for cards won").format(points=CAPTURE_POINTS * len(final.captured[p]))
+            )
+        lines.append(
+            _("  player {player}: {score} ({parts})").format(
+                player=p, score=scores[p], parts=" + ".join(parts)
+            )
+        )
     counts = Counter(scores[p] for p in survivors)
     tied = sorted((s for s, k in counts.items() if k > 1 and s is not None), reverse=True)
     best = max(scores[p] or 0 for p in survivors)
-    shown = " and ".join(f"player {p}" for p in winners)
+    shown = _(" and ").join(_("player {number}").format(number=p) for p in winners)
     if len(survivors) == 1:
-        lines.append(f"{shown} is the only player left after the special baskets, and wins")
+        lines.append(
+            _("{who} is the only player left after the special baskets, and wins").format(who=shown)
+        )
     elif len(winners) > 1:
-        lines.append(f"{shown} tie at {best} and no score is held by one player alone: they share")
+        lines.append(
+            _("{who} tie at {best} and no score is held by one player alone: they share").format(
+                who=shown, best=best
+            )
+        )
     elif tied and tied[0] > (scores[winners[0]] or 0):
         ties = ", ".join(str(s) for s in tied if s > (scores[winners[0]] or 0))
         lines.append(
-            f"the tied scores ({ties}) drop out (a tie goes to the next best untied score, TT-8): "
-            f"{shown} wins with {scores[winners[0]]}"
+            _(
+                "the tied scores ({ties}) drop out (a tie goes to the next best untied score, "
+                "TT-8): {who} wins with {score}"
+            ).format(ties=ties, who=shown, score=scores[winners[0]])
         )
     else:
-        lines.append(f"{shown} wins with the best score, {scores[winners[0]]}")
+        lines.append(
+            _("{who} wins with the best score, {score}").format(who=shown, score=scores[winners[0]])
+        )
     return "\n".join(lines)
 
 
@@ -205,6 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         describe,
         help_text=HELP,
         outcome=outcome,
+        languages=LANGUAGES,
+        translate=lambda _english: _help(),
         game_options={
             "specials": {
                 "type": int,

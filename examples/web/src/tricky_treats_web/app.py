@@ -26,6 +26,7 @@ import asyncio
 import collections
 import contextlib
 import datetime
+import functools
 import ipaddress
 import json
 import logging
@@ -695,6 +696,36 @@ def _answer(code: str, message: str) -> tt.Outgoing:
     return tt.Outgoing(tt.SENDER, _refusal(code, message))
 
 
+LANGUAGE_COOKIE = "tt_lang"
+"""The cookie of the page's language switch: a player's own choice, kept by their browser."""
+
+
+def page_language(cookie: str | None, headers: Mapping[str, str]) -> str:
+    """The language of a page: the player's switch (the cookie), else the browser's wish."""
+    from tricky_treats._i18n import check_language, from_accept_language
+
+    if cookie:
+        with contextlib.suppress(tt.ConfigurationError):
+            return check_language(cookie)
+    return from_accept_language(headers.get("accept-language"))
+
+
+@functools.cache
+def _page_html(name: str, language: str) -> str:
+    """A page of ``static`` in ``language``: its ``lang`` and the messages its scripts use."""
+    html = (STATIC / f"{name}.html").read_text(encoding="utf-8")
+    catalog = STATIC / "i18n" / f"{language}.json"
+    messages = catalog.read_text(encoding="utf-8") if catalog.is_file() else "{}"
+    # "</" never ends the script early: JSON may escape its slash.
+    script = (
+        '<script id="tt-messages" type="application/json">'
+        + messages.replace("</", "<\\/")
+        + "</script>"
+    )
+    html = html.replace('<html lang="en">', f'<html lang="{language}">', 1)
+    return html.replace("</head>", f"  {script}\n</head>", 1)
+
+
 def _new_table(
     request: Mapping[str, Any], max_message_bytes: int
 ) -> tuple[tt.Table, list[str], dict[int, str]]:
@@ -833,14 +864,21 @@ def create_app(
 
     async def page(request: Request) -> Response:
         name = request.scope["route"].name
-        return FileResponse(STATIC / f"{name}.html")
+        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        html = _page_html(name, language)
+        # The page depends on the cookie and the header: caches must keep one per language.
+        return Response(html, media_type="text/html", headers={"Vary": "Accept-Language, Cookie"})
 
     async def variants(request: Request) -> Response:
-        offered = [
-            {"name": v.name, "title": v.title, "description": v.description}
-            for v in tt.available_variants()
-            if v.name not in HIDDEN_VARIANTS
-        ]
+        from tricky_treats._i18n import _, speaking
+
+        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        with speaking(language):  # the engine's catalog has the shipped variants' words
+            offered = [
+                {"name": v.name, "title": _(v.title), "description": _(v.description)}
+                for v in tt.available_variants()
+                if v.name not in HIDDEN_VARIANTS
+            ]
         offline = (pyodide / "pyodide.mjs").is_file()
         return JSONResponse({"variants": offered, "bots": list(BOTS), "offline": offline})
 

@@ -3,11 +3,34 @@
 // Plain DOM, no build step. Every house, card and kid is a real button: a legal one is
 // outlined, and an illegal one, when pressed, says why (the table's own refusal, in words).
 
+import { languageSwitch, N_, t } from "/static/i18n.js";
+
 const TREATS = ["candy", "lollipop", "gummy"]; // the order of a player's treat tracks
 const SEAT_COLOURS = ["#f39c12", "#3c9cf0", "#ef5da8", "#14c9b6"];
-const STREET_NAMES = ["row 1", "row 2", "row 3", "column 1", "column 2", "column 3"];
+const STREET_NAMES = [N_("row 1"), N_("row 2"), N_("row 3"), N_("column 1"), N_("column 2"), N_("column 3")];
 const STREET_HOUSES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]];
-const ICON_NAMES = { spiderweb: "spiderweb", "toilet-paper": "toilet paper", egg: "egg" };
+const ICON_NAMES = { spiderweb: N_("spiderweb"), "toilet-paper": N_("toilet paper"), egg: N_("egg") };
+// The components' words, marked for the catalog: translated where they are shown (word()).
+const WORDS = [
+  N_("purple"), N_("red"), N_("green"), N_("animal"), N_("horror"), N_("fable"), N_("space"),
+  N_("head"), N_("body"), N_("legs"), N_("candy"), N_("lollipop"), N_("gummy"),
+  N_("colour"), N_("theme"), N_("type"), N_("pumpkin"), N_("foot"), N_("random"), N_("greedy"), N_("search"),
+];
+// A count and its noun, singular or plural, in the page's language.
+const PLURALS = {
+  card: [N_("{n} card"), N_("{n} cards")],
+  move: [N_("{n} move"), N_("{n} moves")],
+  pumpkin: [N_("{n} pumpkin"), N_("{n} pumpkins")],
+  footprint: [N_("{n} footprint"), N_("{n} footprints")],
+  candy: [N_("{n} candy"), N_("{n} candies")],
+  lollipop: [N_("{n} lollipop"), N_("{n} lollipops")],
+  gummy: [N_("{n} gummy"), N_("{n} gummies")],
+};
+
+// A component's word (a colour, theme, type, icon or treat) in the page's language.
+export function word(value) {
+  return WORDS.includes(value) || Object.values(ICON_NAMES).includes(value) ? t(value) : value;
+}
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -50,7 +73,7 @@ const SVG = {
 };
 
 // A picture with its name for screen readers (role=img), or hidden when the text says it.
-export function pic(name, cls = "pic", label = name.replace("-", " ")) {
+export function pic(name, cls = "pic", label = word(name.replace("-", " "))) {
   return h("span", {
     class: `${cls} pic-${name}`,
     role: label ? "img" : null,
@@ -64,47 +87,54 @@ function cap(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function plural(n, word) {
-  if (n === 1) return `${n} ${word}`;
-  return `${n} ${/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
+function plural(n, noun) {
+  const forms = PLURALS[noun];
+  if (forms) return t(forms[n === 1 ? 0 : 1], { n });
+  if (n === 1) return `${n} ${noun}`;
+  return `${n} ${/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`}`;
+}
+
+function iconName(icon) {
+  return t(ICON_NAMES[icon] || icon);
 }
 
 function cardText(card) {
-  return `${card.colour} ${card.theme} ${card.type}`;
+  return t("{colour} {theme} {type}", { colour: word(card.colour), theme: word(card.theme), type: word(card.type) });
 }
 
 function cardLabel(card) {
-  return `${cap(cardText(card))}, ${ICON_NAMES[card.icon] || card.icon} trick icon`;
+  return t("{card}, {icon} trick icon", { card: cap(cardText(card)), icon: iconName(card.icon) });
 }
 
 function cardFace(card) {
   return [
-    h("span", { class: "card-type" }, card.type),
-    h("span", { class: "card-theme" }, cap(card.theme)),
-    h("span", { class: "card-colour" }, card.colour),
+    h("span", { class: "card-type" }, word(card.type)),
+    h("span", { class: "card-theme" }, cap(word(card.theme))),
+    h("span", { class: "card-colour" }, word(card.colour)),
     pic(card.icon, "card-icon", ""),
   ];
 }
 
 function wantsText(wants) {
   const [kind, value] = wants.split(":");
-  return { kind, value, text: kind === "type" ? `${value} costumes` : `${value} cards` };
+  const shown = word(value);
+  return { kind, value, shown, text: kind === "type" ? t("{value} costumes", { value: shown }) : t("{value} cards", { value: shown }) };
 }
 
 function houseName(view, house) {
-  return `the ${wantsText(view.grid[house].neighbour.wants).value} house`;
+  return t("the {value} house", { value: wantsText(view.grid[house].neighbour.wants).shown });
 }
 
 function meanName(view, house) {
-  return `the ${ICON_NAMES[view.mean_houses[house].neighbour.icon]} mean house`;
+  return t("the {icon} mean house", { icon: iconName(view.mean_houses[house].neighbour.icon) });
 }
 
 function tileText(tile) {
-  return `${tile.points} points for every set of ${tile.treats.join(" + ")}`;
+  return t("{points} points for every set of {treats}", { points: tile.points, treats: tile.treats.map(word).join(" + ") });
 }
 
 function tileEl(tile, small = false) {
-  if (!tile) return h("span", { class: "tile hidden-tile", role: "img", "aria-label": "a secret tile, hidden" }, "?");
+  if (!tile) return h("span", { class: "tile hidden-tile", role: "img", "aria-label": t("a secret tile, hidden") }, "?");
   return h(
     "span",
     { class: `tile${small ? " small" : ""}`, role: "img", "aria-label": tileText(tile) },
@@ -118,54 +148,100 @@ function dots(view, seats) {
   const names = seats.map((s) => view.players[s].name).join(", ");
   return h(
     "span",
-    { class: "dots", role: "img", "aria-label": `footprints of ${names}` },
+    { class: "dots", role: "img", "aria-label": t("footprints of {names}", { names }) },
     seats.map((s) => h("span", { class: "dot", style: `background:${SEAT_COLOURS[s]}` })),
   );
 }
 
 // -- what happened, from the events (JSON with a "type" tag) ------------------------------------
 export function describeEvent(e, names, view) {
-  const who = names[e.player];
   switch (e.type) {
     case "card-placed":
-      return `dresses kid ${e.kid + 1} in the ${cardText(e.card)}`;
+      return t("dresses kid {kid} in the {card}", { kid: e.kid + 1, card: cardText(e.card) });
     case "card-revealed":
-      return `a ${cardText(e.card)} comes into the market`;
+      return t("a {card} comes into the market", { card: cardText(e.card) });
     case "market-refreshed":
-      return `discards the whole market (${plural(e.discarded.length, "card")}) for new cards`;
+      return t("discards the whole market ({cards}) for new cards", { cards: plural(e.discarded.length, "card") });
     case "house-visited":
-      return `visits ${houseName(view, e.house)} with ${e.matching} matching and gets ${plural(e.treats, e.treat)}`;
+      return t("visits {house} with {matching} matching and gets {treats}", { house: houseName(view, e.house), matching: e.matching, treats: plural(e.treats, e.treat) });
     case "house-tricked":
-      return `tricks ${meanName(view, e.house)} and may score its tile`;
+      return t("tricks {house} and may score its tile", { house: meanName(view, e.house) });
     case "pumpkin-taken":
-      return `takes the pumpkin of ${e.mean ? meanName(view, e.house) : houseName(view, e.house)} (2 points)`;
+      return t("takes the pumpkin of {house} (2 points)", { house: e.mean ? meanName(view, e.house) : houseName(view, e.house) });
     case "street-bonus-taken":
-      return `completes ${STREET_NAMES[e.street]}: ${plural(e.treats, e.treat)} more`;
+      return t("completes {street}: {treats} more", { street: t(STREET_NAMES[e.street]), treats: plural(e.treats, e.treat) });
     case "passed":
-      return "passes";
+      return t("passes");
     case "end-triggered":
-      return `triggers the end (${e.reason.replaceAll("-", " ")}): the round is played to its end`;
+      return t("triggers the end ({reason}): the round is played to its end", { reason: t(e.reason.replaceAll("-", " ")) });
     case "game-over":
-      return `Game over: ${e.winners.map((w) => names[w]).join(" and ")} ${e.winners.length > 1 ? "share the win" : "wins"}`;
+      return winnersWords(e.winners.map((w) => names[w]), "Game over: {who} wins", "Game over: {who} share the win");
     default:
       return e.type;
   }
 }
 
+// A kid of the players' panel, for screen readers.
+function kidWords(k, kid) {
+  const none = t("no cards");
+  return t("kid {kid}: {cards}", { kid: k + 1, cards: kid.map(cardText).join(", ") || none });
+}
+
+// "Ann wins", "Ann and Bo share the win": the names and the verb in the page's language.
+function winnersWords(names, one = "{who} wins", several = "{who} share the win") {
+  const who = names.join(t(" and "));
+  return names.length > 1 ? t(several, { who }) : t(one, { who });
+}
+const MESSAGES = [N_("Game over: {who} wins"), N_("Game over: {who} share the win"), N_("{who} wins"), N_("{who} share the win")];
+const REASONS = [N_("last footprint"), N_("complete costumes"), N_("deck empty"), N_("deadlock")];
+
 // The table's refusal in a player's words: no ruling ids, counted from 1, houses by name.
 export function plainError(message, view) {
   const code = message.code;
-  if (code === "stale") return "The game moved on before your move arrived; here is the current position.";
-  let text = message.message || message.error || "the move was refused";
+  if (code === "stale") return t("The game moved on before your move arrived; here is the current position.");
+  let text = message.message || message.error || t("the move was refused");
   text = text.replace(/\s*\((R\d+[^)]*)\)/g, "").replace(/^cannot play \S+: /, "");
+  const said = refusalWords(text.trim(), view);
+  if (said !== null) return said;
   if (view) {
     text = text
       .replace(/\bnice house (\d+)/g, (_, i) => houseName(view, Number(i)))
       .replace(/\bmean house (\d+)/g, (_, i) => meanName(view, Number(i)))
-      .replace(/\bkid (\d+)/g, (_, k) => `kid ${Number(k) + 1}`)
-      .replace(/\bmarket slot (\d+)/g, (_, s) => `market card ${Number(s) + 1}`);
+      .replace(/\bkid (\d+)/g, (_, k) => t("kid {kid}", { kid: Number(k) + 1 }))
+      .replace(/\bmarket slot (\d+)/g, (_, s) => t("market card {slot}", { slot: Number(s) + 1 }));
   }
   return cap(text.trim()) + (/[.!?]$/.test(text.trim()) ? "" : ".");
+}
+
+// The engine's refusals are English (the same in every language); these patterns tell the
+// common ones in the page's language. null: no pattern knows the text (it is shown as it is).
+const REFUSALS = [
+  [/^nice house (\d+) wants at least (\d+) (\w+) cards and your kids wear (\d+)$/, N_("{house} wants at least {least} {feature} cards and your kids wear {matching}."), ["house", "least", "feature", "matching"]],
+  [/^mean house (\d+) needs 3 kids showing (\S+) on top, and (\d+) do$/, N_("{house} needs 3 kids showing {icon} on top, and {showing} do."), ["mean", "icon", "showing"]],
+  [/^you already visited nice house (\d+), and a player visits each house at most once$/, N_("You already visited {house}: a player visits each house at most once."), ["house"]],
+  [/^you already tricked mean house (\d+), and a player visits each house at most once$/, N_("You already tricked {house}: a player visits each house at most once."), ["mean"]],
+  [/^kid (\d+) already wears a (\w+) costume, and a kid wears at most one card of each type$/, N_("Kid {kid} already wears a {type}: a kid wears at most one card of each type."), ["kid", "type"]],
+  [/^you have no footprints left$/, N_("You have no footprints left."), []],
+  [/^it is not your turn.*$/i, N_("It is not your turn."), []],
+];
+
+function refusalWords(text, view) {
+  for (const [pattern, message, names] of REFUSALS) {
+    const found = pattern.exec(text);
+    if (!found) continue;
+    const values = {};
+    names.forEach((name, i) => {
+      const raw = found[i + 1];
+      if (name === "house") values.house = view ? houseName(view, Number(raw)) : t("nice house {number}", { number: raw });
+      else if (name === "mean") values.house = view ? meanName(view, Number(raw)) : t("mean house {number}", { number: raw });
+      else if (name === "kid") values.kid = Number(raw) + 1;
+      else if (name === "feature" || name === "type") values[name] = word(raw);
+      else if (name === "icon") values.icon = iconName(raw);
+      else values[name] = raw;
+    });
+    return cap(t(message, values));
+  }
+  return null;
 }
 
 // What visiting nice house ``i`` would give ``seat`` now: treats, pumpkin, street bonuses.
@@ -189,22 +265,22 @@ export function visitPreview(view, seat, i) {
 }
 
 function previewText(p) {
-  const parts = [`+${p.treats} ${p.treat}`];
-  if (p.pumpkin) parts.push("pumpkin");
-  for (const s of p.streets) parts.push(`street +${s.treats} ${s.treat}`);
+  const parts = [`+${p.treats} ${word(p.treat)}`];
+  if (p.pumpkin) parts.push(t("pumpkin"));
+  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: word(s.treat) }));
   return parts.join(", ");
 }
 
 const HELP = [
-  ["Goal", "Score the most points: pumpkins, complete costumes and sets of treats."],
-  ["Your turn", "Do one thing: take a card from the market and put it on one of your 5 kids, or visit a house."],
-  ["Costumes", "A kid wears at most 3 cards, one head, one body and one legs. A kid with all 3 scores 2 to 8 points at the end (8 when colour and theme match)."],
-  ["Nice houses", "Each wants one colour, theme or type. Count your matching cards on all kids (covered ones too): \"2→1\" means 2 matching cards get 1 treat. Each visit uses one of your 8 footprints; each house once."],
-  ["Pumpkins", "The first visitor of a house takes its pumpkin: 2 points at the end."],
-  ["Streets", "The round tokens beside the rows and columns: the first to visit all 3 houses of a row or column gets 2 treats, later players 1."],
-  ["Mean houses", "When 3 of your kids show the same trick icon on their top card, you may trick the mean house with that icon. You then score its tile as well as your own."],
-  ["Trick tiles", "A tile gives points for every set of treats it shows (for example 3 points per pair of candy). Your secret tile is yours alone; the others see it only at the end."],
-  ["The end", "When someone uses their last footprint, dresses all 5 kids fully, or the deck runs out, the round is finished and the scores are counted. On a tie, more points from treats wins."],
+  [N_("Goal"), N_("Score the most points: pumpkins, complete costumes and sets of treats.")],
+  [N_("Your turn"), N_("Do one thing: take a card from the market and put it on one of your 5 kids, or visit a house.")],
+  [N_("Costumes"), N_("A kid wears at most 3 cards, one head, one body and one legs. A kid with all 3 scores 2 to 8 points at the end (8 when colour and theme match).")],
+  [N_("Nice houses"), N_("Each wants one colour, theme or type. Count your matching cards on all kids (covered ones too): \"2→1\" means 2 matching cards get 1 treat. Each visit uses one of your 8 footprints; each house once.")],
+  [N_("Pumpkins"), N_("The first visitor of a house takes its pumpkin: 2 points at the end.")],
+  [N_("Streets"), N_("The round tokens beside the rows and columns: the first to visit all 3 houses of a row or column gets 2 treats, later players 1.")],
+  [N_("Mean houses"), N_("When 3 of your kids show the same trick icon on their top card, you may trick the mean house with that icon. You then score its tile as well as your own.")],
+  [N_("Trick tiles"), N_("A tile gives points for every set of treats it shows (for example 3 points per pair of candy). Your secret tile is yours alone; the others see it only at the end.")],
+  [N_("The end"), N_("When someone uses their last footprint, dresses all 5 kids fully, or the deck runs out, the round is finished and the scores are counted. On a tie, more points from treats wins.")],
 ];
 
 // The board's own pictures beside each rule of "How to play".
@@ -319,7 +395,7 @@ export class BoardView {
     }
     if (message.type === "next-game") {
       this.nextLink = message.link;
-      this.announce("The next game is ready.");
+      this.announce(t("The next game is ready."));
       if (this.message) this.render();
       return;
     }
@@ -343,13 +419,13 @@ export class BoardView {
 
   announceUpdate(previous, message, view) {
     if (message.over && !(previous && previous.over)) {
-      this.announce(`Game over: ${this.winnersText(message)}.`);
+      this.announce(t("Game over: {winners}.", { winners: this.winnersText(message) }));
       return;
     }
     const news = previous ? (message.moves || []).filter((m) => m.player !== message.seat) : [];
     const lines = news.map((m) => `${message.players[m.player]} ${this.moveSummary(m, message.players, view)}`);
     if (message.your_turn && (!previous || !previous.your_turn || previous.moves_played !== message.moves_played)) {
-      lines.push("Your turn.");
+      lines.push(t("Your turn."));
     }
     if (lines.length) this.announce(lines.join(". "));
   }
@@ -382,8 +458,8 @@ export class BoardView {
     this.connectionDetail = detail;
     if (this.message) this.render();
     if (was !== state) {
-      if (state === "connected" && was !== "connecting") this.announce("Connected again.");
-      if (state === "reconnecting" && was === "connected") this.announce("Connection lost: reconnecting.", true);
+      if (state === "connected" && was !== "connecting") this.announce(t("Connected again."));
+      if (state === "reconnecting" && was === "connected") this.announce(t("Connection lost: reconnecting."), true);
     }
   }
 
@@ -403,8 +479,7 @@ export class BoardView {
   }
 
   winnersText(m) {
-    const names = m.winners.map((w) => m.players[w]).join(" and ");
-    return `${names} ${m.winners.length > 1 ? "share the win" : "wins"}`;
+    return winnersWords(m.winners.map((w) => m.players[w]));
   }
 
   // Play ``action`` if legal; otherwise let the table say why (it refuses and changes nothing).
@@ -412,16 +487,16 @@ export class BoardView {
     const m = this.message;
     this.focusKey = focusKey;
     if (!this.online) {
-      this.say("Not connected: your move was not sent. The page is reconnecting; try again then.", "refusal");
+      this.say(t("Not connected: your move was not sent. The page is reconnecting; try again then."), "refusal");
       this.announce(this.notice.text, true);
       return;
     }
     if (m.seat === null) {
-      this.say("You are watching this game: spectators cannot move.", "refusal");
+      this.say(t("You are watching this game: spectators cannot move."), "refusal");
       return;
     }
     if (m.over) {
-      this.say("The game is over: no more moves.", "refusal");
+      this.say(t("The game is over: no more moves."), "refusal");
       return;
     }
     this.send(action);
@@ -442,19 +517,19 @@ export class BoardView {
         { class: "table", id: "board" },
         h(
           "section",
-          { class: "board-col", "aria-label": "Houses" },
+          { class: "board-col", "aria-label": t("Houses") },
           this.meanHouses(v, legal, seat),
           this.grid(v, seat, legal),
         ),
         h(
           "section",
-          { class: "mid-col", "aria-label": seat === null ? "Market" : "Market and your kids" },
+          { class: "mid-col", "aria-label": seat === null ? t("Market") : t("Market and your kids") },
           this.market(v, legal, seat),
           seat === null ? this.spectatorNote() : this.kids(v, seat, legal),
           this.buttons(legal),
           this.logEl(m, v),
         ),
-        h("section", { class: "side-col", "aria-label": "Players" }, this.playersEl(m, v), this.legendEl()),
+        h("section", { class: "side-col", "aria-label": t("Players") }, this.playersEl(m, v), this.legendEl()),
       ),
     ];
     const sheetOpen = m.over && !this.sheetClosed;
@@ -494,23 +569,23 @@ export class BoardView {
   header(m, v) {
     let status;
     let cls = "";
-    if (m.over) status = `Game over: ${this.winnersText(m)}!`;
+    if (m.over) status = t("Game over: {winners}!", { winners: this.winnersText(m) });
     else if (!this.online) {
-      status = "Not connected";
+      status = t("Not connected");
       cls = " offline";
     } else if (m.your_turn) {
-      status = "Your turn";
+      status = t("Your turn");
       cls = " yours";
-    } else status = `${m.players[v.current_player]} is playing…`;
-    const who = m.seat === null ? "You are watching" : `You are ${m.players[m.seat]}`;
-    const round = m.over ? "final scores" : `round ${Math.floor(v.turn / m.players.length) + 1}`;
+    } else status = t("{name} is playing…", { name: m.players[v.current_player] });
+    const who = m.seat === null ? t("You are watching") : t("You are {name}", { name: m.players[m.seat] });
+    const round = m.over ? t("final scores") : t("round {number}", { number: Math.floor(v.turn / m.players.length) + 1 });
     return h(
       "header",
       { class: "top" },
-      h("h1", {}, "Tricky Treats"),
+      h("h1", {}, t("Tricky Treats")),
       h("div", { class: `status${cls}`, "data-testid": "status", tabindex: "-1", "data-key": "status" }, status),
       this.connectionEl(),
-      h("div", { class: "meta" }, `${who} · ${round} · ${plural(v.deck_size, "card")} in the deck`),
+      h("div", { class: "meta" }, [who, round, t("{cards} in the deck", { cards: plural(v.deck_size, "card") })].join(" · ")),
       h(
         "div",
         { class: "header-scores", "aria-hidden": "true", "data-testid": "header-scores" },
@@ -520,7 +595,7 @@ export class BoardView {
       ),
       h(
         "nav",
-        { class: "header-buttons", "aria-label": "Game" },
+        { class: "header-buttons", "aria-label": t("Game") },
         h(
           "button",
           {
@@ -534,7 +609,7 @@ export class BoardView {
               this.render();
             },
           },
-          "How to play",
+          t("How to play"),
         ),
         m.over
           ? h(
@@ -548,10 +623,11 @@ export class BoardView {
                   this.render();
                 },
               },
-              "Score sheet",
+              t("Score sheet"),
             )
           : null,
-        this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, "Lobby") : null,
+        this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, t("Lobby")) : null,
+        languageSwitch(),
       ),
       this.noticeEl(),
     );
@@ -560,10 +636,10 @@ export class BoardView {
   connectionEl() {
     if (this.connection === "local") return null;
     const text = {
-      connected: "Connected",
-      connecting: "Connecting…",
-      reconnecting: `Connection lost: reconnecting${this.connectionDetail ? ` (${this.connectionDetail})` : "…"}`,
-      closed: `Disconnected${this.connectionDetail ? `: ${this.connectionDetail}` : ""}`,
+      connected: t("Connected"),
+      connecting: t("Connecting…"),
+      reconnecting: this.connectionDetail ? t("Connection lost: reconnecting ({why})", { why: this.connectionDetail }) : t("Connection lost: reconnecting…"),
+      closed: this.connectionDetail ? t("Disconnected: {why}", { why: t(this.connectionDetail) }) : t("Disconnected"),
     }[this.connection];
     return h("div", { class: `connection ${this.connection}`, "data-testid": "connection" }, text);
   }
@@ -579,14 +655,14 @@ export class BoardView {
         {
           class: "act quiet small",
           "data-key": "dismiss",
-          "aria-label": "Dismiss this message",
+          "aria-label": t("Dismiss this message"),
           onclick: () => {
             this.notice = null;
             this.focusKey = "status";
             this.render();
           },
         },
-        "OK",
+        t("OK"),
       ),
     );
   }
@@ -600,16 +676,16 @@ export class BoardView {
     if (!this.isHelpOpen(m)) return null;
     return h(
       "section",
-      { class: "panel help", id: "help", "aria-label": "How to play", "data-testid": "help" },
-      h("h2", {}, "How to play"),
+      { class: "panel help", id: "help", "aria-label": t("How to play"), "data-testid": "help" },
+      h("h2", {}, t("How to play")),
       h(
         "dl",
         {},
         HELP.map(([term, text]) =>
-          h("div", { class: "help-entry" }, h("span", { class: "help-pic", "aria-hidden": "true" }, HELP_PICTURES[term]()), h("dt", {}, term), h("dd", {}, text)),
+          h("div", { class: "help-entry" }, h("span", { class: "help-pic", "aria-hidden": "true" }, HELP_PICTURES[term]()), h("dt", {}, t(term)), h("dd", {}, t(text))),
         ),
       ),
-      h("p", { class: "hint" }, "Outlined things are what you can do now. Press any house, card or kid to learn why it is not possible."),
+      h("p", { class: "hint" }, t("Outlined things are what you can do now. Press any house, card or kid to learn why it is not possible.")),
       h(
         "button",
         {
@@ -621,7 +697,7 @@ export class BoardView {
             this.render();
           },
         },
-        "Close the rules",
+        t("Close the rules"),
       ),
     );
   }
@@ -630,34 +706,36 @@ export class BoardView {
     const row = (picture, text) => h("li", {}, picture, h("span", {}, text));
     return h(
       "section",
-      { class: "panel legend", "aria-label": "Legend", "data-testid": "legend" },
-      h("h2", {}, "Legend"),
+      { class: "panel legend", "aria-label": t("Legend"), "data-testid": "legend" },
+      h("h2", {}, t("Legend")),
       h(
         "ul",
         {},
-        row(pic("pumpkin"), "pumpkin: 2 points for the first visitor"),
-        row(pic("foot"), "footprints: one per visit, 8 each"),
-        row(h("span", { class: "tier" }, "2→1"), "2 matching cards get 1 treat"),
-        row(h("span", { class: "street mini-street" }, pic("candy", "pic", ""), h("b", {}, "2")), "street: 2 treats for the first to visit its 3 houses"),
-        row(tileEl({ id: "x", treats: ["candy", "candy"], points: 3 }, true), "trick tile: 3 points per pair of candy at the end"),
-        row(tileEl(null, true), "someone's secret tile"),
-        row(h("span", { class: "swatch-outline" }), "outlined: you can do it now"),
+        row(pic("pumpkin"), t("pumpkin: 2 points for the first visitor")),
+        row(pic("foot"), t("footprints: one per visit, 8 each")),
+        row(h("span", { class: "tier" }, "2→1"), t("2 matching cards get 1 treat")),
+        row(h("span", { class: "street mini-street" }, pic("candy", "pic", ""), h("b", {}, "2")), t("street: 2 treats for the first to visit its 3 houses")),
+        row(tileEl({ id: "x", treats: ["candy", "candy"], points: 3 }, true), t("trick tile: 3 points per pair of candy at the end")),
+        row(tileEl(null, true), t("someone's secret tile")),
+        row(h("span", { class: "swatch-outline" }), t("outlined: you can do it now")),
       ),
     );
   }
 
   meanHouses(v, legal, seat) {
     const me = seat === null ? null : v.players[seat];
-    return ariaGrid({ class: "mean-row", "aria-label": "Mean houses" }, [
+    return ariaGrid({ class: "mean-row", "aria-label": t("Mean houses") }, [
       v.mean_houses.map((house, i) => {
         const action = `m${i}`;
         const ok = legal.has(action);
         const tricked = v.players.map((p, s) => (p.tricked.includes(i) ? s : -1)).filter((s) => s >= 0);
-        const icon = ICON_NAMES[house.neighbour.icon];
+        const icon = iconName(house.neighbour.icon);
         const showing = me ? me.kids.filter((kid) => kid.length && kid[kid.length - 1].icon === house.neighbour.icon).length : null;
-        const label = `Mean house: 3 kids showing ${icon} can trick it and score its tile, ${tileText(house.tile)}` +
-          `${v.pumpkin_on_mean_house[i] ? "; its pumpkin is still there" : ""}` +
-          `${showing !== null ? `; your kids showing it: ${showing}` : ""}${ok ? ". You can trick it now" : ""}`;
+        const label =
+          t("Mean house: 3 kids showing {icon} can trick it and score its tile, {tile}", { icon, tile: tileText(house.tile) }) +
+          (v.pumpkin_on_mean_house[i] ? t("; its pumpkin is still there") : "") +
+          (showing !== null ? t("; your kids showing it: {count}", { count: showing }) : "") +
+          (ok ? t(". You can trick it now") : "");
         return h(
           seat === null ? "div" : "button",
           {
@@ -668,7 +746,7 @@ export class BoardView {
             onclick: seat === null ? null : () => this.attempt(action, action),
           },
           h("span", { class: "sr-only" }, label),
-          h("span", { class: "mean-title", "aria-hidden": "true" }, "Mean house"),
+          h("span", { class: "mean-title", "aria-hidden": "true" }, t("Mean house")),
           pic(house.neighbour.icon, "mean-icon", ""),
           h("span", { class: "mean-need" }, `3 × ${icon}`),
           tileEl(house.tile),
@@ -676,8 +754,8 @@ export class BoardView {
             "span",
             { class: "house-foot" },
             v.pumpkin_on_mean_house[i] ? pic("pumpkin", "pumpkin", "") : null,
-            showing !== null && me.tricked.includes(i) ? h("span", { class: "have" }, "tricked") : null,
-            showing !== null && !me.tricked.includes(i) ? h("span", { class: "have" }, `your kids: ${showing} of 3`) : null,
+            showing !== null && me.tricked.includes(i) ? h("span", { class: "have" }, t("tricked")) : null,
+            showing !== null && !me.tricked.includes(i) ? h("span", { class: "have" }, t("your kids: {count} of 3", { count: showing })) : null,
             dots(v, tricked),
           ),
         );
@@ -687,17 +765,17 @@ export class BoardView {
 
   grid(v, seat, legal) {
     const token = (street) => {
-      const t = v.street_tokens[street];
+      const bonus = v.street_tokens[street];
       const flipped = v.street_flipped[street];
-      const n = flipped ? t.back : t.front;
+      const n = flipped ? bonus.back : bonus.front;
       return h(
         "div",
         {
           class: `street street-${street < 3 ? "row" : "col"}${flipped ? " flipped" : ""}`,
           role: "img",
-          "aria-label": `${STREET_NAMES[street]} bonus: ${plural(n, t.treat)} for the ${flipped ? "next" : "first"} player to visit its 3 houses`,
+          "aria-label": (flipped ? t("{street} bonus: {treats} for the next player to visit its 3 houses", { street: t(STREET_NAMES[street]), treats: plural(n, bonus.treat) }) : t("{street} bonus: {treats} for the first player to visit its 3 houses", { street: t(STREET_NAMES[street]), treats: plural(n, bonus.treat) })),
         },
-        pic(t.treat, "pic", ""),
+        pic(bonus.treat, "pic", ""),
         h("b", {}, n),
       );
     };
@@ -706,24 +784,25 @@ export class BoardView {
       rows.push([0, 1, 2].map((col) => this.niceHouse(v, row * 3 + col, seat, legal)).concat([token(row)]));
     }
     rows.push([0, 1, 2].map((col) => token(3 + col)));
-    return ariaGrid({ class: "grid", "aria-label": "Nice houses and street bonuses" }, rows, seat !== null);
+    return ariaGrid({ class: "grid", "aria-label": t("Nice houses and street bonuses") }, rows, seat !== null);
   }
 
   niceHouse(v, i, seat, legal) {
     const house = v.grid[i];
     const action = `v${i}`;
     const ok = legal.has(action);
-    const { kind, value, text } = wantsText(house.neighbour.wants);
+    const { kind, value, shown, text } = wantsText(house.neighbour.wants);
     const visitors = v.players.map((p, s) => (p.visited.includes(i) ? s : -1)).filter((s) => s >= 0);
     const p = seat === null || this.message.over ? null : visitPreview(v, seat, i);
     let mine = null;
-    if (p && v.players[seat].visited.includes(i)) mine = h("span", { class: "have" }, "visited");
-    else if (p && p.treats) mine = h("span", { class: `pays${ok ? " now" : ""}`, "data-testid": "pays" }, `Visit: ${previewText(p)}`);
-    else if (p) mine = h("span", { class: "have" }, `you have ${p.matching} of ${p.need}`);
-    const tiers = house.neighbour.tiers.map((t) => `${t.cards} for ${t.treats}`).join(", ");
-    const label = `Nice house wanting ${text}: ${tiers} ${house.treat}` +
-      `${v.pumpkin_on_house[i] ? "; its pumpkin is still there" : ""}` +
-      `${p ? `; you have ${p.matching} matching` : ""}${p && p.treats && !v.players[seat].visited.includes(i) ? `; a visit now gives ${previewText(p)}` : ""}`;
+    if (p && v.players[seat].visited.includes(i)) mine = h("span", { class: "have" }, t("visited"));
+    else if (p && p.treats) mine = h("span", { class: `pays${ok ? " now" : ""}`, "data-testid": "pays" }, t("Visit: {gains}", { gains: previewText(p) }));
+    else if (p) mine = h("span", { class: "have" }, t("you have {matching} of {need}", { matching: p.matching, need: p.need }));
+    const tiers = house.neighbour.tiers.map((tier) => t("{cards} for {treats}", { cards: tier.cards, treats: tier.treats })).join(", ");
+    const label = t("Nice house wanting {wants}: {tiers} {treat}", { wants: text, tiers, treat: word(house.treat) }) +
+      (v.pumpkin_on_house[i] ? t("; its pumpkin is still there") : "") +
+      (p ? t("; you have {matching} matching", { matching: p.matching }) : "") +
+      (p && p.treats && !v.players[seat].visited.includes(i) ? t("; a visit now gives {gains}", { gains: previewText(p) }) : "");
     return h(
       seat === null ? "div" : "button",
       {
@@ -738,13 +817,13 @@ export class BoardView {
       h(
         "span",
         { class: "wants" },
-        h("span", { class: `feature feature-${kind} value-${value}` }, value),
+        h("span", { class: `feature feature-${kind} value-${value}` }, shown),
         pic(house.treat, "house-treat", ""),
       ),
       h(
         "span",
         { class: "tiers" },
-        house.neighbour.tiers.map((t) => h("span", { class: `tier${p && p.matching >= t.cards ? " reached" : ""}` }, `${t.cards}→${t.treats}`)),
+        house.neighbour.tiers.map((tier) => h("span", { class: `tier${p && p.matching >= tier.cards ? " reached" : ""}` }, `${tier.cards}→${tier.treats}`)),
       ),
       h(
         "span",
@@ -759,7 +838,7 @@ export class BoardView {
   market(v, legal, seat) {
     const slots = v.market.map((card, slot) => {
       const key = `card${slot}`;
-      if (!card) return h("div", { class: "card empty" }, "empty");
+      if (!card) return h("div", { class: "card empty" }, t("empty"));
       const takes = [...legal].some((a) => a.startsWith(`t${slot}k`));
       const selected = this.selectedSlot === slot;
       return h(
@@ -787,18 +866,18 @@ export class BoardView {
             if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
           },
         },
-        h("span", { class: "sr-only" }, `Market card ${slot + 1}: ${cardLabel(card)}`),
+        h("span", { class: "sr-only" }, t("Market card {slot}: {card}", { slot: slot + 1, card: cardLabel(card) })),
         cardFace(card),
       );
     });
     let hint = "";
-    if (this.selectedSlot !== null) hint = "Now pick the kid to dress (Escape to choose another card).";
-    else if (legal.size) hint = "Take a card for one of your kids, or visit an outlined house.";
+    if (this.selectedSlot !== null) hint = t("Now pick the kid to dress (Escape to choose another card).");
+    else if (legal.size) hint = t("Take a card for one of your kids, or visit an outlined house.");
     return h(
       "section",
-      { class: "panel market", "aria-label": "Market" },
-      h("h2", {}, "Market ", h("small", {}, `${plural(v.deck_size, "card")} in the deck · ${v.discarded.length} discarded`)),
-      ariaGrid({ class: "market-row", "aria-label": "Market cards" }, [slots], seat !== null),
+      { class: "panel market", "aria-label": t("Market") },
+      h("h2", {}, t("Market "), h("small", {}, t("{cards} in the deck · {discarded} discarded", { cards: plural(v.deck_size, "card"), discarded: v.discarded.length }))),
+      ariaGrid({ class: "market-row", "aria-label": t("Market cards") }, [slots], seat !== null),
       h("p", { class: "hint", "data-testid": "hint" }, hint),
     );
   }
@@ -809,7 +888,7 @@ export class BoardView {
       this.attempt(`t${slot}k0`, `card${slot}`); // the table says whose turn it is
       return;
     }
-    this.say("No kid of yours can wear this card: each already wears this type, or has 3 cards.", "refusal");
+    this.say(t("No kid of yours can wear this card: each already wears this type, or has 3 cards."), "refusal");
     this.announce(this.notice.text, true);
   }
 
@@ -826,14 +905,14 @@ export class BoardView {
     const choosing = this.selectedSlot !== null;
     return h(
       "section",
-      { class: "panel kids", "aria-label": "Your kids" },
-      h("h2", {}, "Your kids"),
-      ariaGrid({ class: "kids-row", "aria-label": "Your kids" }, [
+      { class: "panel kids", "aria-label": t("Your kids") },
+      h("h2", {}, t("Your kids")),
+      ariaGrid({ class: "kids-row", "aria-label": t("Your kids") }, [
         me.kids.map((kid, k) => {
           const action = choosing ? `t${this.selectedSlot}k${k}` : null;
           const ok = action !== null && legal.has(action);
-          const wears = kid.map(cardText).join(", ") || "no costume yet";
-          const points = kid.length === 3 ? `, complete: ${sheet.costumes[k]} points` : `, ${kid.length} of 3 cards`;
+          const wears = kid.map(cardText).join(", ") || t("no costume yet");
+          const points = kid.length === 3 ? t(", complete: {points} points", { points: sheet.costumes[k] }) : t(", {count} of 3 cards", { count: kid.length });
           return h(
             choosing ? "button" : "div",
             {
@@ -847,11 +926,11 @@ export class BoardView {
                 if (event.key === "Escape" && this.selectedSlot !== null) this.cancelSelection();
               },
             },
-            h("span", { class: "sr-only" }, `Kid ${k + 1}, wearing ${wears}${points}.`),
+            h("span", { class: "sr-only" }, t("Kid {kid}, wearing {wears}{points}.", { kid: k + 1, wears, points })),
             h(
               "span",
               { class: "stack", style: `--cards:${Math.max(1, kid.length)}`, "aria-hidden": "true" },
-              kid.length === 0 ? h("span", { class: "card ghost" }, "no costume") : null,
+              kid.length === 0 ? h("span", { class: "card ghost" }, t("no costume")) : null,
               kid.map((card, depth) =>
                 h("span", { class: `card colour-${card.colour} layer`, style: `--depth:${depth}`, title: cardLabel(card) }, cardFace(card)),
               ),
@@ -859,8 +938,8 @@ export class BoardView {
             h(
               "span",
               { class: "kid-label" },
-              `Kid ${k + 1}`,
-              kid.length === 3 ? h("b", {}, ` · ${sheet.costumes[k]} pts`) : ` · ${kid.length}/3`,
+              t("Kid {kid}", { kid: k + 1 }),
+              kid.length === 3 ? h("b", {}, " · " + t("{points} pts", { points: sheet.costumes[k] })) : ` · ${kid.length}/3`,
             ),
           );
         }),
@@ -872,8 +951,8 @@ export class BoardView {
     return h(
       "section",
       { class: "panel kids" },
-      h("h2", {}, "Watching"),
-      h("p", {}, "You see what every player sees; nobody's secret tile is shown before the end."),
+      h("h2", {}, t("Watching")),
+      h("p", {}, t("You see what every player sees; nobody's secret tile is shown before the end.")),
     );
   }
 
@@ -884,12 +963,12 @@ export class BoardView {
         h(
           "button",
           { class: "act", "data-action": "refresh", "data-key": "refresh", onclick: () => this.attempt("refresh", "refresh") },
-          "Discard the market for 5 new cards",
+          t("Discard the market for 5 new cards"),
         ),
       );
     }
     if (legal.has("pass")) {
-      extra.push(h("button", { class: "act", "data-action": "pass", "data-key": "pass", onclick: () => this.attempt("pass", "pass") }, "Pass"));
+      extra.push(h("button", { class: "act", "data-action": "pass", "data-key": "pass", onclick: () => this.attempt("pass", "pass") }, t("Pass")));
     }
     return extra.length ? h("div", { class: "actions" }, extra) : null;
   }
@@ -912,15 +991,15 @@ export class BoardView {
         ),
       );
     });
-    if (m.over) entries.push(h("li", { class: "log-end" }, h("b", {}, `Game over: ${this.winnersText(m)}.`)));
+    if (m.over) entries.push(h("li", { class: "log-end" }, h("b", {}, t("Game over: {winners}.", { winners: this.winnersText(m) }))));
     return h(
       "section",
-      { class: "panel log", "aria-label": "Game log" },
-      h("h2", {}, "Game log ", h("small", {}, plural(this.log.filter(Boolean).length, "move"))),
+      { class: "panel log", "aria-label": t("Game log") },
+      h("h2", {}, t("Game log "), h("small", {}, plural(this.log.filter(Boolean).length, "move"))),
       h(
         "ol",
-        { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": "Every move of the game, oldest first" },
-        this.log.filter(Boolean).length ? null : h("li", { class: "log-start" }, `The game begins: ${m.players[v.first_player]} plays first.`),
+        { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": t("Every move of the game, oldest first") },
+        this.log.filter(Boolean).length ? null : h("li", { class: "log-start" }, t("The game begins: {name} plays first.", { name: m.players[v.first_player] })),
         entries,
       ),
     );
@@ -929,8 +1008,8 @@ export class BoardView {
   playersEl(m, v) {
     const note =
       m.seat === null
-        ? "Scores so far, without the secret tiles: they stay hidden until the end."
-        : "Scores so far as you see them: your secret tile counts in your score only; the others' secret tiles count once they are shown at the end.";
+        ? t("Scores so far, without the secret tiles: they stay hidden until the end.")
+        : t("Scores so far as you see them: your secret tile counts in your score only; the others' secret tiles count once they are shown at the end.");
     return h(
       "div",
       { class: "players" },
@@ -938,13 +1017,13 @@ export class BoardView {
       v.players.map((p, s) => {
         const sheet = v.scores[s];
         const tile = v.secret_tiles[s];
-        const treats = TREATS.map((t) => `${p.treats[t]} ${t}`).join(", ");
+        const treats = TREATS.map((treat) => `${p.treats[treat]} ${word(treat)}`).join(", ");
         return h(
           "section",
           {
             class: `player${v.current_player === s ? " to-play" : ""}${m.seat === s ? " me" : ""}`,
             style: `--seat:${SEAT_COLOURS[s]}`,
-            "aria-label": `${p.name}${m.seat === s ? " (you)" : ""}`,
+            "aria-label": p.name + (m.seat === s ? t(" (you)") : ""),
             "data-seat": s,
           },
           h(
@@ -952,28 +1031,28 @@ export class BoardView {
             { class: "player-head" },
             h("span", { class: "swatch", "aria-hidden": "true" }),
             h("b", {}, p.name),
-            m.seat === s ? h("span", { class: "you" }, "you") : null,
-            m.bots[String(s)] ? h("span", { class: "bot" }, `${m.bots[String(s)]} bot`) : null,
-            v.current_player === s && !m.over ? h("span", { class: "bot" }, "to play") : null,
-            h("span", { class: "score", "data-testid": "score" }, `${sheet.total} pts`),
+            m.seat === s ? h("span", { class: "you" }, t("you")) : null,
+            m.bots[String(s)] ? h("span", { class: "bot" }, t("{bot} bot", { bot: t(m.bots[String(s)]) })) : null,
+            v.current_player === s && !m.over ? h("span", { class: "bot" }, t("to play")) : null,
+            h("span", { class: "score", "data-testid": "score" }, t("{points} pts", { points: sheet.total })),
           ),
           h(
             "div",
-            { class: "tracks", "data-testid": "treats", "aria-label": `treats: ${treats}; ${plural(p.pumpkins, "pumpkin")}; ${plural(p.footprints, "footprint")} left` },
-            TREATS.map((t) => h("span", { class: "track", "data-treat": t }, pic(t, "pic", ""), h("b", {}, p.treats[t]), h("span", { class: "track-name" }, t))),
-            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, "pumpkins")),
+            { class: "tracks", "data-testid": "treats", "aria-label": t("treats: {treats}; {pumpkins}; {footprints} left", { treats, pumpkins: plural(p.pumpkins, "pumpkin"), footprints: plural(p.footprints, "footprint") }) },
+            TREATS.map((treat) => h("span", { class: "track", "data-treat": treat }, pic(treat, "pic", ""), h("b", {}, p.treats[treat]), h("span", { class: "track-name" }, word(treat)))),
+            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, t("pumpkins"))),
             h(
               "span",
               { class: "track foot" },
               h("span", { style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", "")),
               h("b", {}, p.footprints),
-              h("span", { class: "track-name" }, "footprints left"),
+              h("span", { class: "track-name" }, t("footprints left")),
             ),
           ),
           h(
             "div",
             { class: "mini-kids" },
-            h("small", { class: "secret-label" }, "kids"),
+            h("small", { class: "secret-label" }, t("kids")),
             p.kids.map((kid, k) => {
               const top = kid[kid.length - 1];
               return h(
@@ -981,13 +1060,13 @@ export class BoardView {
                 {
                   class: `mini ${top ? `colour-${top.colour}` : "empty"}`,
                   role: "img",
-                  "aria-label": `kid ${k + 1}: ${kid.map(cardText).join(", ") || "no cards"}`,
+                  "aria-label": kidWords(k, kid),
                 },
                 top ? pic(top.icon, "mini-icon", "") : null,
                 h("small", {}, kid.length),
               );
             }),
-            h("span", { class: "secret" }, h("small", { class: "secret-label" }, "secret"), tileEl(tile, true)),
+            h("span", { class: "secret" }, h("small", { class: "secret-label" }, t("secret")), tileEl(tile, true)),
           ),
         );
       }),
@@ -998,22 +1077,22 @@ export class BoardView {
     const best = Math.max(...v.scores.map((s) => s.total));
     const tied = v.scores.filter((s) => s.total === best).map((s) => s.player);
     if (tied.length < 2) return null;
-    const names = tied.map((s) => m.players[s]).join(" and ");
+    const names = tied.map((s) => m.players[s]).join(t(" and "));
     if (m.winners.length < tied.length) {
       const treats = tied.map((s) => `${m.players[s]} ${v.scores[s].treats}`).join(", ");
-      return `${names} tie on ${best} points: the tie-break is the points from trick tiles (${treats}), so ${this.winnersText(m)}.`;
+      return t("{names} tie on {best} points: the tie-break is the points from trick tiles ({treats}), so {winners}.", { names, best, treats, winners: this.winnersText(m) });
     }
-    return `${names} tie on ${best} points and on points from trick tiles: they share the win.`;
+    return t("{names} tie on {best} points and on points from trick tiles: they share the win.", { names, best });
   }
 
   endSheet(m, v) {
     const rows = [
-      ["Costumes", "each kid with 3 cards: 2, 4 (same colour), 6 (same theme) or 8 (both)", (s) => s.costumes.reduce((a, b) => a + b, 0)],
-      ["Pumpkins", "2 points each: the first visitor of a house takes its pumpkin", (s) => s.pumpkins],
-      ["Trick tiles", "points for each set of treats shown on your tiles (secret tile and tricked houses)", (s) => s.treats],
+      [t("Costumes"), t("each kid with 3 cards: 2, 4 (same colour), 6 (same theme) or 8 (both)"), (s) => s.costumes.reduce((a, b) => a + b, 0)],
+      [t("Pumpkins"), t("2 points each: the first visitor of a house takes its pumpkin"), (s) => s.pumpkins],
+      [t("Trick tiles"), t("points for each set of treats shown on your tiles (secret tile and tricked houses)"), (s) => s.treats],
     ];
     const extras = [...new Set(v.scores.flatMap((s) => s.extras.map((e) => e.label)))];
-    for (const label of extras) rows.push([label, "a variant's points", (s) => (s.extras.find((e) => e.label === label) || { points: 0 }).points]);
+    for (const label of extras) rows.push([label, t("a variant's points"), (s) => (s.extras.find((e) => e.label === label) || { points: 0 }).points]);
     const tie = this.tieBreak(m, v);
     const again = this.options.playAgain && m.seat !== null;
     const close = () => this.closeSheet();
@@ -1023,7 +1102,7 @@ export class BoardView {
       h(
         "div",
         { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" },
-        h("h2", { id: "sheet-title", tabindex: "-1" }, pic("pumpkin", "big-pic", ""), ` ${this.winnersText(m)}!`),
+        h("h2", { id: "sheet-title", tabindex: "-1" }, pic("pumpkin", "big-pic", ""), " " + t("{winners}!", { winners: this.winnersText(m) })),
         tie ? h("p", { class: "tie", "data-testid": "tie-break" }, tie) : null,
         h(
           "div",
@@ -1031,8 +1110,8 @@ export class BoardView {
           h(
             "table",
             {},
-            h("caption", { class: "sr-only" }, "Final score sheet"),
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Points"), v.players.map((p, s) => h("th", { scope: "col", class: m.winners.includes(s) ? "winner" : "" }, p.name)))),
+            h("caption", { class: "sr-only" }, t("Final score sheet")),
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Points")), v.players.map((p, s) => h("th", { scope: "col", class: m.winners.includes(s) ? "winner" : "" }, p.name)))),
             h(
               "tbody",
               {},
@@ -1042,18 +1121,18 @@ export class BoardView {
               h(
                 "tr",
                 { class: "tiles-row" },
-                h("th", { scope: "row" }, "Tiles held", h("small", { class: "why" }, "each tile's sets and points")),
+                h("th", { scope: "row" }, t("Tiles held"), h("small", { class: "why" }, t("each tile's sets and points"))),
                 v.scores.map((s) =>
-                  h("td", {}, s.trick_tiles.map((t) => h("span", { class: "held" }, tileEl(t.tile, true), h("small", {}, ` ${t.sets}× = ${t.points}`)))),
+                  h("td", {}, s.trick_tiles.map((held) => h("span", { class: "held" }, tileEl(held.tile, true), h("small", {}, ` ${held.sets}× = ${held.points}`)))),
                 ),
               ),
               h(
                 "tr",
                 { class: "treats-row" },
-                h("th", { scope: "row" }, "Treats collected"),
-                v.players.map((p) => h("td", {}, TREATS.map((t) => h("span", { class: "track" }, pic(t, "pic", t), h("b", {}, p.treats[t]))))),
+                h("th", { scope: "row" }, t("Treats collected")),
+                v.players.map((p) => h("td", {}, TREATS.map((treat) => h("span", { class: "track" }, pic(treat, "pic", word(treat)), h("b", {}, p.treats[treat]))))),
               ),
-              h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.scores.map((s, i) => h("td", { class: m.winners.includes(i) ? "winner" : "" }, s.total))),
+              h("tr", { class: "total" }, h("th", { scope: "row" }, t("Total")), v.scores.map((s, i) => h("td", { class: m.winners.includes(i) ? "winner" : "" }, s.total))),
             ),
           ),
         ),
@@ -1061,12 +1140,12 @@ export class BoardView {
           "div",
           { class: "sheet-buttons" },
           this.nextLink
-            ? h("a", { class: "act", href: this.nextLink, "data-testid": "next-game" }, "Join the next game")
+            ? h("a", { class: "act", href: this.nextLink, "data-testid": "next-game" }, t("Join the next game"))
             : again
-              ? h("button", { class: "act", "data-testid": "play-again", onclick: () => this.options.playAgain() }, "Play again (same seats, new deal)")
+              ? h("button", { class: "act", "data-testid": "play-again", onclick: () => this.options.playAgain() }, t("Play again (same seats, new deal)"))
               : null,
-          h("button", { class: "act quiet", "data-key": "close-sheet", onclick: close }, "Look at the board"),
-          this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, "Back to the lobby") : null,
+          h("button", { class: "act quiet", "data-key": "close-sheet", onclick: close }, t("Look at the board")),
+          this.options.lobby ? h("a", { class: "act quiet", href: this.options.lobby }, t("Back to the lobby")) : null,
         ),
       ),
     );

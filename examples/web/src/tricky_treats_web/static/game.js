@@ -2,6 +2,9 @@
 // link's fragment (#...), which the browser never sends in a request; without one we watch.
 // The connection's state is always on the page; a lost connection is retried with backoff.
 import { BoardView } from "/static/board.js";
+import { t, translatePage } from "/static/i18n.js";
+
+translatePage();
 
 const gameId = location.pathname.split("/").pop();
 const root = document.getElementById("app");
@@ -23,16 +26,16 @@ function showRefusal(text, retryInSeconds = null) {
   const header = document.createElement("header");
   header.className = "top";
   const title = Object.assign(document.createElement("h1"), { textContent: "Tricky Treats" });
-  const status = Object.assign(document.createElement("div"), { className: "status offline", textContent: text });
+  const status = Object.assign(document.createElement("div"), { className: "status offline", textContent: t(text) });
   status.dataset.testid = "refusal";
   header.append(title, status);
   const panel = Object.assign(document.createElement("main"), { className: "panel refusal-panel" });
   if (retryInSeconds !== null) {
-    const when = Object.assign(document.createElement("p"), { textContent: `The page tries again in ${retryInSeconds} s.` });
+    const when = Object.assign(document.createElement("p"), { textContent: t("The page tries again in {seconds} s.", { seconds: retryInSeconds }) });
     when.dataset.testid = "retry";
     panel.append(when);
   }
-  const back = Object.assign(document.createElement("a"), { className: "act", href: "/", textContent: "Back to the lobby" });
+  const back = Object.assign(document.createElement("a"), { className: "act", href: "/", textContent: t("Back to the lobby") });
   back.dataset.testid = "back-to-lobby";
   panel.append(back);
   root.replaceChildren(header, panel);
@@ -73,7 +76,7 @@ let board = makeBoard();
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    board.say("Not connected: nothing was sent. The page is reconnecting; try again then.", "refusal");
+    board.say(t("Not connected: nothing was sent. The page is reconnecting; try again then."), "refusal");
     return;
   }
   socket.send(JSON.stringify(message));
@@ -96,14 +99,14 @@ function connect() {
         board.setConnection("closed", text);
         board.update(message);
       } else showRefusal(text);
-      announce(text, true);
+      announce(t(text), true);
       return;
     }
     if (message.type === "error" && !board.message) {
       // A refusal before any state (a server limit, say): shown, and the page retries.
       refusal = message.message || message.error;
       showRefusal(refusal, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] / 1000);
-      announce(refusal, true);
+      announce(t(refusal), true);
       return;
     }
     if (message.type === "update") {
@@ -124,7 +127,7 @@ function connect() {
       return;
     }
     board.update(message);
-    document.title = message.over ? "Game over · Tricky Treats" : message.your_turn ? "Your turn · Tricky Treats" : "Tricky Treats";
+    document.title = message.over ? t("Game over · Tricky Treats") : message.your_turn ? t("Your turn · Tricky Treats") : "Tricky Treats";
   };
   ws.onclose = (event) => {
     if (ws !== socket) return;
@@ -137,10 +140,13 @@ function connect() {
     // Reconnect with the same key: the table sends the current state and the whole log again.
     const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
     attempt += 1;
-    const why = event.code === 1013 ? "the server is full" : `try ${attempt}, next in ${Math.round(delay / 100) / 10} s`;
+    const why =
+      event.code === 1013
+        ? t("the server is full")
+        : t("try {attempt}, next in {seconds} s", { attempt, seconds: Math.round(delay / 100) / 10 });
     board.setConnection("reconnecting", why);
     if (!board.message && refusal) showRefusal(refusal, Math.round(delay / 100) / 10);
-    else if (!board.message && root.querySelector(".status")) root.querySelector(".status").textContent = `Connection lost: reconnecting (${why})`;
+    else if (!board.message && root.querySelector(".status")) root.querySelector(".status").textContent = t("Connection lost: reconnecting ({why})", { why });
     retryTimer = setTimeout(connect, delay);
   };
 }
@@ -157,8 +163,8 @@ window.addEventListener("hashchange", () => {
   if (old) old.close();
   board = makeBoard();
   root.replaceChildren();
-  root.append(Object.assign(document.createElement("div"), { className: "status", textContent: "Switching seats…" }));
-  announce(key ? "Switching to the seat of this link." : "Switching to watching this game.");
+  root.append(Object.assign(document.createElement("div"), { className: "status", textContent: t("Switching seats…") }));
+  announce(key ? t("Switching to the seat of this link.") : t("Switching to watching this game."));
   connect();
 });
 

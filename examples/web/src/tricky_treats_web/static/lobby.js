@@ -1,20 +1,29 @@
 // The lobby: choose players, bots, rules and a seed; get one link per human seat. The links of
 // the games created here are kept in this browser (localStorage), with copy buttons, built
 // from an address the creator can set (the one friends on other machines use).
+import { languageSwitch, N_, t, translatePage } from "/static/i18n.js";
+
+translatePage();
+document.querySelector(".header-buttons").append(languageSwitch());
 const seats = document.getElementById("seats");
 const defaults = ["Ann", "Bo", "Cy", "Di"];
 const STORE = "tricky-treats-games";
 const ADDRESS = "tricky-treats-address";
-const BOT_NAMES = { random: "Random bot (plays any legal move)", greedy: "Greedy bot (takes the best move now)" };
+const BOT_WORDS = [N_("random"), N_("greedy"), N_("search")]; // a bot's name, in words
+const BOT_NAMES = { random: t("Random bot (plays any legal move)"), greedy: t("Greedy bot (takes the best move now)") };
 
 function seatRow(i, bots) {
   const row = document.createElement("div");
   row.className = "seat-row";
-  row.innerHTML = `<label>Seat ${i + 1} name <input name="name" maxlength="24"></label>
-    <label>played by <select name="bot"><option value="">a person (gets a link)</option></select></label>`;
+  row.innerHTML = `<label><span></span> <input name="name" maxlength="24"></label>
+    <label><span></span> <select name="bot"><option value=""></option></select></label>`;
+  const [name, by] = row.querySelectorAll("label > span");
+  name.textContent = t("Seat {number} name", { number: i + 1 });
+  by.textContent = t("played by");
+  row.querySelector("option").textContent = t("a person (gets a link)");
   row.querySelector("input").value = defaults[i];
   const select = row.querySelector("select");
-  for (const bot of bots) select.append(new Option(BOT_NAMES[bot] || `${bot} bot`, bot));
+  for (const bot of bots) select.append(new Option(BOT_NAMES[bot] || t("{bot} bot", { bot: t(bot) }), bot));
   if (i > 0 && bots.includes("greedy")) select.value = "greedy";
   return row;
 }
@@ -35,11 +44,11 @@ function setSeats(n) {
 setSeats(2);
 document.getElementById("add-seat").onclick = () => {
   setSeats(Math.min(4, seats.children.length + 1));
-  announce(`${seats.children.length} seats`);
+  announce(t("{count} seats", { count: seats.children.length }));
 };
 document.getElementById("remove-seat").onclick = () => {
   setSeats(Math.max(2, seats.children.length - 1));
-  announce(`${seats.children.length} seats`);
+  announce(t("{count} seats", { count: seats.children.length }));
 };
 
 // One control per rule, in words: the library's titles without their ruling ids.
@@ -82,17 +91,17 @@ function copyButton(text, what) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "act quiet small copy";
-  button.textContent = "Copy";
-  button.setAttribute("aria-label", `Copy ${what}`);
+  button.textContent = t("Copy");
+  button.setAttribute("aria-label", t("Copy {what}", { what }));
   button.onclick = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      button.textContent = "Copied";
+      button.textContent = t("Copied");
     } catch {
       // No clipboard here (an insecure address): select the text for the player to copy.
       const code = button.previousElementSibling;
       getSelection().selectAllChildren(code);
-      button.textContent = "Selected: press Ctrl+C";
+      button.textContent = t("Selected: press Ctrl+C");
     }
     announce(button.textContent);
   };
@@ -121,26 +130,27 @@ function showGames() {
         const a = li.querySelector("a");
         a.dataset.seat = seat.seat;
         a.href = url;
-        a.textContent = `play as ${seat.name}`;
+        a.textContent = t("play as {name}", { name: seat.name });
         li.querySelector("code").textContent = url;
-        li.append(copyButton(url, `${seat.name}'s link`));
+        li.append(copyButton(url, t("{name}'s link", { name: seat.name })));
       } else {
-        li.textContent = `${seat.name}: ${seat.bot} bot`;
+        li.textContent = seat.name + ": " + t("{bot} bot", { bot: t(seat.bot) });
       }
       list.append(li);
     }
     const watch = document.createElement("li");
     const url = fullLink(game.watch);
-    watch.innerHTML = `Spectators: <a class="watch-link"></a> <code></code>`;
+    watch.innerHTML = `<span></span> <a class="watch-link"></a> <code></code>`;
+    watch.querySelector("span").textContent = t("Spectators:");
     watch.querySelector("a").href = url;
-    watch.querySelector("a").textContent = "watch the game";
+    watch.querySelector("a").textContent = t("watch the game");
     watch.querySelector("code").textContent = url;
-    watch.append(copyButton(url, "the spectators' link"));
+    watch.append(copyButton(url, t("the spectators' link")));
     list.append(watch);
     const forget = document.createElement("button");
     forget.type = "button";
     forget.className = "act quiet small";
-    forget.textContent = "Forget these links";
+    forget.textContent = t("Forget these links");
     forget.onclick = () => {
       localStorage.setItem(STORE, JSON.stringify(savedGames().filter((g) => g.game !== game.game)));
       showGames();
@@ -157,7 +167,7 @@ document.getElementById("create").onsubmit = async (event) => {
   const error = document.getElementById("error");
   const seed = form.seed.value.trim();
   if (seed !== "" && !/^[0-9]+$/.test(seed)) {
-    error.textContent = "The seed is a whole number, written with the digits 0 to 9 only.";
+    error.textContent = t("The seed is a whole number, written with the digits 0 to 9 only.");
     return;
   }
   const body = {
@@ -177,10 +187,10 @@ document.getElementById("create").onsubmit = async (event) => {
     answer = await reply.json();
     ok = reply.ok;
   } catch {
-    answer = { error: "The server cannot be reached: is it running?" };
+    answer = { error: t("The server cannot be reached: is it running?") };
   }
   if (!ok) {
-    error.textContent = answer.message || answer.error;
+    error.textContent = t(answer.message || answer.error);
     return;
   }
   error.textContent = "";
@@ -188,6 +198,6 @@ document.getElementById("create").onsubmit = async (event) => {
   games.unshift({ ...answer, created: Date.now() });
   localStorage.setItem(STORE, JSON.stringify(games.slice(0, 20)));
   showGames();
-  announce("Game created: its links are below.");
+  announce(t("Game created: its links are below."));
   document.querySelector(`#games [data-game="${answer.game}"] a`).focus();
 };

@@ -2,6 +2,10 @@
 // Table in the browser, from the wheels the app serves. Nothing is fetched from elsewhere.
 // Every step of the loading shows on the page, and so does every error.
 import { BoardView } from "/static/board.js";
+import { languageSwitch, t, translatePage } from "/static/i18n.js";
+
+translatePage();
+document.querySelector(".header-buttons").append(languageSwitch());
 
 const GLUE = `
 import json
@@ -30,9 +34,9 @@ def play(action):
 `;
 
 const BOT_TITLES = {
-  random: "Random bot (plays any legal move)",
-  greedy: "Greedy bot (takes the best move now)",
-  search: "Search bot (plans ahead; slower)",
+  random: t("Random bot (plays any legal move)"),
+  greedy: t("Greedy bot (takes the best move now)"),
+  search: t("Search bot (plans ahead; slower)"),
 };
 const button = document.getElementById("start-game");
 const loading = document.getElementById("loading");
@@ -55,8 +59,8 @@ function fail(text) {
     return;
   }
   errorBox.textContent = text;
-  loading.textContent = "The engine could not start.";
-  button.textContent = "Cannot start";
+  loading.textContent = t("The engine could not start.");
+  button.textContent = t("Cannot start");
 }
 
 window.addEventListener("error", (event) => fail(`Error: ${event.message}`));
@@ -71,9 +75,10 @@ function step(done, total, text) {
 function botRow(i) {
   const row = document.createElement("div");
   row.className = "seat-row";
-  row.innerHTML = `<label>Seat ${i + 2}: <select name="bot"></select></label>`;
+  row.innerHTML = `<label><span></span> <select name="bot"></select></label>`;
+  row.querySelector("span").textContent = t("Seat {number}:", { number: i + 2 });
   const select = row.querySelector("select");
-  for (const bot of botNames) select.append(new Option(BOT_TITLES[bot] || `${bot} bot`, bot));
+  for (const bot of botNames) select.append(new Option(BOT_TITLES[bot] || t("{bot} bot", { bot }), bot));
   return row;
 }
 
@@ -90,38 +95,38 @@ document.getElementById("remove-bot").onclick = () => setBots(Math.max(1, oppone
 let pyodide = null;
 const STEPS = 4; // the runtime check, Python, the wheels, the engine
 try {
-  step(0, STEPS, "Checking that this server has the Python runtime…");
+  step(0, STEPS, t("Checking that this server has the Python runtime…"));
   const info = await (await fetch("/api/variants")).json();
   if (!info.offline) {
     throw new Error(
-      "This server has no Pyodide runtime, so the offline page cannot run. Whoever runs the server: run `npm ci` in examples/web, then restart it.",
+      t("This server has no Pyodide runtime, so the offline page cannot run. Whoever runs the server: run `npm ci` in examples/web, then restart it."),
     );
   }
-  step(1, STEPS, "Loading Python (Pyodide, about 10 MB; the first time takes a while)…");
+  step(1, STEPS, t("Loading Python (Pyodide, about 10 MB; the first time takes a while)…"));
   const { loadPyodide } = await import("/pyodide/pyodide.mjs");
   pyodide = await loadPyodide({ indexURL: "/pyodide/" });
-  step(2, STEPS, "Loading the engine and its libraries…");
+  step(2, STEPS, t("Loading the engine and its libraries…"));
   const { wheels } = await (await fetch("/wheels/")).json();
   for (const [i, url] of wheels.entries()) {
-    step(2 + i / wheels.length, STEPS, `Loading ${url.split("/").pop()} (${i + 1} of ${wheels.length})…`);
+    step(2 + i / wheels.length, STEPS, t("Loading {file} ({number} of {count})…", { file: url.split("/").pop(), number: i + 1, count: wheels.length }));
     const reply = await fetch(url);
     if (!reply.ok) throw new Error(`the server could not send ${url} (HTTP ${reply.status})`);
     pyodide.unpackArchive(await reply.arrayBuffer(), "wheel");
   }
-  step(3, STEPS, "Starting the engine…");
+  step(3, STEPS, t("Starting the engine…"));
   pyodide.runPython(GLUE);
   botNames = JSON.parse(pyodide.globals.get("bots")());
   for (const select of opponents.querySelectorAll("select")) {
     const value = select.value;
-    select.replaceChildren(...botNames.map((bot) => new Option(BOT_TITLES[bot] || `${bot} bot`, bot)));
+    select.replaceChildren(...botNames.map((bot) => new Option(BOT_TITLES[bot] || t("{bot} bot", { bot }), bot)));
     select.value = botNames.includes(value) ? value : botNames[0];
   }
   const version = pyodide.runPython("tt.__version__");
-  step(STEPS, STEPS, `Ready: tricky-treats ${version} on Python ${pyodide.runPython("import sys; sys.version.split()[0]")} in your browser.`);
+  step(STEPS, STEPS, t("Ready: tricky-treats {version} on Python {python} in your browser.", { version, python: pyodide.runPython("import sys; sys.version.split()[0]") }));
   loading.dataset.ready = "true";
   button.disabled = false;
-  button.textContent = "Start";
-  announce("The engine is ready.");
+  button.textContent = t("Start");
+  announce(t("The engine is ready."));
 } catch (error) {
   fail(String(error.message || error));
 }
@@ -131,7 +136,7 @@ try {
 function startGame(settings) {
   const message = JSON.parse(pyodide.globals.get("start")(settings.names, settings.bots, settings.seed));
   if (message.type === "error") {
-    errorBox.textContent = `This game cannot start: ${message.error}.`;
+    errorBox.textContent = t("This game cannot start: {error}.", { error: message.error });
     announce(errorBox.textContent, true);
     return;
   }
@@ -152,11 +157,11 @@ document.getElementById("start").onsubmit = (event) => {
   const form = event.target;
   const seed = form.seed.value.trim();
   if (seed !== "" && !/^[0-9]+$/.test(seed)) {
-    errorBox.textContent = "The seed is a whole number, written with the digits 0 to 9 only.";
+    errorBox.textContent = t("The seed is a whole number, written with the digits 0 to 9 only.");
     return;
   }
   const picks = [...opponents.querySelectorAll("select")].map((s) => s.value);
-  const names = [form.name.value || "You"];
+  const names = [form.name.value || t("You")];
   const bots = {};
   picks.forEach((bot, i) => {
     const title = `${bot[0].toUpperCase()}${bot.slice(1)} bot`;
