@@ -501,7 +501,7 @@ def test_importing_the_library_loads_no_plugin(installed_sugar_rush: Path) -> No
 # -- the example third-party package -------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # leaves sys.path as it was for the other modules' tests
 def installed_sugar_rush(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The example variant package, really installed (into a folder put on ``sys.path``)."""
     target = tmp_path_factory.mktemp("site")

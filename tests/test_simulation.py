@@ -273,7 +273,9 @@ def test_cli_without_a_seed_draws_a_fresh_one_and_prints_it(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn = iter([2**62 + 7, 99])
-    monkeypatch.setattr("tricky_treats.cli.secrets.randbits", lambda bits: next(drawn))
+    monkeypatch.setattr(
+        "tricky_treats.cli._simulate_command.secrets.randbits", lambda bits: next(drawn)
+    )
     argv = ["simulate", "--games", "2", "--agents", "random,random", "--jobs", "1", "--quiet"]
     assert "seeds 4611686018427387911 to 4611686018427387912" in _run(capsys, *argv)[1]
     assert "seeds 99 to 100" in _run(capsys, *argv)[1]
