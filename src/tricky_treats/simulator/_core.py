@@ -494,3 +494,210 @@ class Core:
         )
         self.turn += 1
         self.log = (t.actions[code], self.log)
+
+
+def _bits_tables(at: int, bits: int) -> tuple[tuple[int, ...], ...]:
+    """Per bit mask of ``bits`` bits, the offsets ``at + i`` of its set bits."""
+    return tuple(tuple(at + i for i in range(bits) if mask >> i & 1) for mask in range(1 << bits))
+
+
+class Layout:
+    """Where the observation encoding (``adapters.observation``, version 1) puts each entry.
+
+    Built once per configuration by ``adapters.vector`` from the sections' offsets (``at``).
+    ``card_kid[card]`` are the offsets of a worn card's ones within its kid's block of
+    ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
+    ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
+    seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
+    order ``encode`` gives their values: per seat row treats, pumpkins and footprints; the
+    streets' values; deck size, cards left per feature and icon, discarded, turn, passes.
+    The other tables give, per bit mask, the offsets of its ones.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        at: dict[str, int],
+        players: int,
+        kids: int,
+        market_size: int,
+        houses: int,
+        streets: int,
+        mean_houses: int,
+        tiles: int,
+        card_kid: tuple[tuple[int, ...], ...],
+        card_market: tuple[tuple[int, ...], ...],
+        card_top: tuple[tuple[int, int], ...],
+        trigger_of: Callable[[object], tuple[int, int]],
+    ) -> None:
+        self.size = size
+        self.kids_at = at["kids"]
+        self.top_at = at["top_type"]
+        self.icon_at = at["shown_icon"]
+        self.secret_at = at["secret_tile"]
+        self.unseen_at = at["unseen_tiles"]
+        self.to_act_at = at["to_act"]
+        self.game_over_at = at["game_over"]
+        self.trigger_at = at["end_triggered_by"]
+        self.reason_at = at["end_reason"]
+        self.first_at = at["first_player"]
+        self.tiles = tiles
+        self.card_top = card_top
+        self.trigger_of = trigger_of
+        self.card_kid = card_kid
+        self.visited = tuple(
+            _bits_tables(at["visited"] + row * houses, houses) for row in range(players)
+        )
+        self.tricked = tuple(
+            _bits_tables(at["tricked"] + row * mean_houses, mean_houses) for row in range(players)
+        )
+        self.house_pumpkin = _bits_tables(at["house_pumpkin"], houses)
+        self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
+        self.street_flipped = _bits_tables(at["street_flipped"], streets)
+        self.streets = streets
+        self.market = tuple(
+            tuple(
+                tuple(at["market"] + slot * 14 + entry for entry in entries)
+                for entries in card_market
+            )
+            for slot in range(market_size)
+        )
+        count_at: list[int] = []
+        for row in range(players):
+            count_at += [at["treats"] + row * 3 + treat for treat in range(3)]
+            count_at += [at["pumpkins"] + row, at["footprints"] + row]
+        count_at += [at["street_value"] + street for street in range(streets)]
+        count_at.append(at["deck_size"])
+        count_at += range(at["deck_features"], at["deck_features"] + 13)  # icons follow
+        count_at += [at["discarded"], at["turn"], at["passes_in_a_row"]]
+        self.count_at = tuple(count_at)
+
+
+class Deal:
+    """What the encoding needs of one deal that the core does not hold.
+
+    ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
+    the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
+    tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
+    ``position`` on in the deck. ``worn`` keeps, per seat and row, the offsets of the ones of
+    the seat's kids with the chain of cards taken they stand for.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        secret: tuple[int, ...],
+        unseen: tuple[tuple[int, ...], ...],
+        unseen_shown: tuple[int, ...],
+        face_up: bool,
+        first_player: int,
+        deck_left: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.secret = secret
+        self.unseen = unseen
+        self.unseen_shown = unseen_shown
+        self.face_up = face_up
+        self.first_player = first_player
+        self.deck_left = deck_left
+        self.worn: list[tuple[Taken | None, list[int]]] = [(None, [])] * (players * players)
+
+
+def deck_left(deck: tuple[int, ...], card_deck: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """Per deck position, the cards from there on per feature then per icon (13 counts)."""
+    counts = [0] * 13
+    table = [counts[:]]
+    for position in range(len(deck) - 1, -1, -1):
+        for entry in card_deck[deck[position]]:
+            counts[entry] += 1
+        table.append(counts[:])
+    table.reverse()
+    return table
+
+
+def _worn(core: Core, layout: Layout, seat: int, row: int, node: Taken | None) -> list[int]:
+    """The offsets of the ones that ``seat``'s kids set in seat row ``row``."""
+    kids = core.tables.kids
+    card_kid = layout.card_kid
+    card_top = layout.card_top
+    kids_at = layout.kids_at + row * kids * 33
+    ones: list[int] = []
+    while node is not None:
+        at = kids_at + node.kid * 33
+        ones.extend([at + entry for entry in card_kid[node.card]])
+        node = node.before
+    tops = core.tops[seat]
+    top_at = layout.top_at + row * kids * 3
+    icon_at = layout.icon_at + row * kids * 3
+    for kid in range(kids):
+        top = tops >> TOP_BITS * kid & TOP_MASK
+        if top:
+            kind_icon = card_top[top - 1]
+            ones.append(top_at + kid * 3 + kind_icon[0])
+            ones.append(icon_at + kid * 3 + kind_icon[1])
+    return ones
+
+
+def encode(
+    core: Core, layout: Layout, deal: Deal, viewer: int, ones: list[int], values: list[int]
+) -> None:
+    """Append ``viewer``'s observation of ``core`` to the lists.
+
+    The offsets of the entries that are 1 go to ``ones``, the values of the counts at
+    ``layout.count_at`` to ``values``; every other entry is 0 or the board's fixed part,
+    which the caller fills in. The same numbers as
+    ``ObservationEncoding.encode(state.view(viewer))``.
+    """
+    t = core.tables
+    n = t.players
+    over = core.current < 0
+    shown = over or deal.face_up
+    worn = deal.worn
+    tiles = layout.tiles
+    for row in range(n):
+        seat = (viewer + row) % n
+        node = core.taken[seat]
+        kept = worn[seat * n + row]
+        if kept[0] is not node:
+            kept = (node, _worn(core, layout, seat, row, node))
+            worn[seat * n + row] = kept
+        ones.extend(kept[1])
+        ones.extend(layout.visited[row][core.visited[seat]])
+        ones.extend(layout.tricked[row][core.tricked[seat]])
+        if shown or seat == viewer:
+            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
+        treats = core.treats[seat]
+        values.append(treats & 65535)
+        values.append(treats >> TREAT_BITS & 65535)
+        values.append(treats >> 2 * TREAT_BITS & 65535)
+        values.append(core.pumpkins[seat])
+        values.append(core.footprints[seat])
+    ones.extend(layout.house_pumpkin[core.house_pumpkins])
+    ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
+    flipped = core.flipped
+    ones.extend(layout.street_flipped[flipped])
+    for street in range(layout.streets):
+        if flipped >> street & 1:
+            values.append(t.street_back[street])
+        else:
+            values.append(t.street_front[street])
+    market = layout.market
+    for slot, card in enumerate(core.market):
+        if card >= 0:
+            ones.extend(market[slot][card])
+    position = core.position
+    values.append(t.deck_size - position)
+    values.extend(deal.deck_left[position])
+    values.append(len(core.discarded))
+    values.append(core.turn)
+    values.append(core.passes)
+    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
+    if over:
+        ones.append(layout.game_over_at)
+    else:
+        ones.append(layout.to_act_at + (core.current - viewer) % n)
+    trigger = core.trigger
+    if trigger is not None:
+        seat_reason = layout.trigger_of(trigger)
+        ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
+        ones.append(layout.reason_at + seat_reason[1])
+    ones.append(layout.first_at + (deal.first_player - viewer) % n)

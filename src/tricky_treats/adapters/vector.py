@@ -1,0 +1,491 @@
+"""N games of Tricky Treats stepped at once, for training (needs numpy).
+
+``TrickyTreatsVectorEnv(num_envs, players=2, variants=())`` (and ``new_game``'s other
+keywords) follows Gymnasium's vector-env
+conventions for a turn-based game: every step plays one action in each game, for the player
+to move there.
+
+>>> from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+>>> envs = TrickyTreatsVectorEnv(4, players=3)
+>>> obs, infos = envs.reset(seed=42)
+>>> obs.shape == (4, envs.observation_size), infos["action_mask"].shape == (4, envs.action_count)
+(True, True)
+>>> actions = infos["action_mask"].argmax(axis=1)      # the first legal action of each game
+>>> obs, rewards, terminations, truncations, infos = envs.step(actions)
+>>> rewards.shape, bool(terminations.any()), bool(truncations.any())
+((4, 3), False, False)
+
+- ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards, terminations,
+  truncations, infos)``. ``obs`` is ``(num_envs, observation_size)`` ``float32``: in each
+  game, the view of the player to move encoded by ``tricky_treats.adapters.observation``
+  (version ``OBSERVATION_VERSION``), exactly ``ObservationEncoding.encode(view)``.
+- ``infos["action_mask"]`` is ``(num_envs, action_count)`` ``int8``, exactly
+  ``ObservationEncoding.action_mask(view)`` of that view; ``infos["player"]`` the seat to
+  move in each game and ``infos["seed"]`` the seed of the game each env plays.
+- ``rewards`` is ``(num_envs, players)`` ``float32``, per seat: zeros while a game goes on,
+  and in the step that ends it the outcome rewards of the PettingZoo adapter
+  (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)`` for the others, shared wins split
+  the +1). ``terminations[i]`` is True in that step; ``truncations`` is always False (a game
+  ends by the rules within ``max_game_length`` turns).
+- **Auto-reset, same step** (Gymnasium's ``AutoresetMode.SAME_STEP``): a game that ends in a
+  step is dealt again at once, so that step's ``obs``, ``action_mask``, ``player`` and
+  ``seed`` already belong to the new game. The finished game has no player to move, so there
+  is no final observation; ``infos["final_scores"]`` holds each finished game's totals (rows
+  of games that did not end are zeros).
+- **Seeds.** ``reset(seed=s)`` deals env ``i`` the game ``tt.new_game(seed=s + i)`` (a list
+  gives each env its seed), and later games of env ``i`` the seeds of
+  ``random.Random(s + i).getrandbits(63)``, as the PettingZoo env reset with ``s + i`` deals
+  them. Without a seed the seeds are fresh from the operating system.
+- **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
+  action space, ``IllegalActionError`` naming the rule), and no game moves.
+
+Observations and masks are written from the simulators' compact core
+(``simulator._core.encode``, compiled with it in the compiled build) into preallocated
+arrays; the arrays returned are those same arrays, overwritten by the next call (copy what
+you keep). A configuration the core does not cover is encoded from its views instead.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tricky_treats.adapters._text import outcome_rewards
+from tricky_treats.adapters.observation import (
+    OBSERVATION_VERSION,
+    ObservationEncoding,
+    max_game_length,
+)
+from tricky_treats.components import (
+    FEATURES,
+    Colour,
+    ComponentData,
+    CostumeType,
+    Theme,
+    Treat,
+    TrickIcon,
+)
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats.model import GameState, Termination
+from tricky_treats.simulator import Simulator, _core
+
+__all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
+
+_INDEX = {
+    kind: {member: i for i, member in enumerate(kind)}
+    for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
+}
+_FEATURE = {member: i for i, member in enumerate(FEATURES)}
+_REASON = {member: i for i, member in enumerate(Termination)}
+
+
+def _trigger_of(trigger: Any) -> tuple[int, int]:
+    return trigger.player, _REASON[trigger.reason]
+
+
+class TrickyTreatsVectorEnv:
+    """``num_envs`` games of one configuration, stepped together (see the module)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        variants: Iterable[str] = (),
+        variant_options: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        first_player: int = 0,
+        any_mean_house: bool = False,
+        refresh_ends_turn: bool = False,
+        components: ComponentData | None = None,
+    ) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+        self.num_envs = num_envs
+        self._players = players
+        self._variants = tuple(variants)
+        self._variant_options = {k: dict(v) for k, v in (variant_options or {}).items()}
+        self._options: dict[str, Any] = {
+            "first_player": first_player,
+            "any_mean_house": any_mean_house,
+            "refresh_ends_turn": refresh_ends_turn,
+            "components": components,
+        }
+        probe = self._deal(0)  # checks the configuration and sizes the arrays
+        self.encoding = ObservationEncoding(probe)
+        self.players = len(probe.players)
+        self.observation_size = self.encoding.size
+        self.action_count = probe.action_space.size
+        self.max_game_length = max_game_length(probe)
+        self._layout, self._card_deck = _layout(self.encoding, probe)
+        self._count_at = np.array(self._layout.count_at, np.intp)
+        self._board = _Board(self.encoding)
+        n = num_envs
+        self.observations: npt.NDArray[np.float32] = np.zeros(
+            (n, self.observation_size), np.float32
+        )
+        self.action_masks: npt.NDArray[np.int8] = np.zeros((n, self.action_count), np.int8)
+        self.rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
+        self.seeds: npt.NDArray[np.uint64] = np.zeros(n, np.uint64)
+        self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
+        self._fixed_part = np.zeros((n, self.observation_size), np.float32)
+        self._sims: list[Simulator] = []
+        self._deals: list[_core.Deal | None] = []
+        self._rngs: list[random.Random] = []
+        self._ready = False
+
+    # -- the games --------------------------------------------------------------------------
+
+    def _deal(self, seed: int) -> GameState:
+        return new_game(
+            self._players,
+            seed=seed,
+            variants=self._variants,
+            variant_options=self._variant_options,
+            **self._options,
+        )
+
+    @property
+    def simulators(self) -> tuple[Simulator, ...]:
+        """The games being played, one simulator per env (read them; do not play on them)."""
+        return tuple(self._sims)
+
+    def _start(self, env: int, seed: int) -> None:
+        """Deal env ``env`` the game of ``seed``, with its board's fixed entries."""
+        game = self._deal(seed)
+        sim = Simulator(game)
+        if env < len(self._sims):
+            self._sims[env] = sim
+        else:
+            self._sims.append(sim)
+            self._deals.append(None)
+        self.seeds[env] = seed
+        core = sim._core
+        fixed = self._fixed_part[env]
+        fixed[:] = 0
+        ones, at, values = self._board.entries(game)
+        fixed[ones] = 1.0
+        fixed[at] = values
+        self._deals[env] = (
+            None
+            if core is None
+            else _deal_of(
+                self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
+            )
+        )
+
+    # -- the Gymnasium interface ------------------------------------------------------------
+
+    def reset(
+        self, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [secrets.randbits(63) for _ in range(n)]
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(n)]
+        else:
+            seeds = [int(s) for s in seed]
+            if len(seeds) != n:
+                raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
+        self._rngs = [random.Random(s) for s in seeds]
+        for env, game_seed in enumerate(seeds):
+            self._start(env, game_seed)
+        self.rewards[:] = 0
+        self.terminations[:] = False
+        self.final_scores[:] = 0
+        self._ready = True
+        self._observe()
+        return self.observations, self._infos()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Play ``actions[i]`` (a code) in game ``i``: ``(obs, rewards, terminations, ...)``.
+
+        For the player to move in each game; finished games are dealt again. Returns
+        ``(obs, rewards, terminations, truncations, infos)``.
+        """
+        if not self._ready:
+            raise InvalidActionError("step() before reset(): call reset() first")
+        codes = self._checked(actions)
+        rewards = self.rewards
+        rewards[:] = 0
+        terminations = self.terminations
+        terminations[:] = False
+        self.final_scores[:] = 0
+        sims = self._sims
+        for env, code in enumerate(codes):
+            sim = sims[env]
+            sim.play(code)
+            if sim.is_over:
+                final = sim.state()
+                rewards[env] = outcome_rewards(final)
+                self.final_scores[env] = sim.scores()
+                terminations[env] = True
+                self._start(env, self._rngs[env].getrandbits(63))
+        self._observe()
+        return self.observations, rewards, terminations, self.truncations, self._infos()
+
+    def _checked(self, actions: npt.ArrayLike) -> list[int]:
+        """The actions as ints, each legal in its game; else the library's error is raised."""
+        found = np.asarray(actions)
+        if found.shape != (self.num_envs,) or not (
+            np.issubdtype(found.dtype, np.integer) or found.dtype == np.bool_
+        ):
+            raise InvalidActionError(
+                f"step takes {self.num_envs} action codes (whole numbers), one per env; "
+                f"got an array of shape {found.shape} and dtype {found.dtype}"
+            )
+        codes: list[int] = found.tolist()
+        masks = self.action_masks
+        inside = (found >= 0) & (found < self.action_count)
+        legal = inside.copy()
+        legal[inside] = masks[np.flatnonzero(inside), found[inside]] == 1
+        if not legal.all():
+            env = int(np.flatnonzero(~legal)[0])
+            try:
+                self._sims[env].clone().play(codes[env])  # raises the rules' error
+            except (InvalidActionError, IllegalActionError) as error:
+                raise type(error)(f"env {env}: {error}") from None
+            raise InvalidActionError(f"env {env}: {codes[env]} is not legal")  # pragma: no cover
+        return codes
+
+    def _observe(self) -> None:
+        """Write every game's observation and mask, for its player to move."""
+        obs = self.observations
+        np.copyto(obs, self._fixed_part)
+        masks = self.action_masks
+        masks[:] = 0
+        layout = self._layout
+        ones: list[int] = []
+        values: list[int] = []
+        legal: list[int] = []
+        ones_end: list[int] = []  # where each env's entries end in the lists
+        legal_end: list[int] = []
+        fast: list[int] = []
+        encode = _core.encode
+        players = self.current_players
+        deals = self._deals
+        for env, sim in enumerate(self._sims):
+            core = sim._core
+            deal = deals[env]
+            if core is None or deal is None:  # by the rules: encode its view
+                state = sim.state()
+                seat = state.current_player
+                assert seat is not None
+                view = state.view(seat)
+                obs[env] = self.encoding.encode(view)
+                masks[env] = self.encoding.action_mask(view)
+                players[env] = seat
+                continue
+            seat = core.current
+            players[env] = seat
+            encode(core, layout, deal, seat, ones, values)
+            legal += core.legal_codes()
+            ones_end.append(len(ones))
+            legal_end.append(len(legal))
+            fast.append(env)
+        if not fast:
+            return
+        rows = np.array(fast, np.intp)
+        at = np.array(ones, np.intp)
+        at += np.repeat(rows * self.observation_size, np.diff(ones_end, prepend=0))
+        flat = obs.reshape(-1)
+        flat[at] = 1.0
+        counted = np.array(values, np.float32).reshape(len(fast), -1)
+        if len(fast) == self.num_envs:
+            obs[:, self._count_at] = counted
+        else:
+            obs[rows[:, None], self._count_at] = counted
+        codes = np.array(legal, np.intp)
+        codes += np.repeat(rows * self.action_count, np.diff(legal_end, prepend=0))
+        masks.reshape(-1)[codes] = 1
+
+    def _infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.action_masks,
+            "player": self.current_players,
+            "seed": self.seeds,
+            "final_scores": self.final_scores,
+        }
+
+    def close(self) -> None:
+        """Nothing to release (Gymnasium's interface)."""
+
+    def __repr__(self) -> str:
+        return (
+            f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
+            f"variants={self._variants!r})"
+        )
+
+
+class _Board:
+    """The entries of the encoding that a deal fixes for the whole game (the board's).
+
+    As ``ObservationEncoding`` writes them: what each nice house wants and gives, the treats
+    of the houses and street tokens, the mean houses' icons and tiles, and the rule options.
+    """
+
+    def __init__(self, encoding: ObservationEncoding) -> None:
+        self._encoding = encoding
+        self._at = {s.name: s.start for s in encoding.sections}
+        # Per nice house (by id; the entry keeps it alive): its entries in its own rows.
+        self._houses: dict[int, tuple[object, list[int], list[int], list[int]]] = {}
+
+    def entries(self, game: GameState) -> tuple[list[int], list[int], list[int]]:
+        """The offsets of the ones, and the offsets and values of the counts, of ``game``."""
+        at = self._at
+        setup = game.setup
+        most = self._encoding.most_cards
+        tile_index = self._encoding._tile_index
+        features = len(FEATURES)
+        ones: list[int] = []
+        counts: list[int] = []
+        values: list[int] = []
+        houses = self._houses
+        for h, house in enumerate(setup.grid):
+            entry = houses.get(id(house))
+            if entry is None or entry[0] is not house:
+                entry = self._house(house)
+            ones += [at["house_wants"] + h * features + entry[1][0]]
+            ones += [at["house_treat"] + h * 3 + entry[1][1]]
+            counts += [at["house_treats"] + h * most + i for i in entry[2]]
+            values += entry[3]
+        for s, token in enumerate(setup.street_tokens):
+            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][token.treat])
+        tiles = len(tile_index)
+        for m, mean in enumerate(setup.mean_houses):
+            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][mean.neighbour.icon])
+            ones.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
+        rules = setup.rules
+        if rules.any_mean_house:
+            ones.append(at["rule_options"])
+        if rules.refresh_ends_turn:
+            ones.append(at["rule_options"] + 1)
+        return ones, counts, values
+
+    def _house(self, house: Any) -> tuple[object, list[int], list[int], list[int]]:
+        if len(self._houses) >= 4096:
+            self._houses.clear()
+        most = self._encoding.most_cards
+        neighbour = house.neighbour
+        tiers = neighbour.tiers
+        at: list[int] = []
+        values: list[int] = []
+        for i, tier in enumerate(tiers):
+            # The highest tier reached counts (R5); tiers need ever more cards.
+            below = tiers[i + 1].cards if i + 1 < len(tiers) else most + 1
+            for matching in range(tier.cards, min(below, most + 1)):
+                at.append(matching - 1)
+                values.append(tier.treats)
+        entry = (
+            house,
+            [_FEATURE[neighbour.wants], _INDEX[Treat][house.treat]],
+            at,
+            values,
+        )
+        self._houses[id(house)] = entry
+        return entry
+
+
+def _layout(
+    encoding: ObservationEncoding, game: GameState
+) -> tuple[_core.Layout, tuple[tuple[int, ...], ...]]:
+    """The core's layout of ``encoding`` for the cards of ``game``'s box.
+
+    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in.
+    """
+    at = {s.name: s.start for s in encoding.sections}
+    setup = game.setup
+    tables = _core_tables(game)
+    cards: tuple[Any, ...] = setup.components.cards if tables is None else tables.cards
+    kid: list[tuple[int, ...]] = []
+    market: list[tuple[int, ...]] = []
+    top: list[tuple[int, int]] = []
+    deck: list[tuple[int, ...]] = []
+    for card in cards:
+        if card is None:
+            kid.append(())
+            market.append(())
+            top.append((0, 0))
+            deck.append(())
+            continue
+        kind = _INDEX[CostumeType][card.type]
+        colour = _INDEX[Colour][card.colour]
+        theme = _INDEX[Theme][card.theme]
+        icon = _INDEX[TrickIcon][card.icon]
+        block = kind * 11
+        kid.append((block, block + 1 + colour, block + 4 + theme, block + 8 + icon))
+        market.append((0, 1 + colour, 4 + theme, 8 + kind, 11 + icon))
+        top.append((kind, icon))
+        deck.append((colour, 3 + theme, 7 + kind, 10 + icon))
+    layout = _core.Layout(
+        encoding.size,
+        at,
+        len(game.players),
+        setup.rules.kids_per_player,
+        setup.rules.market_size,
+        len(setup.grid),
+        len(setup.street_tokens),
+        len(setup.mean_houses),
+        len(encoding.tile_ids),
+        tuple(kid),
+        tuple(market),
+        tuple(top),
+        _trigger_of,
+    )
+    return layout, tuple(deck)
+
+
+def _core_tables(game: GameState) -> _core.Tables | None:
+    core = Simulator(game)._core
+    return None if core is None else core.tables
+
+
+def _deal_of(
+    layout: _core.Layout,
+    card_deck: tuple[tuple[int, ...], ...],
+    tile_index: dict[str, int],
+    game: GameState,
+    tables: _core.Tables,
+) -> _core.Deal | None:
+    """What the encoding of ``game``'s deal needs beyond the core; None if not covered."""
+    setup = game.setup
+    if len(tables.cards) != len(layout.card_kid):
+        return None  # a deck of a plugin's own cards: encode the views
+    index = tile_index
+    tile_ids = index
+    secret = tuple(index[tile.id] for tile in setup.secret_tiles)
+    on_board = {index[m.tile.id] for m in setup.mean_houses}
+    off_board = [i for i in range(len(tile_ids)) if i not in on_board]
+    unseen = tuple(tuple(i for i in off_board if i != secret[seat]) for seat in range(len(secret)))
+    unseen_shown = tuple(i for i in off_board if i not in set(secret))
+    left = _core.deck_left(tables.deck, card_deck)
+    unseen_at = layout.unseen_at
+    return _core.Deal(
+        len(secret),
+        secret,
+        tuple(tuple(unseen_at + i for i in tiles) for tiles in unseen),
+        tuple(unseen_at + i for i in unseen_shown),
+        setup.secret_tiles_face_up,
+        setup.config.first_player,
+        tuple(tuple(counts) for counts in left),
+    )
