@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tricky_treats.adapters._text import outcome_rewards
+from tricky_treats.adapters._text import rewards_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
     ObservationEncoding,
@@ -77,11 +77,12 @@ from tricky_treats.simulator import Simulator, _core
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
+# Enum members live as long as the process: their ids are stable, and quick, keys.
 _INDEX = {
-    kind: {member: i for i, member in enumerate(kind)}
+    kind: {id(member): i for i, member in enumerate(kind)}
     for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
 }
-_FEATURE = {member: i for i, member in enumerate(FEATURES)}
+_FEATURE = {id(member): i for i, member in enumerate(FEATURES)}
 _REASON = {member: i for i, member in enumerate(Termination)}
 
 
@@ -124,7 +125,7 @@ class TrickyTreatsVectorEnv:
         self.observation_size = self.encoding.size
         self.action_count = probe.action_space.size
         self.max_game_length = max_game_length(probe)
-        self._layout, self._card_deck = _layout(self.encoding, probe)
+        self._layout, self._card_deck, self._cards = _layout(self.encoding, probe)
         self._count_at = np.array(self._layout.count_at, np.intp)
         self._board = _Board(self.encoding)
         n = num_envs
@@ -139,7 +140,10 @@ class TrickyTreatsVectorEnv:
         self.seeds: npt.NDArray[np.uint64] = np.zeros(n, np.uint64)
         self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
         self._fixed_part = np.zeros((n, self.observation_size), np.float32)
+        self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
+        self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
         self._sims: list[Simulator] = []
+        self._cores: list[_core.Core | None] = []
         self._deals: list[_core.Deal | None] = []
         self._rngs: list[random.Random] = []
         self._ready = False
@@ -164,13 +168,15 @@ class TrickyTreatsVectorEnv:
         """Deal env ``env`` the game of ``seed``, with its board's fixed entries."""
         game = self._deal(seed)
         sim = Simulator(game)
+        core = sim._core
         if env < len(self._sims):
             self._sims[env] = sim
+            self._cores[env] = core
         else:
             self._sims.append(sim)
+            self._cores.append(core)
             self._deals.append(None)
         self.seeds[env] = seed
-        core = sim._core
         fixed = self._fixed_part[env]
         fixed[:] = 0
         ones, at, values = self._board.entries(game)
@@ -232,15 +238,18 @@ class TrickyTreatsVectorEnv:
         terminations[:] = False
         self.final_scores[:] = 0
         sims = self._sims
-        for env, code in enumerate(codes):
+        ended = _core.play_all(self._cores, codes)
+        for env, core in enumerate(self._cores):
+            if core is None:  # played by the rules
+                sims[env].play(codes[env])
+                if sims[env].is_over:
+                    ended.append(env)
+        for env in ended:
             sim = sims[env]
-            sim.play(code)
-            if sim.is_over:
-                final = sim.state()
-                rewards[env] = outcome_rewards(final)
-                self.final_scores[env] = sim.scores()
-                terminations[env] = True
-                self._start(env, self._rngs[env].getrandbits(63))
+            rewards[env] = rewards_of(self.players, sim.winners())
+            self.final_scores[env] = sim.scores()
+            terminations[env] = True
+            self._start(env, self._rngs[env].getrandbits(63))
         self._observe()
         return self.observations, rewards, terminations, self.truncations, self._infos()
 
@@ -274,50 +283,31 @@ class TrickyTreatsVectorEnv:
         np.copyto(obs, self._fixed_part)
         masks = self.action_masks
         masks[:] = 0
-        layout = self._layout
         ones: list[int] = []
         values: list[int] = []
         legal: list[int] = []
-        ones_end: list[int] = []  # where each env's entries end in the lists
-        legal_end: list[int] = []
-        fast: list[int] = []
-        encode = _core.encode
-        players = self.current_players
-        deals = self._deals
-        for env, sim in enumerate(self._sims):
-            core = sim._core
-            deal = deals[env]
-            if core is None or deal is None:  # by the rules: encode its view
-                state = sim.state()
+        ends: list[int] = []  # per env, where its ones and its legal codes end in the lists
+        players: list[int] = []
+        _core.encode_all(self._cores, self._layout, self._deals, ones, values, legal, ends, players)
+        n = self.num_envs
+        lengths = np.diff(np.fromiter(ends, np.intp, len(ends)).reshape(n, 2), axis=0, prepend=0)
+        at = np.fromiter(ones, np.intp, len(ones))
+        at += np.repeat(self._obs_rows, lengths[:, 0])
+        obs.reshape(-1)[at] = 1.0
+        obs[:, self._count_at] = np.fromiter(values, np.float32, len(values)).reshape(n, -1)
+        codes = np.fromiter(legal, np.intp, len(legal))
+        codes += np.repeat(self._mask_rows, lengths[:, 1])
+        masks.reshape(-1)[codes] = 1
+        self.current_players[:] = players
+        for env, core in enumerate(self._cores):
+            if core is None or self._deals[env] is None:  # by the rules: encode its view
+                state = self._sims[env].state()
                 seat = state.current_player
                 assert seat is not None
                 view = state.view(seat)
                 obs[env] = self.encoding.encode(view)
                 masks[env] = self.encoding.action_mask(view)
-                players[env] = seat
-                continue
-            seat = core.current
-            players[env] = seat
-            encode(core, layout, deal, seat, ones, values)
-            legal += core.legal_codes()
-            ones_end.append(len(ones))
-            legal_end.append(len(legal))
-            fast.append(env)
-        if not fast:
-            return
-        rows = np.array(fast, np.intp)
-        at = np.array(ones, np.intp)
-        at += np.repeat(rows * self.observation_size, np.diff(ones_end, prepend=0))
-        flat = obs.reshape(-1)
-        flat[at] = 1.0
-        counted = np.array(values, np.float32).reshape(len(fast), -1)
-        if len(fast) == self.num_envs:
-            obs[:, self._count_at] = counted
-        else:
-            obs[rows[:, None], self._count_at] = counted
-        codes = np.array(legal, np.intp)
-        codes += np.repeat(rows * self.action_count, np.diff(legal_end, prepend=0))
-        masks.reshape(-1)[codes] = 1
+                self.current_players[env] = seat
 
     def _infos(self) -> dict[str, Any]:
         return {
@@ -370,10 +360,10 @@ class _Board:
             counts += [at["house_treats"] + h * most + i for i in entry[2]]
             values += entry[3]
         for s, token in enumerate(setup.street_tokens):
-            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][token.treat])
+            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
         tiles = len(tile_index)
         for m, mean in enumerate(setup.mean_houses):
-            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][mean.neighbour.icon])
+            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
             ones.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
         rules = setup.rules
         if rules.any_mean_house:
@@ -398,7 +388,7 @@ class _Board:
                 values.append(tier.treats)
         entry = (
             house,
-            [_FEATURE[neighbour.wants], _INDEX[Treat][house.treat]],
+            [_FEATURE[id(neighbour.wants)], _INDEX[Treat][id(house.treat)]],
             at,
             values,
         )
@@ -408,10 +398,11 @@ class _Board:
 
 def _layout(
     encoding: ObservationEncoding, game: GameState
-) -> tuple[_core.Layout, tuple[tuple[int, ...], ...]]:
+) -> tuple[_core.Layout, tuple[tuple[int, ...], ...], tuple[Any, ...]]:
     """The core's layout of ``encoding`` for the cards of ``game``'s box.
 
-    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in.
+    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in, and the
+    cards by id.
     """
     at = {s.name: s.start for s in encoding.sections}
     setup = game.setup
@@ -428,10 +419,10 @@ def _layout(
             top.append((0, 0))
             deck.append(())
             continue
-        kind = _INDEX[CostumeType][card.type]
-        colour = _INDEX[Colour][card.colour]
-        theme = _INDEX[Theme][card.theme]
-        icon = _INDEX[TrickIcon][card.icon]
+        kind = _INDEX[CostumeType][id(card.type)]
+        colour = _INDEX[Colour][id(card.colour)]
+        theme = _INDEX[Theme][id(card.theme)]
+        icon = _INDEX[TrickIcon][id(card.icon)]
         block = kind * 11
         kid.append((block, block + 1 + colour, block + 4 + theme, block + 8 + icon))
         market.append((0, 1 + colour, 4 + theme, 8 + kind, 11 + icon))
@@ -452,7 +443,7 @@ def _layout(
         tuple(top),
         _trigger_of,
     )
-    return layout, tuple(deck)
+    return layout, tuple(deck), cards
 
 
 def _core_tables(game: GameState) -> _core.Tables | None:
@@ -466,26 +457,20 @@ def _deal_of(
     tile_index: dict[str, int],
     game: GameState,
     tables: _core.Tables,
-) -> _core.Deal | None:
-    """What the encoding of ``game``'s deal needs beyond the core; None if not covered."""
+) -> _core.Deal:
+    """What the encoding of ``game``'s deal needs beyond the core."""
     setup = game.setup
-    if len(tables.cards) != len(layout.card_kid):
-        return None  # a deck of a plugin's own cards: encode the views
-    index = tile_index
-    tile_ids = index
-    secret = tuple(index[tile.id] for tile in setup.secret_tiles)
-    on_board = {index[m.tile.id] for m in setup.mean_houses}
-    off_board = [i for i in range(len(tile_ids)) if i not in on_board]
-    unseen = tuple(tuple(i for i in off_board if i != secret[seat]) for seat in range(len(secret)))
-    unseen_shown = tuple(i for i in off_board if i not in set(secret))
-    left = _core.deck_left(tables.deck, card_deck)
-    unseen_at = layout.unseen_at
+    secret = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
+    on_board = {tile_index[m.tile.id] for m in setup.mean_houses}
+    at = layout.unseen_at
+    off_board = [at + i for i in range(len(tile_index)) if i not in on_board]
+    mine = [at + i for i in secret]
     return _core.Deal(
         len(secret),
         secret,
-        tuple(tuple(unseen_at + i for i in tiles) for tiles in unseen),
-        tuple(unseen_at + i for i in unseen_shown),
+        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
+        tuple([i for i in off_board if i not in mine]),
         setup.secret_tiles_face_up,
         setup.config.first_player,
-        tuple(tuple(counts) for counts in left),
+        _core.deck_left(tables.deck, card_deck),
     )

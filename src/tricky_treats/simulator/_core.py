@@ -602,16 +602,66 @@ class Deal:
         self.worn: list[tuple[Taken | None, list[int]]] = [(None, [])] * (players * players)
 
 
-def deck_left(deck: tuple[int, ...], card_deck: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+def deck_left(
+    deck: tuple[int, ...], card_deck: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...]:
     """Per deck position, the cards from there on per feature then per icon (13 counts)."""
     counts = [0] * 13
-    table = [counts[:]]
+    table = [tuple(counts)]
     for position in range(len(deck) - 1, -1, -1):
         for entry in card_deck[deck[position]]:
             counts[entry] += 1
-        table.append(counts[:])
+        table.append(tuple(counts))
     table.reverse()
-    return table
+    return tuple(table)
+
+
+def play_all(cores: list[Core | None], codes: list[int]) -> list[int]:
+    """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
+
+    Returns the indices of the games that ended.
+    """
+    ended: list[int] = []
+    for i in range(len(cores)):
+        core = cores[i]
+        if core is not None:
+            played = core.play(codes[i])
+            assert played, "an action checked legal was refused"
+            if core.current < 0:
+                ended.append(i)
+    return ended
+
+
+def encode_all(
+    cores: list[Core | None],
+    layout: Layout,
+    deals: list[Deal | None],
+    ones: list[int],
+    values: list[int],
+    legal: list[int],
+    ends: list[int],
+    players: list[int],
+) -> None:
+    """``encode`` each game for its player to move, and list the legal codes.
+
+    Per game, ``ends`` gets where its ones, then its legal codes, end in the lists, and
+    ``players`` the seat to move. A game without a core or deal (None) gets no ones, zero
+    counts and seat -1: the caller encodes it.
+    """
+    zeros = [0] * len(layout.count_at)
+    for i in range(len(cores)):
+        core = cores[i]
+        deal = deals[i]
+        if core is None or deal is None:
+            values.extend(zeros)
+            players.append(-1)
+        else:
+            seat = core.current
+            encode(core, layout, deal, seat, ones, values)
+            legal.extend(core.legal_codes())
+            players.append(seat)
+        ends.append(len(ones))
+        ends.append(len(legal))
 
 
 def _worn(core: Core, layout: Layout, seat: int, row: int, node: Taken | None) -> list[int]:
