@@ -245,9 +245,9 @@ class TrickyTreatsVectorEnv:
                 if sims[env].is_over:
                     ended.append(env)
         for env in ended:
-            sim = sims[env]
-            rewards[env] = rewards_of(self.players, sim.winners())
-            self.final_scores[env] = sim.scores()
+            scores, winners = sims[env]._outcome()  # scored once
+            rewards[env] = rewards_of(self.players, winners)
+            self.final_scores[env] = scores
             terminations[env] = True
             self._start(env, self._rngs[env].getrandbits(63))
         self._observe()

@@ -664,27 +664,24 @@ def encode_all(
         ends.append(len(legal))
 
 
-def _worn(core: Core, layout: Layout, seat: int, row: int, node: Taken | None) -> list[int]:
-    """The offsets of the ones that ``seat``'s kids set in seat row ``row``."""
-    kids = core.tables.kids
+def _worn(
+    layout: Layout, kids: int, row: int, node: Taken | None, kept: Taken | None, ones: list[int]
+) -> list[int]:
+    """The offsets of the ones that the cards taken (``node``, a chain) set in row ``row``.
+
+    ``ones`` are those of ``kept``: where ``node`` is one card more, only that card is added.
+    """
     card_kid = layout.card_kid
-    card_top = layout.card_top
     kids_at = layout.kids_at + row * kids * 33
-    ones: list[int] = []
+    if node is not None and node.before is kept:
+        at = kids_at + node.kid * 33
+        return ones + [at + entry for entry in card_kid[node.card]]
+    found: list[int] = []
     while node is not None:
         at = kids_at + node.kid * 33
-        ones.extend([at + entry for entry in card_kid[node.card]])
+        found.extend([at + entry for entry in card_kid[node.card]])
         node = node.before
-    tops = core.tops[seat]
-    top_at = layout.top_at + row * kids * 3
-    icon_at = layout.icon_at + row * kids * 3
-    for kid in range(kids):
-        top = tops >> TOP_BITS * kid & TOP_MASK
-        if top:
-            kind_icon = card_top[top - 1]
-            ones.append(top_at + kid * 3 + kind_icon[0])
-            ones.append(icon_at + kid * 3 + kind_icon[1])
-    return ones
+    return found
 
 
 def encode(
@@ -703,14 +700,28 @@ def encode(
     shown = over or deal.face_up
     worn = deal.worn
     tiles = layout.tiles
+    kids = t.kids
+    card_top = layout.card_top
+    top_at = layout.top_at
+    icon_at = layout.icon_at
     for row in range(n):
         seat = (viewer + row) % n
         node = core.taken[seat]
         kept = worn[seat * n + row]
         if kept[0] is not node:
-            kept = (node, _worn(core, layout, seat, row, node))
+            kept = (node, _worn(layout, kids, row, node, kept[0], kept[1]))
             worn[seat * n + row] = kept
         ones.extend(kept[1])
+        tops = core.tops[seat]
+        if tops:
+            slot = row * kids * 3
+            for kid in range(kids):
+                top = tops >> TOP_BITS * kid & TOP_MASK
+                if top:
+                    kind_icon = card_top[top - 1]
+                    ones.append(top_at + slot + kind_icon[0])
+                    ones.append(icon_at + slot + kind_icon[1])
+                slot += 3
         ones.extend(layout.visited[row][core.visited[seat]])
         ones.extend(layout.tricked[row][core.tricked[seat]])
         if shown or seat == viewer:
