@@ -573,6 +573,10 @@ class Layout:
         self.count_at = tuple(count_at)
 
 
+Worn = tuple[Taken | None, list[int], list[int]]
+"""A chain of cards taken, and the ones its cards and its top cards set in one seat row."""
+
+
 class Deal:
     """What the encoding needs of one deal that the core does not hold.
 
@@ -580,7 +584,8 @@ class Deal:
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
     tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
     ``position`` on in the deck. ``worn`` keeps, per seat and row, the offsets of the ones of
-    the seat's kids with the chain of cards taken they stand for.
+    the seat's kids with the chain of cards taken they stand for; ``streets`` the streets'
+    values per bit mask of the tokens flipped.
     """
 
     def __init__(
@@ -599,7 +604,8 @@ class Deal:
         self.face_up = face_up
         self.first_player = first_player
         self.deck_left = deck_left
-        self.worn: list[tuple[Taken | None, list[int]]] = [(None, [])] * (players * players)
+        self.worn: list[Worn] = [(None, [], [])] * (players * players)
+        self.streets: dict[int, tuple[int, ...]] = {}
 
 
 def deck_left(
@@ -664,24 +670,41 @@ def encode_all(
         ends.append(len(legal))
 
 
-def _worn(
-    layout: Layout, kids: int, row: int, node: Taken | None, kept: Taken | None, ones: list[int]
-) -> list[int]:
-    """The offsets of the ones that the cards taken (``node``, a chain) set in row ``row``.
+def _worn(layout: Layout, kids: int, row: int, node: Taken | None, kept: Worn) -> Worn:
+    """The ones that the cards taken (``node``, a chain) set in seat row ``row``.
 
-    ``ones`` are those of ``kept``: where ``node`` is one card more, only that card is added.
+    The kids' cards, then their top cards' types and icons; ``kept`` is the entry of an
+    earlier chain: where ``node`` is one card more, only that card's ones are added.
     """
     card_kid = layout.card_kid
     kids_at = layout.kids_at + row * kids * 33
-    if node is not None and node.before is kept:
+    if node is not None and node.before is kept[0]:
         at = kids_at + node.kid * 33
-        return ones + [at + entry for entry in card_kid[node.card]]
-    found: list[int] = []
-    while node is not None:
-        at = kids_at + node.kid * 33
-        found.extend([at + entry for entry in card_kid[node.card]])
-        node = node.before
-    return found
+        cards = kept[1] + [at + entry for entry in card_kid[node.card]]
+    else:
+        cards = []
+        chain = node
+        while chain is not None:
+            at = kids_at + chain.kid * 33
+            cards.extend([at + entry for entry in card_kid[chain.card]])
+            chain = chain.before
+    tops: list[int] = []
+    card_top = layout.card_top
+    top_at = layout.top_at + row * kids * 3
+    icon_at = layout.icon_at + row * kids * 3
+    seen: set[int] = set()
+    chain = node
+    while chain is not None:  # newest first: the first card of each kid is its top
+        kid = chain.kid
+        if kid not in seen:
+            seen.add(kid)
+            kind_icon = card_top[chain.card]
+            tops.append(top_at + kid * 3 + kind_icon[0])
+            tops.append(icon_at + kid * 3 + kind_icon[1])
+            if len(seen) == kids:
+                break
+        chain = chain.before
+    return node, cards, tops
 
 
 def encode(
@@ -701,46 +724,41 @@ def encode(
     worn = deal.worn
     tiles = layout.tiles
     kids = t.kids
-    card_top = layout.card_top
-    top_at = layout.top_at
-    icon_at = layout.icon_at
     for row in range(n):
         seat = (viewer + row) % n
         node = core.taken[seat]
         kept = worn[seat * n + row]
         if kept[0] is not node:
-            kept = (node, _worn(layout, kids, row, node, kept[0], kept[1]))
-            worn[seat * n + row] = kept
+            kept = worn[seat * n + row] = _worn(layout, kids, row, node, kept)
         ones.extend(kept[1])
-        tops = core.tops[seat]
-        if tops:
-            slot = row * kids * 3
-            for kid in range(kids):
-                top = tops >> TOP_BITS * kid & TOP_MASK
-                if top:
-                    kind_icon = card_top[top - 1]
-                    ones.append(top_at + slot + kind_icon[0])
-                    ones.append(icon_at + slot + kind_icon[1])
-                slot += 3
+        ones.extend(kept[2])
         ones.extend(layout.visited[row][core.visited[seat]])
         ones.extend(layout.tricked[row][core.tricked[seat]])
         if shown or seat == viewer:
             ones.append(layout.secret_at + row * tiles + deal.secret[seat])
         treats = core.treats[seat]
-        values.append(treats & 65535)
-        values.append(treats >> TREAT_BITS & 65535)
-        values.append(treats >> 2 * TREAT_BITS & 65535)
-        values.append(core.pumpkins[seat])
-        values.append(core.footprints[seat])
+        values.extend(
+            (
+                treats & 65535,
+                treats >> TREAT_BITS & 65535,
+                treats >> 2 * TREAT_BITS & 65535,
+                core.pumpkins[seat],
+                core.footprints[seat],
+            )
+        )
     ones.extend(layout.house_pumpkin[core.house_pumpkins])
     ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
     flipped = core.flipped
     ones.extend(layout.street_flipped[flipped])
-    for street in range(layout.streets):
-        if flipped >> street & 1:
-            values.append(t.street_back[street])
-        else:
-            values.append(t.street_front[street])
+    streets = deal.streets.get(flipped)
+    if streets is None:
+        streets = deal.streets[flipped] = tuple(
+            [
+                t.street_back[street] if flipped >> street & 1 else t.street_front[street]
+                for street in range(layout.streets)
+            ]
+        )
+    values.extend(streets)
     market = layout.market
     for slot, card in enumerate(core.market):
         if card >= 0:
