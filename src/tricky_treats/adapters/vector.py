@@ -142,7 +142,25 @@ class TrickyTreatsVectorEnv:
         self._fixed_part = np.zeros((n, self.observation_size), np.float32)
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
+        # Per game and seat, the seat's rows of kids, top_type and shown_icon (worn_block).
+        self._blocks = np.zeros((n, self.players, self._layout.worn_size), np.float32)
+        seats = self.players
+        self._rotations = np.array(
+            [[(viewer + row) % seats for row in range(seats)] for viewer in range(seats)],
+            np.intp,
+        )
+        self._envs = np.arange(n, dtype=np.intp)[:, None]
+        kids = self._layout.worn_size // 39
+        self._worn_parts = [
+            (self.encoding.section(name).start, seats * width, start, start + width)
+            for name, start, width in (
+                ("kids", 0, 33 * kids),
+                ("top_type", 33 * kids, 3 * kids),
+                ("shown_icon", 36 * kids, 3 * kids),
+            )
+        ]
         self._sims: list[Simulator] = []
+        # The games the core plays and encodes (None: by the rules, from their views).
         self._cores: list[_core.Core | None] = []
         self._deals: list[_core.Deal | None] = []
         self._rngs: list[random.Random] = []
@@ -182,13 +200,18 @@ class TrickyTreatsVectorEnv:
         ones, at, values = self._board.entries(game)
         fixed[ones] = 1.0
         fixed[at] = values
-        self._deals[env] = (
-            None
-            if core is None
-            else _deal_of(
+        cards = None if core is None else core.tables.cards
+        block = self._blocks[env]
+        block[:] = 0
+        if core is None or not (cards is self._cards or cards == self._cards):
+            self._cores[env] = None  # by the rules, or cards the layout does not know
+            self._deals[env] = None
+        else:
+            self._deals[env] = _deal_of(
                 self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
             )
-        )
+            for seat in range(self.players):
+                block[seat, _core.worn_block(core, self._layout, seat)] = 1.0
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -238,7 +261,12 @@ class TrickyTreatsVectorEnv:
         terminations[:] = False
         self.final_scores[:] = 0
         sims = self._sims
-        ended = _core.play_all(self._cores, codes)
+        zeros: list[int] = []
+        ones: list[int] = []
+        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones)
+        blocks = self._blocks.reshape(-1)
+        blocks[np.fromiter(zeros, np.intp, len(zeros))] = 0.0
+        blocks[np.fromiter(ones, np.intp, len(ones))] = 1.0
         for env, core in enumerate(self._cores):
             if core is None:  # played by the rules
                 sims[env].play(codes[env])
@@ -299,8 +327,11 @@ class TrickyTreatsVectorEnv:
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
         self.current_players[:] = players
+        worn = self._blocks[self._envs, self._rotations[self.current_players]]
+        for start, size, first, last in self._worn_parts:
+            obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
         for env, core in enumerate(self._cores):
-            if core is None or self._deals[env] is None:  # by the rules: encode its view
+            if core is None:  # by the rules: encode its view
                 state = self._sims[env].state()
                 seat = state.current_player
                 assert seat is not None
@@ -466,7 +497,6 @@ def _deal_of(
     off_board = [at + i for i in range(len(tile_index)) if i not in on_board]
     mine = [at + i for i in secret]
     return _core.Deal(
-        len(secret),
         secret,
         tuple([tuple([i for i in off_board if i != own]) for own in mine]),
         tuple([i for i in off_board if i not in mine]),

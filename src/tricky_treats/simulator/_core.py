@@ -531,6 +531,7 @@ class Layout:
         trigger_of: Callable[[object], tuple[int, int]],
     ) -> None:
         self.size = size
+        self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
         self.kids_at = at["kids"]
         self.top_at = at["top_type"]
         self.icon_at = at["shown_icon"]
@@ -573,24 +574,18 @@ class Layout:
         self.count_at = tuple(count_at)
 
 
-Worn = tuple[Taken | None, list[int], list[int]]
-"""A chain of cards taken, and the ones its cards and its top cards set in one seat row."""
-
-
 class Deal:
     """What the encoding needs of one deal that the core does not hold.
 
     ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
     tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
-    ``position`` on in the deck. ``worn`` keeps, per seat and row, the offsets of the ones of
-    the seat's kids with the chain of cards taken they stand for; ``streets`` the streets'
-    values per bit mask of the tokens flipped.
+    ``position`` on in the deck; ``streets`` keeps the streets' values per bit mask of the
+    tokens flipped.
     """
 
     def __init__(
         self,
-        players: int,
         secret: tuple[int, ...],
         unseen: tuple[tuple[int, ...], ...],
         unseen_shown: tuple[int, ...],
@@ -604,7 +599,6 @@ class Deal:
         self.face_up = face_up
         self.first_player = first_player
         self.deck_left = deck_left
-        self.worn: list[Worn] = [(None, [], [])] * (players * players)
         self.streets: dict[int, tuple[int, ...]] = {}
 
 
@@ -622,19 +616,74 @@ def deck_left(
     return tuple(table)
 
 
-def play_all(cores: list[Core | None], codes: list[int]) -> list[int]:
+def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
+    """The offsets of the ones of ``seat``'s kids in a block of ``layout.worn_size``.
+
+    A block is the seat's row of the sections ``kids``, then ``top_type``, then
+    ``shown_icon``; the vector env keeps one per seat and moves it to the viewer's rows.
+    """
+    kids = core.tables.kids
+    card_kid = layout.card_kid
+    card_top = layout.card_top
+    ones: list[int] = []
+    seen: set[int] = set()
+    node = core.taken[seat]
+    while node is not None:  # newest first: the first card of each kid is its top
+        kid = node.kid
+        ones.extend([kid * 33 + entry for entry in card_kid[node.card]])
+        if kid not in seen:
+            seen.add(kid)
+            kind_icon = card_top[node.card]
+            ones.append(33 * kids + kid * 3 + kind_icon[0])
+            ones.append(36 * kids + kid * 3 + kind_icon[1])
+        node = node.before
+    return ones
+
+
+def play_all(
+    cores: list[Core | None],
+    codes: list[int],
+    layout: Layout,
+    zeros: list[int],
+    ones: list[int],
+) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
-    Returns the indices of the games that ended.
+    Returns the indices of the games that ended. Each card taken changes the taker's block
+    (``worn_block``; game ``i``'s blocks are the ``i``-th run of one per seat): the offsets
+    to clear go to ``zeros`` (the kid's former top card), then those to set to ``ones``.
     """
     ended: list[int] = []
+    size = layout.worn_size
+    card_kid = layout.card_kid
+    card_top = layout.card_top
     for i in range(len(cores)):
         core = cores[i]
-        if core is not None:
-            played = core.play(codes[i])
-            assert played, "an action checked legal was refused"
-            if core.current < 0:
-                ended.append(i)
+        if core is None:
+            continue
+        code = codes[i]
+        t = core.tables
+        seat = core.current
+        card = -1
+        kid = 0
+        if 0 <= code < t.take_count:
+            kid = code % t.kids
+            card = core.market[code // t.kids]
+        played = core.play(code)
+        assert played, "an action checked legal was refused"
+        if card >= 0:
+            kids = t.kids
+            base = (i * t.players + seat) * size
+            at = base + kid * 33
+            ones.extend([at + entry for entry in card_kid[card]])
+            top = base + 33 * kids + kid * 3
+            icon = base + 36 * kids + kid * 3
+            zeros.extend((top, top + 1, top + 2, icon, icon + 1, icon + 2))
+            kind_icon = card_top[card]
+            ones.append(top + kind_icon[0])
+            ones.append(icon + kind_icon[1])
+        if core.current < 0:
+            ended.append(i)
     return ended
 
 
@@ -670,68 +719,25 @@ def encode_all(
         ends.append(len(legal))
 
 
-def _worn(layout: Layout, kids: int, row: int, node: Taken | None, kept: Worn) -> Worn:
-    """The ones that the cards taken (``node``, a chain) set in seat row ``row``.
-
-    The kids' cards, then their top cards' types and icons; ``kept`` is the entry of an
-    earlier chain: where ``node`` is one card more, only that card's ones are added.
-    """
-    card_kid = layout.card_kid
-    kids_at = layout.kids_at + row * kids * 33
-    if node is not None and node.before is kept[0]:
-        at = kids_at + node.kid * 33
-        cards = kept[1] + [at + entry for entry in card_kid[node.card]]
-    else:
-        cards = []
-        chain = node
-        while chain is not None:
-            at = kids_at + chain.kid * 33
-            cards.extend([at + entry for entry in card_kid[chain.card]])
-            chain = chain.before
-    tops: list[int] = []
-    card_top = layout.card_top
-    top_at = layout.top_at + row * kids * 3
-    icon_at = layout.icon_at + row * kids * 3
-    seen: set[int] = set()
-    chain = node
-    while chain is not None:  # newest first: the first card of each kid is its top
-        kid = chain.kid
-        if kid not in seen:
-            seen.add(kid)
-            kind_icon = card_top[chain.card]
-            tops.append(top_at + kid * 3 + kind_icon[0])
-            tops.append(icon_at + kid * 3 + kind_icon[1])
-            if len(seen) == kids:
-                break
-        chain = chain.before
-    return node, cards, tops
-
-
 def encode(
     core: Core, layout: Layout, deal: Deal, viewer: int, ones: list[int], values: list[int]
 ) -> None:
     """Append ``viewer``'s observation of ``core`` to the lists.
 
     The offsets of the entries that are 1 go to ``ones``, the values of the counts at
-    ``layout.count_at`` to ``values``; every other entry is 0 or the board's fixed part,
-    which the caller fills in. The same numbers as
+    ``layout.count_at`` to ``values``. The sections ``kids``, ``top_type`` and
+    ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
+    in the viewer's order; every other entry is 0 or the board's fixed part. The caller
+    fills those in: with them, the same numbers as
     ``ObservationEncoding.encode(state.view(viewer))``.
     """
     t = core.tables
     n = t.players
     over = core.current < 0
     shown = over or deal.face_up
-    worn = deal.worn
     tiles = layout.tiles
-    kids = t.kids
     for row in range(n):
         seat = (viewer + row) % n
-        node = core.taken[seat]
-        kept = worn[seat * n + row]
-        if kept[0] is not node:
-            kept = worn[seat * n + row] = _worn(layout, kids, row, node, kept)
-        ones.extend(kept[1])
-        ones.extend(kept[2])
         ones.extend(layout.visited[row][core.visited[seat]])
         ones.extend(layout.tricked[row][core.tricked[seat]])
         if shown or seat == viewer:
