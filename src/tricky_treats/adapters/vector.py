@@ -39,10 +39,13 @@ to move there.
 - **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
-Observations and masks are written from the simulators' compact core
-(``simulator._core.encode``, compiled with it in the compiled build) into preallocated
-arrays; the arrays returned are those same arrays, overwritten by the next call (copy what
-you keep). A configuration the core does not cover is encoded from its views instead.
+Observations and masks are written from the simulators' compact core into preallocated
+arrays: ``simulator._core.encode_all`` lists the ones and counts of every game (compiled
+with the core in the compiled build), numpy scatters them over the board's fixed part
+(dealt once per game), and each seat's kids, kept in a block per game that ``play_all``
+changes by the card taken, are moved to the viewer's rows. The arrays returned are those
+same arrays, overwritten by the next call (copy what you keep). A configuration the core
+does not cover is encoded from its views instead.
 """
 
 from __future__ import annotations
@@ -211,7 +214,9 @@ class TrickyTreatsVectorEnv:
                 self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
             )
             for seat in range(self.players):
-                block[seat, _core.worn_block(core, self._layout, seat)] = 1.0
+                worn = _core.worn_block(core, self._layout, seat)
+                if worn:  # a new game's kids wear nothing yet
+                    block[seat, worn] = 1.0
 
     # -- the Gymnasium interface ------------------------------------------------------------
 

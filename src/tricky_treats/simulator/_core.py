@@ -18,6 +18,11 @@ refresh and pass). Per player the core holds, packed into ints:
 - ``treats`` (16 bits per treat), ``pumpkins``, ``visited`` and ``tricked`` (bit masks of
   houses) and ``footprints`` left.
 
+For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
+view's entries of the observation encoding (``adapters.observation``, version 1) from the
+packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
+and ``worn_block`` gives a seat's kids as ones, which ``play_all`` keeps up to date.
+
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
 per player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
