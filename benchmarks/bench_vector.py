@@ -21,6 +21,7 @@ import argparse
 import time
 
 import numpy as np
+from bench_adapters import pettingzoo_steps  # the same loop as the other environments'
 
 import tricky_treats as tt
 
@@ -46,23 +47,7 @@ def connect_four_steps(episodes: int, seed: int) -> tuple[float, int]:
     """Steps per second of ``connect_four_v3`` (``bench_adapters.pettingzoo_steps``'s loop)."""
     from pettingzoo.classic import connect_four_v3
 
-    environment = connect_four_v3.env()
-    rng = np.random.default_rng(seed)
-    steps = 0
-    start = time.process_time()
-    for episode in range(episodes):
-        environment.reset(seed=seed + episode)
-        for _agent in environment.agent_iter():
-            observation, _, terminated, truncated, _ = environment.last()
-            if terminated or truncated:
-                action = None
-            else:
-                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-                steps += 1
-            environment.step(action)
-    elapsed = time.process_time() - start
-    environment.close()
-    return steps / elapsed, steps
+    return pettingzoo_steps(connect_four_v3.env, episodes, seed)
 
 
 def main() -> None:
