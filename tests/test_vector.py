@@ -207,9 +207,11 @@ def test_a_seats_block_is_its_row_of_kids_top_types_and_shown_icons() -> None:
     state = sim.state()
     assert any(any(kid) for player in state.players for kid in player.kids)
     layout = envs._layout
+    core = sim._core
+    assert core is not None
     for seat in range(3):
         block = np.zeros(layout.worn_size, np.float32)
-        block[_core.worn_block(sim._core, layout, seat)] = 1.0
+        block[_core.worn_block(core, layout, seat)] = 1.0
         observed = envs.encoding.encode(state.view(seat))
         rows = [
             observed[s.start : s.start + s.size // 3]
