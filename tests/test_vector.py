@@ -186,6 +186,28 @@ def test_step_before_reset_and_bad_sizes_are_refused() -> None:
         TrickyTreatsVectorEnv(2, variants=["no-such-variant"])
 
 
+def test_seeds_outside_64_bits_are_refused_and_numpy_ints_taken() -> None:
+    envs = TrickyTreatsVectorEnv(2)
+    with pytest.raises(tt.ConfigurationError, match="64 bits"):
+        envs.reset(seed=[1 << 63, 0])
+    envs.reset(seed=np.int64(5))
+    assert envs.seeds.tolist() == [5, 6]
+
+
+def test_the_gymnasium_spaces_hold_the_observations_and_actions() -> None:
+    pytest.importorskip("gymnasium", reason=install_hint("pettingzoo"))
+    envs = TrickyTreatsVectorEnv(3, players=3)
+    obs, infos = envs.reset(seed=2)
+    assert envs.observation_space.shape == obs.shape
+    assert envs.single_action_space.n == envs.action_count
+    rng = random.Random(1)
+    for _ in range(60):
+        assert envs.observation_space.contains(obs)
+        actions = np.array(_random_actions(infos["action_mask"], rng))
+        assert envs.action_space.contains(actions)
+        obs, _, _, _, infos = envs.step(actions)
+
+
 def test_import_tricky_treats_imports_no_numpy() -> None:
     code = (
         "import sys, tricky_treats, tricky_treats.simulator._core\n"

@@ -36,6 +36,8 @@ to move there.
   gives each env its seed), and later games of env ``i`` the seeds of
   ``random.Random(s + i).getrandbits(63)``, as the PettingZoo env reset with ``s + i`` deals
   them. Without a seed the seeds are fresh from the operating system.
+- ``single_observation_space``, ``single_action_space``, ``observation_space`` and
+  ``action_space`` are Gymnasium's spaces (gymnasium comes with the ``pettingzoo`` extra).
 - **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
@@ -87,6 +89,7 @@ _INDEX = {
 }
 _FEATURE = {id(member): i for i, member in enumerate(FEATURES)}
 _REASON = {member: i for i, member in enumerate(Termination)}
+_LOWEST_SEED = -(1 << 63)
 
 
 def _trigger_of(trigger: Any) -> tuple[int, int]:
@@ -140,7 +143,7 @@ class TrickyTreatsVectorEnv:
         self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
-        self.seeds: npt.NDArray[np.uint64] = np.zeros(n, np.uint64)
+        self.seeds: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
         self._fixed_part = np.zeros((n, self.observation_size), np.float32)
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
@@ -179,6 +182,36 @@ class TrickyTreatsVectorEnv:
             variant_options=self._variant_options,
             **self._options,
         )
+
+    # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
+
+    @property
+    def single_observation_space(self) -> Any:
+        """One game's observation space: ``Box(0, encoding.high)`` of ``float32``."""
+        from gymnasium import spaces
+
+        return spaces.Box(0.0, self.encoding.high, (self.observation_size,), np.float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        """One game's action space: ``Discrete(action_count)``, the codes of its actions."""
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.action_count)
+
+    @property
+    def observation_space(self) -> Any:
+        """The batch's observation space: ``(num_envs, observation_size)``."""
+        from gymnasium.vector.utils import batch_space
+
+        return batch_space(self.single_observation_space, self.num_envs)
+
+    @property
+    def action_space(self) -> Any:
+        """The batch's action space: ``MultiDiscrete``, one code per game."""
+        from gymnasium.vector.utils import batch_space
+
+        return batch_space(self.single_action_space, self.num_envs)
 
     @property
     def simulators(self) -> tuple[Simulator, ...]:
@@ -221,18 +254,22 @@ class TrickyTreatsVectorEnv:
     # -- the Gymnasium interface ------------------------------------------------------------
 
     def reset(
-        self, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | np.integer[Any] | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
         n = self.num_envs
         if seed is None:
             seeds = [secrets.randbits(63) for _ in range(n)]
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(n)]
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(n)]
         else:
             seeds = [int(s) for s in seed]
             if len(seeds) != n:
                 raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
+        if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
+            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
         self._rngs = [random.Random(s) for s in seeds]
         for env, game_seed in enumerate(seeds):
             self._start(env, game_seed)
