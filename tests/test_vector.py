@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -51,6 +52,30 @@ def test_the_vector_env_plays_the_games_of_apply_and_encodes_their_views(
     players: int, options: dict[str, Any]
 ) -> None:
     """Game by game: the states of ``apply()``, and obs and masks of the views' encoding."""
+    _play_against_apply(players, options, _random_actions)
+
+
+@pytest.mark.parametrize("options", [{}, {"refresh_ends_turn": True}])
+def test_refreshes_of_the_market_are_encoded_as_the_views_show_them(
+    options: dict[str, Any],
+) -> None:
+    """A refresh changes every slot of the market (and under R8 the same player acts)."""
+
+    def refresh_often(masks: np.ndarray, rng: random.Random) -> list[int]:
+        refresh = masks.shape[1] - 2  # refresh, then pass, end the action space
+        chosen = _random_actions(masks, rng)
+        return [refresh if row[refresh] else code for row, code in zip(masks, chosen, strict=True)]
+
+    refreshes = _play_against_apply(2, options, refresh_often)
+    assert refreshes >= 1  # legal only while the 5 cards share a feature (R8)
+
+
+def _play_against_apply(
+    players: int,
+    options: dict[str, Any],
+    choose: Callable[[np.ndarray, random.Random], list[int]],
+) -> int:
+    """Step 3 games 250 times against ``apply()``; the number of refreshes played."""
     envs = TrickyTreatsVectorEnv(3, players=players, **options)
     obs, infos = envs.reset(seed=11)
     assert obs.shape == (3, envs.observation_size)
@@ -64,6 +89,8 @@ def test_the_vector_env_plays_the_games_of_apply_and_encodes_their_views(
     encoding = ObservationEncoding(states[0])
     rng = random.Random(5)
     finished = 0
+    refreshes = 0
+    refresh = envs.action_count - 2
     for _ in range(250):
         for env, state in enumerate(states):
             seat = state.current_player
@@ -73,7 +100,8 @@ def test_the_vector_env_plays_the_games_of_apply_and_encodes_their_views(
             assert np.array_equal(masks[env], encoding.action_mask(view))
             assert infos["player"][env] == seat
             assert envs.simulators[env].state() == state
-        actions = _random_actions(masks, rng)
+        actions = choose(masks, rng)
+        refreshes += actions.count(refresh)
         obs, rewards, terminations, truncations, infos = envs.step(np.array(actions))
         masks = infos["action_mask"]
         assert rewards.shape == (3, len(states[0].players))
@@ -95,6 +123,7 @@ def test_the_vector_env_plays_the_games_of_apply_and_encodes_their_views(
                 assert not infos["final_scores"][env].any()
             states[env] = after
     assert finished >= 1
+    return refreshes
 
 
 def test_the_core_encoder_covers_the_base_game_and_views_encode_the_rest() -> None:

@@ -156,6 +156,10 @@ class TrickyTreatsVectorEnv:
             np.intp,
         )
         self._envs = np.arange(n, dtype=np.intp)[:, None]
+        market = self.encoding.section("market")
+        self._market_at = (market.start, market.stop)
+        self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
+        self._slot = np.arange(14, dtype=np.intp)
         kids = self._layout.worn_size // 39
         self._worn_parts = [
             (self.encoding.section(name).start, seats * width, start, start + width)
@@ -250,6 +254,10 @@ class TrickyTreatsVectorEnv:
                 worn = _core.worn_block(core, self._layout, seat)
                 if worn:  # a new game's kids wear nothing yet
                     block[seat, worn] = 1.0
+            market: list[int] = []
+            _core.market_block(core, self._layout, list(range(len(core.market))), market, 0)
+            self._markets[env] = 0.0
+            self._markets[env, market] = 1.0
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -305,10 +313,16 @@ class TrickyTreatsVectorEnv:
         sims = self._sims
         zeros: list[int] = []
         ones: list[int] = []
-        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones)
+        slots: list[int] = []
+        market: list[int] = []
+        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones, slots, market)
         blocks = self._blocks.reshape(-1)
         blocks[np.fromiter(zeros, np.intp, len(zeros))] = 0.0
         blocks[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        markets = self._markets.reshape(-1)
+        cleared = np.fromiter(slots, np.intp, len(slots))[:, None] + self._slot
+        markets[cleared.reshape(-1)] = 0.0
+        markets[np.fromiter(market, np.intp, len(market))] = 1.0
         for env, core in enumerate(self._cores):
             if core is None:  # played by the rules
                 sims[env].play(codes[env])
@@ -372,6 +386,7 @@ class TrickyTreatsVectorEnv:
         worn = self._blocks[self._envs, self._rotations[self.current_players]]
         for start, size, first, last in self._worn_parts:
             obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
+        obs[:, self._market_at[0] : self._market_at[1]] = self._markets
         for env, core in enumerate(self._cores):
             if core is None:  # by the rules: encode its view
                 state = self._sims[env].state()

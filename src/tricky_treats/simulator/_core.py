@@ -561,13 +561,8 @@ class Layout:
         self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
         self.street_flipped = _bits_tables(at["street_flipped"], streets)
         self.streets = streets
-        self.market = tuple(
-            tuple(
-                tuple(at["market"] + slot * 14 + entry for entry in entries)
-                for entries in card_market
-            )
-            for slot in range(market_size)
-        )
+        self.card_market = card_market
+        self.market_size = market_size
         count_at: list[int] = []
         for row in range(players):
             count_at += [at["treats"] + row * 3 + treat for treat in range(3)]
@@ -645,18 +640,34 @@ def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
     return ones
 
 
+def market_block(core: Core, layout: Layout, slots: list[int], ones: list[int], base: int) -> None:
+    """The ``market`` section's ones of ``slots`` (14 entries a slot), from ``base`` on."""
+    card_market = layout.card_market
+    market = core.market
+    for slot in slots:
+        card = market[slot]
+        if card >= 0:
+            at = base + slot * 14
+            ones.extend([at + entry for entry in card_market[card]])
+
+
 def play_all(
     cores: list[Core | None],
     codes: list[int],
     layout: Layout,
     zeros: list[int],
     ones: list[int],
+    market_slots: list[int],
+    market_ones: list[int],
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
     Returns the indices of the games that ended. Each card taken changes the taker's block
     (``worn_block``; game ``i``'s blocks are the ``i``-th run of one per seat): the offsets
     to clear go to ``zeros`` (the kid's former top card), then those to set to ``ones``.
+    A take or a refresh changes the game's market block (``market_block``; game ``i``'s is
+    the ``i``-th): the first offsets of the slots to clear (14 entries each) go to
+    ``market_slots``, the offsets to set then to ``market_ones``.
     """
     ended: list[int] = []
     size = layout.worn_size
@@ -676,6 +687,11 @@ def play_all(
             card = core.market[code // t.kids]
         played = core.play(code)
         assert played, "an action checked legal was refused"
+        if card >= 0 or code == t.refresh_code:
+            market_at = i * layout.market_size * 14
+            slots = [code // t.kids] if card >= 0 else list(range(layout.market_size))
+            market_slots.extend([market_at + slot * 14 for slot in slots])
+            market_block(core, layout, slots, market_ones, market_at)
         if card >= 0:
             kids = t.kids
             base = (i * t.players + seat) * size
@@ -732,8 +748,9 @@ def encode(
     The offsets of the entries that are 1 go to ``ones``, the values of the counts at
     ``layout.count_at`` to ``values``. The sections ``kids``, ``top_type`` and
     ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
-    in the viewer's order; every other entry is 0 or the board's fixed part. The caller
-    fills those in: with them, the same numbers as
+    in the viewer's order, ``market`` the game's market block (``market_block``, likewise);
+    every other entry is 0 or the board's fixed part. The caller fills those in: with them,
+    the same numbers as
     ``ObservationEncoding.encode(state.view(viewer))``.
     """
     t = core.tables
@@ -770,10 +787,6 @@ def encode(
             ]
         )
     values.extend(streets)
-    market = layout.market
-    for slot, card in enumerate(core.market):
-        if card >= 0:
-            ones.extend(market[slot][card])
     position = core.position
     values.append(t.deck_size - position)
     values.extend(deal.deck_left[position])
