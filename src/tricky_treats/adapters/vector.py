@@ -235,11 +235,7 @@ class TrickyTreatsVectorEnv:
             self._cores.append(core)
             self._deals.append(None)
         self.seeds[env] = seed
-        fixed = self._fixed_part[env]
-        fixed[:] = 0
-        ones, at, values = self._board.entries(game)
-        fixed[ones] = 1.0
-        fixed[at] = values
+        self._board.write(game, self._fixed_part[env])
         cards = None if core is None else core.tables.cards
         block = self._blocks[env]
         block[:] = 0
@@ -425,28 +421,30 @@ class _Board:
     def __init__(self, encoding: ObservationEncoding) -> None:
         self._encoding = encoding
         self._at = {s.name: s.start for s in encoding.sections}
-        # Per nice house (by id; the entry keeps it alive): its entries in its own rows.
-        self._houses: dict[int, tuple[object, list[int], list[int], list[int]]] = {}
+        section = encoding.section("house_treats")
+        self._treats_at = (section.start, section.stop)
+        # Per nice house (by id; the entry keeps it alive): what it wants, its treat token,
+        # and its row of ``rows``: the treats it gives for 1, 2, ... matching cards.
+        self._houses: dict[int, tuple[object, int, int, int]] = {}
+        self._rows = np.zeros((0, encoding.most_cards), np.float32)
 
-    def entries(self, game: GameState) -> tuple[list[int], list[int], list[int]]:
-        """The offsets of the ones, and the offsets and values of the counts, of ``game``."""
+    def write(self, game: GameState, fixed: npt.NDArray[np.float32]) -> None:
+        """Write ``game``'s fixed entries into ``fixed`` (one observation, zeros elsewhere)."""
         at = self._at
         setup = game.setup
-        most = self._encoding.most_cards
         tile_index = self._encoding._tile_index
         features = len(FEATURES)
         ones: list[int] = []
-        counts: list[int] = []
-        values: list[int] = []
+        rows: list[int] = []
         houses = self._houses
+        wants_at = at["house_wants"]
+        treat_at = at["house_treat"]
         for h, house in enumerate(setup.grid):
             entry = houses.get(id(house))
             if entry is None or entry[0] is not house:
                 entry = self._house(house)
-            ones += [at["house_wants"] + h * features + entry[1][0]]
-            ones += [at["house_treat"] + h * 3 + entry[1][1]]
-            counts += [at["house_treats"] + h * most + i for i in entry[2]]
-            values += entry[3]
+            ones += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
+            rows.append(entry[3])
         for s, token in enumerate(setup.street_tokens):
             ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
         tiles = len(tile_index)
@@ -458,28 +456,30 @@ class _Board:
             ones.append(at["rule_options"])
         if rules.refresh_ends_turn:
             ones.append(at["rule_options"] + 1)
-        return ones, counts, values
+        fixed[:] = 0.0
+        fixed[ones] = 1.0
+        start, stop = self._treats_at
+        fixed[start:stop] = self._rows[rows].reshape(-1)
 
-    def _house(self, house: Any) -> tuple[object, list[int], list[int], list[int]]:
-        if len(self._houses) >= 4096:
+    def _house(self, house: Any) -> tuple[object, int, int, int]:
+        if len(self._houses) >= 4096:  # houses of many boxes: start afresh
             self._houses.clear()
+            self._rows = self._rows[:0]
         most = self._encoding.most_cards
         neighbour = house.neighbour
         tiers = neighbour.tiers
-        at: list[int] = []
-        values: list[int] = []
+        row = np.zeros((1, most), np.float32)
         for i, tier in enumerate(tiers):
             # The highest tier reached counts (R5); tiers need ever more cards.
             below = tiers[i + 1].cards if i + 1 < len(tiers) else most + 1
-            for matching in range(tier.cards, min(below, most + 1)):
-                at.append(matching - 1)
-                values.append(tier.treats)
+            row[0, tier.cards - 1 : min(below, most + 1) - 1] = tier.treats
         entry = (
             house,
-            [_FEATURE[id(neighbour.wants)], _INDEX[Treat][id(house.treat)]],
-            at,
-            values,
+            _FEATURE[id(neighbour.wants)],
+            _INDEX[Treat][id(house.treat)],
+            len(self._rows),
         )
+        self._rows = np.concatenate([self._rows, row])
         self._houses[id(house)] = entry
         return entry
 
