@@ -71,6 +71,7 @@ LIBRARY_MODULE_EXTRAS = {
     "tricky_treats.report": "report",
     "tricky_treats.adapters.observation": "pettingzoo",  # numpy, which either adapter brings
     "tricky_treats.adapters.pettingzoo": "pettingzoo",
+    "tricky_treats.adapters.vector": "pettingzoo",  # numpy, as the observation encoding
     "tricky_treats.adapters.openspiel": "openspiel",
 }
 """The library's modules that work only with an extra installed."""

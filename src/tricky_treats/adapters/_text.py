@@ -28,8 +28,11 @@ def outcome_rewards(game: GameState) -> tuple[float, ...]:
     seat ``-1/(n - 1)``; a tie of all gets 0 each; the rewards always sum to 0. All zeros
     while the game goes on.
     """
-    n = len(game.players)
-    winners = game.winners()
+    return rewards_of(len(game.players), game.winners())
+
+
+def rewards_of(n: int, winners: tuple[int, ...]) -> tuple[float, ...]:
+    """``outcome_rewards`` of an ``n``-player game won by ``winners`` (none: not over)."""
     if not winners:
         return (0.0,) * n
     share = 1.0 / len(winners)

@@ -234,9 +234,14 @@ class Simulator:
         """The seats that share the win (R15); empty while the game is not over."""
         if not self.is_over:
             return ()
+        return self._outcome()[1]
+
+    def _outcome(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``scores()`` and the seats that share the win (once over), scored once."""
         totals = self._totals()
         best = max(totals)
-        return tuple([seat for seat, entry in enumerate(totals) if entry == best])
+        winners = tuple([seat for seat, entry in enumerate(totals) if entry == best])
+        return tuple([total for total, _ in totals]), winners
 
     def _totals(self) -> list[tuple[int, int]]:
         """Per seat, the total and the trick-tile points (the first tie-breaker, R15)."""

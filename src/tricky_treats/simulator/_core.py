@@ -18,6 +18,11 @@ refresh and pass). Per player the core holds, packed into ints:
 - ``treats`` (16 bits per treat), ``pumpkins``, ``visited`` and ``tricked`` (bit masks of
   houses) and ``footprints`` left.
 
+For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
+view's entries of the observation encoding (``adapters.observation``, version 1) from the
+packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
+and ``worn_block`` gives a seat's kids as ones, which ``play_all`` keeps up to date.
+
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
 per player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
@@ -494,3 +499,308 @@ class Core:
         )
         self.turn += 1
         self.log = (t.actions[code], self.log)
+
+
+def _bits_tables(at: int, bits: int) -> tuple[tuple[int, ...], ...]:
+    """Per bit mask of ``bits`` bits, the offsets ``at + i`` of its set bits."""
+    return tuple(tuple(at + i for i in range(bits) if mask >> i & 1) for mask in range(1 << bits))
+
+
+class Layout:
+    """Where the observation encoding (``adapters.observation``, version 1) puts each entry.
+
+    Built once per configuration by ``adapters.vector`` from the sections' offsets (``at``).
+    ``card_kid[card]`` are the offsets of a worn card's ones within its kid's block of
+    ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
+    ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
+    seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
+    order ``encode`` gives their values: per seat row treats, pumpkins and footprints; the
+    streets' values; deck size, cards left per feature and icon, discarded, turn, passes.
+    The other tables give, per bit mask, the offsets of its ones.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        at: dict[str, int],
+        players: int,
+        kids: int,
+        market_size: int,
+        houses: int,
+        streets: int,
+        mean_houses: int,
+        tiles: int,
+        card_kid: tuple[tuple[int, ...], ...],
+        card_market: tuple[tuple[int, ...], ...],
+        card_top: tuple[tuple[int, int], ...],
+        trigger_of: Callable[[object], tuple[int, int]],
+    ) -> None:
+        self.size = size
+        self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
+        self.kids_at = at["kids"]
+        self.top_at = at["top_type"]
+        self.icon_at = at["shown_icon"]
+        self.secret_at = at["secret_tile"]
+        self.unseen_at = at["unseen_tiles"]
+        self.to_act_at = at["to_act"]
+        self.game_over_at = at["game_over"]
+        self.trigger_at = at["end_triggered_by"]
+        self.reason_at = at["end_reason"]
+        self.first_at = at["first_player"]
+        self.tiles = tiles
+        self.card_top = card_top
+        self.trigger_of = trigger_of
+        self.card_kid = card_kid
+        self.visited = tuple(
+            _bits_tables(at["visited"] + row * houses, houses) for row in range(players)
+        )
+        self.tricked = tuple(
+            _bits_tables(at["tricked"] + row * mean_houses, mean_houses) for row in range(players)
+        )
+        self.house_pumpkin = _bits_tables(at["house_pumpkin"], houses)
+        self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
+        self.street_flipped = _bits_tables(at["street_flipped"], streets)
+        self.streets = streets
+        self.card_market = card_market
+        self.market_size = market_size
+        count_at: list[int] = []
+        for row in range(players):
+            count_at += [at["treats"] + row * 3 + treat for treat in range(3)]
+            count_at += [at["pumpkins"] + row, at["footprints"] + row]
+        count_at += [at["street_value"] + street for street in range(streets)]
+        count_at.append(at["deck_size"])
+        count_at += range(at["deck_features"], at["deck_features"] + 13)  # icons follow
+        count_at += [at["discarded"], at["turn"], at["passes_in_a_row"]]
+        self.count_at = tuple(count_at)
+
+
+class Deal:
+    """What the encoding needs of one deal that the core does not hold.
+
+    ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
+    the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
+    tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
+    ``position`` on in the deck; ``streets`` keeps the streets' values per bit mask of the
+    tokens flipped.
+    """
+
+    def __init__(
+        self,
+        secret: tuple[int, ...],
+        unseen: tuple[tuple[int, ...], ...],
+        unseen_shown: tuple[int, ...],
+        face_up: bool,
+        first_player: int,
+        deck_left: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.secret = secret
+        self.unseen = unseen
+        self.unseen_shown = unseen_shown
+        self.face_up = face_up
+        self.first_player = first_player
+        self.deck_left = deck_left
+        self.streets: dict[int, tuple[int, ...]] = {}
+
+
+def deck_left(
+    deck: tuple[int, ...], card_deck: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Per deck position, the cards from there on per feature then per icon (13 counts)."""
+    counts = [0] * 13
+    table = [tuple(counts)]
+    for position in range(len(deck) - 1, -1, -1):
+        for entry in card_deck[deck[position]]:
+            counts[entry] += 1
+        table.append(tuple(counts))
+    table.reverse()
+    return tuple(table)
+
+
+def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
+    """The offsets of the ones of ``seat``'s kids in a block of ``layout.worn_size``.
+
+    A block is the seat's row of the sections ``kids``, then ``top_type``, then
+    ``shown_icon``; the vector env keeps one per seat and moves it to the viewer's rows.
+    """
+    kids = core.tables.kids
+    card_kid = layout.card_kid
+    card_top = layout.card_top
+    ones: list[int] = []
+    seen: set[int] = set()
+    node = core.taken[seat]
+    while node is not None:  # newest first: the first card of each kid is its top
+        kid = node.kid
+        ones.extend([kid * 33 + entry for entry in card_kid[node.card]])
+        if kid not in seen:
+            seen.add(kid)
+            kind_icon = card_top[node.card]
+            ones.append(33 * kids + kid * 3 + kind_icon[0])
+            ones.append(36 * kids + kid * 3 + kind_icon[1])
+        node = node.before
+    return ones
+
+
+def market_block(core: Core, layout: Layout, slots: list[int], ones: list[int], base: int) -> None:
+    """The ``market`` section's ones of ``slots`` (14 entries a slot), from ``base`` on."""
+    card_market = layout.card_market
+    market = core.market
+    for slot in slots:
+        card = market[slot]
+        if card >= 0:
+            at = base + slot * 14
+            ones.extend([at + entry for entry in card_market[card]])
+
+
+def play_all(
+    cores: list[Core | None],
+    codes: list[int],
+    layout: Layout,
+    zeros: list[int],
+    ones: list[int],
+    market_slots: list[int],
+    market_ones: list[int],
+) -> list[int]:
+    """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
+
+    Returns the indices of the games that ended. Each card taken changes the taker's block
+    (``worn_block``; game ``i``'s blocks are the ``i``-th run of one per seat): the offsets
+    to clear go to ``zeros`` (the kid's former top card), then those to set to ``ones``.
+    A take or a refresh changes the game's market block (``market_block``; game ``i``'s is
+    the ``i``-th): the first offsets of the slots to clear (14 entries each) go to
+    ``market_slots``, the offsets to set then to ``market_ones``.
+    """
+    ended: list[int] = []
+    size = layout.worn_size
+    card_kid = layout.card_kid
+    card_top = layout.card_top
+    for i in range(len(cores)):
+        core = cores[i]
+        if core is None:
+            continue
+        code = codes[i]
+        t = core.tables
+        seat = core.current
+        card = -1
+        kid = 0
+        if 0 <= code < t.take_count:
+            kid = code % t.kids
+            card = core.market[code // t.kids]
+        played = core.play(code)
+        assert played, "an action checked legal was refused"
+        if card >= 0 or code == t.refresh_code:
+            market_at = i * layout.market_size * 14
+            slots = [code // t.kids] if card >= 0 else list(range(layout.market_size))
+            market_slots.extend([market_at + slot * 14 for slot in slots])
+            market_block(core, layout, slots, market_ones, market_at)
+        if card >= 0:
+            kids = t.kids
+            base = (i * t.players + seat) * size
+            at = base + kid * 33
+            ones.extend([at + entry for entry in card_kid[card]])
+            top = base + 33 * kids + kid * 3
+            icon = base + 36 * kids + kid * 3
+            zeros.extend((top, top + 1, top + 2, icon, icon + 1, icon + 2))
+            kind_icon = card_top[card]
+            ones.append(top + kind_icon[0])
+            ones.append(icon + kind_icon[1])
+        if core.current < 0:
+            ended.append(i)
+    return ended
+
+
+def encode_all(
+    cores: list[Core | None],
+    layout: Layout,
+    deals: list[Deal | None],
+    ones: list[int],
+    values: list[int],
+    legal: list[int],
+    ends: list[int],
+    players: list[int],
+) -> None:
+    """``encode`` each game for its player to move, and list the legal codes.
+
+    Per game, ``ends`` gets where its ones, then its legal codes, end in the lists, and
+    ``players`` the seat to move. A game without a core or deal (None) gets no ones, zero
+    counts and seat -1: the caller encodes it.
+    """
+    zeros = [0] * len(layout.count_at)
+    for i in range(len(cores)):
+        core = cores[i]
+        deal = deals[i]
+        if core is None or deal is None:
+            values.extend(zeros)
+            players.append(-1)
+        else:
+            seat = core.current
+            encode(core, layout, deal, seat, ones, values)
+            legal.extend(core.legal_codes())
+            players.append(seat)
+        ends.append(len(ones))
+        ends.append(len(legal))
+
+
+def encode(
+    core: Core, layout: Layout, deal: Deal, viewer: int, ones: list[int], values: list[int]
+) -> None:
+    """Append ``viewer``'s observation of ``core`` to the lists.
+
+    The offsets of the entries that are 1 go to ``ones``, the values of the counts at
+    ``layout.count_at`` to ``values``. The sections ``kids``, ``top_type`` and
+    ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
+    in the viewer's order, ``market`` the game's market block (``market_block``, likewise);
+    every other entry is 0 or the board's fixed part. The caller fills those in: with them,
+    the same numbers as
+    ``ObservationEncoding.encode(state.view(viewer))``.
+    """
+    t = core.tables
+    n = t.players
+    over = core.current < 0
+    shown = over or deal.face_up
+    tiles = layout.tiles
+    for row in range(n):
+        seat = (viewer + row) % n
+        ones.extend(layout.visited[row][core.visited[seat]])
+        ones.extend(layout.tricked[row][core.tricked[seat]])
+        if shown or seat == viewer:
+            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
+        treats = core.treats[seat]
+        values.extend(
+            (
+                treats & 65535,
+                treats >> TREAT_BITS & 65535,
+                treats >> 2 * TREAT_BITS & 65535,
+                core.pumpkins[seat],
+                core.footprints[seat],
+            )
+        )
+    ones.extend(layout.house_pumpkin[core.house_pumpkins])
+    ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
+    flipped = core.flipped
+    ones.extend(layout.street_flipped[flipped])
+    streets = deal.streets.get(flipped)
+    if streets is None:
+        streets = deal.streets[flipped] = tuple(
+            [
+                t.street_back[street] if flipped >> street & 1 else t.street_front[street]
+                for street in range(layout.streets)
+            ]
+        )
+    values.extend(streets)
+    position = core.position
+    values.append(t.deck_size - position)
+    values.extend(deal.deck_left[position])
+    values.append(len(core.discarded))
+    values.append(core.turn)
+    values.append(core.passes)
+    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
+    if over:
+        ones.append(layout.game_over_at)
+    else:
+        ones.append(layout.to_act_at + (core.current - viewer) % n)
+    trigger = core.trigger
+    if trigger is not None:
+        seat_reason = layout.trigger_of(trigger)
+        ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
+        ones.append(layout.reason_at + seat_reason[1])
+    ones.append(layout.first_at + (deal.first_player - viewer) % n)

@@ -1,0 +1,82 @@
+"""Vector-env steps per second, beside PettingZoo's ``connect_four_v3`` in the same run.
+
+Run with ``python benchmarks/bench_vector.py`` after
+``pip install -e '.[pettingzoo]' 'pettingzoo[classic]'``; it prints figures and asserts
+nothing. ``TrickyTreatsVectorEnv`` (``tricky_treats.adapters.vector``) plays ``--envs`` games
+at once: each step takes a uniform random legal action in every game (from the action masks)
+and returns the observations and masks of the players to move, finished games dealt again.
+A step is one action in one game, so a vector step of N games counts N. ``connect_four_v3``
+plays the loop of ``bench_adapters.py``: ``last()`` (observation and mask), a uniform legal
+action, ``step()``.
+
+Rates are steps per second of this process's CPU time (``time.process_time``); the
+environments take turns, round after round, and the best round of each is printed, with the
+ratio the issue's target reads (vector env over connect_four_v3: at least 10 compiled, 3
+pure). ``tricky_treats.__compiled__`` says which build runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from bench_adapters import pettingzoo_steps  # the same loop as the other environments'
+
+import tricky_treats as tt
+
+
+def vector_steps(envs: int, players: int, steps: int, seed: int) -> tuple[float, int]:
+    """Steps per second and steps played by ``envs`` games of random masked actions."""
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    environment = TrickyTreatsVectorEnv(envs, players=players)
+    rng = np.random.default_rng(seed)
+    played = 0
+    start = time.process_time()
+    _, infos = environment.reset(seed=seed)
+    while played < steps:
+        masks = infos["action_mask"]
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)  # uniform among legal
+        _, _, _, _, infos = environment.step(actions)
+        played += envs
+    return played / (time.process_time() - start), played
+
+
+def connect_four_steps(episodes: int, seed: int) -> tuple[float, int]:
+    """Steps per second of ``connect_four_v3`` (``bench_adapters.pettingzoo_steps``'s loop)."""
+    from pettingzoo.classic import connect_four_v3
+
+    return pettingzoo_steps(connect_four_v3.env, episodes, seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--envs", type=int, default=64, help="games in the vector env")
+    parser.add_argument("--steps", type=int, default=40_000, help="game steps per round")
+    parser.add_argument("--episodes", type=int, default=300, help="connect_four games a round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    rows: list[tuple[str, int | None]] = [("connect_four_v3 (PettingZoo classic, one env)", None)]
+    rows += [(f"tricky_treats vector env, {p} players, {args.envs} games", p) for p in (2, 3, 4)]
+    best: dict[str, tuple[float, int]] = {}
+    for _ in range(args.rounds):
+        for label, players in rows:
+            if players is None:
+                rate, steps = connect_four_steps(args.episodes, args.seed)
+            else:
+                rate, steps = vector_steps(args.envs, players, args.steps, args.seed)
+            if rate > best.get(label, (0.0, 0))[0]:
+                best[label] = (rate, steps)
+    build = "compiled" if tt.__compiled__ else "pure"
+    print(f"steps per CPU second, best of {args.rounds} rounds, same run ({build} build)")
+    reference = best[rows[0][0]][0]
+    for label, _ in rows:
+        rate, steps = best[label]
+        print(f"{rate:>10,.0f}  {rate / reference:5.1f}x  {label} ({steps:,} steps)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,563 @@
+"""N games of Tricky Treats stepped at once, for training (needs numpy).
+
+``TrickyTreatsVectorEnv(num_envs, players=2, variants=())`` (and ``new_game``'s other
+keywords) follows Gymnasium's vector-env
+conventions for a turn-based game: every step plays one action in each game, for the player
+to move there.
+
+>>> from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+>>> envs = TrickyTreatsVectorEnv(4, players=3)
+>>> obs, infos = envs.reset(seed=42)
+>>> obs.shape == (4, envs.observation_size), infos["action_mask"].shape == (4, envs.action_count)
+(True, True)
+>>> actions = infos["action_mask"].argmax(axis=1)      # the first legal action of each game
+>>> obs, rewards, terminations, truncations, infos = envs.step(actions)
+>>> rewards.shape, bool(terminations.any()), bool(truncations.any())
+((4, 3), False, False)
+
+- ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards, terminations,
+  truncations, infos)``. ``obs`` is ``(num_envs, observation_size)`` ``float32``: in each
+  game, the view of the player to move encoded by ``tricky_treats.adapters.observation``
+  (version ``OBSERVATION_VERSION``), exactly ``ObservationEncoding.encode(view)``.
+- ``infos["action_mask"]`` is ``(num_envs, action_count)`` ``int8``, exactly
+  ``ObservationEncoding.action_mask(view)`` of that view; ``infos["player"]`` the seat to
+  move in each game and ``infos["seed"]`` the seed of the game each env plays.
+- ``rewards`` is ``(num_envs, players)`` ``float32``, per seat: zeros while a game goes on,
+  and in the step that ends it the outcome rewards of the PettingZoo adapter
+  (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)`` for the others, shared wins split
+  the +1). ``terminations[i]`` is True in that step; ``truncations`` is always False (a game
+  ends by the rules within ``max_game_length`` turns).
+- **Auto-reset, same step** (Gymnasium's ``AutoresetMode.SAME_STEP``): a game that ends in a
+  step is dealt again at once, so that step's ``obs``, ``action_mask``, ``player`` and
+  ``seed`` already belong to the new game. The finished game has no player to move, so there
+  is no final observation; ``infos["final_scores"]`` holds each finished game's totals (rows
+  of games that did not end are zeros).
+- **Seeds.** ``reset(seed=s)`` deals env ``i`` the game ``tt.new_game(seed=s + i)`` (a list
+  gives each env its seed), and later games of env ``i`` the seeds of
+  ``random.Random(s + i).getrandbits(63)``, as the PettingZoo env reset with ``s + i`` deals
+  them. Without a seed the seeds are fresh from the operating system.
+- ``single_observation_space``, ``single_action_space``, ``observation_space`` and
+  ``action_space`` are Gymnasium's spaces (gymnasium comes with the ``pettingzoo`` extra).
+- **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
+  action space, ``IllegalActionError`` naming the rule), and no game moves.
+
+Observations and masks are written from the simulators' compact core into preallocated
+arrays: ``simulator._core.encode_all`` lists the ones and counts of every game (compiled
+with the core in the compiled build), numpy scatters them over the board's fixed part
+(dealt once per game), and each seat's kids, kept in a block per game that ``play_all``
+changes by the card taken, are moved to the viewer's rows. The arrays returned are those
+same arrays, overwritten by the next call (copy what you keep). A configuration the core
+does not cover is encoded from its views instead.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters.observation import (
+    OBSERVATION_VERSION,
+    ObservationEncoding,
+    max_game_length,
+)
+from tricky_treats.components import (
+    FEATURES,
+    Colour,
+    ComponentData,
+    CostumeType,
+    Theme,
+    Treat,
+    TrickIcon,
+)
+from tricky_treats.dealing import new_game
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats.model import GameState, Termination
+from tricky_treats.simulator import Simulator, _core
+
+__all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
+
+# Enum members live as long as the process: their ids are stable, and quick, keys.
+_INDEX = {
+    kind: {id(member): i for i, member in enumerate(kind)}
+    for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
+}
+_FEATURE = {id(member): i for i, member in enumerate(FEATURES)}
+_REASON = {member: i for i, member in enumerate(Termination)}
+_LOWEST_SEED = -(1 << 63)
+
+
+def _trigger_of(trigger: Any) -> tuple[int, int]:
+    return trigger.player, _REASON[trigger.reason]
+
+
+class TrickyTreatsVectorEnv:
+    """``num_envs`` games of one configuration, stepped together (see the module)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        variants: Iterable[str] = (),
+        variant_options: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        first_player: int = 0,
+        any_mean_house: bool = False,
+        refresh_ends_turn: bool = False,
+        components: ComponentData | None = None,
+    ) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+        self.num_envs = num_envs
+        self._players = players
+        self._variants = tuple(variants)
+        self._variant_options = {k: dict(v) for k, v in (variant_options or {}).items()}
+        self._options: dict[str, Any] = {
+            "first_player": first_player,
+            "any_mean_house": any_mean_house,
+            "refresh_ends_turn": refresh_ends_turn,
+            "components": components,
+        }
+        probe = self._deal(0)  # checks the configuration and sizes the arrays
+        self.encoding = ObservationEncoding(probe)
+        self.players = len(probe.players)
+        self.observation_size = self.encoding.size
+        self.action_count = probe.action_space.size
+        self.max_game_length = max_game_length(probe)
+        self._layout, self._card_deck, self._cards = _layout(self.encoding, probe)
+        self._count_at = np.array(self._layout.count_at, np.intp)
+        self._board = _Board(self.encoding)
+        n = num_envs
+        self.observations: npt.NDArray[np.float32] = np.zeros(
+            (n, self.observation_size), np.float32
+        )
+        self.action_masks: npt.NDArray[np.int8] = np.zeros((n, self.action_count), np.int8)
+        self.rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
+        self.seeds: npt.NDArray[np.int64] = np.zeros(n, np.int64)
+        self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
+        self._fixed_part = np.zeros((n, self.observation_size), np.float32)
+        self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
+        self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
+        # Per game and seat, the seat's rows of kids, top_type and shown_icon (worn_block).
+        self._blocks = np.zeros((n, self.players, self._layout.worn_size), np.float32)
+        seats = self.players
+        self._rotations = np.array(
+            [[(viewer + row) % seats for row in range(seats)] for viewer in range(seats)],
+            np.intp,
+        )
+        self._envs = np.arange(n, dtype=np.intp)[:, None]
+        market = self.encoding.section("market")
+        self._market_at = (market.start, market.stop)
+        self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
+        self._slot = np.arange(14, dtype=np.intp)
+        kids = self._layout.worn_size // 39
+        self._worn_parts = [
+            (self.encoding.section(name).start, seats * width, start, start + width)
+            for name, start, width in (
+                ("kids", 0, 33 * kids),
+                ("top_type", 33 * kids, 3 * kids),
+                ("shown_icon", 36 * kids, 3 * kids),
+            )
+        ]
+        self._sims: list[Simulator] = []
+        # The games the core plays and encodes (None: by the rules, from their views).
+        self._cores: list[_core.Core | None] = []
+        self._deals: list[_core.Deal | None] = []
+        self._rngs: list[random.Random] = []
+        self._ready = False
+
+    # -- the games --------------------------------------------------------------------------
+
+    def _deal(self, seed: int) -> GameState:
+        return new_game(
+            self._players,
+            seed=seed,
+            variants=self._variants,
+            variant_options=self._variant_options,
+            **self._options,
+        )
+
+    # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
+
+    @property
+    def single_observation_space(self) -> Any:
+        """One game's observation space: ``Box(0, encoding.high)`` of ``float32``."""
+        from gymnasium import spaces
+
+        return spaces.Box(0.0, self.encoding.high, (self.observation_size,), np.float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        """One game's action space: ``Discrete(action_count)``, the codes of its actions."""
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.action_count)
+
+    @property
+    def observation_space(self) -> Any:
+        """The batch's observation space: ``(num_envs, observation_size)``."""
+        from gymnasium.vector.utils import batch_space
+
+        return batch_space(self.single_observation_space, self.num_envs)
+
+    @property
+    def action_space(self) -> Any:
+        """The batch's action space: ``MultiDiscrete``, one code per game."""
+        from gymnasium.vector.utils import batch_space
+
+        return batch_space(self.single_action_space, self.num_envs)
+
+    @property
+    def simulators(self) -> tuple[Simulator, ...]:
+        """The games being played, one simulator per env (read them; do not play on them)."""
+        return tuple(self._sims)
+
+    def _start(self, env: int, seed: int) -> None:
+        """Deal env ``env`` the game of ``seed``, with its board's fixed entries."""
+        game = self._deal(seed)
+        sim = Simulator(game)
+        core = sim._core
+        if env < len(self._sims):
+            self._sims[env] = sim
+            self._cores[env] = core
+        else:
+            self._sims.append(sim)
+            self._cores.append(core)
+            self._deals.append(None)
+        self.seeds[env] = seed
+        self._board.write(game, self._fixed_part[env])
+        cards = None if core is None else core.tables.cards
+        block = self._blocks[env]
+        block[:] = 0
+        if core is None or not (cards is self._cards or cards == self._cards):
+            self._cores[env] = None  # by the rules, or cards the layout does not know
+            self._deals[env] = None
+        else:
+            self._deals[env] = _deal_of(
+                self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
+            )
+            for seat in range(self.players):
+                worn = _core.worn_block(core, self._layout, seat)
+                if worn:  # a new game's kids wear nothing yet
+                    block[seat, worn] = 1.0
+            market: list[int] = []
+            _core.market_block(core, self._layout, list(range(len(core.market))), market, 0)
+            self._markets[env] = 0.0
+            self._markets[env, market] = 1.0
+
+    # -- the Gymnasium interface ------------------------------------------------------------
+
+    def reset(
+        self,
+        seed: int | np.integer[Any] | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [secrets.randbits(63) for _ in range(n)]
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(n)]
+        else:
+            seeds = [int(s) for s in seed]
+            if len(seeds) != n:
+                raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
+        if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
+            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
+        self._rngs = [random.Random(s) for s in seeds]
+        for env, game_seed in enumerate(seeds):
+            self._start(env, game_seed)
+        self.rewards[:] = 0
+        self.terminations[:] = False
+        self.final_scores[:] = 0
+        self._ready = True
+        self._observe()
+        return self.observations, self._infos()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Play ``actions[i]`` (a code) in game ``i``: ``(obs, rewards, terminations, ...)``.
+
+        For the player to move in each game; finished games are dealt again. Returns
+        ``(obs, rewards, terminations, truncations, infos)``.
+        """
+        if not self._ready:
+            raise InvalidActionError("step() before reset(): call reset() first")
+        codes = self._checked(actions)
+        rewards = self.rewards
+        rewards[:] = 0
+        terminations = self.terminations
+        terminations[:] = False
+        self.final_scores[:] = 0
+        sims = self._sims
+        zeros: list[int] = []
+        ones: list[int] = []
+        slots: list[int] = []
+        market: list[int] = []
+        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones, slots, market)
+        blocks = self._blocks.reshape(-1)
+        blocks[np.fromiter(zeros, np.intp, len(zeros))] = 0.0
+        blocks[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        markets = self._markets.reshape(-1)
+        cleared = np.fromiter(slots, np.intp, len(slots))[:, None] + self._slot
+        markets[cleared.reshape(-1)] = 0.0
+        markets[np.fromiter(market, np.intp, len(market))] = 1.0
+        for env, core in enumerate(self._cores):
+            if core is None:  # played by the rules
+                sims[env].play(codes[env])
+                if sims[env].is_over:
+                    ended.append(env)
+        for env in ended:
+            scores, winners = sims[env]._outcome()  # scored once
+            rewards[env] = rewards_of(self.players, winners)
+            self.final_scores[env] = scores
+            terminations[env] = True
+            self._start(env, self._rngs[env].getrandbits(63))
+        self._observe()
+        return self.observations, rewards, terminations, self.truncations, self._infos()
+
+    def _checked(self, actions: npt.ArrayLike) -> list[int]:
+        """The actions as ints, each legal in its game; else the library's error is raised."""
+        found = np.asarray(actions)
+        if found.shape != (self.num_envs,) or not (
+            np.issubdtype(found.dtype, np.integer) or found.dtype == np.bool_
+        ):
+            raise InvalidActionError(
+                f"step takes {self.num_envs} action codes (whole numbers), one per env; "
+                f"got an array of shape {found.shape} and dtype {found.dtype}"
+            )
+        codes: list[int] = found.tolist()
+        masks = self.action_masks
+        inside = (found >= 0) & (found < self.action_count)
+        legal = inside.copy()
+        legal[inside] = masks[np.flatnonzero(inside), found[inside]] == 1
+        if not legal.all():
+            env = int(np.flatnonzero(~legal)[0])
+            try:
+                self._sims[env].clone().play(codes[env])  # raises the rules' error
+            except (InvalidActionError, IllegalActionError) as error:
+                raise type(error)(f"env {env}: {error}") from None
+            raise InvalidActionError(f"env {env}: {codes[env]} is not legal")  # pragma: no cover
+        return codes
+
+    def _observe(self) -> None:
+        """Write every game's observation and mask, for its player to move."""
+        obs = self.observations
+        np.copyto(obs, self._fixed_part)
+        masks = self.action_masks
+        masks[:] = 0
+        ones: list[int] = []
+        values: list[int] = []
+        legal: list[int] = []
+        ends: list[int] = []  # per env, where its ones and its legal codes end in the lists
+        players: list[int] = []
+        _core.encode_all(self._cores, self._layout, self._deals, ones, values, legal, ends, players)
+        n = self.num_envs
+        lengths = np.diff(np.fromiter(ends, np.intp, len(ends)).reshape(n, 2), axis=0, prepend=0)
+        at = np.fromiter(ones, np.intp, len(ones))
+        at += np.repeat(self._obs_rows, lengths[:, 0])
+        obs.reshape(-1)[at] = 1.0
+        obs[:, self._count_at] = np.fromiter(values, np.float32, len(values)).reshape(n, -1)
+        codes = np.fromiter(legal, np.intp, len(legal))
+        codes += np.repeat(self._mask_rows, lengths[:, 1])
+        masks.reshape(-1)[codes] = 1
+        self.current_players[:] = players
+        worn = self._blocks[self._envs, self._rotations[self.current_players]]
+        for start, size, first, last in self._worn_parts:
+            obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
+        obs[:, self._market_at[0] : self._market_at[1]] = self._markets
+        for env, core in enumerate(self._cores):
+            if core is None:  # by the rules: encode its view
+                state = self._sims[env].state()
+                seat = state.current_player
+                assert seat is not None
+                view = state.view(seat)
+                obs[env] = self.encoding.encode(view)
+                masks[env] = self.encoding.action_mask(view)
+                self.current_players[env] = seat
+
+    def _infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.action_masks,
+            "player": self.current_players,
+            "seed": self.seeds,
+            "final_scores": self.final_scores,
+        }
+
+    def close(self) -> None:
+        """Nothing to release (Gymnasium's interface)."""
+
+    def __repr__(self) -> str:
+        return (
+            f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
+            f"variants={self._variants!r})"
+        )
+
+
+class _Board:
+    """The entries of the encoding that a deal fixes for the whole game (the board's).
+
+    As ``ObservationEncoding`` writes them: what each nice house wants and gives, the treats
+    of the houses and street tokens, the mean houses' icons and tiles, and the rule options.
+    """
+
+    def __init__(self, encoding: ObservationEncoding) -> None:
+        self._encoding = encoding
+        self._at = {s.name: s.start for s in encoding.sections}
+        section = encoding.section("house_treats")
+        self._treats_at = (section.start, section.stop)
+        # Per nice house (by id; the entry keeps it alive): what it wants, its treat token,
+        # and its row of ``rows``: the treats it gives for 1, 2, ... matching cards.
+        self._houses: dict[int, tuple[object, int, int, int]] = {}
+        self._rows = np.zeros((0, encoding.most_cards), np.float32)
+
+    def write(self, game: GameState, fixed: npt.NDArray[np.float32]) -> None:
+        """Write ``game``'s fixed entries into ``fixed`` (one observation, zeros elsewhere)."""
+        at = self._at
+        setup = game.setup
+        tile_index = self._encoding._tile_index
+        features = len(FEATURES)
+        ones: list[int] = []
+        rows: list[int] = []
+        houses = self._houses
+        wants_at = at["house_wants"]
+        treat_at = at["house_treat"]
+        for h, house in enumerate(setup.grid):
+            entry = houses.get(id(house))
+            if entry is None or entry[0] is not house:
+                entry = self._house(house)
+            ones += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
+            rows.append(entry[3])
+        for s, token in enumerate(setup.street_tokens):
+            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
+        tiles = len(tile_index)
+        for m, mean in enumerate(setup.mean_houses):
+            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
+            ones.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
+        rules = setup.rules
+        if rules.any_mean_house:
+            ones.append(at["rule_options"])
+        if rules.refresh_ends_turn:
+            ones.append(at["rule_options"] + 1)
+        fixed[:] = 0.0
+        fixed[ones] = 1.0
+        start, stop = self._treats_at
+        fixed[start:stop] = self._rows[rows].reshape(-1)
+
+    def _house(self, house: Any) -> tuple[object, int, int, int]:
+        if len(self._houses) >= 4096:  # houses of many boxes: start afresh
+            self._houses.clear()
+            self._rows = self._rows[:0]
+        most = self._encoding.most_cards
+        neighbour = house.neighbour
+        tiers = neighbour.tiers
+        row = np.zeros((1, most), np.float32)
+        for i, tier in enumerate(tiers):
+            # The highest tier reached counts (R5); tiers need ever more cards.
+            below = tiers[i + 1].cards if i + 1 < len(tiers) else most + 1
+            row[0, tier.cards - 1 : min(below, most + 1) - 1] = tier.treats
+        entry = (
+            house,
+            _FEATURE[id(neighbour.wants)],
+            _INDEX[Treat][id(house.treat)],
+            len(self._rows),
+        )
+        self._rows = np.concatenate([self._rows, row])
+        self._houses[id(house)] = entry
+        return entry
+
+
+def _layout(
+    encoding: ObservationEncoding, game: GameState
+) -> tuple[_core.Layout, tuple[tuple[int, ...], ...], tuple[Any, ...]]:
+    """The core's layout of ``encoding`` for the cards of ``game``'s box.
+
+    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in, and the
+    cards by id.
+    """
+    at = {s.name: s.start for s in encoding.sections}
+    setup = game.setup
+    tables = _core_tables(game)
+    cards: tuple[Any, ...] = setup.components.cards if tables is None else tables.cards
+    kid: list[tuple[int, ...]] = []
+    market: list[tuple[int, ...]] = []
+    top: list[tuple[int, int]] = []
+    deck: list[tuple[int, ...]] = []
+    for card in cards:
+        if card is None:
+            kid.append(())
+            market.append(())
+            top.append((0, 0))
+            deck.append(())
+            continue
+        kind = _INDEX[CostumeType][id(card.type)]
+        colour = _INDEX[Colour][id(card.colour)]
+        theme = _INDEX[Theme][id(card.theme)]
+        icon = _INDEX[TrickIcon][id(card.icon)]
+        block = kind * 11
+        kid.append((block, block + 1 + colour, block + 4 + theme, block + 8 + icon))
+        market.append((0, 1 + colour, 4 + theme, 8 + kind, 11 + icon))
+        top.append((kind, icon))
+        deck.append((colour, 3 + theme, 7 + kind, 10 + icon))
+    layout = _core.Layout(
+        encoding.size,
+        at,
+        len(game.players),
+        setup.rules.kids_per_player,
+        setup.rules.market_size,
+        len(setup.grid),
+        len(setup.street_tokens),
+        len(setup.mean_houses),
+        len(encoding.tile_ids),
+        tuple(kid),
+        tuple(market),
+        tuple(top),
+        _trigger_of,
+    )
+    return layout, tuple(deck), cards
+
+
+def _core_tables(game: GameState) -> _core.Tables | None:
+    core = Simulator(game)._core
+    return None if core is None else core.tables
+
+
+def _deal_of(
+    layout: _core.Layout,
+    card_deck: tuple[tuple[int, ...], ...],
+    tile_index: dict[str, int],
+    game: GameState,
+    tables: _core.Tables,
+) -> _core.Deal:
+    """What the encoding of ``game``'s deal needs beyond the core."""
+    setup = game.setup
+    secret = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
+    on_board = {tile_index[m.tile.id] for m in setup.mean_houses}
+    at = layout.unseen_at
+    off_board = [at + i for i in range(len(tile_index)) if i not in on_board]
+    mine = [at + i for i in secret]
+    return _core.Deal(
+        secret,
+        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
+        tuple([i for i in off_board if i not in mine]),
+        setup.secret_tiles_face_up,
+        setup.config.first_player,
+        _core.deck_left(tables.deck, card_deck),
+    )

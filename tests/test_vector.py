@@ -1,0 +1,271 @@
+"""The vector env: N games stepped at once, as ``tt.Simulator`` and ``apply()`` play them."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+
+import tricky_treats as tt
+from tests.requirements import install_hint
+
+pytest.importorskip("numpy", reason=install_hint("pettingzoo"))  # or [openspiel]
+
+import numpy as np
+
+from tricky_treats.adapters._text import outcome_rewards
+from tricky_treats.adapters.observation import ObservationEncoding
+from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+_SIX_KIDS = attrs.evolve(
+    tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
+)
+_FOUR_KIDS_SMALL_MARKET = attrs.evolve(
+    tt.base_components(),
+    rules=attrs.evolve(tt.base_components().rules, kids_per_player=4, market_size=3),
+)
+
+CONFIGURATIONS: tuple[tuple[int, dict[str, Any]], ...] = (
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (2, {"variants": ["family"]}),
+    (3, {"variants": ["open-objectives"]}),
+    (4, {"variants": ["any-mean-house", "family"]}),
+    (2, {"refresh_ends_turn": True, "first_player": 1}),
+    (3, {"components": _FOUR_KIDS_SMALL_MARKET}),
+    (2, {"components": _SIX_KIDS}),  # outside the core's limits: encoded from the views
+)
+
+
+def _random_actions(masks: np.ndarray, rng: random.Random) -> list[int]:
+    return [rng.choice(np.flatnonzero(row).tolist()) for row in masks]
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
+def test_the_vector_env_plays_the_games_of_apply_and_encodes_their_views(
+    players: int, options: dict[str, Any]
+) -> None:
+    """Game by game: the states of ``apply()``, and obs and masks of the views' encoding."""
+    _play_against_apply(players, options, _random_actions)
+
+
+@pytest.mark.parametrize("options", [{}, {"refresh_ends_turn": True}])
+def test_refreshes_of_the_market_are_encoded_as_the_views_show_them(
+    options: dict[str, Any],
+) -> None:
+    """A refresh changes every slot of the market (and under R8 the same player acts)."""
+
+    def refresh_often(masks: np.ndarray, rng: random.Random) -> list[int]:
+        refresh = masks.shape[1] - 2  # refresh, then pass, end the action space
+        chosen = _random_actions(masks, rng)
+        return [refresh if row[refresh] else code for row, code in zip(masks, chosen, strict=True)]
+
+    refreshes = _play_against_apply(2, options, refresh_often)
+    assert refreshes >= 1  # legal only while the 5 cards share a feature (R8)
+
+
+def _play_against_apply(
+    players: int,
+    options: dict[str, Any],
+    choose: Callable[[np.ndarray, random.Random], list[int]],
+) -> int:
+    """Step 3 games 250 times against ``apply()``; the number of refreshes played."""
+    envs = TrickyTreatsVectorEnv(3, players=players, **options)
+    obs, infos = envs.reset(seed=11)
+    assert obs.shape == (3, envs.observation_size)
+    assert obs.dtype == np.float32
+    masks = infos["action_mask"]
+    assert masks.shape == (3, envs.action_count)
+    assert masks.dtype == np.int8
+    # The reference: each env's games dealt by new_game and played by apply().
+    seeds = [random.Random(11 + i) for i in range(3)]
+    states = [tt.new_game(players, seed=11 + i, **options) for i in range(3)]
+    encoding = ObservationEncoding(states[0])
+    rng = random.Random(5)
+    finished = 0
+    refreshes = 0
+    refresh = envs.action_count - 2
+    for _ in range(250):
+        for env, state in enumerate(states):
+            seat = state.current_player
+            assert seat is not None
+            view = state.view(seat)
+            assert np.array_equal(obs[env], encoding.encode(view))
+            assert np.array_equal(masks[env], encoding.action_mask(view))
+            assert infos["player"][env] == seat
+            assert envs.simulators[env].state() == state
+        actions = choose(masks, rng)
+        refreshes += actions.count(refresh)
+        obs, rewards, terminations, truncations, infos = envs.step(np.array(actions))
+        masks = infos["action_mask"]
+        assert rewards.shape == (3, len(states[0].players))
+        assert not truncations.any()
+        for env, action in enumerate(actions):
+            after = states[env].apply(states[env].action_space.decode(action))
+            if after.is_over:
+                assert terminations[env]
+                assert rewards[env].tolist() == pytest.approx(outcome_rewards(after))
+                assert rewards[env].sum() == pytest.approx(0.0, abs=1e-6)
+                assert infos["final_scores"][env].tolist() == [s.total for s in after.scores()]
+                finished += 1
+                seed = seeds[env].getrandbits(63)
+                assert infos["seed"][env] == seed
+                after = tt.new_game(players, seed=seed, **options)  # the same-step autoreset
+            else:
+                assert not terminations[env]
+                assert not rewards[env].any()
+                assert not infos["final_scores"][env].any()
+            states[env] = after
+    assert finished >= 1
+    return refreshes
+
+
+def test_the_core_encoder_covers_the_base_game_and_views_encode_the_rest() -> None:
+    envs = TrickyTreatsVectorEnv(2, components=_SIX_KIDS)
+    envs.reset(seed=1)
+    assert not any(sim.fast for sim in envs.simulators)
+    assert all(deal is None for deal in envs._deals)
+    envs = TrickyTreatsVectorEnv(2, players=3)
+    envs.reset(seed=1)
+    assert all(sim.fast for sim in envs.simulators)
+    assert all(deal is not None for deal in envs._deals)
+
+
+def test_seeds_deal_the_games_of_new_game() -> None:
+    envs = TrickyTreatsVectorEnv(4, players=2)
+    envs.reset(seed=100)
+    assert [s.state() for s in envs.simulators] == [tt.new_game(2, seed=100 + i) for i in range(4)]
+    assert envs.seeds.tolist() == [100, 101, 102, 103]
+    envs.reset(seed=[7, 7, 9, 1])
+    assert [s.state() for s in envs.simulators] == [tt.new_game(2, seed=s) for s in (7, 7, 9, 1)]
+    first, _ = envs.reset(seed=3)
+    first = first.copy()
+    again, _ = TrickyTreatsVectorEnv(4, players=2).reset(seed=3)
+    assert np.array_equal(first, again)
+    envs.reset()  # fresh seeds from the system: each still a game of new_game
+    assert [s.state() for s in envs.simulators] == [
+        tt.new_game(2, seed=int(seed)) for seed in envs.seeds
+    ]
+    with pytest.raises(tt.ConfigurationError, match="reset needs 4 seeds"):
+        envs.reset(seed=[1, 2])
+
+
+def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:
+    envs = TrickyTreatsVectorEnv(2, players=2)
+    obs, infos = envs.reset(seed=4)
+    rng = random.Random(2)
+    for _ in range(envs.max_game_length * 2):
+        before = [sim.clone() for sim in envs.simulators]
+        actions = _random_actions(infos["action_mask"], rng)
+        obs, rewards, terminations, _, infos = envs.step(actions)
+        if terminations.any():
+            env = int(np.flatnonzero(terminations)[0])
+            before[env].play(actions[env])
+            assert before[env].is_over
+            assert rewards[env].tolist() == pytest.approx(outcome_rewards(before[env].state()))
+            fresh = envs.simulators[env]
+            assert fresh.turn == 0
+            assert not fresh.is_over
+            assert fresh.state() == tt.new_game(2, seed=int(infos["seed"][env]))
+            assert obs[env][envs.encoding.section("turn").start] == 0
+            return
+    pytest.fail("no game ended")  # pragma: no cover
+
+
+@pytest.mark.parametrize(
+    ("actions", "error", "message"),
+    [
+        ([0, 10_000], tt.InvalidActionError, "env 1"),
+        ([0, -1], tt.InvalidActionError, "env 1"),
+        ([0.5, 1.0], tt.InvalidActionError, "whole numbers"),
+        ([0], tt.InvalidActionError, "2 action codes"),
+        (None, tt.IllegalActionError, "env 0"),  # a code of the space, not legal now
+    ],
+)
+def test_bad_actions_raise_the_library_errors_and_no_game_moves(
+    actions: list[Any] | None, error: type[Exception], message: str
+) -> None:
+    envs = TrickyTreatsVectorEnv(2, players=2)
+    obs, infos = envs.reset(seed=8)
+    if actions is None:
+        illegal = int(np.flatnonzero(infos["action_mask"][0] == 0)[0])
+        legal = int(np.flatnonzero(infos["action_mask"][1])[0])
+        actions = [illegal, legal]
+    before = [sim.state() for sim in envs.simulators]
+    kept = obs.copy(), infos["action_mask"].copy()
+    with pytest.raises(error, match=message):
+        envs.step(np.array(actions))
+    assert [sim.state() for sim in envs.simulators] == before
+    assert np.array_equal(obs, kept[0])
+    assert np.array_equal(infos["action_mask"], kept[1])
+
+
+def test_step_before_reset_and_bad_sizes_are_refused() -> None:
+    with pytest.raises(tt.InvalidActionError, match="before reset"):
+        TrickyTreatsVectorEnv(2).step([0, 0])
+    with pytest.raises(tt.ConfigurationError, match="num_envs"):
+        TrickyTreatsVectorEnv(0)
+    with pytest.raises(tt.ConfigurationError):
+        TrickyTreatsVectorEnv(2, variants=["no-such-variant"])
+
+
+def test_seeds_outside_64_bits_are_refused_and_numpy_ints_taken() -> None:
+    envs = TrickyTreatsVectorEnv(2)
+    with pytest.raises(tt.ConfigurationError, match="64 bits"):
+        envs.reset(seed=[1 << 63, 0])
+    envs.reset(seed=np.int64(5))
+    assert envs.seeds.tolist() == [5, 6]
+
+
+def test_the_gymnasium_spaces_hold_the_observations_and_actions() -> None:
+    pytest.importorskip("gymnasium", reason=install_hint("pettingzoo"))
+    envs = TrickyTreatsVectorEnv(3, players=3)
+    obs, infos = envs.reset(seed=2)
+    assert envs.observation_space.shape == obs.shape
+    assert envs.single_action_space.n == envs.action_count
+    rng = random.Random(1)
+    for _ in range(60):
+        assert envs.observation_space.contains(obs)
+        actions = np.array(_random_actions(infos["action_mask"], rng))
+        assert envs.action_space.contains(actions)
+        obs, _, _, _, infos = envs.step(actions)
+
+
+def test_import_tricky_treats_imports_no_numpy() -> None:
+    code = (
+        "import sys, tricky_treats, tricky_treats.simulator._core\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_seats_block_is_its_row_of_kids_top_types_and_shown_icons() -> None:
+    """``worn_block`` of a core mid-game: the viewer's row 0 of the three sections."""
+    from tricky_treats.simulator import _core
+
+    envs = TrickyTreatsVectorEnv(1, players=3)
+    sim = tt.Simulator(tt.new_game(3, seed=21))
+    rng = random.Random(3)
+    for _ in range(30):
+        codes = sim.legal_codes()
+        sim.play(codes[rng.randrange(len(codes))])
+    state = sim.state()
+    assert any(any(kid) for player in state.players for kid in player.kids)
+    layout = envs._layout
+    core = sim._core
+    assert core is not None
+    for seat in range(3):
+        block = np.zeros(layout.worn_size, np.float32)
+        block[_core.worn_block(core, layout, seat)] = 1.0
+        observed = envs.encoding.encode(state.view(seat))
+        rows = [
+            observed[s.start : s.start + s.size // 3]
+            for s in map(envs.encoding.section, ("kids", "top_type", "shown_icon"))
+        ]
+        assert np.array_equal(block, np.concatenate(rows))
