@@ -115,3 +115,33 @@ def test_dealings_are_weighed_by_the_likelihoods_of_the_other_seats() -> None:
     rng = random.Random(0)
     draws = [guesses.draw(rng) for _ in range(3000)]
     assert draws.count(("a", "b", "c")) / 3000 == pytest.approx(2 / 3, abs=0.03)
+
+
+def test_wide_characters_take_two_columns() -> None:
+    assert kit.columns("basket 3") == 8
+    assert kit.columns("提籃 3") == 6  # two wide characters, a space and a digit
+    assert kit.columns("\uff08糖果 0\uff09") == 10  # full-width parentheses are wide too
+
+
+def test_chinese_wraps_at_80_display_columns_not_80_characters() -> None:
+    text = "  炸彈: " + "將糖果卡置於此提籃卡下方的玩家，可將炸彈提籃卡與相鄰的提籃卡互換位置。" * 4
+    lines = kit.wrap(text, 80, subsequent_indent="      ")
+    assert len(lines) > 2
+    assert max(map(kit.columns, lines)) <= 80
+    assert all(kit.columns(line) >= 76 for line in lines[:-1])  # filled, not cut short
+    assert "".join("".join(lines).split()) == "".join(text.split())  # nothing lost
+    assert lines[0].startswith("  炸彈: ")
+    assert all(line.startswith("      ") for line in lines[1:])
+    # A line never starts with closing punctuation: it goes down with what it closes.
+    assert not any(line.strip()[0] in "，。\uff09；：" for line in lines)
+    assert kit.wrap("提籃" * 5 + "。", 10) == ["提籃提籃提", "籃提籃提", "籃。"]
+
+
+def test_narrow_text_wraps_exactly_as_textwrap_did() -> None:
+    import textwrap
+
+    text = "  lice: gummy has lice (the most candy under the lice basket); " * 3
+    assert kit.wrap(text, 80, subsequent_indent="      ") == textwrap.wrap(
+        text, 80, subsequent_indent="      ", break_on_hyphens=False
+    )
+    assert kit.wrap("basket 1:  -  (0 candy)", 80) == ["basket 1:  -  (0 candy)"]

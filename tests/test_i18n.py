@@ -701,3 +701,42 @@ def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
     with pytest.raises(SystemExit):
         hack_trick(["play", "--lang", "es"])
     assert "no translation into 'es'; the languages are en, nl" in capsys.readouterr().err
+
+
+def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 39: the special baskets' effects were English in the Chinese console, and its lines
+    # were wrapped at 80 characters, which is 160 columns of Chinese.
+    pytest.importorskip("tricks_and_treats", reason="pip install -e examples/tricks-and-treats")
+    from tricks_and_treats.__main__ import main as tricks_and_treats
+
+    from tricky_treats.protocol._game_kit import columns
+
+    english: set[str] = set()
+    translated: set[str] = set()
+    for message in _candy_po("tricks_and_treats", "zh_Hant"):
+        if message.id:
+            english |= _words(" ".join(_ids(message)))
+            translated |= _words(" ".join(_strings(message)))
+    effects = []
+    for seed in ("1", "3", "12"):
+        monkeypatch.setattr("sys.stdin", io.StringIO("help\n" + "0\n" * 2000))
+        argv = ["play", "--lang", "zh-TW", "--seed", seed, "--players", "3", "--bot", "greedy"]
+        assert tricks_and_treats([*argv, "--specials", "2"]) == 0
+        out = capsys.readouterr().out
+        assert "時間到" in out  # a whole game, to its scoring
+        lines = [re.sub(r"^(玩家 \d> )+", "", line) for line in out.splitlines()]
+        # The notation stays English: the legal actions, and the action in the news of a move.
+        notation = re.compile(
+            r"^可行的行動：.*|(?<=^玩家 \d：)(draw|skip|(play|swap|pull|accuse) \S+ \S+)"
+        )
+        words = _words("\n".join(notation.sub(" ", line) for line in lines))
+        assert words & (english - translated) == set()
+        effects += [line for line in lines if line.startswith("  特殊提籃：")]
+        # Every screen, help and news line fits 80 columns; the list of legal actions is one
+        # line of notation, as in English, that the terminal folds.
+        assert max(columns(line) for line in lines if not line.startswith("可行的行動：")) <= 80
+    assert len(effects) >= 4
+    for line in effects:
+        assert not re.search(r"[A-Za-z]{2,}", line), line  # the cards' notation (K3) only

@@ -77,6 +77,21 @@ def _page_words(page: Page) -> str:
     return f"{page.inner_text('body')} {' '.join(labels)} {page.title()}"
 
 
+def _overflowing(page: Page, selector: str) -> list[str]:
+    """The texts of ``selector`` wider than their box (cut, or spilling out of it)."""
+    found: list[str] = page.eval_on_selector_all(
+        selector,
+        """els => els.filter(e => {
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            const style = getComputedStyle(e);
+            const inner = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            return range.getBoundingClientRect().width > inner + 0.5;
+        }).map(e => e.textContent)""",
+    )
+    return found
+
+
 def _dutch_game(base: str, browser: Browser, shots: Path, size: str, how: str) -> None:
     viewport = DESKTOP if size == "desktop" else PHONE
     watched = _Watched(browser, viewport=viewport, locale="nl-NL", has_touch=how == "tap")
@@ -102,6 +117,9 @@ def _dutch_game(base: str, browser: Browser, shots: Path, size: str, how: str) -
     assert "Tel je passende kaarten" in page.inner_text("[data-testid=help]")
     left = _english_left(_page_words(page))
     assert left == set(), (left, _page_words(page))
+    # The longer Dutch words fit: the help's card (HOOFDDEKSEL) and the houses' wishes
+    # (Bovenstuk, Sprookjes), whose chips were cut ("Bovens…").
+    assert _overflowing(page, ".help-card .card-type, .nice-house .feature") == []
     page.screenshot(path=str(shots / f"nl-{size}-2-first-turn.png"), full_page=size == "desktop")
     # A refusal, in Dutch words, naming the house by what it wants.
     page.click(".nice-house[data-house='0']", force=True)
@@ -125,6 +143,11 @@ def _dutch_game(base: str, browser: Browser, shots: Path, size: str, how: str) -
     sheet = page.wait_for_selector("[data-testid=score-sheet]")
     assert sheet is not None
     assert "2 punten per stuk" in sheet.inner_text()
+    # Each row its own name: the points of the trick tiles, and the tiles held (issue 39).
+    rows = [th.inner_text().split("\n")[0] for th in sheet.query_selector_all("th[scope=row]")]
+    assert "Plaagtegels" in rows
+    assert "Tegels in bezit" in rows
+    assert len(set(rows)) == len(rows), rows
     seen.update(_english_left(_page_words(page)))
     assert seen == set(), seen
     if size == "phone":

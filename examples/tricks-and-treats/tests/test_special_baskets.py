@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -537,3 +538,43 @@ def test_piggy_and_lottery_take_their_three_cards_in_the_order_the_specials_were
     assert state.pile(B("lottery")) == basic.deck[:3]
     assert state.pile(B("piggy")) == basic.deck[3:6]
     assert state.deck == basic.deck[6:]
+
+
+def _effects_of_random_games(games: int) -> list[tnt.Effect]:
+    """What the specials did in ``games`` random games, every pair of specials taking turns."""
+    pairs = [(a, b) for a in tnt.SPECIALS for b in tnt.SPECIALS if a < b]
+    effects: list[tnt.Effect] = []
+    for seed in range(games):
+        state = tnt.new_game(2 + seed % 3, seed, specials=list(pairs[seed % len(pairs)]))
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = [a for a in state.legal_actions() if not isinstance(a, tnt.Accuse)]
+            state = state.apply(legal[rng.randrange(len(legal))])
+        effects.extend(state.effects)
+    return effects
+
+
+def test_every_effect_is_told_in_the_texts_chinese_and_as_before_in_english() -> None:
+    # Issue 39: the special baskets' effects were English in a Chinese console.
+    from tricks_and_treats._i18n import LANGUAGES, _
+
+    from tricky_treats._i18n import speaking
+
+    effects = _effects_of_random_games(220)
+    assert len({e.message for e in effects}) >= 15  # most kinds of effect, not a few
+    with speaking("zh_Hant", LANGUAGES):
+        told = [e.told(_) for e in effects]
+    for effect, chinese in zip(effects, told, strict=True):
+        assert effect.told(str) == effect  # English: the text itself
+        # Only the notation stays Latin: cards (K3) and the rulings' numbers (TT-16).
+        assert set(re.findall(r"[A-Za-z]{2,}", chinese)) <= {"TT"}, (effect, chinese)
+        assert "提籃" in chinese
+    assert any("蝨子" in t for t in told)
+    assert any("薄荷糖" in t or "軟糖" in t or "巧克力" in t or "玉米糖" in t for t in told)
+
+
+def test_the_effects_read_as_before_in_english() -> None:
+    state = end(row_with("bomb"), b5="M3", b3="G2")  # the bomb's neighbours: 3 and 1
+    assert state.effects == ("bomb: the candy of baskets 3 and 1 is gone",)
+    assert isinstance(state.effects[0], str)
+    assert state.effects[0].message == "bomb: the candy of baskets {baskets} is gone"

@@ -4,9 +4,9 @@ The protocol gives them the agents, the runner, the console and the record codec
 gives the few lines of rules plumbing that were written once per game: the text of an action
 (its word, then its fields), the seeded random source every shuffle and roll derives from, the
 check of a seat number, returns shared among the winners, a tuple with one item replaced, the
-"legal now" list of a refusal, a bot found by its name, and a player's weighted guesses at the
-hidden dealing. Private: the games are versioned with this repository, not promised to anyone
-else.
+"legal now" list of a refusal, a bot found by its name, a player's weighted guesses at the
+hidden dealing, and text wrapped to the terminal's display columns. Private: the games are
+versioned with this repository, not promised to anyone else.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ import bisect
 import itertools
 import math
 import random
+import re
+import textwrap
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, Generic, TypeVar
 
@@ -28,10 +31,12 @@ __all__ = [
     "SpokenAction",
     "bot_named",
     "check_seat",
+    "columns",
     "legal_now",
     "replaced",
     "seeded_random",
     "shared_returns",
+    "wrap",
 ]
 
 _T = TypeVar("_T")
@@ -172,3 +177,42 @@ class Dealings(Generic[_T]):
         """A dealing drawn with ``rng`` by the weights."""
         at = bisect.bisect_right(self._cumulative, rng.random() * self._cumulative[-1])
         return self.dealings[min(at, len(self.dealings) - 1)]
+
+
+def columns(text: str) -> int:
+    """The terminal columns ``text`` takes: East Asian wide and full-width characters take 2."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+_PIECES = re.compile(r" +|[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+|\S")
+"""A line's pieces: spaces, a run of narrow characters (a word), or one wide character."""
+_NO_LINE_START = frozenset("，。、；：！？）」』】》〉,.;:!?)")  # noqa: RUF001 - the wide ones
+"""Punctuation that stays at the end of a line rather than begin the next (kinsoku)."""
+
+
+def wrap(text: str, width: int = 80, subsequent_indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` display columns (``columns``), like ``textwrap``.
+
+    Text of narrow characters only is wrapped by ``textwrap`` exactly as before (no hyphen
+    breaks); text with wide characters (Chinese, which has no spaces between words) may break
+    between any two of them, but not before closing punctuation.
+    """
+    if columns(text) == len(text):
+        return textwrap.wrap(
+            text, width, subsequent_indent=subsequent_indent, break_on_hyphens=False
+        )
+    lines: list[str] = []
+    line: list[str] = []  # the pieces of the line being filled
+    for piece in _PIECES.findall(" ".join(text.split("\n"))):
+        if "".join(line).strip() and columns("".join([*line, piece])) > width:
+            carried = []
+            if piece in _NO_LINE_START and len(line) > 1:
+                carried.append(line.pop())  # the punctuation goes down with what it closes
+            lines.append("".join(line).rstrip())
+            line = [subsequent_indent, *carried]
+            if piece.isspace():
+                continue
+        line.append(piece)
+    if "".join(line).strip():
+        lines.append("".join(line).rstrip())
+    return lines

@@ -22,6 +22,7 @@ from tricks_and_treats.game import (
     new_game,
 )
 from tricky_treats.protocol import TurnBasedGame, run_console
+from tricky_treats.protocol import _game_kit as kit
 
 __all__ = ["CHOICES", "HELP", "SPECIAL_RULES", "describe", "main", "outcome", "render"]
 
@@ -133,27 +134,43 @@ def _basket(basket: int) -> str:
 
 
 def _help() -> str:
-    """What ``help`` prints, in the player's language."""
-    return _(HELP_TEXT) + "\n".join(
+    """What ``help`` prints, in the player's language, within 80 display columns.
+
+    English keeps its help as written (``HELP``, also the ``--help`` of the command).
+    """
+    text = _(HELP_TEXT)
+    if text == HELP_TEXT:
+        return HELP
+    return text + "\n".join(
         line
         for name, rule in SPECIAL_RULES.items()
-        for line in textwrap.wrap(
-            f"{_basket(basket_id(name))}: {_(rule)}", 96, subsequent_indent="  "
-        )
+        for line in kit.wrap(f"{_basket(basket_id(name))}: {_(rule)}", 80, subsequent_indent="  ")
     )
 
 
 def _row(view: TricksAndTreatsView) -> list[str]:
-    """The row of baskets with the cards under each, and their candy."""
-    width = max(len(_basket(b)) for b in view.row) + 1
-    return [
-        _("basket {name} {cards}  ({count} candy)").format(
-            name=f"{_basket(b) + ':':<{width}}",
-            cards=" ".join(map(str, pile)) or "-",
-            count=_total(pile),
+    """The row of baskets with the cards under each, and their candy, in 80 columns.
+
+    The names are padded to the same display width (a Chinese name's characters take two
+    columns each); a long pile goes on in lines indented under its first card.
+    """
+    names = [_basket(b) + ":" for b in view.row]
+    width = max(kit.columns(name) for name in names)
+    lines = []
+    for name, pile in zip(names, view.piles, strict=True):
+        cards = " ".join(map(str, pile)) or "-"
+        line = _("basket {name} {cards}  ({count} candy)").format(
+            name=name + " " * (width - kit.columns(name)), cards=cards, count=_total(pile)
         )
-        for b, pile in zip(view.row, view.piles, strict=True)
-    ]
+        end = line.index(cards) + len(cards)
+        indent = " " * kit.columns(line[: line.index(cards)])
+        wrapped = kit.wrap(line[:end], 80, subsequent_indent=indent)
+        if kit.columns(wrapped[-1] + line[end:]) <= 80:
+            wrapped[-1] += line[end:]  # the candy count stays whole, after the last card
+        else:
+            wrapped.append(indent + line[end:].lstrip())
+        lines.extend(wrapped)
+    return lines
 
 
 HELP: Final = HELP_TEXT + "\n".join(
@@ -207,9 +224,9 @@ def render(view: TricksAndTreatsView) -> str:
 
 
 def _wrapped(text: str) -> list[str]:
-    """``text`` in lines of at most 80 columns, the later ones indented under the first."""
+    """``text`` in lines of at most 80 display columns, the later ones indented under the first."""
     indent = " " * (len(text) - len(text.lstrip()) + 4)
-    return textwrap.wrap(text, 80, subsequent_indent=indent, break_on_hyphens=False)
+    return kit.wrap(text, 80, subsequent_indent=indent)
 
 
 def _player_lines(view: TricksAndTreatsView) -> list[str]:
@@ -253,7 +270,7 @@ def describe(state: TricksAndTreatsState, action: Hashable, seat: int) -> str:
         told += ": " + _("Time's Up!")
     new = after.effects[len(state.effects) :]
     return told + "".join(
-        "\n" + "\n".join(_wrapped(_("  special basket: {effect}").format(effect=effect)))
+        "\n" + "\n".join(_wrapped(_("  special basket: {effect}").format(effect=effect.told(_))))
         for effect in new
     )
 
@@ -318,7 +335,7 @@ def outcome(final: TurnBasedGame, seat: int) -> str:
         lines.append(
             _("{who} wins with the best score, {score}").format(who=shown, score=scores[winners[0]])
         )
-    return "\n".join(lines)
+    return "\n".join(part for line in lines for part in _wrapped(line))
 
 
 def _new(players: int, seed: int, specials: int = 0) -> TurnBasedGame:

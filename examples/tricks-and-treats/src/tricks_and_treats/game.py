@@ -13,10 +13,11 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import attrs
 
+from tricks_and_treats._i18n import N_
 from tricks_and_treats.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -35,6 +36,7 @@ __all__ = [
     "Card",
     "Config",
     "Draw",
+    "Effect",
     "Play",
     "Pull",
     "Skip",
@@ -88,6 +90,72 @@ def basket_id(name: str) -> int:
 def basket_name(basket: int) -> str:
     """How a basket is written: its number, or its special's name (``basket_id`` inverted)."""
     return SPECIALS[basket - _FIRST_SPECIAL] if basket >= _FIRST_SPECIAL else str(basket)
+
+
+_KIND_WORDS: Final = {
+    "mint": N_("mint"),
+    "gummy": N_("gummy"),
+    "chocolate": N_("chocolate"),
+    "corn": N_("corn"),
+}
+"""The candy kinds as the special baskets' effects name them (marked for the console's catalog)."""
+
+
+_Value: TypeAlias = "int | str | Effect | tuple[str | Effect, ...]"
+"""A value of an effect's message (``Effect``)."""
+
+
+class Effect(str):
+    """What a special basket did, as text: the English text, and its message and values.
+
+    An ``Effect`` is the ``str`` of its English text (``effects`` read as before); ``told`` gives
+    it in the console's language. A value is a number, a literal (cards: ``"K3 M2"``), an
+    ``Effect`` (a part of the sentence), or a tuple of words (baskets, candy kinds, players)
+    translated and joined with " and ".
+    """
+
+    message: str
+    """The English message with its ``{fields}``, the catalogs' id."""
+    values: tuple[tuple[str, _Value], ...]
+    """The fields' values, by name."""
+
+    def __new__(cls, message: str, **values: _Value) -> Effect:  # noqa: D102 - the class says
+        effect = super().__new__(cls, _told(message, tuple(values.items()), _english))
+        effect.message = message
+        effect.values = tuple(values.items())
+        return effect
+
+    def told(self, gettext: Callable[[str], str]) -> str:
+        """The effect in the language of ``gettext`` (the console's ``_``)."""
+        return _told(self.message, self.values, gettext)
+
+
+def _english(message: str) -> str:
+    return message
+
+
+def _told(
+    message: str, values: tuple[tuple[str, _Value], ...], gettext: Callable[[str], str]
+) -> str:
+    def shown(value: _Value) -> str:
+        if isinstance(value, Effect):
+            return value.told(gettext)
+        if isinstance(value, tuple):  # words, each translated
+            return gettext(" and ").join(
+                shown(v) if isinstance(v, Effect) else gettext(v) for v in value
+            )
+        return str(value)
+
+    return gettext(message).format(**{key: shown(value) for key, value in values})
+
+
+def _words(*baskets: int) -> tuple[str, ...]:
+    """Baskets as the effects name them: a number, or a special's name (translated)."""
+    return tuple(basket_name(b) for b in baskets)
+
+
+def _player(p: int) -> Effect:
+    return Effect(N_("player {number}"), number=p)
 
 
 def _special(basket: int) -> str | None:
@@ -289,7 +357,7 @@ class TricksAndTreatsState:
     """Candy cards a Disco or Bomb basket took out of the game, face up [4]."""
     pending: int | None = attrs.field(default=None, repr=False)
     """The special basket whose choice the current player must make (``Step.EFFECT``)."""
-    effects: tuple[str, ...] = attrs.field(default=(), repr=False)
+    effects: tuple[Effect, ...] = attrs.field(default=(), repr=False)
     """What the special baskets did, in order, as text for the players [4]."""
     doubled: tuple[str, ...] = attrs.field(default=(), repr=False)
     """Favorite: candy kinds worth 2 points a candy in the final scoring."""
@@ -513,15 +581,23 @@ class TricksAndTreatsState:
             return state._next_turn(p)
         if isinstance(action, Swap):
             state = state._swap(action.basket, action.other)
-            moved = f"{basket_name(action.basket)} and {basket_name(action.other)}"
-            return state._log(f"{name}: player {p} swapped baskets {moved}")._next_turn(p)
+            moved = _words(action.basket, action.other)
+            return state._log(
+                N_("{name}: player {player} swapped baskets {baskets}"),
+                name=(name,),
+                player=p,
+                baskets=moved,
+            )._next_turn(p)
         i, j = self.row.index(action.source), self.row.index(action.target)
         card = self.piles[i][-1]
         piles = kit.replaced(state.piles, i, state.piles[i][:-1])
         piles = kit.replaced(piles, j, (*piles[j], card))
         state = attrs.evolve(state, piles=piles)._log(
-            f"magnet: player {p} moved {card} from basket {basket_name(action.source)}"
-            f" to basket {basket_name(action.target)}"
+            N_("magnet: player {player} moved {card} from basket {source} to basket {target}"),
+            player=p,
+            card=str(card),
+            source=_words(action.source),
+            target=_words(action.target),
         )
         if _special(action.target) == "disco":
             return state._disco(p)  # TT-13: Disco counts whatever comes under it
@@ -535,7 +611,7 @@ class TricksAndTreatsState:
         # [4] 10+ candy: the cards go, then the fullest and the emptiest baskets swap places.
         state = attrs.evolve(
             self, piles=kit.replaced(self.piles, i, ()), removed=(*self.removed, *self.piles[i])
-        )._log(f"disco: {sum(c.value for c in self.piles[i])} candy removed")
+        )._log(N_("disco: {count} candy removed"), count=_total(self.piles[i]))
         most, fewest = _extremes(state.row, state.piles)
         if most == fewest:
             return state._next_turn(p)  # every pile alike: nothing to exchange (TT-13)
@@ -543,16 +619,20 @@ class TricksAndTreatsState:
             # "由原先在此提籃卡下方放置最後1張卡牌的玩家決定": the placer chooses.
             return attrs.evolve(state, step=Step.EFFECT, pending=disco)
         a, b = most[0], fewest[0]
-        moved = f"{basket_name(a)} and {basket_name(b)}"
-        return state._swap(a, b)._log(f"disco: baskets {moved} swapped")._next_turn(p)
+        moved = _words(a, b)
+        return (
+            state._swap(a, b)
+            ._log(N_("disco: baskets {baskets} swapped"), baskets=moved)
+            ._next_turn(p)
+        )
 
     def _swap(self, a: int, b: int) -> TricksAndTreatsState:
         i, j = self.row.index(a), self.row.index(b)
         row = kit.replaced(kit.replaced(self.row, i, b), j, a)
         return attrs.evolve(self, row=row)
 
-    def _log(self, text: str) -> TricksAndTreatsState:
-        return attrs.evolve(self, effects=(*self.effects, text))
+    def _log(self, message: str, **values: _Value) -> TricksAndTreatsState:
+        return attrs.evolve(self, effects=(*self.effects, Effect(message, **values)))
 
     def _accuse(self, p: int, action: Accuse) -> TricksAndTreatsState:
         t = action.target
@@ -600,13 +680,13 @@ class TricksAndTreatsState:
         gone = (*self.piles[left], *self.piles[right])
         piles = kit.replaced(kit.replaced(self.piles, left, ()), right, ())
         state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
-        names = f"{basket_name(self.row[left])} and {basket_name(self.row[right])}"
-        return state._log(f"bomb: the candy of baskets {names} is gone")
+        names = _words(self.row[left], self.row[right])
+        return state._log(N_("bomb: the candy of baskets {baskets} is gone"), baskets=names)
 
     def _end_monte(self) -> TricksAndTreatsState:
         left, right = self._neighbours(basket_id("monte"))
         a, b = self.row[left], self.row[right]
-        return self._swap(a, b)._log(f"monte: baskets {basket_name(a)} and {basket_name(b)} swap")
+        return self._swap(a, b)._log(N_("monte: baskets {baskets} swap"), baskets=_words(a, b))
 
     def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
         cards = self.piles[source]
@@ -614,7 +694,10 @@ class TricksAndTreatsState:
         piles = kit.replaced(piles, target, (*piles[target], *cards))
         shown = " ".join(map(str, cards))
         return attrs.evolve(self, piles=piles)._log(
-            f"{name}: {shown} moved under basket {basket_name(self.row[target])}"
+            N_("{name}: {cards} moved under basket {basket}"),
+            name=(name,),
+            cards=shown,
+            basket=_words(self.row[target]),
         )
 
     def _end_piggy(self) -> TricksAndTreatsState:
@@ -624,7 +707,7 @@ class TricksAndTreatsState:
         # A tie: "次少且只有1張提籃卡符合", the least total held by one basket only (TT-15).
         unique = sorted(t for t, k in counts.items() if k == 1)
         if not self.piles[i] or not unique:
-            return self._log("piggy: no effect")
+            return self._log(N_("{name}: no effect"), name=("piggy",))
         target = next(j for j, t in totals.items() if t == unique[0])
         return self._move_pile(i, target, "piggy")
 
@@ -636,7 +719,9 @@ class TricksAndTreatsState:
             fewest = min(_total(self.piles[j]) for j in same)
             same = [j for j in same if _total(self.piles[j]) == fewest]
         if size == 0 or len(same) != 1:
-            return self._log("lottery: no effect")  # "此卡牌將無任何效能" (TT-15)
+            return self._log(
+                N_("{name}: no effect"), name=("lottery",)
+            )  # "此卡牌將無任何效能" (TT-15)
         return self._move_pile(i, same[0], "lottery")
 
     def _end_slide(self) -> TricksAndTreatsState:
@@ -644,28 +729,36 @@ class TricksAndTreatsState:
         # Odd: "所有提籃卡須右移1格位置" (all right); even: left. The row wraps (TT-17).
         row = (self.row[-1], *self.row[:-1]) if odd else (*self.row[1:], self.row[0])
         return attrs.evolve(self, row=row)._log(
-            f"slide: every basket moves one place {'right' if odd else 'left'}"
+            N_("slide: every basket moves one place right")
+            if odd
+            else N_("slide: every basket moves one place left")
         )
 
     def _end_popular(self) -> TricksAndTreatsState:
         parity = _total(self.pile(basket_id("popular"))) % 2
         return attrs.evolve(self, popular=parity)._log(
-            f"popular: baskets with an {'odd' if parity else 'even'} amount of candy score 10 more"
+            N_("popular: baskets with an odd amount of candy score 10 more")
+            if parity
+            else N_("popular: baskets with an even amount of candy score 10 more")
         )
 
     def _end_favorite(self) -> TricksAndTreatsState:
-        return self._mark_leading_kinds("favorite", "doubled", "score 2 points a candy")
+        return self._mark_leading_kinds(
+            "favorite", "doubled", N_("{name}: {kinds} score 2 points a candy")
+        )
 
     def _end_badcandy(self) -> TricksAndTreatsState:
-        return self._mark_leading_kinds("badcandy", "spoiled", "score 0 points")
+        return self._mark_leading_kinds("badcandy", "spoiled", N_("{name}: {kinds} score 0 points"))
 
-    def _mark_leading_kinds(self, special: str, field: str, effect: str) -> TricksAndTreatsState:
+    def _mark_leading_kinds(self, special: str, field: str, message: str) -> TricksAndTreatsState:
         """Favorite, Bad Candy: the one or two kinds most under ``special`` go to ``field``."""
         kinds = _leading_kinds(self.pile(basket_id(special)))
         if not 1 <= len(kinds) <= 2:
-            return self._log(f"{special}: no effect")
+            return self._log(N_("{name}: no effect"), name=(special,))
         changes: dict[str, Any] = {field: kinds}
-        return attrs.evolve(self, **changes)._log(f"{special}: {' and '.join(kinds)} {effect}")
+        return attrs.evolve(self, **changes)._log(
+            message, name=(special,), kinds=tuple(_KIND_WORDS[k] for k in kinds)
+        )
 
     def _end_lice(self) -> TricksAndTreatsState:
         kinds = _leading_kinds(self.pile(basket_id("lice")))
@@ -677,28 +770,40 @@ class TricksAndTreatsState:
             most = max(amounts.values())
             if most > 0:
                 lousy |= {p for p, a in amounts.items() if a == most}
-                found.append(f"{most} {kind}")
+                found.append(Effect(N_("{count} {kind}"), count=most, kind=(_KIND_WORDS[kind],)))
         if not kinds:
-            return self._log("lice: no candy under the lice basket, so nobody has lice")
-        has = f"{' and '.join(kinds)} {'has' if len(kinds) == 1 else 'have'} lice (the most candy"
-        has += " under the lice basket)"
+            return self._log(N_("lice: no candy under the lice basket, so nobody has lice"))
+        has = Effect(
+            N_("{kinds} has lice (the most candy under the lice basket)")
+            if len(kinds) == 1
+            else N_("{kinds} have lice (the most candy under the lice basket)"),
+            kinds=tuple(_KIND_WORDS[k] for k in kinds),
+        )
         if not lousy:
             return self._log(
-                f"lice: {has}, but no basket of a player still in holds any: nobody has lice"
+                N_("lice: {has}, but no basket of a player still in holds any: nobody has lice"),
+                has=has,
             )
-        most_held = " and ".join(found)
+        most_held = tuple(found)
         if lousy == set(survivors):
             # TT-16: a game needs a winner ([3]); lice that would leave nobody eliminate nobody.
             return self._log(
-                f"lice: {has}; every player left holds the most ({most_held}), so nobody is "
-                "eliminated (TT-16)"
+                N_(
+                    "lice: {has}; every player left holds the most ({most}), so nobody is "
+                    "eliminated (TT-16)"
+                ),
+                has=has,
+                most=most_held,
             )
         alive = tuple(a and p not in lousy for p, a in enumerate(self.alive))
-        out = " and ".join(f"player {p}" for p in sorted(lousy))
-        whose = "whose basket holds" if len(lousy) == 1 else "whose baskets hold"
+        out = tuple(_player(p) for p in sorted(lousy))
         return attrs.evolve(self, alive=alive)._log(
-            f"lice: {has}; {out}, {whose} the most of it ({most_held}), "
-            f"{'is' if len(lousy) == 1 else 'are'} out"
+            N_("lice: {has}; {players}, whose basket holds the most of it ({most}), is out")
+            if len(lousy) == 1
+            else N_("lice: {has}; {players}, whose baskets hold the most of it ({most}), are out"),
+            has=has,
+            players=out,
+            most=most_held,
         )
 
     # -- views ------------------------------------------------------------------------------
@@ -779,7 +884,7 @@ class TricksAndTreatsView:
     specials: tuple[str, ...] = ()
     removed: tuple[Card, ...] = ()
     pending: int | None = None
-    effects: tuple[str, ...] = ()
+    effects: tuple[Effect, ...] = ()
     doubled: tuple[str, ...] = ()
     spoiled: tuple[str, ...] = ()
     popular: int | None = None
