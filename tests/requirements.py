@@ -32,6 +32,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "ray": ("ray",),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "openspiel": ("pyspiel", "numpy"),
+    "policy": ("numpy",),
     "webtest": ("starlette", "uvicorn", "websockets", "psycopg", "httpx2", "playwright"),
 }
 """The modules each extra brings that the tests import (pyproject.toml lists the packages)."""

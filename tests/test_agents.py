@@ -77,7 +77,7 @@ def test_make_agent() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("wizard", "no agent 'wizard'; choose from random, greedy, search"),
+        ("wizard", "no agent 'wizard'; choose from random, greedy, search, policy"),
         ("greedy:3", "only the search agent takes a budget"),
         ("search:0", "the search budget must be a whole number of iterations from 1 to 5,000"),
         ("search:", "the search budget must be a whole number"),

@@ -12,7 +12,7 @@ import pytest
 import tricky_treats as tt
 from tests.requirements import install_hint, needs_extra
 from tricky_treats.cli import main
-from tricky_treats.ladder import LadderGame, make_bot, play_ladder, rate
+from tricky_treats.ladder import LadderGame, play_ladder, rate
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -70,8 +70,6 @@ def test_a_ladder_refuses_what_it_cannot_play() -> None:
         play_ladder(["greedy", "random"], games=3)
     with pytest.raises(tt.ConfigurationError, match="no agent 'wizard'"):
         play_ladder(["greedy", "wizard"], games=2)
-    with pytest.raises(tt.ConfigurationError, match="policy's file"):
-        make_bot("policy")
 
 
 def test_the_ladder_command_prints_ratings_intervals_and_time_per_move(

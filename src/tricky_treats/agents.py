@@ -391,12 +391,25 @@ class SearchAgent:
         return rewards
 
 
+def _shipped_policy() -> Agent:
+    """The learned value policy whose weights ship with the package (needs numpy)."""
+    try:
+        from tricky_treats.adapters.policy import ValuePolicyAgent
+    except ImportError:
+        raise ConfigurationError(
+            "the policy agent needs numpy: pip install 'tricky-treats[policy]'"
+        ) from None
+    return ValuePolicyAgent.shipped()
+
+
 AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "search": SearchAgent,
+    "policy": _shipped_policy,
 }
-"""Agent names for the command line and ``make_agent()``."""
+"""Agent names for the command line and ``make_agent()``: ``policy`` is the learned value
+policy of ``tricky_treats.adapters.policy`` (numpy, from the ``policy`` extra)."""
 
 
 MAX_SEARCH_ITERATIONS = 5_000
@@ -405,7 +418,9 @@ an iteration, a few seconds a move (``search:1000000`` would take a quarter of a
 
 
 def make_agent(spec: str) -> Agent:
-    """An agent from its name: ``random``, ``greedy``, ``search`` or ``search:ITERATIONS``.
+    """An agent from its name: ``random``, ``greedy``, ``search[:ITERATIONS]`` or ``policy``.
+
+    ``policy`` is the shipped learned policy, which needs numpy.
 
     Raises ``ConfigurationError`` naming the problem for an unknown name, a budget on an
     agent that takes none, or a budget that is not a whole number from 1 to

@@ -13,9 +13,11 @@ relative to ``anchor`` (0); the confidence interval is the 2.5th to 97.5th perce
 the ratings fitted again to resamples of each pair's games (a seeded bootstrap).
 
 Bots are named as for ``simulate`` (``random``, ``greedy``, ``search:ITERATIONS``), plus
-``ismcts:SIMULATIONS``, OpenSpiel's IS-MCTS through the OpenSpiel adapter (the
-``openspiel`` extra), and ``policy:FILE``, a linear policy trained by
-``examples/train_policy.py`` (numpy, from the ``pettingzoo`` extra).
+``policy``, the learned value policy that ships with the package, ``ismcts:SIMULATIONS``,
+OpenSpiel's IS-MCTS through the OpenSpiel adapter (the ``openspiel`` extra), and
+``policy:FILE``, a policy file: value weights written by ``python -m
+tricky_treats.adapters.training`` or a linear policy written by ``examples/train_policy.py``
+(numpy, from the ``policy`` extra).
 
 ``game`` plays one of the candy games under ``examples/`` instead (``hack-trick``,
 ``candy-chaser``, ``tricks-and-treats``, each installed on its own): 2-player games of the
@@ -96,16 +98,14 @@ def make_bot(spec: str) -> Agent:
                 "the ismcts bot is OpenSpiel's: pip install 'tricky-treats[openspiel]'"
             ) from None
         return ISMCTSAgent(_count(spec, argument or "100", "simulations"))
-    if name == "policy":
-        if not argument:
-            raise ConfigurationError("name the policy's file, as 'policy:policy.npz'")
+    if name == "policy" and argument:
         try:
-            from tricky_treats.adapters.policy import LinearPolicyAgent
+            from tricky_treats.adapters.policy import load_policy
         except ImportError:
             raise ConfigurationError(
-                "the policy bot needs numpy: pip install 'tricky-treats[pettingzoo]'"
+                "the policy bot needs numpy: pip install 'tricky-treats[policy]'"
             ) from None
-        return LinearPolicyAgent.load(argument)
+        return load_policy(argument)
     return make_agent(spec)
 
 

@@ -1,31 +1,57 @@
-"""A linear policy over the observation encoding, as ``examples/train_policy.py`` trains it.
+"""Learned policies: the shipped value policy, and a linear policy over the observation.
 
-``LinearPolicyAgent.load(path)`` reads the ``.npz`` file the trainer writes: ``weights``
-(one row per action code), ``bias``, ``players`` and ``observation_version``. The agent
-encodes its view (``tricky_treats.adapters.observation``), divides it by the encoding's
+``ValuePolicyAgent`` is the ``policy`` bot (``make_bot("policy")``, ``tricky-treats ladder
+--bots policy``): it looks one action ahead, as the greedy bot does, and plays the legal
+action whose afterstate its learned linear value rates highest. The value reads the numbers
+``afterstate_features`` lists (``FEATURE_NAMES``), only what the player sees, and its
+weights ship with the package (``ValuePolicyAgent.shipped()``), trained by self-play on the
+vector environment (``python -m tricky_treats.adapters.training``, see docs/bots.md).
+
+``LinearPolicyAgent.load(path)`` reads the ``.npz`` file ``examples/train_policy.py`` writes:
+``weights`` (one row per action code), ``bias``, ``players`` and ``observation_version``. The
+agent encodes its view (``tricky_treats.adapters.observation``), divides it by the encoding's
 bounds (``high``, at least 1), scores every action code by ``weights @ x + bias`` and plays
 the legal action with the highest score. It draws nothing: ``rng`` is not used.
 
-numpy is needed (the ``pettingzoo`` and ``openspiel`` extras bring it).
+``load_policy(path)`` reads either kind of file. numpy is needed (the ``pettingzoo`` and
+``openspiel`` extras bring it); ``import tricky_treats`` never imports this module.
 """
 
 from __future__ import annotations
 
+import collections
+import importlib.resources
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.actions import Action
 from tricky_treats.adapters.observation import OBSERVATION_VERSION, ObservationEncoding
+from tricky_treats.agents import _costume_potential, determinize
+from tricky_treats.components import FEATURES, CostumeType, Treat, TrickIcon
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError
+from tricky_treats.model import GameState
+from tricky_treats.scoring import score_sheet
 from tricky_treats.views import PlayerView
 
-__all__ = ["LinearPolicyAgent"]
+__all__ = [
+    "FEATURE_NAMES",
+    "POLICY_FEATURES_VERSION",
+    "SHIPPED_POLICY",
+    "LinearPolicyAgent",
+    "ValuePolicyAgent",
+    "afterstate_features",
+    "load_policy",
+]
+
+_TREATS = tuple(Treat)
+_ICONS = tuple(TrickIcon)
+_FEATURES = tuple(FEATURES)
 
 
 class LinearPolicyAgent:
@@ -47,21 +73,19 @@ class LinearPolicyAgent:
     @classmethod
     def load(cls, path: str | Path) -> LinearPolicyAgent:
         """The policy in the ``.npz`` file at ``path`` (as ``examples/train_policy.py`` writes)."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                fields = {name: data[name] for name in data.files}
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"cannot read the policy file {path}: {exc}") from None
+        return _load_as(path, LinearPolicyAgent)
+
+    @classmethod
+    def _from_fields(cls, fields: dict[str, Any], name: str) -> LinearPolicyAgent:
         missing = {"weights", "bias", "players", "observation_version"} - set(fields)
         if missing:
             raise ConfigurationError(
-                f"the policy file {path} lacks {sorted(missing)}: write it with "
-                f"examples/train_policy.py"
+                f"{name} lacks {sorted(missing)}: write it with examples/train_policy.py"
             )
         version = int(fields["observation_version"])
         if version != OBSERVATION_VERSION:
             raise ConfigurationError(
-                f"the policy file {path} is for observation version {version}, this library "
+                f"{name} is for observation version {version}, this library "
                 f"encodes version {OBSERVATION_VERSION}: train it again"
             )
         return cls(fields["weights"], fields["bias"], int(fields["players"]))
@@ -96,3 +120,271 @@ class LinearPolicyAgent:
 
     def __repr__(self) -> str:
         return f"LinearPolicyAgent(players={self.players}, actions={self.weights.shape[0]})"
+
+
+# -- the learned value policy ---------------------------------------------------------------
+
+POLICY_FEATURES_VERSION = 1
+"""The version of ``afterstate_features``' list; a policy file names the version it read."""
+
+SEAT_FEATURES: tuple[str, ...] = (
+    "points",
+    "costume_potential",
+    "visitable_houses",
+    "visitable_pumpkins",
+    "visitable_treats",
+    "visitable_value",
+    "tile_progress",
+    "treat_value",
+    "treats",
+    "footprints",
+    "top_icons",
+    "trickable_houses",
+    "tricked_houses",
+    "complete_kids",
+)
+"""What ``afterstate_features`` reads of one seat, in order (see ``FEATURE_NAMES``)."""
+
+FEATURE_NAMES: tuple[str, ...] = (
+    *(f"own_{name}" for name in SEAT_FEATURES),
+    *(f"leader_{name}" for name in SEAT_FEATURES),
+    "margin",
+    "deck_size",
+    "pumpkins_left",
+    "end_triggered",
+    "own_move",
+)
+"""The names of ``afterstate_features``' numbers, in order (version ``POLICY_FEATURES_VERSION``).
+
+Per seat, for the player (``own_``) and for the other player with the most visible points
+(``leader_``; the next in turn order on a tie): ``points``, the total so far (R24; the
+player's own secret tile counts, the leader's does not, as the player cannot see it);
+``costume_potential``, the greedy bot's value of unfinished costumes; ``visitable_houses``,
+the nice houses the seat reaches and has not visited (R5, R6), ``visitable_pumpkins``, those
+of them with their pumpkin still on, ``visitable_treats``, the treats visiting each of them
+now would give, and ``visitable_value``, those treats each worth what it is worth to the
+seat's trick tiles (below); ``tile_progress``, over the trick tiles the seat has access to
+(R14), each tile's points times the share of its next set already held; ``treat_value``, the
+treats held, each worth what it is worth to the seat's tiles (a tile of ``p`` points for a
+set of ``k`` treats makes each of its treats worth ``p / k``); ``treats``, the treats on the
+seat's tracks; ``footprints``, those left; ``top_icons``, the
+most kids showing one trick icon (R3); ``trickable_houses``, the mean houses the seat could
+trick now (R4); ``tricked_houses``; ``complete_kids``, kids wearing all their cards. Then
+``margin`` (own points less the leader's), ``deck_size``, ``pumpkins_left`` on all houses,
+``end_triggered`` (1 once the end is triggered, R10) and ``own_move`` (1 when the player is
+to move, as after a refresh, R8). Points and counts are divided by 10, yes/no are 0 or 1.
+"""
+
+
+def _seat_features(state: GameState, seat: int, secret_tile: bool) -> list[float]:
+    player = state.players[seat]
+    sheet = score_sheet(state, seat, secret_tile=secret_tile)
+    progress = 0.0
+    worth = [0.0] * len(_TREATS)  # what one more treat of each kind is worth to the tiles
+    for line in sheet.trick_tiles:
+        needed = collections.Counter(line.tile.treats)
+        held = 0.0
+        for treat, count in needed.items():
+            left = player.treats[_TREATS.index(treat)] - line.sets * count
+            held += min(1.0, left / count)
+            worth[_TREATS.index(treat)] += line.tile.points / len(line.tile.treats)
+        progress += line.tile.points * held / len(needed)
+    visitable = player.visitable
+    grid = state.setup.grid
+    pumpkins = treats = 0
+    value = 0.0
+    for house in range(len(grid)):
+        if visitable >> house & 1:
+            pumpkins += state.pumpkin_on_house[house]
+            wanted = player.feature_counts[_FEATURES.index(grid[house].neighbour.wants)]
+            given = grid[house].neighbour.treats_for(wanted)
+            treats += given
+            value += given * worth[_TREATS.index(grid[house].treat)]
+    held_value = sum(w * t for w, t in zip(worth, player.treats, strict=True))
+    icons = player.visible_icons
+    top = max(icons) if icons else 0
+    setup = state.setup
+    if setup.rules.any_mean_house:
+        trickable = sum(1 for m in range(len(setup.mean_houses)) if m not in player.tricked)
+        trickable = trickable if top >= 3 else 0
+    else:
+        trickable = sum(
+            1
+            for m, house in enumerate(setup.mean_houses)
+            if m not in player.tricked and icons[_ICONS.index(house.icon)] >= 3
+        )
+    cards_per_kid = len(CostumeType)
+    return [
+        sheet.total / 10,
+        _costume_potential(state, seat) / 10,
+        visitable.bit_count() / 10,
+        pumpkins / 10,
+        treats / 10,
+        value / 10,
+        progress / 10,
+        held_value / 10,
+        sum(player.treats) / 10,
+        player.footprints / 10,
+        top / 10,
+        trickable / 10,
+        len(player.tricked) / 10,
+        sum(1 for kid in player.kids if len(kid) == cards_per_kid) / 10,
+    ]
+
+
+def afterstate_features(state: GameState, seat: int) -> list[float]:
+    """The numbers ``ValuePolicyAgent`` values ``state`` by for ``seat`` (``FEATURE_NAMES``).
+
+    They read only what ``seat`` sees: the other seats' secret tiles, the deck order and the
+    seed never change them. Any player count; the leader is the other seat with the most
+    visible points.
+    """
+    players = len(state.players)
+    others = [(seat + k) % players for k in range(1, players)]
+    leader = others[0]
+    if players > 2:
+        totals = {p: score_sheet(state, p, secret_tile=False).total for p in others}
+        leader = max(others, key=lambda p: totals[p])  # max keeps the first on a tie
+    own = _seat_features(state, seat, True)
+    best = _seat_features(state, leader, False)
+    pumpkins = sum(state.pumpkin_on_house) + sum(state.pumpkin_on_mean_house)
+    return [
+        *own,
+        *best,
+        own[0] - best[0],
+        state.deck_size / 10,
+        pumpkins / 10,
+        1.0 if state.end_trigger is not None else 0.0,
+        1.0 if state.current_player == seat else 0.0,
+    ]
+
+
+SHIPPED_POLICY = "policy.npz"
+"""The file of the shipped value policy's weights, in the package's ``tricky_treats.data``."""
+
+_VALUE_POLICY = "afterstate-value"  # the ``kind`` a value policy's file names
+
+
+class ValuePolicyAgent:
+    """Plays the legal action whose afterstate its learned linear value rates highest.
+
+    ``value(state, seat) = weights @ afterstate_features(state, seat)``. To choose, the agent
+    completes its view with one sample of the hidden information (``determinize``), plays
+    each legal action on it and keeps the first action of highest value. The features read
+    only what the player sees, so the sample never changes the choice: the agent plays the
+    same action for the same view whatever ``rng`` holds.
+    """
+
+    def __init__(self, weights: npt.ArrayLike) -> None:
+        array = np.array(weights, dtype=np.float64)
+        if array.shape != (len(FEATURE_NAMES),) or not np.all(np.isfinite(array)):
+            raise ConfigurationError(
+                f"a value policy has {len(FEATURE_NAMES)} finite weights, one per name of "
+                f"FEATURE_NAMES, got an array of shape {array.shape}"
+            )
+        array.setflags(write=False)
+        self.weights = array
+
+    @classmethod
+    def shipped(cls) -> ValuePolicyAgent:
+        """The value policy whose weights ship with the package (``SHIPPED_POLICY``)."""
+        resource = importlib.resources.files("tricky_treats.data") / SHIPPED_POLICY
+        with resource.open("rb") as file:
+            policy = _read(file, f"the shipped {SHIPPED_POLICY}")
+        if not isinstance(policy, ValuePolicyAgent):  # pragma: no cover - the file is ours
+            raise ConfigurationError(f"the shipped {SHIPPED_POLICY} is not a value policy")
+        return policy
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValuePolicyAgent:
+        """The value policy in the ``.npz`` file at ``path`` (as ``save`` writes it)."""
+        return _load_as(path, ValuePolicyAgent)
+
+    def save(self, path: str | Path, *, about: str = "") -> None:
+        """Write the weights to the ``.npz`` file at ``path``; ``about`` says how they were made."""
+        np.savez(
+            path,
+            kind=np.array(_VALUE_POLICY),
+            weights=self.weights,
+            feature_names=np.array(FEATURE_NAMES),
+            features_version=np.array(POLICY_FEATURES_VERSION),
+            about=np.array(about),
+        )
+
+    def value(self, state: GameState, seat: int) -> float:
+        """How good ``state`` is for ``seat``, by the learned weights."""
+        return float(self._values(np.array([afterstate_features(state, seat)]))[0])
+
+    def choose(
+        self, view: PlayerView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The legal action whose afterstate has the highest value (the first on a tie)."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self._best(determinize(view, rng), view.player, legal_actions)
+
+    def _best(self, state: GameState, seat: int, legal_actions: Sequence[Action]) -> Action:
+        """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one)."""
+        rows = np.array([afterstate_features(state.apply(a), seat) for a in legal_actions])
+        return legal_actions[int(np.argmax(self._values(rows)))]
+
+    def _values(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """``rows @ weights``, equal for equal rows: ties are exact, the first action wins."""
+        # A matrix product may round equal rows differently (blocks of rows in BLAS).
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        values: npt.NDArray[np.float64] = (unique @ self.weights)[inverse.reshape(-1)]
+        return values
+
+    def __repr__(self) -> str:
+        return f"ValuePolicyAgent(weights={len(self.weights)})"
+
+
+def load_policy(path: str | Path) -> ValuePolicyAgent | LinearPolicyAgent:
+    """The policy in the ``.npz`` file at ``path``: a value policy or a linear policy.
+
+    Raises ``ConfigurationError`` naming the problem for a file that cannot be read, lacks
+    a field, or was written for another feature or observation version.
+    """
+    try:
+        with open(path, "rb") as file:
+            return _read(file, f"the policy file {path}")
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read the policy file {path}: {exc}") from None
+
+
+_Policy = TypeVar("_Policy", "ValuePolicyAgent", LinearPolicyAgent)
+
+
+def _load_as(path: str | Path, kind: type[_Policy]) -> _Policy:
+    """The policy at ``path``, which must be of ``kind``."""
+    policy = load_policy(path)
+    if not isinstance(policy, kind):
+        names = {ValuePolicyAgent: "a value policy", LinearPolicyAgent: "a linear policy"}
+        raise ConfigurationError(
+            f"the policy file {path} holds {names[type(policy)]}, not {names[kind]}: load it "
+            f"with load_policy(), which reads either"
+        )
+    return policy
+
+
+def _read(file: IO[bytes], name: str) -> ValuePolicyAgent | LinearPolicyAgent:
+    try:
+        with np.load(file, allow_pickle=False) as data:
+            fields = {key: data[key] for key in data.files}
+    except (OSError, ValueError, EOFError) as exc:
+        raise ConfigurationError(f"cannot read {name}: {exc}") from None
+    if "kind" not in fields:
+        return LinearPolicyAgent._from_fields(fields, name)
+    if str(fields["kind"]) != _VALUE_POLICY:
+        raise ConfigurationError(f"{name} holds a policy of unknown kind {str(fields['kind'])!r}")
+    missing = {"weights", "feature_names", "features_version"} - set(fields)
+    if missing:
+        raise ConfigurationError(f"{name} lacks {sorted(missing)}: write it with save()")
+    version = int(fields["features_version"])
+    names = tuple(str(n) for n in fields["feature_names"])
+    if version != POLICY_FEATURES_VERSION or names != FEATURE_NAMES:
+        raise ConfigurationError(
+            f"{name} is for features version {version}, this library computes version "
+            f"{POLICY_FEATURES_VERSION} ({len(FEATURE_NAMES)} features): train it again"
+        )
+    return ValuePolicyAgent(fields["weights"])

@@ -127,7 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seats",
         help="one per seat, in seat order: 'human' or a bot (random, greedy, search, "
-        "search:ITERATIONS), e.g. 'human,human,greedy'; default: you in seat 0, --bot elsewhere",
+        "search:ITERATIONS, policy), e.g. 'human,human,greedy'; default: you in seat 0, "
+        "--bot elsewhere",
     )
     play.add_argument("--bot", default="greedy", help="the bot in the other seats (greedy)")
     _language_option(play)

@@ -23,9 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default=DEFAULT_BOTS,
-        help="the bots, separated by commas: random, greedy, search:ITERATIONS, "
-        "ismcts:SIMULATIONS (OpenSpiel's, needs the openspiel extra), policy:FILE (a policy "
-        f"written by examples/train_policy.py) (default: {DEFAULT_BOTS})",
+        help="the bots, separated by commas: random, greedy, search:ITERATIONS, policy "
+        "(the shipped learned policy, needs the policy extra), ismcts:SIMULATIONS (OpenSpiel's, "
+        "needs the openspiel extra), policy:FILE (a policy written by python -m "
+        "tricky_treats.adapters.training or examples/train_policy.py) "
+        f"(default: {DEFAULT_BOTS})",
     )
     parser.add_argument(
         "--game",

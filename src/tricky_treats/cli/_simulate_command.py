@@ -38,7 +38,7 @@ def add_parser(commands: Any) -> None:
         "--agents",
         metavar="BOTS",
         help="bots, comma-separated, one per seat (random, greedy, search, "
-        "search:ITERATIONS), or one bot for every seat of --players; default: greedy and "
+        "search:ITERATIONS, policy), or one bot for every seat of --players; default: greedy and "
         "random in turn, one per seat (greedy,random; greedy,random,greedy,random for 4)",
     )
     simulate.add_argument(
