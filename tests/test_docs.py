@@ -143,6 +143,12 @@ def _check_shell_line(page: Path, line: str) -> None:
     if words[0] == "python" and words[1].endswith(".py"):
         assert (ROOT / words[1]).is_file(), f"{page.name}: {line!r}"
         return
+    if words[:3] == ["python", "-m", "tricky_treats.adapters.training"]:
+        pytest.importorskip("numpy", reason=install_hint("policy"))
+        from tricky_treats.adapters.training import _parser
+
+        _parser().parse_args(words[3:])  # exits (fails) on an unknown option
+        return
     if words[:3] in (["python", "-m", "pytest"], ["python", "-c", words[2]]):
         return  # the test suite itself; one-liners run in the walkthrough test
     pytest.fail(f"{page.name}: a shell line this test does not know how to check: {line!r}")
