@@ -42,6 +42,7 @@ from tricky_treats.views import PlayerView
 __all__ = [
     "FEATURE_NAMES",
     "POLICY_FEATURES_VERSION",
+    "SEAT_FEATURES",
     "SHIPPED_POLICY",
     "LinearPolicyAgent",
     "ValuePolicyAgent",
@@ -167,9 +168,9 @@ seat's trick tiles (below); ``tile_progress``, over the trick tiles the seat has
 (R14), each tile's points times the share of its next set already held; ``treat_value``, the
 treats held, each worth what it is worth to the seat's tiles (a tile of ``p`` points for a
 set of ``k`` treats makes each of its treats worth ``p / k``); ``treats``, the treats on the
-seat's tracks; ``footprints``, those left; ``top_icons``, the
-most kids showing one trick icon (R3); ``trickable_houses``, the mean houses the seat could
-trick now (R4); ``tricked_houses``; ``complete_kids``, kids wearing all their cards. Then
+seat's tracks; ``footprints``, those left; ``top_icons``, the most kids showing one trick
+icon (R3); ``trickable_houses``, the mean houses the seat could trick now (R4);
+``tricked_houses``; ``complete_kids``, kids wearing all their cards. Then
 ``margin`` (own points less the leader's), ``deck_size``, ``pumpkins_left`` on all houses,
 ``end_triggered`` (1 once the end is triggered, R10) and ``own_move`` (1 when the player is
 to move, as after a refresh, R8). Points and counts are divided by 10, yes/no are 0 or 1.
