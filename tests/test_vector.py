@@ -21,6 +21,7 @@ import numpy as np
 from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+from tricky_treats.dealing import _Dealer, start_game
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
@@ -154,6 +155,34 @@ def test_seeds_deal_the_games_of_new_game() -> None:
     ]
     with pytest.raises(tt.ConfigurationError, match="reset needs 4 seeds"):
         envs.reset(seed=[1, 2])
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
+def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The env's dealer checks its arguments once; each game is still ``new_game``'s.
+
+    And the game a record of its configuration starts (``start_game``, which resolves the
+    variants by name again), so that reusing the dealer carries nothing from game to game.
+    """
+    dealer = _Dealer(
+        players,
+        first_player=options.get("first_player", 0),
+        any_mean_house=options.get("any_mean_house", False),
+        refresh_ends_turn=options.get("refresh_ends_turn", False),
+        variants=options.get("variants", ()),
+        variant_options=None,
+        components=options.get("components"),
+    )
+    components = options.get("components")
+    for seed in [0, 1, 2**63 - 1, 2**128 - 1, *range(5, 40, 7)]:
+        game = dealer.game(seed)
+        assert game == tt.new_game(players, seed=seed, **options)
+        assert game == start_game(game.config, components, custom_components=components is not None)
+    for bad in (-1, 2**128, True, 1.0):
+        with pytest.raises(tt.ConfigurationError, match="seed must be a whole number"):
+            dealer.game(bad)  # type: ignore[arg-type]
 
 
 def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:

@@ -75,7 +75,7 @@ from tricky_treats.components import (
     Treat,
     TrickIcon,
 )
-from tricky_treats.dealing import new_game
+from tricky_treats.dealing import _Dealer
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState, Termination
 from tricky_treats.simulator import Simulator, _core
@@ -116,15 +116,17 @@ class TrickyTreatsVectorEnv:
         if type(num_envs) is not int or num_envs < 1:
             raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
         self.num_envs = num_envs
-        self._players = players
         self._variants = tuple(variants)
-        self._variant_options = {k: dict(v) for k, v in (variant_options or {}).items()}
-        self._options: dict[str, Any] = {
-            "first_player": first_player,
-            "any_mean_house": any_mean_house,
-            "refresh_ends_turn": refresh_ends_turn,
-            "components": components,
-        }
+        # new_game's arguments, checked once: each game is new_game(seed=...)'s.
+        self._dealer = _Dealer(
+            players,
+            first_player=first_player,
+            any_mean_house=any_mean_house,
+            refresh_ends_turn=refresh_ends_turn,
+            variants=self._variants,
+            variant_options=variant_options,
+            components=components,
+        )
         probe = self._deal(0)  # checks the configuration and sizes the arrays
         self.encoding = ObservationEncoding(probe)
         self.players = len(probe.players)
@@ -179,13 +181,7 @@ class TrickyTreatsVectorEnv:
     # -- the games --------------------------------------------------------------------------
 
     def _deal(self, seed: int) -> GameState:
-        return new_game(
-            self._players,
-            seed=seed,
-            variants=self._variants,
-            variant_options=self._variant_options,
-            **self._options,
-        )
+        return self._dealer.game(seed)
 
     # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
 
@@ -222,38 +218,57 @@ class TrickyTreatsVectorEnv:
         """The games being played, one simulator per env (read them; do not play on them)."""
         return tuple(self._sims)
 
-    def _start(self, env: int, seed: int) -> None:
-        """Deal env ``env`` the game of ``seed``, with its board's fixed entries."""
-        game = self._deal(seed)
-        sim = Simulator(game)
-        core = sim._core
-        if env < len(self._sims):
-            self._sims[env] = sim
+    def _start(self, envs: list[int], seeds: list[int]) -> None:
+        """Deal each of ``envs`` the game of its seed, with its board's fixed entries.
+
+        The arrays of all the games dealt are written at once, by one scatter each.
+        """
+        layout = self._layout
+        size = self.observation_size
+        seats = self.players
+        worn_size = layout.worn_size
+        market_size = self._markets.shape[1]
+        everything = list(range(layout.market_size))
+        fixed: list[int] = []  # offsets of ones in _fixed_part, flat
+        treats: list[npt.NDArray[np.float32]] = []
+        worn: list[int] = []  # in _blocks, flat
+        market: list[int] = []  # in _markets, flat
+        sims = self._sims
+        for env, seed in zip(envs, seeds, strict=True):
+            game = self._deal(seed)
+            sim = Simulator(game)
+            core = sim._core
+            if env < len(sims):
+                sims[env] = sim
+            else:
+                sims.append(sim)
+                self._cores.append(None)
+                self._deals.append(None)
+            treats.append(self._board.ones(game, fixed, env * size))
+            cards = None if core is None else core.tables.cards
+            if core is None or not (cards is self._cards or cards == self._cards):
+                self._cores[env] = None  # by the rules, or cards the layout does not know
+                self._deals[env] = None
+                continue
             self._cores[env] = core
-        else:
-            self._sims.append(sim)
-            self._cores.append(core)
-            self._deals.append(None)
-        self.seeds[env] = seed
-        self._board.write(game, self._fixed_part[env])
-        cards = None if core is None else core.tables.cards
-        block = self._blocks[env]
-        block[:] = 0
-        if core is None or not (cards is self._cards or cards == self._cards):
-            self._cores[env] = None  # by the rules, or cards the layout does not know
-            self._deals[env] = None
-        else:
             self._deals[env] = _deal_of(
-                self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
+                layout, self._card_deck, self.encoding._tile_index, game, core.tables
             )
-            for seat in range(self.players):
-                worn = _core.worn_block(core, self._layout, seat)
-                if worn:  # a new game's kids wear nothing yet
-                    block[seat, worn] = 1.0
-            market: list[int] = []
-            _core.market_block(core, self._layout, list(range(len(core.market))), market, 0)
-            self._markets[env] = 0.0
-            self._markets[env, market] = 1.0
+            for seat in range(seats):
+                at = (env * seats + seat) * worn_size
+                # A new game's kids wear nothing yet, unless a plugin dealt otherwise.
+                worn.extend([at + i for i in _core.worn_block(core, layout, seat)])
+            _core.market_block(core, layout, everything, market, env * market_size)
+        index = np.array(envs, np.intp)
+        self.seeds[index] = seeds
+        self._fixed_part[index] = 0.0
+        self._fixed_part.reshape(-1)[np.array(fixed, np.intp)] = 1.0
+        start, stop = self._board.treats_at
+        self._fixed_part[index, start:stop] = np.stack(treats)
+        self._blocks[index] = 0.0
+        self._blocks.reshape(-1)[np.array(worn, np.intp)] = 1.0
+        self._markets[index] = 0.0
+        self._markets.reshape(-1)[np.array(market, np.intp)] = 1.0
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -275,8 +290,7 @@ class TrickyTreatsVectorEnv:
         if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
             raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
         self._rngs = [random.Random(s) for s in seeds]
-        for env, game_seed in enumerate(seeds):
-            self._start(env, game_seed)
+        self._start(list(range(n)), seeds)
         self.rewards[:] = 0
         self.terminations[:] = False
         self.final_scores[:] = 0
@@ -324,12 +338,14 @@ class TrickyTreatsVectorEnv:
                 sims[env].play(codes[env])
                 if sims[env].is_over:
                     ended.append(env)
-        for env in ended:
-            scores, winners = sims[env]._outcome()  # scored once
-            rewards[env] = rewards_of(self.players, winners)
-            self.final_scores[env] = scores
-            terminations[env] = True
-            self._start(env, self._rngs[env].getrandbits(63))
+        if ended:
+            outcomes = [sims[env]._outcome() for env in ended]  # each scored once
+            players = self.players
+            rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
+            self.final_scores[ended] = [scores for scores, _ in outcomes]
+            terminations[ended] = True
+            rngs = self._rngs
+            self._start(ended, [rngs[env].getrandbits(63) for env in ended])
         self._observe()
         return self.observations, rewards, terminations, self.truncations, self._infos()
 
@@ -422,19 +438,23 @@ class _Board:
         self._encoding = encoding
         self._at = {s.name: s.start for s in encoding.sections}
         section = encoding.section("house_treats")
-        self._treats_at = (section.start, section.stop)
+        self.treats_at = (section.start, section.stop)
         # Per nice house (by id; the entry keeps it alive): what it wants, its treat token,
         # and its row of ``rows``: the treats it gives for 1, 2, ... matching cards.
         self._houses: dict[int, tuple[object, int, int, int]] = {}
         self._rows = np.zeros((0, encoding.most_cards), np.float32)
 
-    def write(self, game: GameState, fixed: npt.NDArray[np.float32]) -> None:
-        """Write ``game``'s fixed entries into ``fixed`` (one observation, zeros elsewhere)."""
+    def ones(self, game: GameState, ones: list[int], base: int) -> npt.NDArray[np.float32]:
+        """Append the offsets (plus ``base``) of ``game``'s fixed ones to ``ones``.
+
+        Returns the entries of the section ``house_treats`` (at ``treats_at``), which are
+        counts.
+        """
         at = self._at
         setup = game.setup
         tile_index = self._encoding._tile_index
         features = len(FEATURES)
-        ones: list[int] = []
+        found: list[int] = []
         rows: list[int] = []
         houses = self._houses
         wants_at = at["house_wants"]
@@ -443,23 +463,21 @@ class _Board:
             entry = houses.get(id(house))
             if entry is None or entry[0] is not house:
                 entry = self._house(house)
-            ones += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
+            found += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
             rows.append(entry[3])
         for s, token in enumerate(setup.street_tokens):
-            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
+            found.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
         tiles = len(tile_index)
         for m, mean in enumerate(setup.mean_houses):
-            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
-            ones.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
+            found.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
+            found.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
         rules = setup.rules
         if rules.any_mean_house:
-            ones.append(at["rule_options"])
+            found.append(at["rule_options"])
         if rules.refresh_ends_turn:
-            ones.append(at["rule_options"] + 1)
-        fixed[:] = 0.0
-        fixed[ones] = 1.0
-        start, stop = self._treats_at
-        fixed[start:stop] = self._rows[rows].reshape(-1)
+            found.append(at["rule_options"] + 1)
+        ones.extend([base + i for i in found])
+        return self._rows[rows].reshape(-1)
 
     def _house(self, house: Any) -> tuple[object, int, int, int]:
         if len(self._houses) >= 4096:  # houses of many boxes: start afresh
