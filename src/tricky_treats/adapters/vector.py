@@ -75,9 +75,9 @@ from tricky_treats.components import (
     Treat,
     TrickIcon,
 )
-from tricky_treats.dealing import _Dealer
+from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.model import GameState, Termination
+from tricky_treats.model import GameState, Setup, Termination
 from tricky_treats.simulator import Simulator, _core
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
@@ -235,8 +235,8 @@ class TrickyTreatsVectorEnv:
         market: list[int] = []  # in _markets, flat
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
-            game = self._deal(seed)
-            sim = Simulator(game)
+            setup = self._dealer.setup(seed)
+            sim = Simulator._first(setup) or Simulator(_first_state(setup))
             core = sim._core
             if env < len(sims):
                 sims[env] = sim
@@ -244,7 +244,7 @@ class TrickyTreatsVectorEnv:
                 sims.append(sim)
                 self._cores.append(None)
                 self._deals.append(None)
-            treats.append(self._board.ones(game, fixed, env * size))
+            treats.append(self._board.ones(setup, fixed, env * size))
             cards = None if core is None else core.tables.cards
             if core is None or not (cards is self._cards or cards == self._cards):
                 self._cores[env] = None  # by the rules, or cards the layout does not know
@@ -252,7 +252,7 @@ class TrickyTreatsVectorEnv:
                 continue
             self._cores[env] = core
             self._deals[env] = _deal_of(
-                layout, self._card_deck, self.encoding._tile_index, game, core.tables
+                layout, self._card_deck, self.encoding._tile_index, setup, core.tables
             )
             for seat in range(seats):
                 at = (env * seats + seat) * worn_size
@@ -444,14 +444,13 @@ class _Board:
         self._houses: dict[int, tuple[object, int, int, int]] = {}
         self._rows = np.zeros((0, encoding.most_cards), np.float32)
 
-    def ones(self, game: GameState, ones: list[int], base: int) -> npt.NDArray[np.float32]:
-        """Append the offsets (plus ``base``) of ``game``'s fixed ones to ``ones``.
+    def ones(self, setup: Setup, ones: list[int], base: int) -> npt.NDArray[np.float32]:
+        """Append the offsets (plus ``base``) of the fixed ones of ``setup``'s deal.
 
         Returns the entries of the section ``house_treats`` (at ``treats_at``), which are
         counts.
         """
         at = self._at
-        setup = game.setup
         tile_index = self._encoding._tile_index
         features = len(FEATURES)
         found: list[int] = []
@@ -561,11 +560,10 @@ def _deal_of(
     layout: _core.Layout,
     card_deck: tuple[tuple[int, ...], ...],
     tile_index: dict[str, int],
-    game: GameState,
+    setup: Setup,
     tables: _core.Tables,
 ) -> _core.Deal:
-    """What the encoding of ``game``'s deal needs beyond the core."""
-    setup = game.setup
+    """What the encoding of ``setup``'s deal needs beyond the core."""
     secret = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
     on_board = {tile_index[m.tile.id] for m in setup.mean_houses}
     at = layout.unseen_at
