@@ -147,7 +147,9 @@ class TrickyTreatsVectorEnv:
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.seeds: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
-        self._fixed_part = np.zeros((n, self.observation_size), np.float32)
+        # Per game and viewer: the board's fixed part and the viewer's (_core.viewer_ones).
+        self._fixed_part = np.zeros((n, self.players, self.observation_size), np.float32)
+        self._viewer_rows = np.arange(n, dtype=np.intp) * self.players
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
         # Per game and seat, the seat's rows of kids, top_type and shown_icon (worn_block).
@@ -230,6 +232,7 @@ class TrickyTreatsVectorEnv:
         market_size = self._markets.shape[1]
         everything = list(range(layout.market_size))
         fixed: list[int] = []  # offsets of ones in _fixed_part, flat
+        board: list[int] = []
         treats: list[npt.NDArray[np.float32]] = []
         worn: list[int] = []  # in _blocks, flat
         market: list[int] = []  # in _markets, flat
@@ -244,16 +247,23 @@ class TrickyTreatsVectorEnv:
                 sims.append(sim)
                 self._cores.append(None)
                 self._deals.append(None)
-            treats.append(self._board.ones(setup, fixed, env * size))
+            board.clear()
+            treats.append(self._board.ones(setup, board, 0))
             cards = None if core is None else core.tables.cards
             if core is None or not (cards is self._cards or cards == self._cards):
                 self._cores[env] = None  # by the rules, or cards the layout does not know
                 self._deals[env] = None
                 continue
             self._cores[env] = core
-            self._deals[env] = _deal_of(
+            deal = self._deals[env] = _deal_of(
                 layout, self._card_deck, self.encoding._tile_index, setup, core.tables
             )
+            for viewer in range(seats):
+                at = (env * seats + viewer) * size
+                fixed.extend([at + i for i in board])
+                ones: list[int] = []
+                _core.viewer_ones(layout, deal, viewer, deal.face_up, seats, ones)
+                fixed.extend([at + i for i in ones])
             for seat in range(seats):
                 at = (env * seats + seat) * worn_size
                 # A new game's kids wear nothing yet, unless a plugin dealt otherwise.
@@ -264,7 +274,7 @@ class TrickyTreatsVectorEnv:
         self._fixed_part[index] = 0.0
         self._fixed_part.reshape(-1)[np.array(fixed, np.intp)] = 1.0
         start, stop = self._board.treats_at
-        self._fixed_part[index, start:stop] = np.stack(treats)
+        self._fixed_part[index, :, start:stop] = np.stack(treats)[:, None, :]
         self._blocks[index] = 0.0
         self._blocks.reshape(-1)[np.array(worn, np.intp)] = 1.0
         self._markets[index] = 0.0
@@ -376,7 +386,6 @@ class TrickyTreatsVectorEnv:
     def _observe(self) -> None:
         """Write every game's observation and mask, for its player to move."""
         obs = self.observations
-        np.copyto(obs, self._fixed_part)
         masks = self.action_masks
         masks[:] = 0
         ones: list[int] = []
@@ -386,6 +395,9 @@ class TrickyTreatsVectorEnv:
         players: list[int] = []
         _core.encode_all(self._cores, self._layout, self._deals, ones, values, legal, ends, players)
         n = self.num_envs
+        self.current_players[:] = players
+        fixed = self._fixed_part.reshape(n * self.players, -1)
+        np.take(fixed, self._viewer_rows + self.current_players, axis=0, out=obs)
         lengths = np.diff(np.fromiter(ends, np.intp, len(ends)).reshape(n, 2), axis=0, prepend=0)
         at = np.fromiter(ones, np.intp, len(ones))
         at += np.repeat(self._obs_rows, lengths[:, 0])
@@ -394,7 +406,6 @@ class TrickyTreatsVectorEnv:
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
-        self.current_players[:] = players
         worn = self._blocks[self._envs, self._rotations[self.current_players]]
         for start, size, first, last in self._worn_parts:
             obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
@@ -576,4 +587,5 @@ def _deal_of(
         setup.secret_tiles_face_up,
         setup.config.first_player,
         _core.deck_left(tables.deck, card_deck),
+        True,  # each viewer's viewer_ones are in the env's fixed part
     )

@@ -581,7 +581,8 @@ class Deal:
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
     tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
     ``position`` on in the deck; ``streets`` keeps the streets' values per bit mask of the
-    tokens flipped.
+    tokens flipped. ``kept``: the caller keeps each viewer's ``viewer_ones`` of the game
+    going on, which ``encode`` then leaves out (and encodes no game that is over).
     """
 
     def __init__(
@@ -592,6 +593,7 @@ class Deal:
         face_up: bool,
         first_player: int,
         deck_left: tuple[tuple[int, ...], ...],
+        kept: bool = False,
     ) -> None:
         self.secret = secret
         self.unseen = unseen
@@ -599,6 +601,7 @@ class Deal:
         self.face_up = face_up
         self.first_player = first_player
         self.deck_left = deck_left
+        self.kept = kept
         self.streets: dict[int, tuple[int, ...]] = {}
 
 
@@ -750,20 +753,20 @@ def encode(
     ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
     in the viewer's order, ``market`` the game's market block (``market_block``, likewise);
     every other entry is 0 or the board's fixed part. The caller fills those in: with them,
-    the same numbers as
-    ``ObservationEncoding.encode(state.view(viewer))``.
+    the same numbers as ``ObservationEncoding.encode(state.view(viewer))``. With
+    ``deal.kept``, the ``viewer_ones`` are the caller's too.
     """
     t = core.tables
     n = t.players
     over = core.current < 0
-    shown = over or deal.face_up
-    tiles = layout.tiles
+    if not deal.kept:
+        viewer_ones(layout, deal, viewer, over or deal.face_up, n, ones)
+    else:
+        assert not over, "a kept deal's game is encoded while it goes on"
     for row in range(n):
         seat = (viewer + row) % n
         ones.extend(layout.visited[row][core.visited[seat]])
         ones.extend(layout.tricked[row][core.tricked[seat]])
-        if shown or seat == viewer:
-            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
         treats = core.treats[seat]
         values.extend(
             (
@@ -793,7 +796,6 @@ def encode(
     values.append(len(core.discarded))
     values.append(core.turn)
     values.append(core.passes)
-    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
     if over:
         ones.append(layout.game_over_at)
     else:
@@ -803,4 +805,21 @@ def encode(
         seat_reason = layout.trigger_of(trigger)
         ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
         ones.append(layout.reason_at + seat_reason[1])
-    ones.append(layout.first_at + (deal.first_player - viewer) % n)
+
+
+def viewer_ones(
+    layout: Layout, deal: Deal, viewer: int, shown: bool, players: int, ones: list[int]
+) -> None:
+    """Append the entries of ``viewer``'s observation that only the deal and viewer fix.
+
+    The secret tiles the viewer sees (every one if ``shown``: face up, or the game over),
+    the tiles unseen and who is first player; ``encode`` gives them unless the caller keeps
+    them (``deal.kept``).
+    """
+    tiles = layout.tiles
+    for row in range(players):
+        seat = (viewer + row) % players
+        if shown or seat == viewer:
+            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
+    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
+    ones.append(layout.first_at + (deal.first_player - viewer) % players)
