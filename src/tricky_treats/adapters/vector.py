@@ -343,11 +343,12 @@ class TrickyTreatsVectorEnv:
         cleared = np.fromiter(slots, np.intp, len(slots))[:, None] + self._slot
         markets[cleared.reshape(-1)] = 0.0
         markets[np.fromiter(market, np.intp, len(market))] = 1.0
-        for env, core in enumerate(self._cores):
-            if core is None:  # played by the rules
-                sims[env].play(codes[env])
-                if sims[env].is_over:
-                    ended.append(env)
+        if None in self._cores:
+            for env, core in enumerate(self._cores):
+                if core is None:  # played by the rules
+                    sims[env].play(codes[env])
+                    if sims[env].is_over:
+                        ended.append(env)
         if ended:
             outcomes = [sims[env]._outcome() for env in ended]  # each scored once
             players = self.players
@@ -362,16 +363,18 @@ class TrickyTreatsVectorEnv:
     def _checked(self, actions: npt.ArrayLike) -> list[int]:
         """The actions as ints, each legal in its game; else the library's error is raised."""
         found = np.asarray(actions)
-        if found.shape != (self.num_envs,) or not (
-            np.issubdtype(found.dtype, np.integer) or found.dtype == np.bool_
-        ):
+        if found.shape != (self.num_envs,) or found.dtype.kind not in "biu":  # whole numbers
             raise InvalidActionError(
                 f"step takes {self.num_envs} action codes (whole numbers), one per env; "
                 f"got an array of shape {found.shape} and dtype {found.dtype}"
             )
         codes: list[int] = found.tolist()
-        masks = self.action_masks
         inside = (found >= 0) & (found < self.action_count)
+        if inside.all():  # the usual case: one gather checks every game's mask
+            flat = self._mask_rows + found.astype(np.intp)
+            if self.action_masks.reshape(-1)[flat].all():
+                return codes
+        masks = self.action_masks
         legal = inside.copy()
         legal[inside] = masks[np.flatnonzero(inside), found[inside]] == 1
         if not legal.all():
@@ -410,6 +413,8 @@ class TrickyTreatsVectorEnv:
         for start, size, first, last in self._worn_parts:
             obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
         obs[:, self._market_at[0] : self._market_at[1]] = self._markets
+        if None not in self._cores:
+            return
         for env, core in enumerate(self._cores):
             if core is None:  # by the rules: encode its view
                 state = self._sims[env].state()
