@@ -165,12 +165,21 @@ class TrickyTreatsVectorEnv:
         self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
         self._slot = np.arange(14, dtype=np.intp)
         kids = self._layout.worn_size // 39
+        # Per section of the seats' blocks: its rows in the observations (a view of them,
+        # seat rows apart), and where they are in a block.
         self._worn_parts = [
-            (self.encoding.section(name).start, seats * width, start, start + width)
-            for name, start, width in (
-                ("kids", 0, 33 * kids),
-                ("top_type", 33 * kids, 3 * kids),
-                ("shown_icon", 36 * kids, 3 * kids),
+            (
+                self.observations[:, at : at + seats * width].reshape(n, seats, width),
+                start,
+                start + width,
+            )
+            for at, start, width in (
+                (self.encoding.section(name).start, start, width)
+                for name, start, width in (
+                    ("kids", 0, 33 * kids),
+                    ("top_type", 33 * kids, 3 * kids),
+                    ("shown_icon", 36 * kids, 3 * kids),
+                )
             )
         ]
         self._sims: list[Simulator] = []
@@ -401,17 +410,20 @@ class TrickyTreatsVectorEnv:
         self.current_players[:] = players
         fixed = self._fixed_part.reshape(n * self.players, -1)
         np.take(fixed, self._viewer_rows + self.current_players, axis=0, out=obs)
-        lengths = np.diff(np.fromiter(ends, np.intp, len(ends)).reshape(n, 2), axis=0, prepend=0)
+        ended_at = np.fromiter(ends, np.intp, len(ends)).reshape(n, 2)
+        lengths = ended_at.copy()
+        lengths[1:] -= ended_at[:-1]
         at = np.fromiter(ones, np.intp, len(ones))
         at += np.repeat(self._obs_rows, lengths[:, 0])
         obs.reshape(-1)[at] = 1.0
-        obs[:, self._count_at] = np.fromiter(values, np.float32, len(values)).reshape(n, -1)
+        # As ints: numpy converts Python ints to float32 one by one, more slowly.
+        obs[:, self._count_at] = np.fromiter(values, np.intp, len(values)).reshape(n, -1)
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
         worn = self._blocks[self._envs, self._rotations[self.current_players]]
-        for start, size, first, last in self._worn_parts:
-            obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
+        for rows, first, last in self._worn_parts:
+            np.copyto(rows, worn[:, :, first:last])
         obs[:, self._market_at[0] : self._market_at[1]] = self._markets
         if None not in self._cores:
             return
