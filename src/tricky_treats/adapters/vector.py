@@ -163,8 +163,16 @@ class TrickyTreatsVectorEnv:
         market = self.encoding.section("market")
         self._market_at = (market.start, market.stop)
         self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
-        self._slot = np.arange(14, dtype=np.intp)
         kids = self._layout.worn_size // 39
+        # Views of the blocks by kid, and per card the rows a move writes there (card -1,
+        # an empty slot, is the last: zeros).
+        self._kid_rows = self._blocks[:, :, : 33 * kids].reshape(n, seats, kids, 33)
+        self._top_rows = self._blocks[:, :, 33 * kids : 36 * kids].reshape(n, seats, kids, 3)
+        self._icon_rows = self._blocks[:, :, 36 * kids :].reshape(n, seats, kids, 3)
+        self._market_rows = self._markets.reshape(n, self._layout.market_size, 14)
+        self._card_kid, self._card_top, self._card_icon, self._card_market = _card_rows(
+            self._layout
+        )
         # Per section of the seats' blocks: its rows in the observations (a view of them,
         # seat rows apart), and where they are in a block.
         self._worn_parts = [
@@ -340,18 +348,23 @@ class TrickyTreatsVectorEnv:
         terminations[:] = False
         self.final_scores[:] = 0
         sims = self._sims
-        zeros: list[int] = []
-        ones: list[int] = []
-        slots: list[int] = []
-        market: list[int] = []
-        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones, slots, market)
-        blocks = self._blocks.reshape(-1)
-        blocks[np.fromiter(zeros, np.intp, len(zeros))] = 0.0
-        blocks[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        markets = self._markets.reshape(-1)
-        cleared = np.fromiter(slots, np.intp, len(slots))[:, None] + self._slot
-        markets[cleared.reshape(-1)] = 0.0
-        markets[np.fromiter(market, np.intp, len(market))] = 1.0
+        takes: list[int] = []
+        refreshed: list[int] = []
+        ended = _core.play_all(self._cores, codes, self._layout, takes, refreshed)
+        if takes:  # each game's taker puts the card on a kid; the market slot gets the next
+            game, seat, kid, card, slot, after = (
+                np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
+            )
+            kids = self._kid_rows
+            kids[game, seat, kid] = np.maximum(kids[game, seat, kid], self._card_kid[card])
+            self._top_rows[game, seat, kid] = self._card_top[card]
+            self._icon_rows[game, seat, kid] = self._card_icon[card]
+            self._market_rows[game, slot] = self._card_market[after]
+        if refreshed:
+            rows = np.fromiter(refreshed, np.intp, len(refreshed)).reshape(
+                len(refreshed) // (self._layout.market_size + 1), -1
+            )
+            self._market_rows[rows[:, 0]] = self._card_market[rows[:, 1:]]
         if None in self._cores:
             for env, core in enumerate(self._cores):
                 if core is None:  # played by the rules
@@ -577,6 +590,33 @@ def _layout(
         _trigger_of,
     )
     return layout, tuple(deck), cards
+
+
+def _card_rows(
+    layout: _core.Layout,
+) -> tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+]:
+    """Per card id, the ones a card puts in a seat's block and in a market slot.
+
+    In a kid's 33 entries of ``kids``, its 3 of ``top_type`` and of ``shown_icon``, and a
+    slot's 14 of ``market``; after the cards, a row of zeros (for card -1, none).
+    """
+    cards = len(layout.card_kid)
+    kid = np.zeros((cards + 1, 33), np.float32)
+    top = np.zeros((cards + 1, 3), np.float32)
+    icon = np.zeros((cards + 1, 3), np.float32)
+    market = np.zeros((cards + 1, 14), np.float32)
+    for card in range(cards):
+        if layout.card_kid[card]:  # a card the box has
+            kid[card, list(layout.card_kid[card])] = 1.0
+            top[card, layout.card_top[card][0]] = 1.0
+            icon[card, layout.card_top[card][1]] = 1.0
+            market[card, list(layout.card_market[card])] = 1.0
+    return kid, top, icon, market
 
 
 def _core_tables(game: GameState) -> _core.Tables | None:

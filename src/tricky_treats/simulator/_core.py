@@ -658,24 +658,19 @@ def play_all(
     cores: list[Core | None],
     codes: list[int],
     layout: Layout,
-    zeros: list[int],
-    ones: list[int],
-    market_slots: list[int],
-    market_ones: list[int],
+    takes: list[int],
+    refreshed: list[int],
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
-    Returns the indices of the games that ended. Each card taken changes the taker's block
-    (``worn_block``; game ``i``'s blocks are the ``i``-th run of one per seat): the offsets
-    to clear go to ``zeros`` (the kid's former top card), then those to set to ``ones``.
-    A take or a refresh changes the game's market block (``market_block``; game ``i``'s is
-    the ``i``-th): the first offsets of the slots to clear (14 entries each) go to
-    ``market_slots``, the offsets to set then to ``market_ones``.
+    Returns the indices of the games that ended. What the moves change in the blocks the
+    caller keeps per game (``worn_block``, ``market_block``) goes to two lists of small
+    ints, which index tables: per card taken, ``takes`` gets six (the game, the seat, the
+    kid, the card, its market slot and the card now there, -1 for none); per refresh,
+    ``refreshed`` gets the game and the cards of its market's ``layout.market_size`` slots.
     """
     ended: list[int] = []
-    size = layout.worn_size
-    card_kid = layout.card_kid
-    card_top = layout.card_top
+    slots = layout.market_size
     for i in range(len(cores)):
         core = cores[i]
         if core is None:
@@ -683,29 +678,19 @@ def play_all(
         code = codes[i]
         t = core.tables
         seat = core.current
+        slot = -1
         card = -1
-        kid = 0
         if 0 <= code < t.take_count:
-            kid = code % t.kids
-            card = core.market[code // t.kids]
+            slot = code // t.kids
+            card = core.market[slot]
         played = core.play(code)
         assert played, "an action checked legal was refused"
-        if card >= 0 or code == t.refresh_code:
-            market_at = i * layout.market_size * 14
-            slots = [code // t.kids] if card >= 0 else list(range(layout.market_size))
-            market_slots.extend([market_at + slot * 14 for slot in slots])
-            market_block(core, layout, slots, market_ones, market_at)
         if card >= 0:
-            kids = t.kids
-            base = (i * t.players + seat) * size
-            at = base + kid * 33
-            ones.extend([at + entry for entry in card_kid[card]])
-            top = base + 33 * kids + kid * 3
-            icon = base + 36 * kids + kid * 3
-            zeros.extend((top, top + 1, top + 2, icon, icon + 1, icon + 2))
-            kind_icon = card_top[card]
-            ones.append(top + kind_icon[0])
-            ones.append(icon + kind_icon[1])
+            takes.extend((i, seat, code % t.kids, card, slot, core.market[slot]))
+        elif code == t.refresh_code:
+            refreshed.append(i)
+            market = core.market
+            refreshed.extend([market[at] if at < len(market) else -1 for at in range(slots)])
         if core.current < 0:
             ended.append(i)
     return ended
