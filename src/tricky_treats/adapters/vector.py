@@ -77,7 +77,7 @@ from tricky_treats.components import (
 )
 from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.model import GameState, Setup, Termination
+from tricky_treats.model import GameState, Termination
 from tricky_treats.simulator import Simulator, _core
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
@@ -87,7 +87,6 @@ _INDEX = {
     kind: {id(member): i for i, member in enumerate(kind)}
     for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
 }
-_FEATURE = {id(member): i for i, member in enumerate(FEATURES)}
 _REASON = {member: i for i, member in enumerate(Termination)}
 _LOWEST_SEED = -(1 << 63)
 
@@ -135,7 +134,8 @@ class TrickyTreatsVectorEnv:
         self.max_game_length = max_game_length(probe)
         self._layout, self._card_deck, self._cards = _layout(self.encoding, probe)
         self._count_at = np.array(self._layout.count_at, np.intp)
-        self._board = _Board(self.encoding)
+        section = self.encoding.section("house_treats")
+        self._treats_at = (section.start, section.stop)
         n = num_envs
         self.observations: npt.NDArray[np.float32] = np.zeros(
             (n, self.observation_size), np.float32
@@ -243,16 +243,12 @@ class TrickyTreatsVectorEnv:
         The arrays of all the games dealt are written at once, by one scatter each.
         """
         layout = self._layout
-        size = self.observation_size
-        seats = self.players
-        worn_size = layout.worn_size
-        market_size = self._markets.shape[1]
-        everything = list(range(layout.market_size))
+        tile_index = self.encoding._tile_index
         fixed: list[int] = []  # offsets of ones in _fixed_part, flat
-        board: list[int] = []
-        treats: list[npt.NDArray[np.float32]] = []
+        treats: list[int] = []  # house_treats of the games the core plays, in order
         worn: list[int] = []  # in _blocks, flat
         market: list[int] = []  # in _markets, flat
+        played: list[int] = []  # the envs of those games
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
             setup = self._dealer.setup(seed)
@@ -264,38 +260,37 @@ class TrickyTreatsVectorEnv:
                 sims.append(sim)
                 self._cores.append(None)
                 self._deals.append(None)
-            board.clear()
-            treats.append(self._board.ones(setup, board, 0))
             cards = None if core is None else core.tables.cards
             if core is None or not (cards is self._cards or cards == self._cards):
                 self._cores[env] = None  # by the rules, or cards the layout does not know
                 self._deals[env] = None
                 continue
             self._cores[env] = core
-            deal = self._deals[env] = _deal_of(
-                layout, self._card_deck, self.encoding._tile_index, setup, core.tables
+            mean_tiles = tuple([tile_index[mean.tile.id] for mean in setup.mean_houses])
+            deal = self._deals[env] = _core.new_deal(
+                layout,
+                tuple([tile_index[tile.id] for tile in setup.secret_tiles]),
+                mean_tiles,
+                setup.secret_tiles_face_up,
+                setup.config.first_player,
+                core.tables.deck,
+                self._card_deck,
             )
-            for viewer in range(seats):
-                at = (env * seats + viewer) * size
-                fixed.extend([at + i for i in board])
-                ones: list[int] = []
-                _core.viewer_ones(layout, deal, viewer, deal.face_up, seats, ones)
-                fixed.extend([at + i for i in ones])
-            for seat in range(seats):
-                at = (env * seats + seat) * worn_size
-                # A new game's kids wear nothing yet, unless a plugin dealt otherwise.
-                worn.extend([at + i for i in _core.worn_block(core, layout, seat)])
-            _core.market_block(core, layout, everything, market, env * market_size)
-        index = np.array(envs, np.intp)
-        self.seeds[index] = seeds
+            _core.deal_entries(core, layout, deal, mean_tiles, env, fixed, treats, worn, market)
+            played.append(env)
+        self.seeds[envs] = seeds
+        if not played:
+            return
+        index = np.array(played, np.intp)
         self._fixed_part[index] = 0.0
-        self._fixed_part.reshape(-1)[np.array(fixed, np.intp)] = 1.0
-        start, stop = self._board.treats_at
-        self._fixed_part[index, :, start:stop] = np.stack(treats)[:, None, :]
+        self._fixed_part.reshape(-1)[np.fromiter(fixed, np.intp, len(fixed))] = 1.0
+        start, stop = self._treats_at
+        values = np.fromiter(treats, np.intp, len(treats)).reshape(len(played), 1, -1)
+        self._fixed_part[index, :, start:stop] = values
         self._blocks[index] = 0.0
-        self._blocks.reshape(-1)[np.array(worn, np.intp)] = 1.0
+        self._blocks.reshape(-1)[np.fromiter(worn, np.intp, len(worn))] = 1.0
         self._markets[index] = 0.0
-        self._markets.reshape(-1)[np.array(market, np.intp)] = 1.0
+        self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -468,80 +463,6 @@ class TrickyTreatsVectorEnv:
         )
 
 
-class _Board:
-    """The entries of the encoding that a deal fixes for the whole game (the board's).
-
-    As ``ObservationEncoding`` writes them: what each nice house wants and gives, the treats
-    of the houses and street tokens, the mean houses' icons and tiles, and the rule options.
-    """
-
-    def __init__(self, encoding: ObservationEncoding) -> None:
-        self._encoding = encoding
-        self._at = {s.name: s.start for s in encoding.sections}
-        section = encoding.section("house_treats")
-        self.treats_at = (section.start, section.stop)
-        # Per nice house (by id; the entry keeps it alive): what it wants, its treat token,
-        # and its row of ``rows``: the treats it gives for 1, 2, ... matching cards.
-        self._houses: dict[int, tuple[object, int, int, int]] = {}
-        self._rows = np.zeros((0, encoding.most_cards), np.float32)
-
-    def ones(self, setup: Setup, ones: list[int], base: int) -> npt.NDArray[np.float32]:
-        """Append the offsets (plus ``base``) of the fixed ones of ``setup``'s deal.
-
-        Returns the entries of the section ``house_treats`` (at ``treats_at``), which are
-        counts.
-        """
-        at = self._at
-        tile_index = self._encoding._tile_index
-        features = len(FEATURES)
-        found: list[int] = []
-        rows: list[int] = []
-        houses = self._houses
-        wants_at = at["house_wants"]
-        treat_at = at["house_treat"]
-        for h, house in enumerate(setup.grid):
-            entry = houses.get(id(house))
-            if entry is None or entry[0] is not house:
-                entry = self._house(house)
-            found += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
-            rows.append(entry[3])
-        for s, token in enumerate(setup.street_tokens):
-            found.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
-        tiles = len(tile_index)
-        for m, mean in enumerate(setup.mean_houses):
-            found.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
-            found.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
-        rules = setup.rules
-        if rules.any_mean_house:
-            found.append(at["rule_options"])
-        if rules.refresh_ends_turn:
-            found.append(at["rule_options"] + 1)
-        ones.extend([base + i for i in found])
-        return self._rows[rows].reshape(-1)
-
-    def _house(self, house: Any) -> tuple[object, int, int, int]:
-        if len(self._houses) >= 4096:  # houses of many boxes: start afresh
-            self._houses.clear()
-            self._rows = self._rows[:0]
-        most = self._encoding.most_cards
-        neighbour = house.neighbour
-        tiers = neighbour.tiers
-        row = np.zeros((1, most), np.float32)
-        for i, tier in enumerate(tiers):
-            # The highest tier reached counts (R5); tiers need ever more cards.
-            below = tiers[i + 1].cards if i + 1 < len(tiers) else most + 1
-            row[0, tier.cards - 1 : min(below, most + 1) - 1] = tier.treats
-        entry = (
-            house,
-            _FEATURE[id(neighbour.wants)],
-            _INDEX[Treat][id(house.treat)],
-            len(self._rows),
-        )
-        self._rows = np.concatenate([self._rows, row])
-        self._houses[id(house)] = entry
-        return entry
-
-
 def _layout(
     encoding: ObservationEncoding, game: GameState
 ) -> tuple[_core.Layout, tuple[tuple[int, ...], ...], tuple[Any, ...]]:
@@ -588,6 +509,8 @@ def _layout(
         tuple(market),
         tuple(top),
         _trigger_of,
+        len(FEATURES),
+        encoding.most_cards,
     )
     return layout, tuple(deck), cards
 
@@ -622,27 +545,3 @@ def _card_rows(
 def _core_tables(game: GameState) -> _core.Tables | None:
     core = Simulator(game)._core
     return None if core is None else core.tables
-
-
-def _deal_of(
-    layout: _core.Layout,
-    card_deck: tuple[tuple[int, ...], ...],
-    tile_index: dict[str, int],
-    setup: Setup,
-    tables: _core.Tables,
-) -> _core.Deal:
-    """What the encoding of ``setup``'s deal needs beyond the core."""
-    secret = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
-    on_board = {tile_index[m.tile.id] for m in setup.mean_houses}
-    at = layout.unseen_at
-    off_board = [at + i for i in range(len(tile_index)) if i not in on_board]
-    mine = [at + i for i in secret]
-    return _core.Deal(
-        secret,
-        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
-        tuple([i for i in off_board if i not in mine]),
-        setup.secret_tiles_face_up,
-        setup.config.first_player,
-        _core.deck_left(tables.deck, card_deck),
-        True,  # each viewer's viewer_ones are in the env's fixed part
-    )

@@ -516,7 +516,8 @@ class Layout:
     seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
     order ``encode`` gives their values: per seat row treats, pumpkins and footprints; the
     streets' values; deck size, cards left per feature and icon, discarded, turn, passes.
-    The other tables give, per bit mask, the offsets of its ones.
+    The other tables give, per bit mask, the offsets of its ones. ``features`` is how many
+    features a house may want, ``most_cards`` the width of a row of ``house_treats``.
     """
 
     def __init__(
@@ -534,8 +535,18 @@ class Layout:
         card_market: tuple[tuple[int, ...], ...],
         card_top: tuple[tuple[int, int], ...],
         trigger_of: Callable[[object], tuple[int, int]],
+        features: int,
+        most_cards: int,
     ) -> None:
         self.size = size
+        self.features = features
+        self.most_cards = most_cards
+        self.wants_at = at["house_wants"]
+        self.house_treat_at = at["house_treat"]
+        self.street_treat_at = at["street_treat"]
+        self.mean_icon_at = at["mean_icon"]
+        self.mean_tile_at = at["mean_tile"]
+        self.rules_at = at["rule_options"]
         self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
         self.kids_at = at["kids"]
         self.top_at = at["top_type"]
@@ -603,6 +614,88 @@ class Deal:
         self.deck_left = deck_left
         self.kept = kept
         self.streets: dict[int, tuple[int, ...]] = {}
+
+
+def new_deal(
+    layout: Layout,
+    secret: tuple[int, ...],
+    mean_tiles: tuple[int, ...],
+    face_up: bool,
+    first_player: int,
+    deck: tuple[int, ...],
+    card_deck: tuple[tuple[int, ...], ...],
+) -> Deal:
+    """The ``Deal`` of a game whose caller keeps the ``viewer_ones`` (``kept``).
+
+    ``secret`` are the indices of the seats' secret tiles, ``mean_tiles`` those of the tiles
+    on the mean houses; ``card_deck[card]`` the counts of ``deck_left`` a card is in.
+    """
+    at = layout.unseen_at
+    off_board = [at + i for i in range(layout.tiles) if i not in mean_tiles]
+    mine = [at + i for i in secret]
+    return Deal(
+        secret,
+        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
+        tuple([i for i in off_board if i not in mine]),
+        face_up,
+        first_player,
+        deck_left(deck, card_deck),
+        True,
+    )
+
+
+def deal_entries(
+    core: Core,
+    layout: Layout,
+    deal: Deal,
+    mean_tiles: tuple[int, ...],
+    game: int,
+    fixed: list[int],
+    treats: list[int],
+    worn: list[int],
+    market: list[int],
+) -> None:
+    """List what game ``game``'s deal fixes in the vector env's arrays.
+
+    To ``fixed``, the offsets of the ones of its fixed part (one row of ``layout.size`` per
+    viewer, the games' rows one after the other): the board's (what each nice house wants,
+    the treats of the houses and street tokens, the mean houses' icons and tiles, the rule
+    options) and each viewer's ``viewer_ones``. To ``treats``, the game's ``house_treats``
+    (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
+    ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
+    games' blocks one after the other.
+    """
+    t = core.tables
+    n = t.players
+    board: list[int] = []
+    features = layout.features
+    most = layout.most_cards
+    for h in range(len(t.house_feature)):
+        board.append(layout.wants_at + h * features + t.house_feature[h])
+        board.append(layout.house_treat_at + h * 3 + t.house_treat[h])
+        treats.extend(t.house_gain[h][1 : most + 1])
+    streets_at = layout.street_treat_at
+    board.extend([streets_at + s * 3 + t.street_treat[s] for s in range(len(t.street_treat))])
+    tiles = layout.tiles
+    for m in range(len(t.mean_icon)):
+        board.append(layout.mean_icon_at + m * 3 + t.mean_icon[m])
+        board.append(layout.mean_tile_at + m * tiles + mean_tiles[m])
+    if t.any_mean_house:
+        board.append(layout.rules_at)
+    if t.refresh_ends_turn:
+        board.append(layout.rules_at + 1)
+    size = layout.size
+    for viewer in range(n):
+        at = (game * n + viewer) * size
+        fixed.extend([at + i for i in board])
+        own: list[int] = []
+        viewer_ones(layout, deal, viewer, deal.face_up, n, own)
+        fixed.extend([at + i for i in own])
+        block = (game * n + viewer) * layout.worn_size
+        worn.extend([block + i for i in worn_block(core, layout, viewer)])
+    market_block(
+        core, layout, list(range(len(core.market))), market, game * layout.market_size * 14
+    )
 
 
 def deck_left(
