@@ -42,10 +42,14 @@ to move there.
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
 Observations and masks are written from the simulators' compact core into preallocated
-arrays: ``simulator._core.encode_all`` lists the ones and counts of every game (compiled
-with the core in the compiled build), numpy scatters them over the board's fixed part
-(dealt once per game), and each seat's kids, kept in a block per game that ``play_all``
-changes by the card taken, are moved to the viewer's rows. The arrays returned are those
+arrays, with the core's functions (compiled with it in the compiled build). Each game is
+``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
+made from the setup (``Simulator._first``); ``deal_entries`` lists what the deal fixes for
+each viewer (the board, the secret tiles the viewer sees, the tiles unseen, the first
+player), written once per game. At each step ``encode_all`` lists the ones and counts that
+change, which numpy scatters over the fixed part of the viewer to move; each seat's kids and
+the market are kept in blocks per game that ``play_all``'s cards taken and refreshes change
+through per-card tables, and are moved to the viewer's rows. The arrays returned are those
 same arrays, overwritten by the next call (copy what you keep). A configuration the core
 does not cover is encoded from its views instead.
 """

@@ -21,7 +21,8 @@ refresh and pass). Per player the core holds, packed into ints:
 For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
 view's entries of the observation encoding (``adapters.observation``, version 1) from the
 packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
-and ``worn_block`` gives a seat's kids as ones, which ``play_all`` keeps up to date.
+``worn_block`` gives a seat's kids as ones, which the cards ``play_all`` lists keep up to
+date, and ``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding.
 
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
