@@ -156,8 +156,10 @@ class TrickyTreatsVectorEnv:
         self._viewer_rows = np.arange(n, dtype=np.intp) * self.players
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
-        # Per game and seat, the seat's rows of kids, top_type and shown_icon (worn_block).
-        self._blocks = np.zeros((n, self.players, self._layout.worn_size), np.float32)
+        # Per game and seat, the seat's block: its rows of the seat sections (worn_block,
+        # then seat_row's), which the viewer's order moves.
+        layout = self._layout
+        self._blocks = np.zeros((n, self.players, layout.seat_size), np.float32)
         seats = self.players
         self._rotations = np.array(
             [[(viewer + row) % seats for row in range(seats)] for viewer in range(seats)],
@@ -172,7 +174,15 @@ class TrickyTreatsVectorEnv:
         # an empty slot, is the last: zeros).
         self._kid_rows = self._blocks[:, :, : 33 * kids].reshape(n, seats, kids, 33)
         self._top_rows = self._blocks[:, :, 33 * kids : 36 * kids].reshape(n, seats, kids, 3)
-        self._icon_rows = self._blocks[:, :, 36 * kids :].reshape(n, seats, kids, 3)
+        self._icon_rows = self._blocks[:, :, 36 * kids : 39 * kids].reshape(n, seats, kids, 3)
+        houses = len(probe.setup.grid)
+        mean_houses = len(probe.setup.mean_houses)
+        worn = layout.worn_size
+        self._visited_rows = self._blocks[:, :, worn : worn + houses]
+        self._tricked_rows = self._blocks[:, :, worn + houses : worn + houses + mean_houses]
+        self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
+        self._visited_bits = _bit_rows(houses)
+        self._tricked_bits = _bit_rows(mean_houses)
         self._market_rows = self._markets.reshape(n, self._layout.market_size, 14)
         self._card_kid, self._card_top, self._card_icon, self._card_market = _card_rows(
             self._layout
@@ -191,6 +201,11 @@ class TrickyTreatsVectorEnv:
                     ("kids", 0, 33 * kids),
                     ("top_type", 33 * kids, 3 * kids),
                     ("shown_icon", 36 * kids, 3 * kids),
+                    ("visited", worn, houses),
+                    ("tricked", worn + houses, mean_houses),
+                    ("treats", worn + houses + mean_houses, 3),
+                    ("pumpkins", worn + houses + mean_houses + 3, 1),
+                    ("footprints", worn + houses + mean_houses + 4, 1),
                 )
             )
         ]
@@ -253,6 +268,7 @@ class TrickyTreatsVectorEnv:
         worn: list[int] = []  # in _blocks, flat
         market: list[int] = []  # in _markets, flat
         played: list[int] = []  # the envs of those games
+        seat_rows: list[int] = []
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
             setup = self._dealer.setup(seed)
@@ -280,7 +296,9 @@ class TrickyTreatsVectorEnv:
                 core.tables.deck,
                 self._card_deck,
             )
-            _core.deal_entries(core, layout, deal, mean_tiles, env, fixed, treats, worn, market)
+            _core.deal_entries(
+                core, layout, deal, mean_tiles, env, fixed, treats, worn, market, seat_rows
+            )
             played.append(env)
         self.seeds[envs] = seeds
         if not played:
@@ -295,6 +313,15 @@ class TrickyTreatsVectorEnv:
         self._blocks.reshape(-1)[np.fromiter(worn, np.intp, len(worn))] = 1.0
         self._markets[index] = 0.0
         self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
+        self._write_seat_rows(seat_rows)
+
+    def _write_seat_rows(self, rows: list[int]) -> None:
+        """Write ``_core.seat_row``s, each after its game and seat, into the seats' blocks."""
+        table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 9)
+        game, seat = table[:, 0], table[:, 1]
+        self._visited_rows[game, seat] = self._visited_bits[table[:, 2]]
+        self._tricked_rows[game, seat] = self._tricked_bits[table[:, 3]]
+        self._count_rows[game, seat] = table[:, 4:]
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -349,7 +376,10 @@ class TrickyTreatsVectorEnv:
         sims = self._sims
         takes: list[int] = []
         refreshed: list[int] = []
-        ended = _core.play_all(self._cores, codes, self._layout, takes, refreshed)
+        seat_rows: list[int] = []
+        ended = _core.play_all(self._cores, codes, self._layout, takes, refreshed, seat_rows)
+        if seat_rows:
+            self._write_seat_rows(seat_rows)
         if takes:  # each game's taker puts the card on a kid; the market slot gets the next
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
@@ -517,6 +547,12 @@ def _layout(
         encoding.most_cards,
     )
     return layout, tuple(deck), cards
+
+
+def _bit_rows(bits: int) -> npt.NDArray[np.float32]:
+    """Per bit mask of ``bits`` bits, its bits as a row of ones and zeros."""
+    masks = np.arange(1 << bits, dtype=np.intp)[:, None]
+    return ((masks >> np.arange(bits)) & 1).astype(np.float32)
 
 
 def _card_rows(

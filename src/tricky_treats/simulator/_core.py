@@ -515,8 +515,10 @@ class Layout:
     ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
     ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
     seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
-    order ``encode`` gives their values: per seat row treats, pumpkins and footprints; the
-    streets' values; deck size, cards left per feature and icon, discarded, turn, passes.
+    order ``encode`` gives their values: the streets' values; deck size, cards left per
+    feature and icon, discarded, turn, passes. A seat's block (``seat_size``) is its
+    ``worn_block`` part (``worn_size``), then its ``seat_row`` as the sections ``visited``,
+    ``tricked``, ``treats``, ``pumpkins`` and ``footprints`` hold it.
     The other tables give, per bit mask, the offsets of its ones. ``features`` is how many
     features a house may want, ``most_cards`` the width of a row of ``house_treats``.
     """
@@ -549,6 +551,9 @@ class Layout:
         self.mean_tile_at = at["mean_tile"]
         self.rules_at = at["rule_options"]
         self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
+        # A seat's block: its worn part, then its rows of visited, tricked, treats (3),
+        # pumpkins and footprints.
+        self.seat_size = self.worn_size + houses + mean_houses + 5
         self.kids_at = at["kids"]
         self.top_at = at["top_type"]
         self.icon_at = at["shown_icon"]
@@ -563,23 +568,13 @@ class Layout:
         self.card_top = card_top
         self.trigger_of = trigger_of
         self.card_kid = card_kid
-        self.visited = tuple(
-            _bits_tables(at["visited"] + row * houses, houses) for row in range(players)
-        )
-        self.tricked = tuple(
-            _bits_tables(at["tricked"] + row * mean_houses, mean_houses) for row in range(players)
-        )
         self.house_pumpkin = _bits_tables(at["house_pumpkin"], houses)
         self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
         self.street_flipped = _bits_tables(at["street_flipped"], streets)
         self.streets = streets
         self.card_market = card_market
         self.market_size = market_size
-        count_at: list[int] = []
-        for row in range(players):
-            count_at += [at["treats"] + row * 3 + treat for treat in range(3)]
-            count_at += [at["pumpkins"] + row, at["footprints"] + row]
-        count_at += [at["street_value"] + street for street in range(streets)]
+        count_at: list[int] = [at["street_value"] + street for street in range(streets)]
         count_at.append(at["deck_size"])
         count_at += range(at["deck_features"], at["deck_features"] + 13)  # icons follow
         count_at += [at["discarded"], at["turn"], at["passes_in_a_row"]]
@@ -655,6 +650,7 @@ def deal_entries(
     treats: list[int],
     worn: list[int],
     market: list[int],
+    seats: list[int],
 ) -> None:
     """List what game ``game``'s deal fixes in the vector env's arrays.
 
@@ -664,7 +660,8 @@ def deal_entries(
     options) and each viewer's ``viewer_ones``. To ``treats``, the game's ``house_treats``
     (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
     ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
-    games' blocks one after the other.
+    games' blocks one after the other; to ``seats``, per seat the game, the seat and its
+    ``seat_row``.
     """
     t = core.tables
     n = t.players
@@ -692,8 +689,11 @@ def deal_entries(
         own: list[int] = []
         viewer_ones(layout, deal, viewer, deal.face_up, n, own)
         fixed.extend([at + i for i in own])
-        block = (game * n + viewer) * layout.worn_size
+        block = (game * n + viewer) * layout.seat_size
         worn.extend([block + i for i in worn_block(core, layout, viewer)])
+        seats.append(game)
+        seats.append(viewer)
+        seat_row(core, viewer, seats)
     market_block(
         core, layout, list(range(len(core.market))), market, game * layout.market_size * 14
     )
@@ -748,12 +748,32 @@ def market_block(core: Core, layout: Layout, slots: list[int], ones: list[int], 
             ones.extend([at + entry for entry in card_market[card]])
 
 
+def seat_row(core: Core, seat: int, row: list[int]) -> None:
+    """Append ``seat``'s row of the seat sections after ``kids``: 7 ints.
+
+    The houses it visited and tricked (bit masks), its treats, pumpkins and footprints.
+    """
+    treats = core.treats[seat]
+    row.extend(
+        (
+            core.visited[seat],
+            core.tricked[seat],
+            treats & 65535,
+            treats >> TREAT_BITS & 65535,
+            treats >> 2 * TREAT_BITS & 65535,
+            core.pumpkins[seat],
+            core.footprints[seat],
+        )
+    )
+
+
 def play_all(
     cores: list[Core | None],
     codes: list[int],
     layout: Layout,
     takes: list[int],
     refreshed: list[int],
+    seats: list[int],
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
@@ -761,7 +781,8 @@ def play_all(
     caller keeps per game (``worn_block``, ``market_block``) goes to two lists of small
     ints, which index tables: per card taken, ``takes`` gets six (the game, the seat, the
     kid, the card, its market slot and the card now there, -1 for none); per refresh,
-    ``refreshed`` gets the game and the cards of its market's ``layout.market_size`` slots.
+    ``refreshed`` gets the game and the cards of its market's ``layout.market_size`` slots;
+    per visit or trick, ``seats`` gets the game, the seat and its ``seat_row``.
     """
     ended: list[int] = []
     slots = layout.market_size
@@ -785,6 +806,10 @@ def play_all(
             refreshed.append(i)
             market = core.market
             refreshed.extend([market[at] if at < len(market) else -1 for at in range(slots)])
+        elif code < t.trick_end:  # a visit or a trick: the seat's row changed
+            seats.append(i)
+            seats.append(seat)
+            seat_row(core, seat, seats)
         if core.current < 0:
             ended.append(i)
     return ended
@@ -828,9 +853,10 @@ def encode(
     """Append ``viewer``'s observation of ``core`` to the lists.
 
     The offsets of the entries that are 1 go to ``ones``, the values of the counts at
-    ``layout.count_at`` to ``values``. The sections ``kids``, ``top_type`` and
-    ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
-    in the viewer's order, ``market`` the game's market block (``market_block``, likewise);
+    ``layout.count_at`` to ``values``. The seats' sections (``kids``, ``top_type``,
+    ``shown_icon``, ``visited``, ``tricked``, ``treats``, ``pumpkins``, ``footprints``) are
+    the seats' blocks (``worn_block`` and ``seat_row``, kept up to date by what ``play_all``
+    lists) in the viewer's order, ``market`` the game's market block (``market_block``);
     every other entry is 0 or the board's fixed part. The caller fills those in: with them,
     the same numbers as ``ObservationEncoding.encode(state.view(viewer))``. With
     ``deal.kept``, the ``viewer_ones`` are the caller's too.
@@ -842,20 +868,6 @@ def encode(
         viewer_ones(layout, deal, viewer, over or deal.face_up, n, ones)
     else:
         assert not over, "a kept deal's game is encoded while it goes on"
-    for row in range(n):
-        seat = (viewer + row) % n
-        ones.extend(layout.visited[row][core.visited[seat]])
-        ones.extend(layout.tricked[row][core.tricked[seat]])
-        treats = core.treats[seat]
-        values.extend(
-            (
-                treats & 65535,
-                treats >> TREAT_BITS & 65535,
-                treats >> 2 * TREAT_BITS & 65535,
-                core.pumpkins[seat],
-                core.footprints[seat],
-            )
-        )
     ones.extend(layout.house_pumpkin[core.house_pumpkins])
     ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
     flipped = core.flipped
