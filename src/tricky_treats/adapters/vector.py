@@ -184,6 +184,10 @@ class TrickyTreatsVectorEnv:
         self._visited_bits = _bit_rows(houses)
         self._tricked_bits = _bit_rows(mean_houses)
         self._market_rows = self._markets.reshape(n, self._layout.market_size, 14)
+        # The masks' takes, by slot and kid (the first codes), and the bits of the kids.
+        take_count = layout.market_size * kids
+        self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
+        self._kid_bits = np.arange(kids, dtype=np.intp)
         self._card_kid, self._card_top, self._card_icon, self._card_market = _card_rows(
             self._layout
         )
@@ -444,10 +448,13 @@ class TrickyTreatsVectorEnv:
         masks[:] = 0
         ones: list[int] = []
         values: list[int] = []
+        takes: list[int] = []
         legal: list[int] = []
-        ends: list[int] = []  # per env, where its ones and its legal codes end in the lists
+        ends: list[int] = []  # per env, where its ones and its other codes end in the lists
         players: list[int] = []
-        _core.encode_all(self._cores, self._layout, self._deals, ones, values, legal, ends, players)
+        _core.encode_all(
+            self._cores, self._layout, self._deals, ones, values, takes, legal, ends, players
+        )
         n = self.num_envs
         self.current_players[:] = players
         fixed = self._fixed_part.reshape(n * self.players, -1)
@@ -463,6 +470,8 @@ class TrickyTreatsVectorEnv:
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
+        kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1, 1)
+        np.bitwise_and(kid_masks >> self._kid_bits, 1, out=self._take_masks)
         worn = self._blocks[self._envs, self._rotations[self.current_players]]
         for rows, first, last in self._worn_parts:
             np.copyto(rows, worn[:, :, first:last])

@@ -821,27 +821,41 @@ def encode_all(
     deals: list[Deal | None],
     ones: list[int],
     values: list[int],
+    takes: list[int],
     legal: list[int],
     ends: list[int],
     players: list[int],
 ) -> None:
-    """``encode`` each game for its player to move, and list the legal codes.
+    """``encode`` each game for its player to move, and list its legal actions.
 
-    Per game, ``ends`` gets where its ones, then its legal codes, end in the lists, and
+    The legal takes go to ``takes``: per market slot (``layout.market_size`` of them) a bit
+    mask of the kids that may take its card; the other legal codes to ``legal``. Per game,
+    ``ends`` gets where its ones, then its other legal codes, end in the lists, and
     ``players`` the seat to move. A game without a core or deal (None) gets no ones, zero
-    counts and seat -1: the caller encodes it.
+    counts, no takes and seat -1: the caller encodes it.
     """
     zeros = [0] * len(layout.count_at)
+    slots = layout.market_size
+    nothing = [0] * slots
     for i in range(len(cores)):
         core = cores[i]
         deal = deals[i]
         if core is None or deal is None:
             values.extend(zeros)
+            takes.extend(nothing)
             players.append(-1)
         else:
             seat = core.current
             encode(core, layout, deal, seat, ones, values)
-            legal.extend(core.legal_codes())
+            kids = core.tables.kids
+            take_count = core.tables.take_count
+            masks = nothing[:]
+            for code in core.legal_codes():  # the takes come first
+                if code < take_count:
+                    masks[code // kids] |= 1 << code % kids
+                else:
+                    legal.append(code)
+            takes.extend(masks)
             players.append(seat)
         ends.append(len(ones))
         ends.append(len(legal))
