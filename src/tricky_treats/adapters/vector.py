@@ -167,8 +167,12 @@ class TrickyTreatsVectorEnv:
         )
         self._envs = np.arange(n, dtype=np.intp)[:, None]
         market = self.encoding.section("market")
-        self._market_at = (market.start, market.stop)
-        self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
+        # Per game, its market block: the sections market to discarded (market_block,
+        # then deck_row), which follow one another.
+        self._market_at = (market.start, market.start + layout.market_row)
+        if self.encoding.section("discarded").stop != self._market_at[1]:  # pragma: no cover
+            raise AssertionError("the market block is not the sections market to discarded")
+        self._markets = np.zeros((n, layout.market_row), np.float32)
         kids = self._layout.worn_size // 39
         # Views of the blocks by kid, and per card the rows a move writes there (card -1,
         # an empty slot, is the last: zeros).
@@ -183,7 +187,9 @@ class TrickyTreatsVectorEnv:
         self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
         self._visited_bits = _bit_rows(houses)
         self._tricked_bits = _bit_rows(mean_houses)
-        self._market_rows = self._markets.reshape(n, self._layout.market_size, 14)
+        slots = layout.market_size
+        self._market_rows = self._markets[:, : slots * 14].reshape(n, slots, 14)
+        self._deck_rows = self._markets[:, slots * 14 :]
         # The masks' takes, by slot and kid (the first codes), and the bits of the kids.
         take_count = layout.market_size * kids
         self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
@@ -191,6 +197,12 @@ class TrickyTreatsVectorEnv:
         self._card_kid, self._card_top, self._card_icon, self._card_market = _card_rows(
             self._layout
         )
+        # Per card, what drawing it from the deck takes off the deck_row (-1: nothing).
+        self._card_drawn = np.zeros((len(self._card_deck) + 1, 15), np.intp)
+        for card, entries in enumerate(self._card_deck):
+            if entries:
+                self._card_drawn[card, 0] = 1
+                self._card_drawn[card, [1 + entry for entry in entries]] = 1
         # Per section of the seats' blocks: its rows in the observations (a view of them,
         # seat rows apart), and where they are in a block.
         self._worn_parts = [
@@ -273,6 +285,7 @@ class TrickyTreatsVectorEnv:
         market: list[int] = []  # in _markets, flat
         played: list[int] = []  # the envs of those games
         seat_rows: list[int] = []
+        deck: list[int] = []  # each game's deck_row
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
             setup = self._dealer.setup(seed)
@@ -301,7 +314,7 @@ class TrickyTreatsVectorEnv:
                 self._card_deck,
             )
             _core.deal_entries(
-                core, layout, deal, mean_tiles, env, fixed, treats, worn, market, seat_rows
+                core, layout, deal, mean_tiles, env, fixed, treats, worn, market, seat_rows, deck
             )
             played.append(env)
         self.seeds[envs] = seeds
@@ -317,6 +330,7 @@ class TrickyTreatsVectorEnv:
         self._blocks.reshape(-1)[np.fromiter(worn, np.intp, len(worn))] = 1.0
         self._markets[index] = 0.0
         self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
+        self._deck_rows[index] = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), -1)
         self._write_seat_rows(seat_rows)
 
     def _write_seat_rows(self, rows: list[int]) -> None:
@@ -393,11 +407,14 @@ class TrickyTreatsVectorEnv:
             self._top_rows[game, seat, kid] = self._card_top[card]
             self._icon_rows[game, seat, kid] = self._card_icon[card]
             self._market_rows[game, slot] = self._card_market[after]
-        if refreshed:
-            rows = np.fromiter(refreshed, np.intp, len(refreshed)).reshape(
-                len(refreshed) // (self._layout.market_size + 1), -1
-            )
-            self._market_rows[rows[:, 0]] = self._card_market[rows[:, 1:]]
+            self._deck_rows[game] -= self._card_drawn[after]  # after: from the deck
+        if refreshed:  # a game, its market's cards (all from the deck), the cards discarded
+            rows = np.fromiter(refreshed, np.intp, len(refreshed))
+            rows = rows.reshape(-1, self._layout.market_size + 2)
+            game, market, discarded = rows[:, 0], rows[:, 1:-1], rows[:, -1]
+            self._market_rows[game] = self._card_market[market]
+            self._deck_rows[game] -= self._card_drawn[market].sum(axis=1)
+            self._deck_rows[game, -1] = discarded
         if None in self._cores:
             for env, core in enumerate(self._cores):
                 if core is None:  # played by the rules

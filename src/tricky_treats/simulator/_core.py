@@ -515,8 +515,10 @@ class Layout:
     ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
     ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
     seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
-    order ``encode`` gives their values: the streets' values; deck size, cards left per
-    feature and icon, discarded, turn, passes. A seat's block (``seat_size``) is its
+    order ``encode`` gives their values: the streets' values, turn, passes. The game's
+    market block (``market_row`` entries) is the sections ``market``, ``deck_size``,
+    ``deck_features``, ``deck_icons`` and ``discarded``, one after the other (``deck_row``
+    gives the last four). A seat's block (``seat_size``) is its
     ``worn_block`` part (``worn_size``), then its ``seat_row`` as the sections ``visited``,
     ``tricked``, ``treats``, ``pumpkins`` and ``footprints`` hold it.
     The other tables give, per bit mask, the offsets of its ones. ``features`` is how many
@@ -554,6 +556,8 @@ class Layout:
         # A seat's block: its worn part, then its rows of visited, tricked, treats (3),
         # pumpkins and footprints.
         self.seat_size = self.worn_size + houses + mean_houses + 5
+        # The market's slots, then the deck's size and 13 counts, and the cards discarded.
+        self.market_row = market_size * 14 + 15
         self.kids_at = at["kids"]
         self.top_at = at["top_type"]
         self.icon_at = at["shown_icon"]
@@ -575,9 +579,7 @@ class Layout:
         self.card_market = card_market
         self.market_size = market_size
         count_at: list[int] = [at["street_value"] + street for street in range(streets)]
-        count_at.append(at["deck_size"])
-        count_at += range(at["deck_features"], at["deck_features"] + 13)  # icons follow
-        count_at += [at["discarded"], at["turn"], at["passes_in_a_row"]]
+        count_at += [at["turn"], at["passes_in_a_row"]]
         self.count_at = tuple(count_at)
 
 
@@ -651,6 +653,7 @@ def deal_entries(
     worn: list[int],
     market: list[int],
     seats: list[int],
+    deck: list[int],
 ) -> None:
     """List what game ``game``'s deal fixes in the vector env's arrays.
 
@@ -661,7 +664,7 @@ def deal_entries(
     (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
     ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
     games' blocks one after the other; to ``seats``, per seat the game, the seat and its
-    ``seat_row``.
+    ``seat_row``; to ``deck``, its ``deck_row``.
     """
     t = core.tables
     n = t.players
@@ -694,9 +697,8 @@ def deal_entries(
         seats.append(game)
         seats.append(viewer)
         seat_row(core, viewer, seats)
-    market_block(
-        core, layout, list(range(len(core.market))), market, game * layout.market_size * 14
-    )
+    market_block(core, layout, list(range(len(core.market))), market, game * layout.market_row)
+    deck_row(core, deal, deck)
 
 
 def deck_left(
@@ -711,6 +713,18 @@ def deck_left(
         table.append(tuple(counts))
     table.reverse()
     return tuple(table)
+
+
+def deck_row(core: Core, deal: Deal, row: list[int]) -> None:
+    """Append the game's ``deck_size``, ``deck_features``, ``deck_icons`` and ``discarded``.
+
+    15 counts: the cards left in the deck, those per feature then per trick icon, and the
+    cards discarded.
+    """
+    position = core.position
+    row.append(core.tables.deck_size - position)
+    row.extend(deal.deck_left[position])
+    row.append(len(core.discarded))
 
 
 def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
@@ -781,7 +795,8 @@ def play_all(
     caller keeps per game (``worn_block``, ``market_block``) goes to two lists of small
     ints, which index tables: per card taken, ``takes`` gets six (the game, the seat, the
     kid, the card, its market slot and the card now there, -1 for none); per refresh,
-    ``refreshed`` gets the game and the cards of its market's ``layout.market_size`` slots;
+    ``refreshed`` gets the game, the cards of its market's ``layout.market_size`` slots and
+    the cards discarded so far;
     per visit or trick, ``seats`` gets the game, the seat and its ``seat_row``.
     """
     ended: list[int] = []
@@ -806,6 +821,7 @@ def play_all(
             refreshed.append(i)
             market = core.market
             refreshed.extend([market[at] if at < len(market) else -1 for at in range(slots)])
+            refreshed.append(len(core.discarded))
         elif code < t.trick_end:  # a visit or a trick: the seat's row changed
             seats.append(i)
             seats.append(seat)
@@ -870,7 +886,8 @@ def encode(
     ``layout.count_at`` to ``values``. The seats' sections (``kids``, ``top_type``,
     ``shown_icon``, ``visited``, ``tricked``, ``treats``, ``pumpkins``, ``footprints``) are
     the seats' blocks (``worn_block`` and ``seat_row``, kept up to date by what ``play_all``
-    lists) in the viewer's order, ``market`` the game's market block (``market_block``);
+    lists) in the viewer's order, ``market`` to ``discarded`` the game's market block
+    (``market_block`` and ``deck_row``);
     every other entry is 0 or the board's fixed part. The caller fills those in: with them,
     the same numbers as ``ObservationEncoding.encode(state.view(viewer))``. With
     ``deal.kept``, the ``viewer_ones`` are the caller's too.
@@ -895,10 +912,6 @@ def encode(
             ]
         )
     values.extend(streets)
-    position = core.position
-    values.append(t.deck_size - position)
-    values.extend(deal.deck_left[position])
-    values.append(len(core.discarded))
     values.append(core.turn)
     values.append(core.passes)
     if over:
