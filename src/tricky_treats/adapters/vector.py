@@ -185,8 +185,17 @@ class TrickyTreatsVectorEnv:
         self._visited_rows = self._blocks[:, :, worn : worn + houses]
         self._tricked_rows = self._blocks[:, :, worn + houses : worn + houses + mean_houses]
         self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
-        self._visited_bits = _bit_rows(houses)
-        self._tricked_bits = _bit_rows(mean_houses)
+        self._visited_bits = _bit_rows(houses)  # also the nice houses' pumpkins
+        self._tricked_bits = _bit_rows(mean_houses)  # and the mean houses'
+        self._street_bits = _bit_rows(layout.streets)
+        # The board's sections that visits and tricks change, in every viewer's fixed part.
+        self._house_pumpkins, self._mean_pumpkins, self._street_flips, self._street_values = (
+            self._fixed_part[:, :, section.start : section.stop]
+            for section in map(
+                self.encoding.section,
+                ("house_pumpkin", "mean_pumpkin", "street_flipped", "street_value"),
+            )
+        )
         slots = layout.market_size
         self._market_rows = self._markets[:, : slots * 14].reshape(n, slots, 14)
         self._deck_rows = self._markets[:, slots * 14 :]
@@ -286,6 +295,7 @@ class TrickyTreatsVectorEnv:
         played: list[int] = []  # the envs of those games
         seat_rows: list[int] = []
         deck: list[int] = []  # each game's deck_row
+        board_rows: list[int] = []
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
             setup = self._dealer.setup(seed)
@@ -314,7 +324,18 @@ class TrickyTreatsVectorEnv:
                 self._card_deck,
             )
             _core.deal_entries(
-                core, layout, deal, mean_tiles, env, fixed, treats, worn, market, seat_rows, deck
+                core,
+                layout,
+                deal,
+                mean_tiles,
+                env,
+                fixed,
+                treats,
+                worn,
+                market,
+                seat_rows,
+                deck,
+                board_rows,
             )
             played.append(env)
         self.seeds[envs] = seeds
@@ -332,6 +353,16 @@ class TrickyTreatsVectorEnv:
         self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
         self._deck_rows[index] = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), -1)
         self._write_seat_rows(seat_rows)
+        self._write_board_rows(board_rows)
+
+    def _write_board_rows(self, rows: list[int]) -> None:
+        """Write ``_core.board_row``s, each after its game, into every viewer's fixed part."""
+        table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 4 + self._layout.streets)
+        game = table[:, 0]
+        self._house_pumpkins[game] = self._visited_bits[table[:, 1], None]
+        self._mean_pumpkins[game] = self._tricked_bits[table[:, 2], None]
+        self._street_flips[game] = self._street_bits[table[:, 3], None]
+        self._street_values[game] = table[:, None, 4:]
 
     def _write_seat_rows(self, rows: list[int]) -> None:
         """Write ``_core.seat_row``s, each after its game and seat, into the seats' blocks."""
@@ -395,9 +426,13 @@ class TrickyTreatsVectorEnv:
         takes: list[int] = []
         refreshed: list[int] = []
         seat_rows: list[int] = []
-        ended = _core.play_all(self._cores, codes, self._layout, takes, refreshed, seat_rows)
+        board_rows: list[int] = []
+        ended = _core.play_all(
+            self._cores, codes, self._layout, takes, refreshed, seat_rows, board_rows
+        )
         if seat_rows:
             self._write_seat_rows(seat_rows)
+            self._write_board_rows(board_rows)
         if takes:  # each game's taker puts the card on a kid; the market slot gets the next
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T

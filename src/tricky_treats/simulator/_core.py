@@ -502,11 +502,6 @@ class Core:
         self.log = (t.actions[code], self.log)
 
 
-def _bits_tables(at: int, bits: int) -> tuple[tuple[int, ...], ...]:
-    """Per bit mask of ``bits`` bits, the offsets ``at + i`` of its set bits."""
-    return tuple(tuple(at + i for i in range(bits) if mask >> i & 1) for mask in range(1 << bits))
-
-
 class Layout:
     """Where the observation encoding (``adapters.observation``, version 1) puts each entry.
 
@@ -515,7 +510,7 @@ class Layout:
     ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
     ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
     seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
-    order ``encode`` gives their values: the streets' values, turn, passes. The game's
+    order ``encode`` gives their values: turn, passes. The game's
     market block (``market_row`` entries) is the sections ``market``, ``deck_size``,
     ``deck_features``, ``deck_icons`` and ``discarded``, one after the other (``deck_row``
     gives the last four). A seat's block (``seat_size``) is its
@@ -572,15 +567,10 @@ class Layout:
         self.card_top = card_top
         self.trigger_of = trigger_of
         self.card_kid = card_kid
-        self.house_pumpkin = _bits_tables(at["house_pumpkin"], houses)
-        self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
-        self.street_flipped = _bits_tables(at["street_flipped"], streets)
         self.streets = streets
         self.card_market = card_market
         self.market_size = market_size
-        count_at: list[int] = [at["street_value"] + street for street in range(streets)]
-        count_at += [at["turn"], at["passes_in_a_row"]]
-        self.count_at = tuple(count_at)
+        self.count_at = (at["turn"], at["passes_in_a_row"])
 
 
 class Deal:
@@ -589,9 +579,7 @@ class Deal:
     ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
     tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
-    ``position`` on in the deck; ``streets`` keeps the streets' values per bit mask of the
-    tokens flipped. ``kept``: the caller keeps each viewer's ``viewer_ones`` of the game
-    going on, which ``encode`` then leaves out (and encodes no game that is over).
+    ``position`` on in the deck.
     """
 
     def __init__(
@@ -602,7 +590,6 @@ class Deal:
         face_up: bool,
         first_player: int,
         deck_left: tuple[tuple[int, ...], ...],
-        kept: bool = False,
     ) -> None:
         self.secret = secret
         self.unseen = unseen
@@ -610,8 +597,6 @@ class Deal:
         self.face_up = face_up
         self.first_player = first_player
         self.deck_left = deck_left
-        self.kept = kept
-        self.streets: dict[int, tuple[int, ...]] = {}
 
 
 def new_deal(
@@ -623,7 +608,7 @@ def new_deal(
     deck: tuple[int, ...],
     card_deck: tuple[tuple[int, ...], ...],
 ) -> Deal:
-    """The ``Deal`` of a game whose caller keeps the ``viewer_ones`` (``kept``).
+    """The ``Deal`` of a game (``deal_entries`` lists what it fixes).
 
     ``secret`` are the indices of the seats' secret tiles, ``mean_tiles`` those of the tiles
     on the mean houses; ``card_deck[card]`` the counts of ``deck_left`` a card is in.
@@ -638,7 +623,6 @@ def new_deal(
         face_up,
         first_player,
         deck_left(deck, card_deck),
-        True,
     )
 
 
@@ -654,6 +638,7 @@ def deal_entries(
     market: list[int],
     seats: list[int],
     deck: list[int],
+    boards: list[int],
 ) -> None:
     """List what game ``game``'s deal fixes in the vector env's arrays.
 
@@ -664,7 +649,8 @@ def deal_entries(
     (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
     ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
     games' blocks one after the other; to ``seats``, per seat the game, the seat and its
-    ``seat_row``; to ``deck``, its ``deck_row``.
+    ``seat_row``; to ``deck``, its ``deck_row``; to ``boards``, the game and its
+    ``board_row``.
     """
     t = core.tables
     n = t.players
@@ -699,6 +685,8 @@ def deal_entries(
         seat_row(core, viewer, seats)
     market_block(core, layout, list(range(len(core.market))), market, game * layout.market_row)
     deck_row(core, deal, deck)
+    boards.append(game)
+    board_row(core, layout, boards)
 
 
 def deck_left(
@@ -788,6 +776,7 @@ def play_all(
     takes: list[int],
     refreshed: list[int],
     seats: list[int],
+    boards: list[int],
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
@@ -797,7 +786,8 @@ def play_all(
     kid, the card, its market slot and the card now there, -1 for none); per refresh,
     ``refreshed`` gets the game, the cards of its market's ``layout.market_size`` slots and
     the cards discarded so far;
-    per visit or trick, ``seats`` gets the game, the seat and its ``seat_row``.
+    per visit or trick, ``seats`` gets the game, the seat and its ``seat_row``, and
+    ``boards`` the game and its ``board_row``.
     """
     ended: list[int] = []
     slots = layout.market_size
@@ -826,6 +816,8 @@ def play_all(
             seats.append(i)
             seats.append(seat)
             seat_row(core, seat, seats)
+            boards.append(i)
+            board_row(core, layout, boards)
         if core.current < 0:
             ended.append(i)
     return ended
@@ -862,7 +854,7 @@ def encode_all(
             players.append(-1)
         else:
             seat = core.current
-            encode(core, layout, deal, seat, ones, values)
+            encode(core, layout, seat, ones, values)
             kids = core.tables.kids
             take_count = core.tables.take_count
             masks = nothing[:]
@@ -877,52 +869,46 @@ def encode_all(
         ends.append(len(legal))
 
 
-def encode(
-    core: Core, layout: Layout, deal: Deal, viewer: int, ones: list[int], values: list[int]
-) -> None:
-    """Append ``viewer``'s observation of ``core`` to the lists.
+def encode(core: Core, layout: Layout, viewer: int, ones: list[int], values: list[int]) -> None:
+    """Append the entries of ``viewer``'s observation of ``core`` that change at every step.
 
-    The offsets of the entries that are 1 go to ``ones``, the values of the counts at
-    ``layout.count_at`` to ``values``. The seats' sections (``kids``, ``top_type``,
-    ``shown_icon``, ``visited``, ``tricked``, ``treats``, ``pumpkins``, ``footprints``) are
-    the seats' blocks (``worn_block`` and ``seat_row``, kept up to date by what ``play_all``
-    lists) in the viewer's order, ``market`` to ``discarded`` the game's market block
-    (``market_block`` and ``deck_row``);
-    every other entry is 0 or the board's fixed part. The caller fills those in: with them,
-    the same numbers as ``ObservationEncoding.encode(state.view(viewer))``. With
-    ``deal.kept``, the ``viewer_ones`` are the caller's too.
+    The offsets of the entries that are 1 go to ``ones``: who is to act, who triggered the
+    end and why; the values of the counts at ``layout.count_at`` to ``values``: the turn and
+    the passes in a row. The caller keeps the rest, as the vector env does: per game and
+    viewer a fixed part (``deal_entries``: the board, the tiles the viewer sees, the first
+    player) with the game's ``board_row``, per seat a block (``worn_block``, ``seat_row``)
+    moved to the viewer's rows, and per game a market block (``market_block``,
+    ``deck_row``), all kept up to date by what ``play_all`` lists. With them, the same
+    numbers as ``ObservationEncoding.encode(state.view(viewer))``, for a game that goes on
+    (once it is over the tiles show, which the fixed part does not hold).
     """
-    t = core.tables
-    n = t.players
-    over = core.current < 0
-    if not deal.kept:
-        viewer_ones(layout, deal, viewer, over or deal.face_up, n, ones)
-    else:
-        assert not over, "a kept deal's game is encoded while it goes on"
-    ones.extend(layout.house_pumpkin[core.house_pumpkins])
-    ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
-    flipped = core.flipped
-    ones.extend(layout.street_flipped[flipped])
-    streets = deal.streets.get(flipped)
-    if streets is None:
-        streets = deal.streets[flipped] = tuple(
-            [
-                t.street_back[street] if flipped >> street & 1 else t.street_front[street]
-                for street in range(layout.streets)
-            ]
-        )
-    values.extend(streets)
-    values.append(core.turn)
-    values.append(core.passes)
-    if over:
-        ones.append(layout.game_over_at)
-    else:
-        ones.append(layout.to_act_at + (core.current - viewer) % n)
+    n = core.tables.players
+    assert core.current >= 0, "a game is encoded while it goes on"
+    ones.append(layout.to_act_at + (core.current - viewer) % n)
     trigger = core.trigger
     if trigger is not None:
         seat_reason = layout.trigger_of(trigger)
         ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
         ones.append(layout.reason_at + seat_reason[1])
+    values.append(core.turn)
+    values.append(core.passes)
+
+
+def board_row(core: Core, layout: Layout, row: list[int]) -> None:
+    """Append what visits and tricks change on the board: 3 bit masks and the streets' values.
+
+    The nice houses and the mean houses whose pumpkin is still there, the street tokens
+    flipped, then each street's value now (``layout.streets`` of them).
+    """
+    t = core.tables
+    flipped = core.flipped
+    row.extend((core.house_pumpkins, core.mean_pumpkins, flipped))
+    row.extend(
+        [
+            t.street_back[street] if flipped >> street & 1 else t.street_front[street]
+            for street in range(layout.streets)
+        ]
+    )
 
 
 def viewer_ones(
@@ -931,8 +917,7 @@ def viewer_ones(
     """Append the entries of ``viewer``'s observation that only the deal and viewer fix.
 
     The secret tiles the viewer sees (every one if ``shown``: face up, or the game over),
-    the tiles unseen and who is first player; ``encode`` gives them unless the caller keeps
-    them (``deal.kept``).
+    the tiles unseen and who is first player.
     """
     tiles = layout.tiles
     for row in range(players):
