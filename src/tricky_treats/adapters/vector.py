@@ -44,14 +44,17 @@ to move there.
 Observations and masks are written from the simulators' compact core into preallocated
 arrays, with the core's functions (compiled with it in the compiled build). Each game is
 ``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
-made from the setup (``Simulator._first``); ``deal_entries`` lists what the deal fixes for
-each viewer (the board, the secret tiles the viewer sees, the tiles unseen, the first
-player), written once per game. At each step ``encode_all`` lists the ones and counts that
-change, which numpy scatters over the fixed part of the viewer to move; each seat's kids and
-the market are kept in blocks per game that ``play_all``'s cards taken and refreshes change
-through per-card tables, and are moved to the viewer's rows. The arrays returned are those
-same arrays, overwritten by the next call (copy what you keep). A configuration the core
-does not cover is encoded from its views instead.
+made from the setup (``Simulator._first``). Per game the env keeps what the observations are
+made of: per viewer a fixed part (``_core.deal_entries``: the board, the secret tiles the
+viewer sees, the tiles unseen, the first player; and the pumpkins and street tokens, which
+visits and tricks change), per seat a block (kids, visited, tricked, treats, pumpkins,
+footprints) and a market block (the market and the deck's counts). ``play_all`` lists what
+each move changes there as a few small ints, which numpy writes through per-card and
+per-bit-mask tables; ``encode_all`` lists the rest (who is to act, the end trigger, the
+turn and passes) and the legal actions. A step's observation is the fixed part of the
+viewer to move with the seats' blocks moved to the viewer's rows. The arrays returned are
+those same arrays, overwritten by the next call (copy what you keep). A configuration the
+core does not cover is encoded from its views instead.
 """
 
 from __future__ import annotations
@@ -65,38 +68,21 @@ import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
     ObservationEncoding,
     max_game_length,
 )
-from tricky_treats.components import (
-    FEATURES,
-    Colour,
-    ComponentData,
-    CostumeType,
-    Theme,
-    Treat,
-    TrickIcon,
-)
+from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.model import GameState, Termination
+from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
-# Enum members live as long as the process: their ids are stable, and quick, keys.
-_INDEX = {
-    kind: {id(member): i for i, member in enumerate(kind)}
-    for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
-}
-_REASON = {member: i for i, member in enumerate(Termination)}
 _LOWEST_SEED = -(1 << 63)
-
-
-def _trigger_of(trigger: Any) -> tuple[int, int]:
-    return trigger.player, _REASON[trigger.reason]
 
 
 class TrickyTreatsVectorEnv:
@@ -136,7 +122,7 @@ class TrickyTreatsVectorEnv:
         self.observation_size = self.encoding.size
         self.action_count = probe.action_space.size
         self.max_game_length = max_game_length(probe)
-        self._layout, self._card_deck, self._cards = _layout(self.encoding, probe)
+        self._layout, self._card_deck, self._cards = layout_of(self.encoding, probe)
         self._count_at = np.array(self._layout.count_at, np.intp)
         section = self.encoding.section("house_treats")
         self._treats_at = (section.start, section.stop)
@@ -185,9 +171,9 @@ class TrickyTreatsVectorEnv:
         self._visited_rows = self._blocks[:, :, worn : worn + houses]
         self._tricked_rows = self._blocks[:, :, worn + houses : worn + houses + mean_houses]
         self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
-        self._visited_bits = _bit_rows(houses)  # also the nice houses' pumpkins
-        self._tricked_bits = _bit_rows(mean_houses)  # and the mean houses'
-        self._street_bits = _bit_rows(layout.streets)
+        self._visited_bits = bit_rows(houses)  # also the nice houses' pumpkins
+        self._tricked_bits = bit_rows(mean_houses)  # and the mean houses'
+        self._street_bits = bit_rows(layout.streets)
         # The board's sections that visits and tricks change, in every viewer's fixed part.
         self._house_pumpkins, self._mean_pumpkins, self._street_flips, self._street_values = (
             self._fixed_part[:, :, section.start : section.stop]
@@ -203,9 +189,7 @@ class TrickyTreatsVectorEnv:
         take_count = layout.market_size * kids
         self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
         self._kid_bits = np.arange(kids, dtype=np.intp)
-        self._card_kid, self._card_top, self._card_icon, self._card_market = _card_rows(
-            self._layout
-        )
+        self._card_kid, self._card_top, self._card_icon, self._card_market = card_rows(self._layout)
         # Per card, what drawing it from the deck takes off the deck_row (-1: nothing).
         self._card_drawn = np.zeros((len(self._card_deck) + 1, 15), np.intp)
         for card, entries in enumerate(self._card_deck):
@@ -556,93 +540,3 @@ class TrickyTreatsVectorEnv:
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
-
-
-def _layout(
-    encoding: ObservationEncoding, game: GameState
-) -> tuple[_core.Layout, tuple[tuple[int, ...], ...], tuple[Any, ...]]:
-    """The core's layout of ``encoding`` for the cards of ``game``'s box.
-
-    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in, and the
-    cards by id.
-    """
-    at = {s.name: s.start for s in encoding.sections}
-    setup = game.setup
-    tables = _core_tables(game)
-    cards: tuple[Any, ...] = setup.components.cards if tables is None else tables.cards
-    kid: list[tuple[int, ...]] = []
-    market: list[tuple[int, ...]] = []
-    top: list[tuple[int, int]] = []
-    deck: list[tuple[int, ...]] = []
-    for card in cards:
-        if card is None:
-            kid.append(())
-            market.append(())
-            top.append((0, 0))
-            deck.append(())
-            continue
-        kind = _INDEX[CostumeType][id(card.type)]
-        colour = _INDEX[Colour][id(card.colour)]
-        theme = _INDEX[Theme][id(card.theme)]
-        icon = _INDEX[TrickIcon][id(card.icon)]
-        block = kind * 11
-        kid.append((block, block + 1 + colour, block + 4 + theme, block + 8 + icon))
-        market.append((0, 1 + colour, 4 + theme, 8 + kind, 11 + icon))
-        top.append((kind, icon))
-        deck.append((colour, 3 + theme, 7 + kind, 10 + icon))
-    layout = _core.Layout(
-        encoding.size,
-        at,
-        len(game.players),
-        setup.rules.kids_per_player,
-        setup.rules.market_size,
-        len(setup.grid),
-        len(setup.street_tokens),
-        len(setup.mean_houses),
-        len(encoding.tile_ids),
-        tuple(kid),
-        tuple(market),
-        tuple(top),
-        _trigger_of,
-        len(FEATURES),
-        encoding.most_cards,
-    )
-    return layout, tuple(deck), cards
-
-
-def _bit_rows(bits: int) -> npt.NDArray[np.float32]:
-    """Per bit mask of ``bits`` bits, its bits as a row of ones and zeros."""
-    masks = np.arange(1 << bits, dtype=np.intp)[:, None]
-    return ((masks >> np.arange(bits)) & 1).astype(np.float32)
-
-
-def _card_rows(
-    layout: _core.Layout,
-) -> tuple[
-    npt.NDArray[np.float32],
-    npt.NDArray[np.float32],
-    npt.NDArray[np.float32],
-    npt.NDArray[np.float32],
-]:
-    """Per card id, the ones a card puts in a seat's block and in a market slot.
-
-    In a kid's 33 entries of ``kids``, its 3 of ``top_type`` and of ``shown_icon``, and a
-    slot's 14 of ``market``; after the cards, a row of zeros (for card -1, none).
-    """
-    cards = len(layout.card_kid)
-    kid = np.zeros((cards + 1, 33), np.float32)
-    top = np.zeros((cards + 1, 3), np.float32)
-    icon = np.zeros((cards + 1, 3), np.float32)
-    market = np.zeros((cards + 1, 14), np.float32)
-    for card in range(cards):
-        if layout.card_kid[card]:  # a card the box has
-            kid[card, list(layout.card_kid[card])] = 1.0
-            top[card, layout.card_top[card][0]] = 1.0
-            icon[card, layout.card_top[card][1]] = 1.0
-            market[card, list(layout.card_market[card])] = 1.0
-    return kid, top, icon, market
-
-
-def _core_tables(game: GameState) -> _core.Tables | None:
-    core = Simulator(game)._core
-    return None if core is None else core.tables
