@@ -158,6 +158,19 @@ def test_seeds_deal_the_games_of_new_game() -> None:
         envs.reset(seed=[1, 2])
 
 
+def _dealer(players: int, options: dict[str, Any]) -> _Dealer:
+    """The dealer of ``new_game(players, **options)``'s games."""
+    return _Dealer(
+        players,
+        first_player=options.get("first_player", 0),
+        any_mean_house=options.get("any_mean_house", False),
+        refresh_ends_turn=options.get("refresh_ends_turn", False),
+        variants=options.get("variants", ()),
+        variant_options=None,
+        components=options.get("components"),
+    )
+
+
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
 def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     players: int, options: dict[str, Any]
@@ -167,15 +180,7 @@ def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     And the game a record of its configuration starts (``start_game``, which resolves the
     variants by name again), so that reusing the dealer carries nothing from game to game.
     """
-    dealer = _Dealer(
-        players,
-        first_player=options.get("first_player", 0),
-        any_mean_house=options.get("any_mean_house", False),
-        refresh_ends_turn=options.get("refresh_ends_turn", False),
-        variants=options.get("variants", ()),
-        variant_options=None,
-        components=options.get("components"),
-    )
+    dealer = _dealer(players, options)
     components = options.get("components")
     for seed in [0, 1, 2**63 - 1, 2**128 - 1, *range(5, 40, 7)]:
         game = dealer.game(seed)
@@ -220,15 +225,7 @@ def test_a_first_core_is_the_core_of_the_first_state(players: int, options: dict
     Its core holds what ``core_of`` makes of ``new_game``'s first state, field by field,
     with the same tables; it plays the same game. Outside the core (6 kids) there is none.
     """
-    dealer = _Dealer(
-        players,
-        first_player=options.get("first_player", 0),
-        any_mean_house=options.get("any_mean_house", False),
-        refresh_ends_turn=options.get("refresh_ends_turn", False),
-        variants=options.get("variants", ()),
-        variant_options=None,
-        components=options.get("components"),
-    )
+    dealer = _dealer(players, options)
     rng = random.Random(players)
     for seed in range(12):
         setup = dealer.setup(seed)
