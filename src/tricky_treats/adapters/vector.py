@@ -265,10 +265,14 @@ class TrickyTreatsVectorEnv:
         """The games being played, one simulator per env (read them; do not play on them)."""
         return tuple(self._sims)
 
-    def _start(self, envs: list[int], seeds: list[int]) -> None:
+    def _start(
+        self, envs: list[int], seeds: list[int], seat_rows: list[int], board_rows: list[int]
+    ) -> None:
         """Deal each of ``envs`` the game of its seed, with its board's fixed entries.
 
-        The arrays of all the games dealt are written at once, by one scatter each.
+        The arrays of all the games dealt are written at once, by one scatter each, but for
+        their seat and board rows, which go to the lists (the caller writes them, with the
+        moves' own).
         """
         layout = self._layout
         tile_index = self.encoding._tile_index
@@ -277,9 +281,7 @@ class TrickyTreatsVectorEnv:
         worn: list[int] = []  # in _blocks, flat
         market: list[int] = []  # in _markets, flat
         played: list[int] = []  # the envs of those games
-        seat_rows: list[int] = []
         deck: list[int] = []  # each game's deck_row
-        board_rows: list[int] = []
         sims = self._sims
         for env, seed in zip(envs, seeds, strict=True):
             setup = self._dealer.setup(seed)
@@ -336,8 +338,12 @@ class TrickyTreatsVectorEnv:
         self._markets[index] = 0.0
         self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
         self._deck_rows[index] = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), -1)
-        self._write_seat_rows(seat_rows)
-        self._write_board_rows(board_rows)
+
+    def _write_rows(self, seat_rows: list[int], board_rows: list[int]) -> None:
+        """Write the seat and board rows the core listed (for each game once at the most)."""
+        if seat_rows:
+            self._write_seat_rows(seat_rows)
+            self._write_board_rows(board_rows)
 
     def _write_board_rows(self, rows: list[int]) -> None:
         """Write ``_core.board_row``s, each after its game, into every viewer's fixed part."""
@@ -376,7 +382,10 @@ class TrickyTreatsVectorEnv:
         if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
             raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
         self._rngs = [random.Random(s) for s in seeds]
-        self._start(list(range(n)), seeds)
+        seat_rows: list[int] = []
+        board_rows: list[int] = []
+        self._start(list(range(n)), seeds, seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
         self.rewards[:] = 0
         self.terminations[:] = False
         self.final_scores[:] = 0
@@ -414,9 +423,6 @@ class TrickyTreatsVectorEnv:
         ended = _core.play_all(
             self._cores, codes, self._layout, takes, refreshed, seat_rows, board_rows
         )
-        if seat_rows:
-            self._write_seat_rows(seat_rows)
-            self._write_board_rows(board_rows)
         if takes:  # each game's taker puts the card on a kid; the market slot gets the next
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
@@ -447,7 +453,9 @@ class TrickyTreatsVectorEnv:
             self.final_scores[ended] = [scores for scores, _ in outcomes]
             terminations[ended] = True
             rngs = self._rngs
-            self._start(ended, [rngs[env].getrandbits(63) for env in ended])
+            seeds = [rngs[env].getrandbits(63) for env in ended]
+            self._start(ended, seeds, seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
         self._observe()
         return self.observations, rewards, terminations, self.truncations, self._infos()
 

@@ -786,8 +786,9 @@ def play_all(
     kid, the card, its market slot and the card now there, -1 for none); per refresh,
     ``refreshed`` gets the game, the cards of its market's ``layout.market_size`` slots and
     the cards discarded so far;
-    per visit or trick, ``seats`` gets the game, the seat and its ``seat_row``, and
-    ``boards`` the game and its ``board_row``.
+    per visit or trick in a game that goes on (one that ended is dealt again), ``seats``
+    gets the game, the seat and its ``seat_row``, and ``boards`` the game and its
+    ``board_row``.
     """
     ended: list[int] = []
     slots = layout.market_size
@@ -812,7 +813,7 @@ def play_all(
             market = core.market
             refreshed.extend([market[at] if at < len(market) else -1 for at in range(slots)])
             refreshed.append(len(core.discarded))
-        elif code < t.trick_end:  # a visit or a trick: the seat's row changed
+        elif code < t.trick_end and core.current >= 0:  # a visit or a trick: the rows
             seats.append(i)
             seats.append(seat)
             seat_row(core, seat, seats)
