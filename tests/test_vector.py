@@ -21,6 +21,8 @@ import numpy as np
 from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+from tricky_treats.dealing import _Dealer, _first_state, start_game
+from tricky_treats.simulator._tables import core_of
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
@@ -154,6 +156,99 @@ def test_seeds_deal_the_games_of_new_game() -> None:
     ]
     with pytest.raises(tt.ConfigurationError, match="reset needs 4 seeds"):
         envs.reset(seed=[1, 2])
+
+
+def _dealer(players: int, options: dict[str, Any]) -> _Dealer:
+    """The dealer of ``new_game(players, **options)``'s games."""
+    return _Dealer(
+        players,
+        first_player=options.get("first_player", 0),
+        any_mean_house=options.get("any_mean_house", False),
+        refresh_ends_turn=options.get("refresh_ends_turn", False),
+        variants=options.get("variants", ()),
+        variant_options=None,
+        components=options.get("components"),
+    )
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
+def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The env's dealer checks its arguments once; each game is still ``new_game``'s.
+
+    And the game a record of its configuration starts (``start_game``, which resolves the
+    variants by name again), so that reusing the dealer carries nothing from game to game.
+    """
+    dealer = _dealer(players, options)
+    components = options.get("components")
+    for seed in [0, 1, 2**63 - 1, 2**128 - 1, *range(5, 40, 7)]:
+        game = dealer.game(seed)
+        assert game == tt.new_game(players, seed=seed, **options)
+        assert game == start_game(game.config, components, custom_components=components is not None)
+    for bad in (-1, 2**128, True, 1.0):
+        with pytest.raises(tt.ConfigurationError, match="seed must be a whole number"):
+            dealer.game(bad)  # type: ignore[arg-type]
+
+
+_CORE_FIELDS = [
+    "counts",
+    "icons",
+    "ready",
+    "free",
+    "qualified",
+    "tops",
+    "taken",
+    "treats",
+    "pumpkins",
+    "visited",
+    "tricked",
+    "footprints",
+    "market",
+    "position",
+    "house_pumpkins",
+    "mean_pumpkins",
+    "flipped",
+    "discarded",
+    "current",
+    "turn",
+    "passes",
+    "trigger",
+    "log",
+]
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
+def test_a_first_core_is_the_core_of_the_first_state(players: int, options: dict[str, Any]) -> None:
+    """``Simulator._first(setup)`` skips building the first state, and changes nothing.
+
+    Its core holds what ``core_of`` makes of ``new_game``'s first state, field by field,
+    with the same tables; it plays the same game. Outside the core (6 kids) there is none.
+    """
+    dealer = _dealer(players, options)
+    rng = random.Random(players)
+    for seed in range(12):
+        setup = dealer.setup(seed)
+        first = tt.Simulator._first(setup)
+        game = _first_state(setup)
+        made = core_of(game)
+        if made is None:
+            assert first is None
+            continue
+        assert first is not None
+        assert first._core is not None
+        assert first._core.tables is made.tables
+        for name in _CORE_FIELDS:
+            assert getattr(first._core, name) == getattr(made, name), name
+        assert first.state() == tt.new_game(players, seed=seed, **options)
+        reference = tt.Simulator(game)
+        while not first.is_over:
+            codes = first.legal_codes()
+            assert codes == reference.legal_codes()
+            code = rng.choice(codes)
+            first.play(code)
+            reference.play(code)
+        assert first.state() == reference.state()
 
 
 def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:

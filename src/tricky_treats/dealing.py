@@ -78,29 +78,89 @@ def new_game(
     >>> game.current_player, len(game.legal_actions()) > 0
     (0, True)
     """
-    chosen: list[Variant] = []
-    options: dict[str, dict[str, Any]] = {}
-    refs: tuple[VariantRef, ...] = ()
-    if variants != () or variant_options is not None:  # else the base game: nothing to check
-        chosen = _variants(variants)
-        options = check_variant_options(variant_options, [v.name for v in chosen])
-        refs = tuple([_variant_ref(v) for v in chosen])
     if seed is None:
         seed = secrets.randbits(63)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-        raise ConfigurationError(
-            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
-        )
-    config = new_config(
-        _player_names(players),
-        seed,
-        first_player,
-        bool(any_mean_house),
-        bool(refresh_ends_turn),
-        refs,
-        options,
+    dealer = _Dealer(
+        players,
+        first_player=first_player,
+        any_mean_house=any_mean_house,
+        refresh_ends_turn=refresh_ends_turn,
+        variants=variants,
+        variant_options=variant_options,
+        components=components,
     )
-    return _start(config, chosen, components, custom_components=components is not None)
+    return dealer.game(seed)
+
+
+class _Dealer:
+    """``new_game`` of one configuration for many seeds: its arguments checked once.
+
+    ``game(seed)`` is ``new_game(players, seed=seed, ...)`` with the arguments given here
+    (``new_game`` is written so); the vector env deals its games with it, skipping the
+    checks of the players, variants and options that do not depend on the seed.
+    """
+
+    __slots__ = (
+        "_chosen",
+        "_components",
+        "_first_player",
+        "_names",
+        "_options",
+        "_players",
+        "_refs",
+        "_rules",
+    )
+
+    def __init__(
+        self,
+        players: int | Sequence[str],
+        *,
+        first_player: int,
+        any_mean_house: bool,
+        refresh_ends_turn: bool,
+        variants: Iterable[str | Variant],
+        variant_options: Mapping[str, Mapping[str, Any]] | None,
+        components: ComponentData | None,
+    ) -> None:
+        chosen: list[Variant] = []
+        options: dict[str, dict[str, Any]] = {}
+        refs: tuple[VariantRef, ...] = ()
+        if variants != () or variant_options is not None:  # else the base game: no checks
+            chosen = _variants(variants)
+            options = check_variant_options(variant_options, [v.name for v in chosen])
+            refs = tuple([_variant_ref(v) for v in chosen])
+        self._chosen = chosen
+        self._options = options
+        self._refs = refs
+        self._players = players
+        self._names: tuple[str, ...] | None = None  # checked after the seed, as ever
+        self._first_player = first_player
+        self._rules = (bool(any_mean_house), bool(refresh_ends_turn))
+        self._components = components
+
+    def setup(self, seed: int) -> Setup:
+        """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+            raise ConfigurationError(
+                f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
+            )
+        names = self._names
+        if names is None:
+            names = self._names = _player_names(self._players)
+        config = new_config(
+            names,
+            seed,
+            self._first_player,
+            *self._rules,
+            self._refs,
+            self._options,
+        )
+        components = self._components
+        return _setup(config, self._chosen, components, custom_components=components is not None)
+
+    def game(self, seed: int) -> GameState:
+        """``new_game(seed=seed)`` with this dealer's arguments."""
+        return _first_state(self.setup(seed))
 
 
 def start_game(
@@ -130,23 +190,34 @@ def _start(
 ) -> GameState:
     if variants and len({v.name for v in variants}) != len(variants):
         raise ConfigurationError(f"a variant is given twice: {[v.name for v in variants]}")
+    return _first_state(
+        _setup(config, variants, components, custom_components=custom_components, rng=rng)
+    )
+
+
+def _setup(
+    config: GameConfig,
+    variants: Sequence[Variant],
+    components: ComponentData | None,
+    *,
+    custom_components: bool,
+    rng: random.Random | None = None,
+) -> Setup:
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
     board = resolution.deal(config, _seeded_random(config.seed) if rng is None else rng)
-    return _first_state(
-        new_setup(
-            config,
-            resolution.components,
-            resolution.rules,
-            board.grid,
-            board.street_tokens,
-            board.mean_houses,
-            board.secret_tiles,
-            board.deck,
-            board.secret_tiles_face_up,
-            custom_components,
-            resolution.scorers,
-        )
+    return new_setup(
+        config,
+        resolution.components,
+        resolution.rules,
+        board.grid,
+        board.street_tokens,
+        board.mean_houses,
+        board.secret_tiles,
+        board.deck,
+        board.secret_tiles_face_up,
+        custom_components,
+        resolution.scorers,
     )
 
 

@@ -42,12 +42,19 @@ to move there.
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
 Observations and masks are written from the simulators' compact core into preallocated
-arrays: ``simulator._core.encode_all`` lists the ones and counts of every game (compiled
-with the core in the compiled build), numpy scatters them over the board's fixed part
-(dealt once per game), and each seat's kids, kept in a block per game that ``play_all``
-changes by the card taken, are moved to the viewer's rows. The arrays returned are those
-same arrays, overwritten by the next call (copy what you keep). A configuration the core
-does not cover is encoded from its views instead.
+arrays, with the core's functions (compiled with it in the compiled build). Each game is
+``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
+made from the setup (``Simulator._first``). Per game the env keeps what the observations are
+made of: per viewer a fixed part (``_core.deal_entries``: the board, the secret tiles the
+viewer sees, the tiles unseen, the first player; and the pumpkins and street tokens, which
+visits and tricks change), per seat a block (kids, visited, tricked, treats, pumpkins,
+footprints) and a market block (the market and the deck's counts). ``play_all`` lists what
+each move changes there as a few small ints, which numpy writes through per-card and
+per-bit-mask tables; ``encode_all`` lists the rest (who is to act, the end trigger, the
+turn and passes) and the legal actions. A step's observation is the fixed part of the
+viewer to move with the seats' blocks moved to the viewer's rows. The arrays returned are
+those same arrays, overwritten by the next call (copy what you keep). A configuration the
+core does not cover is encoded from its views instead.
 """
 
 from __future__ import annotations
@@ -61,39 +68,21 @@ import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
     ObservationEncoding,
     max_game_length,
 )
-from tricky_treats.components import (
-    FEATURES,
-    Colour,
-    ComponentData,
-    CostumeType,
-    Theme,
-    Treat,
-    TrickIcon,
-)
-from tricky_treats.dealing import new_game
+from tricky_treats.components import ComponentData
+from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.model import GameState, Termination
+from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
-# Enum members live as long as the process: their ids are stable, and quick, keys.
-_INDEX = {
-    kind: {id(member): i for i, member in enumerate(kind)}
-    for kind in (Colour, Theme, CostumeType, TrickIcon, Treat)
-}
-_FEATURE = {id(member): i for i, member in enumerate(FEATURES)}
-_REASON = {member: i for i, member in enumerate(Termination)}
 _LOWEST_SEED = -(1 << 63)
-
-
-def _trigger_of(trigger: Any) -> tuple[int, int]:
-    return trigger.player, _REASON[trigger.reason]
 
 
 class TrickyTreatsVectorEnv:
@@ -116,24 +105,27 @@ class TrickyTreatsVectorEnv:
         if type(num_envs) is not int or num_envs < 1:
             raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
         self.num_envs = num_envs
-        self._players = players
         self._variants = tuple(variants)
-        self._variant_options = {k: dict(v) for k, v in (variant_options or {}).items()}
-        self._options: dict[str, Any] = {
-            "first_player": first_player,
-            "any_mean_house": any_mean_house,
-            "refresh_ends_turn": refresh_ends_turn,
-            "components": components,
-        }
+        # new_game's arguments, checked once: each game is new_game(seed=...)'s.
+        self._dealer = _Dealer(
+            players,
+            first_player=first_player,
+            any_mean_house=any_mean_house,
+            refresh_ends_turn=refresh_ends_turn,
+            variants=self._variants,
+            variant_options=variant_options,
+            components=components,
+        )
         probe = self._deal(0)  # checks the configuration and sizes the arrays
         self.encoding = ObservationEncoding(probe)
         self.players = len(probe.players)
         self.observation_size = self.encoding.size
         self.action_count = probe.action_space.size
         self.max_game_length = max_game_length(probe)
-        self._layout, self._card_deck, self._cards = _layout(self.encoding, probe)
+        self._layout, self._card_deck, self._cards = layout_of(self.encoding, probe)
         self._count_at = np.array(self._layout.count_at, np.intp)
-        self._board = _Board(self.encoding)
+        section = self.encoding.section("house_treats")
+        self._treats_at = (section.start, section.stop)
         n = num_envs
         self.observations: npt.NDArray[np.float32] = np.zeros(
             (n, self.observation_size), np.float32
@@ -145,11 +137,15 @@ class TrickyTreatsVectorEnv:
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.seeds: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
-        self._fixed_part = np.zeros((n, self.observation_size), np.float32)
+        # Per game and viewer: the board's fixed part and the viewer's (_core.viewer_ones).
+        self._fixed_part = np.zeros((n, self.players, self.observation_size), np.float32)
+        self._viewer_rows = np.arange(n, dtype=np.intp) * self.players
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
-        # Per game and seat, the seat's rows of kids, top_type and shown_icon (worn_block).
-        self._blocks = np.zeros((n, self.players, self._layout.worn_size), np.float32)
+        # Per game and seat, the seat's block: its rows of the seat sections (worn_block,
+        # then seat_row's), which the viewer's order moves.
+        layout = self._layout
+        self._blocks = np.zeros((n, self.players, layout.seat_size), np.float32)
         seats = self.players
         self._rotations = np.array(
             [[(viewer + row) % seats for row in range(seats)] for viewer in range(seats)],
@@ -157,16 +153,69 @@ class TrickyTreatsVectorEnv:
         )
         self._envs = np.arange(n, dtype=np.intp)[:, None]
         market = self.encoding.section("market")
-        self._market_at = (market.start, market.stop)
-        self._markets = np.zeros((n, market.size), np.float32)  # per game (market_block)
-        self._slot = np.arange(14, dtype=np.intp)
+        # Per game, its market block: the sections market to discarded (market_block,
+        # then deck_row), which follow one another.
+        self._market_at = (market.start, market.start + layout.market_row)
+        if self.encoding.section("discarded").stop != self._market_at[1]:  # pragma: no cover
+            raise AssertionError("the market block is not the sections market to discarded")
+        self._markets = np.zeros((n, layout.market_row), np.float32)
         kids = self._layout.worn_size // 39
+        # Views of the blocks by kid, and per card the rows a move writes there (card -1,
+        # an empty slot, is the last: zeros).
+        self._kid_rows = self._blocks[:, :, : 33 * kids].reshape(n, seats, kids, 33)
+        self._top_rows = self._blocks[:, :, 33 * kids : 36 * kids].reshape(n, seats, kids, 3)
+        self._icon_rows = self._blocks[:, :, 36 * kids : 39 * kids].reshape(n, seats, kids, 3)
+        houses = len(probe.setup.grid)
+        mean_houses = len(probe.setup.mean_houses)
+        worn = layout.worn_size
+        self._visited_rows = self._blocks[:, :, worn : worn + houses]
+        self._tricked_rows = self._blocks[:, :, worn + houses : worn + houses + mean_houses]
+        self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
+        self._visited_bits = bit_rows(houses)  # also the nice houses' pumpkins
+        self._tricked_bits = bit_rows(mean_houses)  # and the mean houses'
+        self._street_bits = bit_rows(layout.streets)
+        # The board's sections that visits and tricks change, in every viewer's fixed part.
+        self._house_pumpkins, self._mean_pumpkins, self._street_flips, self._street_values = (
+            self._fixed_part[:, :, section.start : section.stop]
+            for section in map(
+                self.encoding.section,
+                ("house_pumpkin", "mean_pumpkin", "street_flipped", "street_value"),
+            )
+        )
+        slots = layout.market_size
+        self._market_rows = self._markets[:, : slots * 14].reshape(n, slots, 14)
+        self._deck_rows = self._markets[:, slots * 14 :]
+        # The masks' takes, by slot and kid (the first codes), and the bits of the kids.
+        take_count = layout.market_size * kids
+        self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
+        self._kid_bits = np.arange(kids, dtype=np.intp)
+        self._card_kid, self._card_top, self._card_icon, self._card_market = card_rows(self._layout)
+        # Per card, what drawing it from the deck takes off the deck_row (-1: nothing).
+        self._card_drawn = np.zeros((len(self._card_deck) + 1, 15), np.intp)
+        for card, entries in enumerate(self._card_deck):
+            if entries:
+                self._card_drawn[card, 0] = 1
+                self._card_drawn[card, [1 + entry for entry in entries]] = 1
+        # Per section of the seats' blocks: its rows in the observations (a view of them,
+        # seat rows apart), and where they are in a block.
         self._worn_parts = [
-            (self.encoding.section(name).start, seats * width, start, start + width)
-            for name, start, width in (
-                ("kids", 0, 33 * kids),
-                ("top_type", 33 * kids, 3 * kids),
-                ("shown_icon", 36 * kids, 3 * kids),
+            (
+                self.observations[:, at : at + seats * width].reshape(n, seats, width),
+                start,
+                start + width,
+            )
+            for at, start, width in (
+                (self.encoding.section(name).start, start, width)
+                for name, start, width in (
+                    ("kids", 0, 33 * kids),
+                    ("top_type", 33 * kids, 3 * kids),
+                    ("shown_icon", 36 * kids, 3 * kids),
+                    ("visited", worn, houses),
+                    ("tricked", worn + houses, mean_houses),
+                    ("treats", worn + houses + mean_houses, 3),
+                    ("pumpkins", worn + houses + mean_houses + 3, 1),
+                    ("footprints", worn + houses + mean_houses + 4, 1),
+                )
             )
         ]
         self._sims: list[Simulator] = []
@@ -179,13 +228,7 @@ class TrickyTreatsVectorEnv:
     # -- the games --------------------------------------------------------------------------
 
     def _deal(self, seed: int) -> GameState:
-        return new_game(
-            self._players,
-            seed=seed,
-            variants=self._variants,
-            variant_options=self._variant_options,
-            **self._options,
-        )
+        return self._dealer.game(seed)
 
     # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
 
@@ -222,38 +265,102 @@ class TrickyTreatsVectorEnv:
         """The games being played, one simulator per env (read them; do not play on them)."""
         return tuple(self._sims)
 
-    def _start(self, env: int, seed: int) -> None:
-        """Deal env ``env`` the game of ``seed``, with its board's fixed entries."""
-        game = self._deal(seed)
-        sim = Simulator(game)
-        core = sim._core
-        if env < len(self._sims):
-            self._sims[env] = sim
+    def _start(
+        self, envs: list[int], seeds: list[int], seat_rows: list[int], board_rows: list[int]
+    ) -> None:
+        """Deal each of ``envs`` the game of its seed, with its board's fixed entries.
+
+        The arrays of all the games dealt are written at once, by one scatter each, but for
+        their seat and board rows, which go to the lists (the caller writes them, with the
+        moves' own).
+        """
+        layout = self._layout
+        tile_index = self.encoding._tile_index
+        fixed: list[int] = []  # offsets of ones in _fixed_part, flat
+        treats: list[int] = []  # house_treats of the games the core plays, in order
+        worn: list[int] = []  # in _blocks, flat
+        market: list[int] = []  # in _markets, flat
+        played: list[int] = []  # the envs of those games
+        deck: list[int] = []  # each game's deck_row
+        sims = self._sims
+        for env, seed in zip(envs, seeds, strict=True):
+            setup = self._dealer.setup(seed)
+            sim = Simulator._first(setup) or Simulator(_first_state(setup))
+            core = sim._core
+            if env < len(sims):
+                sims[env] = sim
+            else:
+                sims.append(sim)
+                self._cores.append(None)
+                self._deals.append(None)
+            cards = None if core is None else core.tables.cards
+            if core is None or not (cards is self._cards or cards == self._cards):
+                self._cores[env] = None  # by the rules, or cards the layout does not know
+                self._deals[env] = None
+                continue
             self._cores[env] = core
-        else:
-            self._sims.append(sim)
-            self._cores.append(core)
-            self._deals.append(None)
-        self.seeds[env] = seed
-        self._board.write(game, self._fixed_part[env])
-        cards = None if core is None else core.tables.cards
-        block = self._blocks[env]
-        block[:] = 0
-        if core is None or not (cards is self._cards or cards == self._cards):
-            self._cores[env] = None  # by the rules, or cards the layout does not know
-            self._deals[env] = None
-        else:
-            self._deals[env] = _deal_of(
-                self._layout, self._card_deck, self.encoding._tile_index, game, core.tables
+            mean_tiles = tuple([tile_index[mean.tile.id] for mean in setup.mean_houses])
+            deal = self._deals[env] = _core.new_deal(
+                layout,
+                tuple([tile_index[tile.id] for tile in setup.secret_tiles]),
+                mean_tiles,
+                setup.secret_tiles_face_up,
+                setup.config.first_player,
+                core.tables.deck,
+                self._card_deck,
             )
-            for seat in range(self.players):
-                worn = _core.worn_block(core, self._layout, seat)
-                if worn:  # a new game's kids wear nothing yet
-                    block[seat, worn] = 1.0
-            market: list[int] = []
-            _core.market_block(core, self._layout, list(range(len(core.market))), market, 0)
-            self._markets[env] = 0.0
-            self._markets[env, market] = 1.0
+            _core.deal_entries(
+                core,
+                layout,
+                deal,
+                mean_tiles,
+                env,
+                fixed,
+                treats,
+                worn,
+                market,
+                seat_rows,
+                deck,
+                board_rows,
+            )
+            played.append(env)
+        self.seeds[envs] = seeds
+        if not played:
+            return
+        index = np.array(played, np.intp)
+        self._fixed_part[index] = 0.0
+        self._fixed_part.reshape(-1)[np.fromiter(fixed, np.intp, len(fixed))] = 1.0
+        start, stop = self._treats_at
+        values = np.fromiter(treats, np.intp, len(treats)).reshape(len(played), 1, -1)
+        self._fixed_part[index, :, start:stop] = values
+        self._blocks[index] = 0.0
+        self._blocks.reshape(-1)[np.fromiter(worn, np.intp, len(worn))] = 1.0
+        self._markets[index] = 0.0
+        self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
+        self._deck_rows[index] = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), -1)
+
+    def _write_rows(self, seat_rows: list[int], board_rows: list[int]) -> None:
+        """Write the seat and board rows the core listed (for each game once at the most)."""
+        if seat_rows:
+            self._write_seat_rows(seat_rows)
+            self._write_board_rows(board_rows)
+
+    def _write_board_rows(self, rows: list[int]) -> None:
+        """Write ``_core.board_row``s, each after its game, into every viewer's fixed part."""
+        table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 4 + self._layout.streets)
+        game = table[:, 0]
+        self._house_pumpkins[game] = self._visited_bits[table[:, 1], None]
+        self._mean_pumpkins[game] = self._tricked_bits[table[:, 2], None]
+        self._street_flips[game] = self._street_bits[table[:, 3], None]
+        self._street_values[game] = table[:, None, 4:]
+
+    def _write_seat_rows(self, rows: list[int]) -> None:
+        """Write ``_core.seat_row``s, each after its game and seat, into the seats' blocks."""
+        table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 9)
+        game, seat = table[:, 0], table[:, 1]
+        self._visited_rows[game, seat] = self._visited_bits[table[:, 2]]
+        self._tricked_rows[game, seat] = self._tricked_bits[table[:, 3]]
+        self._count_rows[game, seat] = table[:, 4:]
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -275,8 +382,10 @@ class TrickyTreatsVectorEnv:
         if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
             raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
         self._rngs = [random.Random(s) for s in seeds]
-        for env, game_seed in enumerate(seeds):
-            self._start(env, game_seed)
+        seat_rows: list[int] = []
+        board_rows: list[int] = []
+        self._start(list(range(n)), seeds, seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
         self.rewards[:] = 0
         self.terminations[:] = False
         self.final_scores[:] = 0
@@ -307,45 +416,64 @@ class TrickyTreatsVectorEnv:
         terminations[:] = False
         self.final_scores[:] = 0
         sims = self._sims
-        zeros: list[int] = []
-        ones: list[int] = []
-        slots: list[int] = []
-        market: list[int] = []
-        ended = _core.play_all(self._cores, codes, self._layout, zeros, ones, slots, market)
-        blocks = self._blocks.reshape(-1)
-        blocks[np.fromiter(zeros, np.intp, len(zeros))] = 0.0
-        blocks[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        markets = self._markets.reshape(-1)
-        cleared = np.fromiter(slots, np.intp, len(slots))[:, None] + self._slot
-        markets[cleared.reshape(-1)] = 0.0
-        markets[np.fromiter(market, np.intp, len(market))] = 1.0
-        for env, core in enumerate(self._cores):
-            if core is None:  # played by the rules
-                sims[env].play(codes[env])
-                if sims[env].is_over:
-                    ended.append(env)
-        for env in ended:
-            scores, winners = sims[env]._outcome()  # scored once
-            rewards[env] = rewards_of(self.players, winners)
-            self.final_scores[env] = scores
-            terminations[env] = True
-            self._start(env, self._rngs[env].getrandbits(63))
+        takes: list[int] = []
+        refreshed: list[int] = []
+        seat_rows: list[int] = []
+        board_rows: list[int] = []
+        ended = _core.play_all(
+            self._cores, codes, self._layout, takes, refreshed, seat_rows, board_rows
+        )
+        if takes:  # each game's taker puts the card on a kid; the market slot gets the next
+            game, seat, kid, card, slot, after = (
+                np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
+            )
+            kids = self._kid_rows
+            kids[game, seat, kid] = np.maximum(kids[game, seat, kid], self._card_kid[card])
+            self._top_rows[game, seat, kid] = self._card_top[card]
+            self._icon_rows[game, seat, kid] = self._card_icon[card]
+            self._market_rows[game, slot] = self._card_market[after]
+            self._deck_rows[game] -= self._card_drawn[after]  # after: from the deck
+        if refreshed:  # a game, its market's cards (all from the deck), the cards discarded
+            rows = np.fromiter(refreshed, np.intp, len(refreshed))
+            rows = rows.reshape(-1, self._layout.market_size + 2)
+            game, market, discarded = rows[:, 0], rows[:, 1:-1], rows[:, -1]
+            self._market_rows[game] = self._card_market[market]
+            self._deck_rows[game] -= self._card_drawn[market].sum(axis=1)
+            self._deck_rows[game, -1] = discarded
+        if None in self._cores:
+            for env, core in enumerate(self._cores):
+                if core is None:  # played by the rules
+                    sims[env].play(codes[env])
+                    if sims[env].is_over:
+                        ended.append(env)
+        if ended:
+            outcomes = [sims[env]._outcome() for env in ended]  # each scored once
+            players = self.players
+            rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
+            self.final_scores[ended] = [scores for scores, _ in outcomes]
+            terminations[ended] = True
+            rngs = self._rngs
+            seeds = [rngs[env].getrandbits(63) for env in ended]
+            self._start(ended, seeds, seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
         self._observe()
         return self.observations, rewards, terminations, self.truncations, self._infos()
 
     def _checked(self, actions: npt.ArrayLike) -> list[int]:
         """The actions as ints, each legal in its game; else the library's error is raised."""
         found = np.asarray(actions)
-        if found.shape != (self.num_envs,) or not (
-            np.issubdtype(found.dtype, np.integer) or found.dtype == np.bool_
-        ):
+        if found.shape != (self.num_envs,) or found.dtype.kind not in "biu":  # whole numbers
             raise InvalidActionError(
                 f"step takes {self.num_envs} action codes (whole numbers), one per env; "
                 f"got an array of shape {found.shape} and dtype {found.dtype}"
             )
         codes: list[int] = found.tolist()
-        masks = self.action_masks
         inside = (found >= 0) & (found < self.action_count)
+        if inside.all():  # the usual case: one gather checks every game's mask
+            flat = self._mask_rows + found.astype(np.intp)
+            if self.action_masks.reshape(-1)[flat].all():
+                return codes
+        masks = self.action_masks
         legal = inside.copy()
         legal[inside] = masks[np.flatnonzero(inside), found[inside]] == 1
         if not legal.all():
@@ -360,29 +488,40 @@ class TrickyTreatsVectorEnv:
     def _observe(self) -> None:
         """Write every game's observation and mask, for its player to move."""
         obs = self.observations
-        np.copyto(obs, self._fixed_part)
         masks = self.action_masks
         masks[:] = 0
         ones: list[int] = []
         values: list[int] = []
+        takes: list[int] = []
         legal: list[int] = []
-        ends: list[int] = []  # per env, where its ones and its legal codes end in the lists
+        ends: list[int] = []  # per env, where its ones and its other codes end in the lists
         players: list[int] = []
-        _core.encode_all(self._cores, self._layout, self._deals, ones, values, legal, ends, players)
+        _core.encode_all(
+            self._cores, self._layout, self._deals, ones, values, takes, legal, ends, players
+        )
         n = self.num_envs
-        lengths = np.diff(np.fromiter(ends, np.intp, len(ends)).reshape(n, 2), axis=0, prepend=0)
+        self.current_players[:] = players
+        fixed = self._fixed_part.reshape(n * self.players, -1)
+        np.take(fixed, self._viewer_rows + self.current_players, axis=0, out=obs)
+        ended_at = np.fromiter(ends, np.intp, len(ends)).reshape(n, 2)
+        lengths = ended_at.copy()
+        lengths[1:] -= ended_at[:-1]
         at = np.fromiter(ones, np.intp, len(ones))
         at += np.repeat(self._obs_rows, lengths[:, 0])
         obs.reshape(-1)[at] = 1.0
-        obs[:, self._count_at] = np.fromiter(values, np.float32, len(values)).reshape(n, -1)
+        # As ints: numpy converts Python ints to float32 one by one, more slowly.
+        obs[:, self._count_at] = np.fromiter(values, np.intp, len(values)).reshape(n, -1)
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
-        self.current_players[:] = players
+        kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1, 1)
+        np.bitwise_and(kid_masks >> self._kid_bits, 1, out=self._take_masks)
         worn = self._blocks[self._envs, self._rotations[self.current_players]]
-        for start, size, first, last in self._worn_parts:
-            obs[:, start : start + size] = worn[:, :, first:last].reshape(n, size)
+        for rows, first, last in self._worn_parts:
+            np.copyto(rows, worn[:, :, first:last])
         obs[:, self._market_at[0] : self._market_at[1]] = self._markets
+        if None not in self._cores:
+            return
         for env, core in enumerate(self._cores):
             if core is None:  # by the rules: encode its view
                 state = self._sims[env].state()
@@ -409,155 +548,3 @@ class TrickyTreatsVectorEnv:
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
-
-
-class _Board:
-    """The entries of the encoding that a deal fixes for the whole game (the board's).
-
-    As ``ObservationEncoding`` writes them: what each nice house wants and gives, the treats
-    of the houses and street tokens, the mean houses' icons and tiles, and the rule options.
-    """
-
-    def __init__(self, encoding: ObservationEncoding) -> None:
-        self._encoding = encoding
-        self._at = {s.name: s.start for s in encoding.sections}
-        section = encoding.section("house_treats")
-        self._treats_at = (section.start, section.stop)
-        # Per nice house (by id; the entry keeps it alive): what it wants, its treat token,
-        # and its row of ``rows``: the treats it gives for 1, 2, ... matching cards.
-        self._houses: dict[int, tuple[object, int, int, int]] = {}
-        self._rows = np.zeros((0, encoding.most_cards), np.float32)
-
-    def write(self, game: GameState, fixed: npt.NDArray[np.float32]) -> None:
-        """Write ``game``'s fixed entries into ``fixed`` (one observation, zeros elsewhere)."""
-        at = self._at
-        setup = game.setup
-        tile_index = self._encoding._tile_index
-        features = len(FEATURES)
-        ones: list[int] = []
-        rows: list[int] = []
-        houses = self._houses
-        wants_at = at["house_wants"]
-        treat_at = at["house_treat"]
-        for h, house in enumerate(setup.grid):
-            entry = houses.get(id(house))
-            if entry is None or entry[0] is not house:
-                entry = self._house(house)
-            ones += (wants_at + h * features + entry[1], treat_at + h * 3 + entry[2])
-            rows.append(entry[3])
-        for s, token in enumerate(setup.street_tokens):
-            ones.append(at["street_treat"] + s * 3 + _INDEX[Treat][id(token.treat)])
-        tiles = len(tile_index)
-        for m, mean in enumerate(setup.mean_houses):
-            ones.append(at["mean_icon"] + m * 3 + _INDEX[TrickIcon][id(mean.neighbour.icon)])
-            ones.append(at["mean_tile"] + m * tiles + tile_index[mean.tile.id])
-        rules = setup.rules
-        if rules.any_mean_house:
-            ones.append(at["rule_options"])
-        if rules.refresh_ends_turn:
-            ones.append(at["rule_options"] + 1)
-        fixed[:] = 0.0
-        fixed[ones] = 1.0
-        start, stop = self._treats_at
-        fixed[start:stop] = self._rows[rows].reshape(-1)
-
-    def _house(self, house: Any) -> tuple[object, int, int, int]:
-        if len(self._houses) >= 4096:  # houses of many boxes: start afresh
-            self._houses.clear()
-            self._rows = self._rows[:0]
-        most = self._encoding.most_cards
-        neighbour = house.neighbour
-        tiers = neighbour.tiers
-        row = np.zeros((1, most), np.float32)
-        for i, tier in enumerate(tiers):
-            # The highest tier reached counts (R5); tiers need ever more cards.
-            below = tiers[i + 1].cards if i + 1 < len(tiers) else most + 1
-            row[0, tier.cards - 1 : min(below, most + 1) - 1] = tier.treats
-        entry = (
-            house,
-            _FEATURE[id(neighbour.wants)],
-            _INDEX[Treat][id(house.treat)],
-            len(self._rows),
-        )
-        self._rows = np.concatenate([self._rows, row])
-        self._houses[id(house)] = entry
-        return entry
-
-
-def _layout(
-    encoding: ObservationEncoding, game: GameState
-) -> tuple[_core.Layout, tuple[tuple[int, ...], ...], tuple[Any, ...]]:
-    """The core's layout of ``encoding`` for the cards of ``game``'s box.
-
-    And per card the entries of ``deck_features`` and ``deck_icons`` it counts in, and the
-    cards by id.
-    """
-    at = {s.name: s.start for s in encoding.sections}
-    setup = game.setup
-    tables = _core_tables(game)
-    cards: tuple[Any, ...] = setup.components.cards if tables is None else tables.cards
-    kid: list[tuple[int, ...]] = []
-    market: list[tuple[int, ...]] = []
-    top: list[tuple[int, int]] = []
-    deck: list[tuple[int, ...]] = []
-    for card in cards:
-        if card is None:
-            kid.append(())
-            market.append(())
-            top.append((0, 0))
-            deck.append(())
-            continue
-        kind = _INDEX[CostumeType][id(card.type)]
-        colour = _INDEX[Colour][id(card.colour)]
-        theme = _INDEX[Theme][id(card.theme)]
-        icon = _INDEX[TrickIcon][id(card.icon)]
-        block = kind * 11
-        kid.append((block, block + 1 + colour, block + 4 + theme, block + 8 + icon))
-        market.append((0, 1 + colour, 4 + theme, 8 + kind, 11 + icon))
-        top.append((kind, icon))
-        deck.append((colour, 3 + theme, 7 + kind, 10 + icon))
-    layout = _core.Layout(
-        encoding.size,
-        at,
-        len(game.players),
-        setup.rules.kids_per_player,
-        setup.rules.market_size,
-        len(setup.grid),
-        len(setup.street_tokens),
-        len(setup.mean_houses),
-        len(encoding.tile_ids),
-        tuple(kid),
-        tuple(market),
-        tuple(top),
-        _trigger_of,
-    )
-    return layout, tuple(deck), cards
-
-
-def _core_tables(game: GameState) -> _core.Tables | None:
-    core = Simulator(game)._core
-    return None if core is None else core.tables
-
-
-def _deal_of(
-    layout: _core.Layout,
-    card_deck: tuple[tuple[int, ...], ...],
-    tile_index: dict[str, int],
-    game: GameState,
-    tables: _core.Tables,
-) -> _core.Deal:
-    """What the encoding of ``game``'s deal needs beyond the core."""
-    setup = game.setup
-    secret = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
-    on_board = {tile_index[m.tile.id] for m in setup.mean_houses}
-    at = layout.unseen_at
-    off_board = [at + i for i in range(len(tile_index)) if i not in on_board]
-    mine = [at + i for i in secret]
-    return _core.Deal(
-        secret,
-        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
-        tuple([i for i in off_board if i not in mine]),
-        setup.secret_tiles_face_up,
-        setup.config.first_player,
-        _core.deck_left(tables.deck, card_deck),
-    )

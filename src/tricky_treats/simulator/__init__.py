@@ -39,7 +39,7 @@ from tricky_treats.model import GameState, Setup, _setup_memo
 from tricky_treats.scoring import _tile_score, costume_points
 from tricky_treats.simulator import _core
 from tricky_treats.simulator._states import Boards, _kids, state_of
-from tricky_treats.simulator._tables import COMPILED, core_of
+from tricky_treats.simulator._tables import COMPILED, core_of, first_core
 
 if TYPE_CHECKING:
     from tricky_treats.actions import Action, ActionSpace
@@ -82,6 +82,23 @@ class Simulator:
         # By the rules where the core does not cover the game: the state itself, else None.
         self._state: GameState | None = state if core is None else None
         self._boards = Boards(len(state.players)) if core is not None else None
+
+    @classmethod
+    def _first(cls, setup: Setup) -> Simulator | None:
+        """A simulator of the first state dealt from ``setup``, without building the state.
+
+        ``Simulator(dealing._first_state(setup))``, or None where the core does not cover
+        the game (build the state then).
+        """
+        core = first_core(setup)
+        if core is None:
+            return None
+        sim = cls.__new__(cls)
+        sim._setup = setup
+        sim._core = core
+        sim._state = None
+        sim._boards = Boards(len(setup.secret_tiles))
+        return sim
 
     # -- reading ----------------------------------------------------------------------------
 

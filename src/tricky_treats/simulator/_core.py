@@ -21,7 +21,8 @@ refresh and pass). Per player the core holds, packed into ints:
 For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
 view's entries of the observation encoding (``adapters.observation``, version 1) from the
 packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
-and ``worn_block`` gives a seat's kids as ones, which ``play_all`` keeps up to date.
+``worn_block`` gives a seat's kids as ones, which the cards ``play_all`` lists keep up to
+date, and ``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding.
 
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
@@ -501,11 +502,6 @@ class Core:
         self.log = (t.actions[code], self.log)
 
 
-def _bits_tables(at: int, bits: int) -> tuple[tuple[int, ...], ...]:
-    """Per bit mask of ``bits`` bits, the offsets ``at + i`` of its set bits."""
-    return tuple(tuple(at + i for i in range(bits) if mask >> i & 1) for mask in range(1 << bits))
-
-
 class Layout:
     """Where the observation encoding (``adapters.observation``, version 1) puts each entry.
 
@@ -514,9 +510,14 @@ class Layout:
     ``3 x 11``, ``card_market[card]`` those of a market card within its slot's 14,
     ``card_top[card]`` its costume type and trick icon. ``trigger_of`` gives an end trigger's
     seat and the index of its reason. ``count_at`` lists the offsets of the counts in the
-    order ``encode`` gives their values: per seat row treats, pumpkins and footprints; the
-    streets' values; deck size, cards left per feature and icon, discarded, turn, passes.
-    The other tables give, per bit mask, the offsets of its ones.
+    order ``encode`` gives their values: turn, passes. The game's
+    market block (``market_row`` entries) is the sections ``market``, ``deck_size``,
+    ``deck_features``, ``deck_icons`` and ``discarded``, one after the other (``deck_row``
+    gives the last four). A seat's block (``seat_size``) is its
+    ``worn_block`` part (``worn_size``), then its ``seat_row`` as the sections ``visited``,
+    ``tricked``, ``treats``, ``pumpkins`` and ``footprints`` hold it.
+    The other tables give, per bit mask, the offsets of its ones. ``features`` is how many
+    features a house may want, ``most_cards`` the width of a row of ``house_treats``.
     """
 
     def __init__(
@@ -534,9 +535,24 @@ class Layout:
         card_market: tuple[tuple[int, ...], ...],
         card_top: tuple[tuple[int, int], ...],
         trigger_of: Callable[[object], tuple[int, int]],
+        features: int,
+        most_cards: int,
     ) -> None:
         self.size = size
+        self.features = features
+        self.most_cards = most_cards
+        self.wants_at = at["house_wants"]
+        self.house_treat_at = at["house_treat"]
+        self.street_treat_at = at["street_treat"]
+        self.mean_icon_at = at["mean_icon"]
+        self.mean_tile_at = at["mean_tile"]
+        self.rules_at = at["rule_options"]
         self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
+        # A seat's block: its worn part, then its rows of visited, tricked, treats (3),
+        # pumpkins and footprints.
+        self.seat_size = self.worn_size + houses + mean_houses + 5
+        # The market's slots, then the deck's size and 13 counts, and the cards discarded.
+        self.market_row = market_size * 14 + 15
         self.kids_at = at["kids"]
         self.top_at = at["top_type"]
         self.icon_at = at["shown_icon"]
@@ -551,27 +567,10 @@ class Layout:
         self.card_top = card_top
         self.trigger_of = trigger_of
         self.card_kid = card_kid
-        self.visited = tuple(
-            _bits_tables(at["visited"] + row * houses, houses) for row in range(players)
-        )
-        self.tricked = tuple(
-            _bits_tables(at["tricked"] + row * mean_houses, mean_houses) for row in range(players)
-        )
-        self.house_pumpkin = _bits_tables(at["house_pumpkin"], houses)
-        self.mean_pumpkin = _bits_tables(at["mean_pumpkin"], mean_houses)
-        self.street_flipped = _bits_tables(at["street_flipped"], streets)
         self.streets = streets
         self.card_market = card_market
         self.market_size = market_size
-        count_at: list[int] = []
-        for row in range(players):
-            count_at += [at["treats"] + row * 3 + treat for treat in range(3)]
-            count_at += [at["pumpkins"] + row, at["footprints"] + row]
-        count_at += [at["street_value"] + street for street in range(streets)]
-        count_at.append(at["deck_size"])
-        count_at += range(at["deck_features"], at["deck_features"] + 13)  # icons follow
-        count_at += [at["discarded"], at["turn"], at["passes_in_a_row"]]
-        self.count_at = tuple(count_at)
+        self.count_at = (at["turn"], at["passes_in_a_row"])
 
 
 class Deal:
@@ -580,8 +579,7 @@ class Deal:
     ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
     tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
-    ``position`` on in the deck; ``streets`` keeps the streets' values per bit mask of the
-    tokens flipped.
+    ``position`` on in the deck.
     """
 
     def __init__(
@@ -599,7 +597,96 @@ class Deal:
         self.face_up = face_up
         self.first_player = first_player
         self.deck_left = deck_left
-        self.streets: dict[int, tuple[int, ...]] = {}
+
+
+def new_deal(
+    layout: Layout,
+    secret: tuple[int, ...],
+    mean_tiles: tuple[int, ...],
+    face_up: bool,
+    first_player: int,
+    deck: tuple[int, ...],
+    card_deck: tuple[tuple[int, ...], ...],
+) -> Deal:
+    """The ``Deal`` of a game (``deal_entries`` lists what it fixes).
+
+    ``secret`` are the indices of the seats' secret tiles, ``mean_tiles`` those of the tiles
+    on the mean houses; ``card_deck[card]`` the counts of ``deck_left`` a card is in.
+    """
+    at = layout.unseen_at
+    off_board = [at + i for i in range(layout.tiles) if i not in mean_tiles]
+    mine = [at + i for i in secret]
+    return Deal(
+        secret,
+        tuple([tuple([i for i in off_board if i != own]) for own in mine]),
+        tuple([i for i in off_board if i not in mine]),
+        face_up,
+        first_player,
+        deck_left(deck, card_deck),
+    )
+
+
+def deal_entries(
+    core: Core,
+    layout: Layout,
+    deal: Deal,
+    mean_tiles: tuple[int, ...],
+    game: int,
+    fixed: list[int],
+    treats: list[int],
+    worn: list[int],
+    market: list[int],
+    seats: list[int],
+    deck: list[int],
+    boards: list[int],
+) -> None:
+    """List what game ``game``'s deal fixes in the vector env's arrays.
+
+    To ``fixed``, the offsets of the ones of its fixed part (one row of ``layout.size`` per
+    viewer, the games' rows one after the other): the board's (what each nice house wants,
+    the treats of the houses and street tokens, the mean houses' icons and tiles, the rule
+    options) and each viewer's ``viewer_ones``. To ``treats``, the game's ``house_treats``
+    (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
+    ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
+    games' blocks one after the other; to ``seats``, per seat the game, the seat and its
+    ``seat_row``; to ``deck``, its ``deck_row``; to ``boards``, the game and its
+    ``board_row``.
+    """
+    t = core.tables
+    n = t.players
+    board: list[int] = []
+    features = layout.features
+    most = layout.most_cards
+    for h in range(len(t.house_feature)):
+        board.append(layout.wants_at + h * features + t.house_feature[h])
+        board.append(layout.house_treat_at + h * 3 + t.house_treat[h])
+        treats.extend(t.house_gain[h][1 : most + 1])
+    streets_at = layout.street_treat_at
+    board.extend([streets_at + s * 3 + t.street_treat[s] for s in range(len(t.street_treat))])
+    tiles = layout.tiles
+    for m in range(len(t.mean_icon)):
+        board.append(layout.mean_icon_at + m * 3 + t.mean_icon[m])
+        board.append(layout.mean_tile_at + m * tiles + mean_tiles[m])
+    if t.any_mean_house:
+        board.append(layout.rules_at)
+    if t.refresh_ends_turn:
+        board.append(layout.rules_at + 1)
+    size = layout.size
+    for viewer in range(n):
+        at = (game * n + viewer) * size
+        fixed.extend([at + i for i in board])
+        own: list[int] = []
+        viewer_ones(layout, deal, viewer, deal.face_up, n, own)
+        fixed.extend([at + i for i in own])
+        block = (game * n + viewer) * layout.seat_size
+        worn.extend([block + i for i in worn_block(core, layout, viewer)])
+        seats.append(game)
+        seats.append(viewer)
+        seat_row(core, viewer, seats)
+    market_block(core, layout, list(range(len(core.market))), market, game * layout.market_row)
+    deck_row(core, deal, deck)
+    boards.append(game)
+    board_row(core, layout, boards)
 
 
 def deck_left(
@@ -614,6 +701,18 @@ def deck_left(
         table.append(tuple(counts))
     table.reverse()
     return tuple(table)
+
+
+def deck_row(core: Core, deal: Deal, row: list[int]) -> None:
+    """Append the game's ``deck_size``, ``deck_features``, ``deck_icons`` and ``discarded``.
+
+    15 counts: the cards left in the deck, those per feature then per trick icon, and the
+    cards discarded.
+    """
+    position = core.position
+    row.append(core.tables.deck_size - position)
+    row.extend(deal.deck_left[position])
+    row.append(len(core.discarded))
 
 
 def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
@@ -651,28 +750,48 @@ def market_block(core: Core, layout: Layout, slots: list[int], ones: list[int], 
             ones.extend([at + entry for entry in card_market[card]])
 
 
+def seat_row(core: Core, seat: int, row: list[int]) -> None:
+    """Append ``seat``'s row of the seat sections after ``kids``: 7 ints.
+
+    The houses it visited and tricked (bit masks), its treats, pumpkins and footprints.
+    """
+    treats = core.treats[seat]
+    row.extend(
+        (
+            core.visited[seat],
+            core.tricked[seat],
+            treats & 65535,
+            treats >> TREAT_BITS & 65535,
+            treats >> 2 * TREAT_BITS & 65535,
+            core.pumpkins[seat],
+            core.footprints[seat],
+        )
+    )
+
+
 def play_all(
     cores: list[Core | None],
     codes: list[int],
     layout: Layout,
-    zeros: list[int],
-    ones: list[int],
-    market_slots: list[int],
-    market_ones: list[int],
+    takes: list[int],
+    refreshed: list[int],
+    seats: list[int],
+    boards: list[int],
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
-    Returns the indices of the games that ended. Each card taken changes the taker's block
-    (``worn_block``; game ``i``'s blocks are the ``i``-th run of one per seat): the offsets
-    to clear go to ``zeros`` (the kid's former top card), then those to set to ``ones``.
-    A take or a refresh changes the game's market block (``market_block``; game ``i``'s is
-    the ``i``-th): the first offsets of the slots to clear (14 entries each) go to
-    ``market_slots``, the offsets to set then to ``market_ones``.
+    Returns the indices of the games that ended. What the moves change in the blocks the
+    caller keeps per game (``worn_block``, ``market_block``) goes to two lists of small
+    ints, which index tables: per card taken, ``takes`` gets six (the game, the seat, the
+    kid, the card, its market slot and the card now there, -1 for none); per refresh,
+    ``refreshed`` gets the game, the cards of its market's ``layout.market_size`` slots and
+    the cards discarded so far;
+    per visit or trick in a game that goes on (one that ended is dealt again), ``seats``
+    gets the game, the seat and its ``seat_row``, and ``boards`` the game and its
+    ``board_row``.
     """
     ended: list[int] = []
-    size = layout.worn_size
-    card_kid = layout.card_kid
-    card_top = layout.card_top
+    slots = layout.market_size
     for i in range(len(cores)):
         core = cores[i]
         if core is None:
@@ -680,29 +799,26 @@ def play_all(
         code = codes[i]
         t = core.tables
         seat = core.current
+        slot = -1
         card = -1
-        kid = 0
         if 0 <= code < t.take_count:
-            kid = code % t.kids
-            card = core.market[code // t.kids]
+            slot = code // t.kids
+            card = core.market[slot]
         played = core.play(code)
         assert played, "an action checked legal was refused"
-        if card >= 0 or code == t.refresh_code:
-            market_at = i * layout.market_size * 14
-            slots = [code // t.kids] if card >= 0 else list(range(layout.market_size))
-            market_slots.extend([market_at + slot * 14 for slot in slots])
-            market_block(core, layout, slots, market_ones, market_at)
         if card >= 0:
-            kids = t.kids
-            base = (i * t.players + seat) * size
-            at = base + kid * 33
-            ones.extend([at + entry for entry in card_kid[card]])
-            top = base + 33 * kids + kid * 3
-            icon = base + 36 * kids + kid * 3
-            zeros.extend((top, top + 1, top + 2, icon, icon + 1, icon + 2))
-            kind_icon = card_top[card]
-            ones.append(top + kind_icon[0])
-            ones.append(icon + kind_icon[1])
+            takes.extend((i, seat, code % t.kids, card, slot, core.market[slot]))
+        elif code == t.refresh_code:
+            refreshed.append(i)
+            market = core.market
+            refreshed.extend([market[at] if at < len(market) else -1 for at in range(slots)])
+            refreshed.append(len(core.discarded))
+        elif code < t.trick_end and core.current >= 0:  # a visit or a trick: the rows
+            seats.append(i)
+            seats.append(seat)
+            seat_row(core, seat, seats)
+            boards.append(i)
+            board_row(core, layout, boards)
         if core.current < 0:
             ended.append(i)
     return ended
@@ -714,93 +830,100 @@ def encode_all(
     deals: list[Deal | None],
     ones: list[int],
     values: list[int],
+    takes: list[int],
     legal: list[int],
     ends: list[int],
     players: list[int],
 ) -> None:
-    """``encode`` each game for its player to move, and list the legal codes.
+    """``encode`` each game for its player to move, and list its legal actions.
 
-    Per game, ``ends`` gets where its ones, then its legal codes, end in the lists, and
+    The legal takes go to ``takes``: per market slot (``layout.market_size`` of them) a bit
+    mask of the kids that may take its card; the other legal codes to ``legal``. Per game,
+    ``ends`` gets where its ones, then its other legal codes, end in the lists, and
     ``players`` the seat to move. A game without a core or deal (None) gets no ones, zero
-    counts and seat -1: the caller encodes it.
+    counts, no takes and seat -1: the caller encodes it.
     """
     zeros = [0] * len(layout.count_at)
+    slots = layout.market_size
+    nothing = [0] * slots
     for i in range(len(cores)):
         core = cores[i]
         deal = deals[i]
         if core is None or deal is None:
             values.extend(zeros)
+            takes.extend(nothing)
             players.append(-1)
         else:
             seat = core.current
-            encode(core, layout, deal, seat, ones, values)
-            legal.extend(core.legal_codes())
+            encode(core, layout, seat, ones, values)
+            kids = core.tables.kids
+            take_count = core.tables.take_count
+            masks = nothing[:]
+            for code in core.legal_codes():  # the takes come first
+                if code < take_count:
+                    masks[code // kids] |= 1 << code % kids
+                else:
+                    legal.append(code)
+            takes.extend(masks)
             players.append(seat)
         ends.append(len(ones))
         ends.append(len(legal))
 
 
-def encode(
-    core: Core, layout: Layout, deal: Deal, viewer: int, ones: list[int], values: list[int]
-) -> None:
-    """Append ``viewer``'s observation of ``core`` to the lists.
+def encode(core: Core, layout: Layout, viewer: int, ones: list[int], values: list[int]) -> None:
+    """Append the entries of ``viewer``'s observation of ``core`` that change at every step.
 
-    The offsets of the entries that are 1 go to ``ones``, the values of the counts at
-    ``layout.count_at`` to ``values``. The sections ``kids``, ``top_type`` and
-    ``shown_icon`` are the seats' blocks (``worn_block``, kept up to date by ``play_all``)
-    in the viewer's order, ``market`` the game's market block (``market_block``, likewise);
-    every other entry is 0 or the board's fixed part. The caller fills those in: with them,
-    the same numbers as
-    ``ObservationEncoding.encode(state.view(viewer))``.
+    The offsets of the entries that are 1 go to ``ones``: who is to act, who triggered the
+    end and why; the values of the counts at ``layout.count_at`` to ``values``: the turn and
+    the passes in a row. The caller keeps the rest, as the vector env does: per game and
+    viewer a fixed part (``deal_entries``: the board, the tiles the viewer sees, the first
+    player) with the game's ``board_row``, per seat a block (``worn_block``, ``seat_row``)
+    moved to the viewer's rows, and per game a market block (``market_block``,
+    ``deck_row``), all kept up to date by what ``play_all`` lists. With them, the same
+    numbers as ``ObservationEncoding.encode(state.view(viewer))``, for a game that goes on
+    (once it is over the tiles show, which the fixed part does not hold).
     """
-    t = core.tables
-    n = t.players
-    over = core.current < 0
-    shown = over or deal.face_up
-    tiles = layout.tiles
-    for row in range(n):
-        seat = (viewer + row) % n
-        ones.extend(layout.visited[row][core.visited[seat]])
-        ones.extend(layout.tricked[row][core.tricked[seat]])
-        if shown or seat == viewer:
-            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
-        treats = core.treats[seat]
-        values.extend(
-            (
-                treats & 65535,
-                treats >> TREAT_BITS & 65535,
-                treats >> 2 * TREAT_BITS & 65535,
-                core.pumpkins[seat],
-                core.footprints[seat],
-            )
-        )
-    ones.extend(layout.house_pumpkin[core.house_pumpkins])
-    ones.extend(layout.mean_pumpkin[core.mean_pumpkins])
-    flipped = core.flipped
-    ones.extend(layout.street_flipped[flipped])
-    streets = deal.streets.get(flipped)
-    if streets is None:
-        streets = deal.streets[flipped] = tuple(
-            [
-                t.street_back[street] if flipped >> street & 1 else t.street_front[street]
-                for street in range(layout.streets)
-            ]
-        )
-    values.extend(streets)
-    position = core.position
-    values.append(t.deck_size - position)
-    values.extend(deal.deck_left[position])
-    values.append(len(core.discarded))
-    values.append(core.turn)
-    values.append(core.passes)
-    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
-    if over:
-        ones.append(layout.game_over_at)
-    else:
-        ones.append(layout.to_act_at + (core.current - viewer) % n)
+    n = core.tables.players
+    assert core.current >= 0, "a game is encoded while it goes on"
+    ones.append(layout.to_act_at + (core.current - viewer) % n)
     trigger = core.trigger
     if trigger is not None:
         seat_reason = layout.trigger_of(trigger)
         ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
         ones.append(layout.reason_at + seat_reason[1])
-    ones.append(layout.first_at + (deal.first_player - viewer) % n)
+    values.append(core.turn)
+    values.append(core.passes)
+
+
+def board_row(core: Core, layout: Layout, row: list[int]) -> None:
+    """Append what visits and tricks change on the board: 3 bit masks and the streets' values.
+
+    The nice houses and the mean houses whose pumpkin is still there, the street tokens
+    flipped, then each street's value now (``layout.streets`` of them).
+    """
+    t = core.tables
+    flipped = core.flipped
+    row.extend((core.house_pumpkins, core.mean_pumpkins, flipped))
+    row.extend(
+        [
+            t.street_back[street] if flipped >> street & 1 else t.street_front[street]
+            for street in range(layout.streets)
+        ]
+    )
+
+
+def viewer_ones(
+    layout: Layout, deal: Deal, viewer: int, shown: bool, players: int, ones: list[int]
+) -> None:
+    """Append the entries of ``viewer``'s observation that only the deal and viewer fix.
+
+    The secret tiles the viewer sees (every one if ``shown``: face up, or the game over),
+    the tiles unseen and who is first player.
+    """
+    tiles = layout.tiles
+    for row in range(players):
+        seat = (viewer + row) % players
+        if shown or seat == viewer:
+            ones.append(layout.secret_at + row * tiles + deal.secret[seat])
+    ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
+    ones.append(layout.first_at + (deal.first_player - viewer) % players)

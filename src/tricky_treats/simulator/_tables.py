@@ -12,7 +12,7 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats.components import TrickIcon
+from tricky_treats.components import CostumeType, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
 
@@ -306,6 +306,60 @@ def core_of(state: GameState) -> _core.Core | None:
         state.end_trigger,
         state.log,
     )
+
+
+def first_core(setup: Setup) -> _core.Core | None:
+    """The core of the first state dealt from ``setup``, made without building that state.
+
+    The same core as ``core_of`` of the state ``new_game`` starts from ``setup``
+    (``dealing._first_state``): nobody wears a card, every pumpkin is out, the market is the
+    top of the deck. None where ``core_of`` would give None, or where that state cannot be
+    built (the caller then builds it, and gets its error).
+    """
+    found = tables(setup)
+    if found is None:
+        return None
+    n = len(setup.config.players)
+    if len(setup.secret_tiles) != n:
+        return None  # _first_state refuses it
+    rules = setup.rules
+    market_size = rules.market_size
+    market = setup.deck[:market_size]
+    cards = found.cards
+    for card in market:
+        if not _known(cards, card):
+            return None
+    free = 0
+    for kind in range(_TYPES):
+        free |= ((1 << rules.kids_per_player) - 1) << _core.FREE_BITS * kind
+    return _core.Core(
+        found,
+        [0] * n,
+        [0] * n,
+        [free] * n,
+        [0] * n,
+        [0] * n,
+        [None] * n,
+        [0] * n,
+        [0] * n,
+        [0] * n,
+        [0] * n,
+        [rules.footprints_per_player] * n,
+        [card.id for card in market],
+        market_size,
+        (1 << len(setup.grid)) - 1,
+        (1 << len(setup.mean_houses)) - 1,
+        0,
+        (),
+        setup.config.first_player,
+        0,
+        0,
+        None,
+        None,
+    )
+
+
+_TYPES = len(CostumeType)
 
 
 def _costume(
