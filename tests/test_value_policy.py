@@ -327,7 +327,7 @@ def test_the_shipped_policy_plays_any_player_count_and_variant() -> None:
     policy = ValuePolicyAgent.shipped()
     for players, variants in [(3, ("family",)), (4, ())]:
         game = tt.new_game(players, seed=players, variants=variants)
-        agents = [policy, *[tt.GreedyAgent()] * (players - 1)]
+        agents: list[tt.Agent] = [policy, *[tt.GreedyAgent()] * (players - 1)]
         final = tt.play_game(game, agents, seed=players)[-1]
         assert final.is_over
         assert len(final.history) > 4 * players  # it played a whole game, not a pass or two
