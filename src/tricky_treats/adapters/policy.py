@@ -20,6 +20,7 @@ the legal action with the highest score. It draws nothing: ``rng`` is not used.
 from __future__ import annotations
 
 import collections
+import functools
 import importlib.resources
 import random
 from collections.abc import Sequence
@@ -266,6 +267,17 @@ SHIPPED_POLICY = "policy.npz"
 _VALUE_POLICY = "afterstate-value"  # the ``kind`` a value policy's file names
 
 
+@functools.cache
+def _shipped_weights() -> npt.NDArray[np.float64]:
+    """The shipped weights, read once a process (the ladder makes its bots game by game)."""
+    resource = importlib.resources.files("tricky_treats.data") / SHIPPED_POLICY
+    with resource.open("rb") as file:
+        policy = _read(file, f"the shipped {SHIPPED_POLICY}")
+    if not isinstance(policy, ValuePolicyAgent):  # pragma: no cover - the file is ours
+        raise ConfigurationError(f"the shipped {SHIPPED_POLICY} is not a value policy")
+    return policy.weights
+
+
 class ValuePolicyAgent:
     """Plays the legal action whose afterstate its learned linear value rates highest.
 
@@ -289,12 +301,7 @@ class ValuePolicyAgent:
     @classmethod
     def shipped(cls) -> ValuePolicyAgent:
         """The value policy whose weights ship with the package (``SHIPPED_POLICY``)."""
-        resource = importlib.resources.files("tricky_treats.data") / SHIPPED_POLICY
-        with resource.open("rb") as file:
-            policy = _read(file, f"the shipped {SHIPPED_POLICY}")
-        if not isinstance(policy, ValuePolicyAgent):  # pragma: no cover - the file is ours
-            raise ConfigurationError(f"the shipped {SHIPPED_POLICY} is not a value policy")
-        return policy
+        return cls(_shipped_weights())
 
     @classmethod
     def load(cls, path: str | Path) -> ValuePolicyAgent:
@@ -326,8 +333,14 @@ class ValuePolicyAgent:
 
     def _best(self, state: GameState, seat: int, legal_actions: Sequence[Action]) -> Action:
         """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one)."""
-        rows = np.array([afterstate_features(state.apply(a), seat) for a in legal_actions])
-        return legal_actions[int(np.argmax(self._values(rows)))]
+        return legal_actions[int(np.argmax(self._values(self._rows(state, seat, legal_actions))))]
+
+    @staticmethod
+    def _rows(
+        state: GameState, seat: int, legal_actions: Sequence[Action]
+    ) -> npt.NDArray[np.float64]:
+        """The features of each action's afterstate, a row per action."""
+        return np.array([afterstate_features(state.apply(a), seat) for a in legal_actions])
 
     def _values(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """``rows @ weights``, equal for equal rows: ties are exact, the first action wins."""

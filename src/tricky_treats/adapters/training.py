@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tricky_treats._workers import end_with_parent
-from tricky_treats.adapters.policy import FEATURE_NAMES, ValuePolicyAgent, afterstate_features
+from tricky_treats.adapters.policy import FEATURE_NAMES, ValuePolicyAgent
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.agents import GreedyAgent
 from tricky_treats.errors import ConfigurationError
@@ -183,7 +183,7 @@ def play_games(
             elif temperature == 0.0 or len(legal) == 1:
                 action = agent._best(state, seat, legal)
             else:
-                rows = np.array([afterstate_features(state.apply(a), seat) for a in legal])
+                rows = agent._rows(state, seat, legal)
                 logits = temperature * agent._values(rows)
                 odds = np.exp(logits - logits.max())
                 odds /= odds.sum()
@@ -256,7 +256,14 @@ def train(config: TrainingConfig, *, report: bool = False) -> TrainingResult:
             first_deal = config.seed * 1_000_003 + batch * config.games
             seeds = [first_deal + k for k in range(config.games)]
             learners = [(0, 1) if k % 2 else ((k // 2) % 2,) for k in range(config.games)]
-            jobs = _split(weights, seeds, learners, config, sample_seed=config.seed)
+            jobs = _split(
+                weights,
+                seeds,
+                learners,
+                temperature=config.temperature,
+                margin=config.margin,
+                sample_seed=config.seed,
+            )
             results = run(jobs)
             gradient = np.zeros_like(weights)
             count = 0
@@ -299,18 +306,18 @@ def _split(
     weights: Weights,
     seeds: Sequence[int],
     learners: Sequence[tuple[int, ...]],
-    config: TrainingConfig,
     *,
+    temperature: float,
+    margin: float,
     sample_seed: int,
-    temperature: float | None = None,
 ) -> list[_Job]:
     """The games in jobs of at most 16, so that the processes share the work evenly."""
-    heat = config.temperature if temperature is None else temperature
     jobs = []
     for start in range(0, len(seeds), 16):
         part = slice(start, start + 16)
-        job = (weights, tuple(seeds[part]), tuple(learners[part]), heat, config.margin, sample_seed)
-        jobs.append(job)
+        jobs.append(
+            (weights, tuple(seeds[part]), tuple(learners[part]), temperature, margin, sample_seed)
+        )
     return jobs
 
 
@@ -322,7 +329,8 @@ def validate(weights: Weights, games: int, seed: int, run: _Run | None = None) -
     first = _VALIDATION_SEEDS + seed * 1_000_003
     seeds = [first + k for k in range(games)]
     learners = [(k % 2,) for k in range(games)]
-    jobs = _split(weights, seeds, learners, TrainingConfig(), sample_seed=seed, temperature=0.0)
+    # At temperature 0 nothing is sampled and the margin is not read: only the scores count.
+    jobs = _split(weights, seeds, learners, temperature=0.0, margin=0.0, sample_seed=seed)
     results = (run or _runner(None))(jobs)
     return float(np.mean([game.scores[0] for game in results]))
 
