@@ -59,13 +59,26 @@ def _english_only() -> set[str]:
     return english - dutch
 
 
+# The links' random tokens (``secrets.token_urlsafe``) are no words: "…4be9…" is not "be".
+_LINK = re.compile(r"https?://\S+")
+
+
 def _english_left(text: str) -> set[str]:
+    text = _LINK.sub(" ", text)
     for name in NAMES:
         text = text.replace(name, " ")
     for variant in tt.available_variants():
         if variant.distribution != "tricky-treats":  # a plugin's own words, shown as written
             text = text.replace(variant.title, " ").replace(variant.description, " ")
     return _words(text) & _english_only()
+
+
+def test_a_links_random_token_is_no_english_word() -> None:
+    # A seat link once held "…4be9…", and the lobby was said to show the English word "be".
+    link = "http://127.0.0.1:8000/play/x4be9Qz?seat=0"
+    assert "be" in _english_only()
+    assert _english_left(f"Anna: speel als Anna {link}") == set()
+    assert _english_left(f"{link} be") == {"be"}  # a real word beside a link still counts
 
 
 def _page_words(page: Page) -> str:
