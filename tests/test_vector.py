@@ -13,6 +13,7 @@ import pytest
 
 import tricky_treats as tt
 from tests.requirements import install_hint
+from tests.test_base_deals import _dealer
 
 pytest.importorskip("numpy", reason=install_hint("pettingzoo"))  # or [openspiel]
 
@@ -21,7 +22,8 @@ import numpy as np
 from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
-from tricky_treats.dealing import _Dealer, _first_state, start_game
+from tricky_treats.dealing import _first_state, start_game
+from tricky_treats.simulator._deals import CORE_FIELDS
 from tricky_treats.simulator._tables import core_of
 
 _SIX_KIDS = attrs.evolve(
@@ -158,19 +160,6 @@ def test_seeds_deal_the_games_of_new_game() -> None:
         envs.reset(seed=[1, 2])
 
 
-def _dealer(players: int, options: dict[str, Any]) -> _Dealer:
-    """The dealer of ``new_game(players, **options)``'s games."""
-    return _Dealer(
-        players,
-        first_player=options.get("first_player", 0),
-        any_mean_house=options.get("any_mean_house", False),
-        refresh_ends_turn=options.get("refresh_ends_turn", False),
-        variants=options.get("variants", ()),
-        variant_options=None,
-        components=options.get("components"),
-    )
-
-
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
 def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     players: int, options: dict[str, Any]
@@ -189,33 +178,6 @@ def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     for bad in (-1, 2**128, True, 1.0):
         with pytest.raises(tt.ConfigurationError, match="seed must be a whole number"):
             dealer.game(bad)  # type: ignore[arg-type]
-
-
-_CORE_FIELDS = [
-    "counts",
-    "icons",
-    "ready",
-    "free",
-    "qualified",
-    "tops",
-    "taken",
-    "treats",
-    "pumpkins",
-    "visited",
-    "tricked",
-    "footprints",
-    "market",
-    "position",
-    "house_pumpkins",
-    "mean_pumpkins",
-    "flipped",
-    "discarded",
-    "current",
-    "turn",
-    "passes",
-    "trigger",
-    "log",
-]
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
@@ -238,7 +200,7 @@ def test_a_first_core_is_the_core_of_the_first_state(players: int, options: dict
         assert first is not None
         assert first._core is not None
         assert first._core.tables is made.tables
-        for name in _CORE_FIELDS:
+        for name in CORE_FIELDS:
             assert getattr(first._core, name) == getattr(made, name), name
         assert first.state() == tt.new_game(players, seed=seed, **options)
         reference = tt.Simulator(game)

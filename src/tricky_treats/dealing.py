@@ -138,12 +138,22 @@ class _Dealer:
         self._rules = (bool(any_mean_house), bool(refresh_ends_turn))
         self._components = components
 
-    def setup(self, seed: int) -> Setup:
-        """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
+    @property
+    def base_game(self) -> bool:
+        """Whether its games are the base game's, from the base box: no variant, no data."""
+        return not self._chosen and self._components is None
+
+    @staticmethod
+    def check_seed(seed: int) -> None:
+        """Raise ``new_game``'s ConfigurationError for a seed it does not take."""
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
             raise ConfigurationError(
                 f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
             )
+
+    def setup(self, seed: int) -> Setup:
+        """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
+        self.check_seed(seed)
         names = self._names
         if names is None:
             names = self._names = _player_names(self._players)

@@ -44,7 +44,10 @@ to move there.
 Observations and masks are written from the simulators' compact core into preallocated
 arrays, with the core's functions (compiled with it in the compiled build). Each game is
 ``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
-made from the setup (``Simulator._first``). Per game the env keeps what the observations are
+made from the setup (``Simulator._first``); the base game's are dealt without their setups
+(``simulator._deals.BaseDeals``: the deal's shuffles on indices, the same first cores), are
+scored by the core (``_core.totals``), and get a simulator only when one is asked for
+(``simulators``, or a refused action's error). Per game the env keeps what the observations are
 made of: per viewer a fixed part (``_core.deal_entries``: the board, the secret tiles the
 viewer sees, the tiles unseen, the first player; and the pumpkins and street tokens, which
 visits and tricks change), per seat a block (kids, visited, tricked, treats, pumpkins,
@@ -78,7 +81,8 @@ from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
-from tricky_treats.simulator import Simulator, _core
+from tricky_treats.simulator import Simulator, _core, outcome_of
+from tricky_treats.simulator._deals import BaseDeals
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
@@ -218,10 +222,21 @@ class TrickyTreatsVectorEnv:
                 )
             )
         ]
-        self._sims: list[Simulator] = []
+        # The base game's deals, made without their setups (None for another game). Its
+        # simulators are made when asked for (None until then), from the setup of the seed.
+        base = BaseDeals.of(self._dealer)
+        cards = None if base is None else base.cards
+        self._base = base if cards is self._cards or cards == self._cards else None
+        tile_index = self.encoding._tile_index
+        self._base_tiles = () if base is None else tuple([tile_index[t.id] for t in base.tiles])
+        self._dealer_first_player = probe.setup.config.first_player
+        self._sims: list[Simulator | None] = []
+        self._game_seeds: list[int] = []
         # The games the core plays and encodes (None: by the rules, from their views).
         self._cores: list[_core.Core | None] = []
         self._deals: list[_core.Deal | None] = []
+        # Per game of the base deals: the positions of its secret tiles and mean tiles.
+        self._tiles: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         self._rngs: list[random.Random] = []
         self._ready = False
 
@@ -263,7 +278,28 @@ class TrickyTreatsVectorEnv:
     @property
     def simulators(self) -> tuple[Simulator, ...]:
         """The games being played, one simulator per env (read them; do not play on them)."""
-        return tuple(self._sims)
+        return tuple([self._simulator(env) for env in range(len(self._sims))])
+
+    def _simulator(self, env: int) -> Simulator:
+        """The simulator of env ``env``'s game, made from its seed's setup if not yet made."""
+        sim = self._sims[env]
+        if sim is None:
+            core = self._cores[env]
+            assert core is not None  # only the base deals' games wait for their simulators
+            sim = self._sims[env] = Simulator._of(self._dealer.setup(self._game_seeds[env]), core)
+        return sim
+
+    def _outcome(self, env: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The scores and winners of env ``env``'s game, scored once."""
+        base = self._base
+        core = self._cores[env]
+        if base is None or core is None:
+            return self._simulator(env)._outcome()
+        secret, mean = self._tiles[env]
+        flat = _core.totals(
+            core, base.tile_needs, base.tile_points, secret, mean, base.pumpkin_points
+        )
+        return outcome_of(list(zip(flat[::2], flat[1::2], strict=True)))
 
     def _start(
         self, envs: list[int], seeds: list[int], seat_rows: list[int], board_rows: list[int]
@@ -283,29 +319,44 @@ class TrickyTreatsVectorEnv:
         played: list[int] = []  # the envs of those games
         deck: list[int] = []  # each game's deck_row
         sims = self._sims
+        base = self._base
+        base_tiles = self._base_tiles
         for env, seed in zip(envs, seeds, strict=True):
-            setup = self._dealer.setup(seed)
-            sim = Simulator._first(setup) or Simulator(_first_state(setup))
-            core = sim._core
-            if env < len(sims):
-                sims[env] = sim
-            else:
-                sims.append(sim)
+            if env == len(sims):
+                sims.append(None)
+                self._game_seeds.append(seed)
                 self._cores.append(None)
                 self._deals.append(None)
-            cards = None if core is None else core.tables.cards
-            if core is None or not (cards is self._cards or cards == self._cards):
-                self._cores[env] = None  # by the rules, or cards the layout does not know
-                self._deals[env] = None
-                continue
+                self._tiles.append(((), ()))
+            self._game_seeds[env] = seed
+            if base is not None:
+                core, secret, mean = base.deal(seed)
+                sims[env] = None  # made when asked for
+                self._tiles[env] = secret, mean
+                secret_tiles = tuple([base_tiles[tile] for tile in secret])
+                mean_tiles = tuple([base_tiles[tile] for tile in mean])
+                face_up = False  # the base deal's
+            else:
+                setup = self._dealer.setup(seed)
+                sim = Simulator._first(setup) or Simulator(_first_state(setup))
+                sims[env] = sim
+                found = sim._core
+                cards = None if found is None else found.tables.cards
+                if found is None or not (cards is self._cards or cards == self._cards):
+                    self._cores[env] = None  # by the rules, or cards the layout does not know
+                    self._deals[env] = None
+                    continue
+                core = found
+                secret_tiles = tuple([tile_index[tile.id] for tile in setup.secret_tiles])
+                mean_tiles = tuple([tile_index[house.tile.id] for house in setup.mean_houses])
+                face_up = setup.secret_tiles_face_up
             self._cores[env] = core
-            mean_tiles = tuple([tile_index[mean.tile.id] for mean in setup.mean_houses])
             deal = self._deals[env] = _core.new_deal(
                 layout,
-                tuple([tile_index[tile.id] for tile in setup.secret_tiles]),
+                secret_tiles,
                 mean_tiles,
-                setup.secret_tiles_face_up,
-                setup.config.first_player,
+                face_up,
+                self._dealer_first_player,
                 core.tables.deck,
                 self._card_deck,
             )
@@ -415,7 +466,6 @@ class TrickyTreatsVectorEnv:
         terminations = self.terminations
         terminations[:] = False
         self.final_scores[:] = 0
-        sims = self._sims
         takes: list[int] = []
         refreshed: list[int] = []
         seat_rows: list[int] = []
@@ -443,11 +493,12 @@ class TrickyTreatsVectorEnv:
         if None in self._cores:
             for env, core in enumerate(self._cores):
                 if core is None:  # played by the rules
-                    sims[env].play(codes[env])
-                    if sims[env].is_over:
+                    sim = self._simulator(env)
+                    sim.play(codes[env])
+                    if sim.is_over:
                         ended.append(env)
         if ended:
-            outcomes = [sims[env]._outcome() for env in ended]  # each scored once
+            outcomes = [self._outcome(env) for env in ended]  # each scored once
             players = self.players
             rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
             self.final_scores[ended] = [scores for scores, _ in outcomes]
@@ -479,7 +530,7 @@ class TrickyTreatsVectorEnv:
         if not legal.all():
             env = int(np.flatnonzero(~legal)[0])
             try:
-                self._sims[env].clone().play(codes[env])  # raises the rules' error
+                self._simulator(env).clone().play(codes[env])  # raises the rules' error
             except (InvalidActionError, IllegalActionError) as error:
                 raise type(error)(f"env {env}: {error}") from None
             raise InvalidActionError(f"env {env}: {codes[env]} is not legal")  # pragma: no cover
@@ -524,7 +575,7 @@ class TrickyTreatsVectorEnv:
             return
         for env, core in enumerate(self._cores):
             if core is None:  # by the rules: encode its view
-                state = self._sims[env].state()
+                state = self._simulator(env).state()
                 seat = state.current_player
                 assert seat is not None
                 view = state.view(seat)

@@ -29,16 +29,15 @@ actions gives.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tricky_treats.components import Treat
 from tricky_treats.errors import ConfigurationError, IllegalActionError, brief
 from tricky_treats.model import GameState, Setup, _setup_memo
-from tricky_treats.scoring import _tile_score, costume_points
 from tricky_treats.simulator import _core
-from tricky_treats.simulator._states import Boards, _kids, state_of
+from tricky_treats.simulator._states import Boards, state_of
 from tricky_treats.simulator._tables import COMPILED, core_of, first_core
 
 if TYPE_CHECKING:
@@ -91,8 +90,11 @@ class Simulator:
         the game (build the state then).
         """
         core = first_core(setup)
-        if core is None:
-            return None
+        return None if core is None else cls._of(setup, core)
+
+    @classmethod
+    def _of(cls, setup: Setup, core: _core.Core) -> Simulator:
+        """A simulator of the game ``core`` plays, dealt from ``setup`` (its tables')."""
         sim = cls.__new__(cls)
         sim._setup = setup
         sim._core = core
@@ -255,10 +257,7 @@ class Simulator:
 
     def _outcome(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``scores()`` and the seats that share the win (once over), scored once."""
-        totals = self._totals()
-        best = max(totals)
-        winners = tuple([seat for seat, entry in enumerate(totals) if entry == best])
-        return tuple([total for total, _ in totals]), winners
+        return outcome_of(self._totals())
 
     def _totals(self) -> list[tuple[int, int]]:
         """Per seat, the total and the trick-tile points (the first tie-breaker, R15)."""
@@ -267,30 +266,20 @@ class Simulator:
         if core is None or setup.scorers:  # a variant's scoring lines read the whole state
             sheets = self.state().scores()
             return [(sheet.total, sheet.treats) for sheet in sheets]
-        tables = core.tables
-        pumpkin_points = setup.rules.pumpkin_points
-        mean_houses = setup.mean_houses
-        shifts = range(0, _core.TREAT_BITS * _TREAT_COUNT, _core.TREAT_BITS)
-        totals = []
-        for seat, tile in enumerate(setup.secret_tiles):
-            packed = core.treats[seat]
-            treats = tuple([packed >> shift & _TREAT_MASK for shift in shifts])
-            tiles = _tile_score(tile, None, treats).points
-            tricked = core.tricked[seat]
-            house = 0
-            while tricked:
-                if tricked & 1:
-                    tiles += _tile_score(mean_houses[house].tile, house, treats).points
-                tricked >>= 1
-                house += 1
-            costumes = sum(map(costume_points, _kids(tables, core.taken[seat])))
-            totals.append((core.pumpkins[seat] * pumpkin_points + costumes + tiles, tiles))
-        return totals
+        flat = _core.totals(core, *_score_tables(setup), setup.rules.pumpkin_points)
+        return list(zip(flat[::2], flat[1::2], strict=True))
 
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"player {self.current_player} to act"
         players = len(self._setup.config.players)
         return f"<Simulator of a {players}-player game, turn {self.turn}, {where}>"
+
+
+def outcome_of(totals: list[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The scores and the winners (R15) of per-seat totals and trick-tile points."""
+    best = max(totals)
+    winners = tuple([seat for seat, entry in enumerate(totals) if entry == best])
+    return tuple([total for total, _ in totals]), winners
 
 
 def _redealt_setup(
@@ -309,6 +298,43 @@ def _redealt_setup(
     return new
 
 
+def _score_tables(
+    setup: Setup,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The trick tiles as ``_core.totals`` reads them: the secret tiles, then the mean houses'.
+
+    Their needs per treat and points, and the numbers of the seats' and the mean houses'
+    tiles among them; kept in the setup's memo.
+    """
+    memo = getattr(setup, "_memo", None)
+    if memo is None:
+        memo = _setup_memo(setup)
+    found: tuple[Any, ...] | None = memo.get("score-tables")
+    if found is None:
+        tiles = (*setup.secret_tiles, *(house.tile for house in setup.mean_houses))
+        seats = len(setup.secret_tiles)
+        found = memo["score-tables"] = (
+            tuple(map(_needs, tiles)),
+            tuple([tile.points for tile in tiles]),
+            tuple(range(seats)),
+            tuple(range(seats, len(tiles))),
+        )
+    return found
+
+
+def _needs(tile: TrickTile) -> tuple[int, ...]:
+    """How many of each treat (in ``Treat``'s order) one set of ``tile`` holds."""
+    entry = _NEEDS.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        if len(_NEEDS) >= 4096:
+            _NEEDS.clear()
+        entry = _NEEDS[id(tile)] = (tile, tuple([tile.treats.count(t) for t in _TREATS]))
+    return entry[1]
+
+
+# Per trick tile (by id; the entry keeps the tile alive, so the id is not reused): its needs.
+_NEEDS: dict[int, tuple[TrickTile, tuple[int, ...]]] = {}
+
+
 _SETUP_FIELDS = tuple(field.name for field in attrs.fields(Setup))
-_TREAT_COUNT = len(Treat)
-_TREAT_MASK = (1 << _core.TREAT_BITS) - 1
+_TREATS = tuple(Treat)

@@ -137,6 +137,29 @@ class Tables:
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
+        return self.with_board(
+            deck,
+            self.qualify,
+            self.house_feature,
+            self.house_treat,
+            self.house_gain,
+            self.street_treat,
+            self.street_front,
+            self.street_back,
+        )
+
+    def with_board(
+        self,
+        deck: tuple[int, ...],
+        qualify: tuple[tuple[int, ...], ...],
+        house_feature: tuple[int, ...],
+        house_treat: tuple[int, ...],
+        house_gain: tuple[tuple[int, ...], ...],
+        street_treat: tuple[int, ...],
+        street_front: tuple[int, ...],
+        street_back: tuple[int, ...],
+    ) -> Tables:
+        """The same tables for another deal of the same box: its deck, grid and street tokens."""
         return Tables(
             self.players,
             self.kids,
@@ -151,15 +174,15 @@ class Tables:
             self.card_features,
             self.card_mask,
             self.card_counts,
-            self.qualify,
-            self.house_feature,
-            self.house_treat,
-            self.house_gain,
+            qualify,
+            house_feature,
+            house_treat,
+            house_gain,
             self.street_houses,
             self.streets_of_house,
-            self.street_treat,
-            self.street_front,
-            self.street_back,
+            street_treat,
+            street_front,
+            street_back,
             self.mean_icon,
             self.mean_ready,
             self.take_codes,
@@ -701,6 +724,84 @@ def deck_left(
         table.append(tuple(counts))
     table.reverse()
     return tuple(table)
+
+
+def totals(
+    core: Core,
+    tile_needs: tuple[tuple[int, ...], ...],
+    tile_points: tuple[int, ...],
+    secret_tiles: tuple[int, ...],
+    mean_tiles: tuple[int, ...],
+    pumpkin_points: int,
+) -> list[int]:
+    """Per seat its total and its trick-tile points (R12 to R15), flat: total, tiles, ...
+
+    ``scoring.score_sheet``'s sums without a variant's lines, from the packed ints: the
+    pumpkins, each complete costume (R12: 8 same colour and theme, 6 same theme, 4 same
+    colour, else 2) and each trick tile the seat has access to (R14: its secret tile, and the
+    tile of each mean house it tricked), which scores its points per complete set.
+    ``tile_needs[t][k]`` is how many of treat k one set of tile t holds (0: none),
+    ``tile_points[t]`` its points; ``secret_tiles[seat]`` and ``mean_tiles[house]`` are such
+    numbers t.
+    """
+    t = core.tables
+    features = t.card_features
+    kids = t.kids
+    found: list[int] = []
+    for seat in range(t.players):
+        packed = core.treats[seat]
+        secret = secret_tiles[seat]
+        tiles = _complete_sets(tile_needs[secret], packed) * tile_points[secret]
+        tricked = core.tricked[seat]
+        house = 0
+        while tricked:
+            if tricked & 1:
+                tile = mean_tiles[house]
+                tiles += _complete_sets(tile_needs[tile], packed) * tile_points[tile]
+            tricked >>= 1
+            house += 1
+        sizes = [0] * kids
+        colours = [0] * kids
+        themes = [0] * kids
+        same = [3] * kids  # bit 0: one colour so far, bit 1: one theme
+        node = core.taken[seat]
+        while node is not None:
+            kid = node.kid
+            colour, theme, _ = features[node.card]
+            if sizes[kid] == 0:
+                colours[kid] = colour
+                themes[kid] = theme
+            else:
+                if colour != colours[kid]:
+                    same[kid] &= 2
+                if theme != themes[kid]:
+                    same[kid] &= 1
+            sizes[kid] += 1
+            node = node.before
+        costumes = 0
+        for kid in range(kids):
+            if sizes[kid] >= _TYPES:  # complete: one card of each type
+                costumes += _COSTUME_POINTS[same[kid]]
+        found.append(core.pumpkins[seat] * pumpkin_points + costumes + tiles)
+        found.append(tiles)
+    return found
+
+
+_TYPES: Final = 3
+_COSTUME_POINTS: Final = (2, 4, 6, 8)
+"""A complete costume's points (R12) by its sameness: bit 0 one colour, bit 1 one theme."""
+
+
+def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
+    """How many complete sets of a tile's treats ``needs`` the packed treat tracks hold."""
+    sets = -1
+    for treat in range(len(needs)):
+        need = needs[treat]
+        if need:
+            held = (packed >> TREAT_BITS * treat & 65535) // need
+            if sets < 0 or held < sets:
+                sets = held
+    return 0 if sets < 0 else sets
 
 
 def deck_row(core: Core, deal: Deal, row: list[int]) -> None:

@@ -323,17 +323,42 @@ def first_core(setup: Setup) -> _core.Core | None:
     if len(setup.secret_tiles) != n:
         return None  # _first_state refuses it
     rules = setup.rules
-    market_size = rules.market_size
-    market = setup.deck[:market_size]
+    market = setup.deck[: rules.market_size]
     cards = found.cards
     for card in market:
         if not _known(cards, card):
             return None
+    return new_core(
+        found,
+        rules.footprints_per_player,
+        [card.id for card in market],
+        rules.market_size,
+        len(setup.grid),
+        len(setup.mean_houses),
+        setup.config.first_player,
+    )
+
+
+def new_core(
+    tables: _core.Tables,
+    footprints: int,
+    market: list[int],
+    position: int,
+    nice_houses: int,
+    mean_houses: int,
+    first_player: int,
+) -> _core.Core:
+    """The core of a game's first state: nobody wears a card, every pumpkin is out.
+
+    ``market`` holds the ids of the top cards of the deck, which the market shows, and
+    ``position`` is where the deck goes on (the market's size).
+    """
+    n = tables.players
     free = 0
     for kind in range(_TYPES):
-        free |= ((1 << rules.kids_per_player) - 1) << _core.FREE_BITS * kind
+        free |= ((1 << tables.kids) - 1) << _core.FREE_BITS * kind
     return _core.Core(
-        found,
+        tables,
         [0] * n,
         [0] * n,
         [free] * n,
@@ -344,14 +369,14 @@ def first_core(setup: Setup) -> _core.Core | None:
         [0] * n,
         [0] * n,
         [0] * n,
-        [rules.footprints_per_player] * n,
-        [card.id for card in market],
-        market_size,
-        (1 << len(setup.grid)) - 1,
-        (1 << len(setup.mean_houses)) - 1,
+        [footprints] * n,
+        market,
+        position,
+        (1 << nice_houses) - 1,
+        (1 << mean_houses) - 1,
         0,
         (),
-        setup.config.first_player,
+        first_player,
         0,
         0,
         None,
