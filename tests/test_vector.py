@@ -300,29 +300,3 @@ def test_import_tricky_treats_imports_no_numpy() -> None:
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_a_seats_block_is_its_row_of_kids_top_types_and_shown_icons() -> None:
-    """``worn_block`` of a core mid-game: the viewer's row 0 of the three sections."""
-    from tricky_treats.simulator import _core
-
-    envs = TrickyTreatsVectorEnv(1, players=3)
-    sim = tt.Simulator(tt.new_game(3, seed=21))
-    rng = random.Random(3)
-    for _ in range(30):
-        codes = sim.legal_codes()
-        sim.play(codes[rng.randrange(len(codes))])
-    state = sim.state()
-    assert any(any(kid) for player in state.players for kid in player.kids)
-    layout = envs._layout
-    core = sim._core
-    assert core is not None
-    for seat in range(3):
-        block = np.zeros(layout.worn_size, np.float32)
-        block[_core.worn_block(core, layout, seat)] = 1.0
-        observed = envs.encoding.encode(state.view(seat))
-        rows = [
-            observed[s.start : s.start + s.size // 3]
-            for s in map(envs.encoding.section, ("kids", "top_type", "shown_icon"))
-        ]
-        assert np.array_equal(block, np.concatenate(rows))

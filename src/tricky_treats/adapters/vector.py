@@ -141,87 +141,71 @@ class TrickyTreatsVectorEnv:
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.seeds: npt.NDArray[np.int64] = np.zeros(n, np.int64)
         self.final_scores: npt.NDArray[np.int64] = np.zeros((n, self.players), np.int64)
-        # Per game and viewer: the board's fixed part and the viewer's (_core.viewer_ones).
+        # Per game and viewer, the viewer's observation but the entries of each step: the
+        # board, the tiles the viewer sees (_core.viewer_ones), the seats' rows, the market.
         self._fixed_part = np.zeros((n, self.players, self.observation_size), np.float32)
         self._viewer_rows = np.arange(n, dtype=np.intp) * self.players
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
-        # Per game and seat, the seat's block: its rows of the seat sections (worn_block,
-        # then seat_row's), which the viewer's order moves.
+        # Views of the fixed part: per game and viewer, each seat section's rows, in the
+        # viewer's order (row r is seat viewer + r), by kid where there are kids; the market's
+        # slots; the deck's counts (deck_size, deck_features, deck_icons, discarded). A move
+        # of a seat writes its row in every viewer's part, the row the viewer sees it at.
         layout = self._layout
-        self._blocks = np.zeros((n, self.players, layout.seat_size), np.float32)
         seats = self.players
-        self._rotations = np.array(
-            [[(viewer + row) % seats for row in range(seats)] for viewer in range(seats)],
-            np.intp,
-        )
-        self._envs = np.arange(n, dtype=np.intp)[:, None]
-        market = self.encoding.section("market")
-        # Per game, its market block: the sections market to discarded (market_block,
-        # then deck_row), which follow one another.
-        self._market_at = (market.start, market.start + layout.market_row)
-        if self.encoding.section("discarded").stop != self._market_at[1]:  # pragma: no cover
-            raise AssertionError("the market block is not the sections market to discarded")
-        self._markets = np.zeros((n, layout.market_row), np.float32)
-        kids = self._layout.worn_size // 39
-        # Views of the blocks by kid, and per card the rows a move writes there (card -1,
-        # an empty slot, is the last: zeros).
-        self._kid_rows = self._blocks[:, :, : 33 * kids].reshape(n, seats, kids, 33)
-        self._top_rows = self._blocks[:, :, 33 * kids : 36 * kids].reshape(n, seats, kids, 3)
-        self._icon_rows = self._blocks[:, :, 36 * kids : 39 * kids].reshape(n, seats, kids, 3)
+        kids = layout.worn_size // 39
         houses = len(probe.setup.grid)
         mean_houses = len(probe.setup.mean_houses)
-        worn = layout.worn_size
-        self._visited_rows = self._blocks[:, :, worn : worn + houses]
-        self._tricked_rows = self._blocks[:, :, worn + houses : worn + houses + mean_houses]
-        self._count_rows = self._blocks[:, :, worn + houses + mean_houses :]
+        fixed = self._fixed_part
+
+        def rows(name: str, *shape: int) -> npt.NDArray[np.float32]:
+            section = self.encoding.section(name)
+            view = fixed[:, :, section.start : section.stop].reshape(n, seats, seats, *shape)
+            if not np.shares_memory(view, fixed):  # pragma: no cover - numpy made a copy
+                raise AssertionError(f"the rows of {name} are not a view of the fixed part")
+            return view
+
+        self._kid_rows = rows("kids", kids, 33)
+        self._top_rows = rows("top_type", kids, 3)
+        self._icon_rows = rows("shown_icon", kids, 3)
+        self._visited_rows = rows("visited", houses)
+        self._tricked_rows = rows("tricked", mean_houses)
+        self._treat_rows = rows("treats", 3)
+        self._pumpkin_rows = rows("pumpkins")
+        self._footprint_rows = rows("footprints")
+        self._viewers = np.arange(seats, dtype=np.intp)[None, :]
+        # _row_of[seat, viewer]: the row of the seat in the viewer's observation.
+        self._row_of = (np.arange(seats)[:, None] - np.arange(seats)[None, :]) % seats
+        market = self.encoding.section("market")
+        slots = layout.market_size
+        self._market_row = slots * 14 + 15  # the market, then the deck's 15 counts
+        if self.encoding.section("discarded").stop != market.start + self._market_row:
+            raise AssertionError("the market block is not the sections market to discarded")
+        self._market_block = fixed[:, :, market.start : market.start + self._market_row]
+        self._market_rows = self._market_block[:, :, : slots * 14].reshape(n, seats, slots, 14)
+        self._deck_rows = self._market_block[:, :, slots * 14 :]
         self._visited_bits = bit_rows(houses)  # also the nice houses' pumpkins
         self._tricked_bits = bit_rows(mean_houses)  # and the mean houses'
         self._street_bits = bit_rows(layout.streets)
         # The board's sections that visits and tricks change, in every viewer's fixed part.
         self._house_pumpkins, self._mean_pumpkins, self._street_flips, self._street_values = (
-            self._fixed_part[:, :, section.start : section.stop]
+            fixed[:, :, section.start : section.stop]
             for section in map(
                 self.encoding.section,
                 ("house_pumpkin", "mean_pumpkin", "street_flipped", "street_value"),
             )
         )
-        slots = layout.market_size
-        self._market_rows = self._markets[:, : slots * 14].reshape(n, slots, 14)
-        self._deck_rows = self._markets[:, slots * 14 :]
         # The masks' takes, by slot and kid (the first codes), and the bits of the kids.
         take_count = layout.market_size * kids
         self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
         self._kid_bits = np.arange(kids, dtype=np.intp)
         self._card_kid, self._card_top, self._card_icon, self._card_market = card_rows(self._layout)
-        # Per card, what drawing it from the deck takes off the deck_row (-1: nothing).
+        # Per card, what drawing it from the deck takes off the deck's counts (-1: nothing).
         self._card_drawn = np.zeros((len(self._card_deck) + 1, 15), np.intp)
         for card, entries in enumerate(self._card_deck):
             if entries:
                 self._card_drawn[card, 0] = 1
                 self._card_drawn[card, [1 + entry for entry in entries]] = 1
-        # Per section of the seats' blocks: its rows in the observations (a view of them,
-        # seat rows apart), and where they are in a block.
-        self._worn_parts = [
-            (
-                self.observations[:, at : at + seats * width].reshape(n, seats, width),
-                start,
-                start + width,
-            )
-            for at, start, width in (
-                (self.encoding.section(name).start, start, width)
-                for name, start, width in (
-                    ("kids", 0, 33 * kids),
-                    ("top_type", 33 * kids, 3 * kids),
-                    ("shown_icon", 36 * kids, 3 * kids),
-                    ("visited", worn, houses),
-                    ("tricked", worn + houses, mean_houses),
-                    ("treats", worn + houses + mean_houses, 3),
-                    ("pumpkins", worn + houses + mean_houses + 3, 1),
-                    ("footprints", worn + houses + mean_houses + 4, 1),
-                )
-            )
-        ]
         # The base game's deals, made without their setups (None for another game). Its
         # simulators are made when asked for (None until then), from the setup of the seed.
         base = BaseDeals.of(self._dealer)
@@ -314,8 +298,7 @@ class TrickyTreatsVectorEnv:
         tile_index = self.encoding._tile_index
         fixed: list[int] = []  # offsets of ones in _fixed_part, flat
         treats: list[int] = []  # house_treats of the games the core plays, in order
-        worn: list[int] = []  # in _blocks, flat
-        market: list[int] = []  # in _markets, flat
+        market: list[int] = []  # in the games' market blocks, one after the other
         played: list[int] = []  # the envs of those games
         deck: list[int] = []  # each game's deck_row
         sims = self._sims
@@ -368,7 +351,6 @@ class TrickyTreatsVectorEnv:
                 env,
                 fixed,
                 treats,
-                worn,
                 market,
                 seat_rows,
                 deck,
@@ -384,11 +366,10 @@ class TrickyTreatsVectorEnv:
         start, stop = self._treats_at
         values = np.fromiter(treats, np.intp, len(treats)).reshape(len(played), 1, -1)
         self._fixed_part[index, :, start:stop] = values
-        self._blocks[index] = 0.0
-        self._blocks.reshape(-1)[np.fromiter(worn, np.intp, len(worn))] = 1.0
-        self._markets[index] = 0.0
-        self._markets.reshape(-1)[np.fromiter(market, np.intp, len(market))] = 1.0
-        self._deck_rows[index] = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), -1)
+        game, entry = np.divmod(np.fromiter(market, np.intp, len(market)), self._market_row)
+        self._market_block[game, :, entry] = 1.0
+        counts = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), 1, -1)
+        self._deck_rows[index] = counts
 
     def _write_rows(self, seat_rows: list[int], board_rows: list[int]) -> None:
         """Write the seat and board rows the core listed (for each game once at the most)."""
@@ -406,12 +387,14 @@ class TrickyTreatsVectorEnv:
         self._street_values[game] = table[:, None, 4:]
 
     def _write_seat_rows(self, rows: list[int]) -> None:
-        """Write ``_core.seat_row``s, each after its game and seat, into the seats' blocks."""
+        """Write ``_core.seat_row``s, each after its game and seat, into every viewer's rows."""
         table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 9)
-        game, seat = table[:, 0], table[:, 1]
-        self._visited_rows[game, seat] = self._visited_bits[table[:, 2]]
-        self._tricked_rows[game, seat] = self._tricked_bits[table[:, 3]]
-        self._count_rows[game, seat] = table[:, 4:]
+        game, viewer, row = table[:, :1], self._viewers, self._row_of[table[:, 1]]
+        self._visited_rows[game, viewer, row] = self._visited_bits[table[:, 2], None]
+        self._tricked_rows[game, viewer, row] = self._tricked_bits[table[:, 3], None]
+        self._treat_rows[game, viewer, row] = table[:, None, 4:7]
+        self._pumpkin_rows[game, viewer, row] = table[:, 7:8]
+        self._footprint_rows[game, viewer, row] = table[:, 8:9]
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -477,19 +460,21 @@ class TrickyTreatsVectorEnv:
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
             )
+            # In every viewer's rows: the game, the viewer, the seat's row there, the kid.
+            at = game[:, None], self._viewers, self._row_of[seat], kid[:, None]
             kids = self._kid_rows
-            kids[game, seat, kid] = np.maximum(kids[game, seat, kid], self._card_kid[card])
-            self._top_rows[game, seat, kid] = self._card_top[card]
-            self._icon_rows[game, seat, kid] = self._card_icon[card]
-            self._market_rows[game, slot] = self._card_market[after]
-            self._deck_rows[game] -= self._card_drawn[after]  # after: from the deck
+            kids[at] = np.maximum(kids[at], self._card_kid[card, None])
+            self._top_rows[at] = self._card_top[card, None]
+            self._icon_rows[at] = self._card_icon[card, None]
+            self._market_rows[game, :, slot] = self._card_market[after, None]
+            self._deck_rows[game] -= self._card_drawn[after, None]  # after: from the deck
         if refreshed:  # a game, its market's cards (all from the deck), the cards discarded
             rows = np.fromiter(refreshed, np.intp, len(refreshed))
             rows = rows.reshape(-1, self._layout.market_size + 2)
             game, market, discarded = rows[:, 0], rows[:, 1:-1], rows[:, -1]
-            self._market_rows[game] = self._card_market[market]
-            self._deck_rows[game] -= self._card_drawn[market].sum(axis=1)
-            self._deck_rows[game, -1] = discarded
+            self._market_rows[game] = self._card_market[market][:, None]
+            self._deck_rows[game] -= self._card_drawn[market].sum(axis=1)[:, None]
+            self._deck_rows[game, :, -1] = discarded[:, None]
         if None in self._cores:
             for env, core in enumerate(self._cores):
                 if core is None:  # played by the rules
@@ -567,10 +552,6 @@ class TrickyTreatsVectorEnv:
         masks.reshape(-1)[codes] = 1
         kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1, 1)
         np.bitwise_and(kid_masks >> self._kid_bits, 1, out=self._take_masks)
-        worn = self._blocks[self._envs, self._rotations[self.current_players]]
-        for rows, first, last in self._worn_parts:
-            np.copyto(rows, worn[:, :, first:last])
-        obs[:, self._market_at[0] : self._market_at[1]] = self._markets
         if None not in self._cores:
             return
         for env, core in enumerate(self._cores):

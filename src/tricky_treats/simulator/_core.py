@@ -21,8 +21,8 @@ refresh and pass). Per player the core holds, packed into ints:
 For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
 view's entries of the observation encoding (``adapters.observation``, version 1) from the
 packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
-``worn_block`` gives a seat's kids as ones, which the cards ``play_all`` lists keep up to
-date, and ``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding.
+``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding, and ``totals``
+scores a game.
 
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
@@ -536,11 +536,9 @@ class Layout:
     order ``encode`` gives their values: turn, passes. The game's
     market block (``market_row`` entries) is the sections ``market``, ``deck_size``,
     ``deck_features``, ``deck_icons`` and ``discarded``, one after the other (``deck_row``
-    gives the last four). A seat's block (``seat_size``) is its
-    ``worn_block`` part (``worn_size``), then its ``seat_row`` as the sections ``visited``,
-    ``tricked``, ``treats``, ``pumpkins`` and ``footprints`` hold it.
-    The other tables give, per bit mask, the offsets of its ones. ``features`` is how many
-    features a house may want, ``most_cards`` the width of a row of ``house_treats``.
+    gives the last four). ``worn_size`` is a seat's entries of ``kids``, ``top_type`` and
+    ``shown_icon``. ``features`` is how many features a house may want, ``most_cards`` the
+    width of a row of ``house_treats``.
     """
 
     def __init__(
@@ -571,9 +569,6 @@ class Layout:
         self.mean_tile_at = at["mean_tile"]
         self.rules_at = at["rule_options"]
         self.worn_size = kids * 39  # per kid 3 x 11 entries in kids, 3 in each of the others
-        # A seat's block: its worn part, then its rows of visited, tricked, treats (3),
-        # pumpkins and footprints.
-        self.seat_size = self.worn_size + houses + mean_houses + 5
         # The market's slots, then the deck's size and 13 counts, and the cards discarded.
         self.market_row = market_size * 14 + 15
         self.kids_at = at["kids"]
@@ -601,8 +596,8 @@ class Deal:
 
     ``secret[seat]`` is the index of the seat's secret tile; ``unseen[viewer]`` the offsets of
     the tiles the viewer cannot see while the game goes on, ``unseen_shown`` once every secret
-    tile is shown; ``deck_left[position]`` the cards per feature, then per trick icon, from
-    ``position`` on in the deck.
+    tile is shown; ``deck`` the card ids of the deck, and ``card_deck[card]`` the counts
+    of ``deck_left`` a card is in.
     """
 
     def __init__(
@@ -612,14 +607,16 @@ class Deal:
         unseen_shown: tuple[int, ...],
         face_up: bool,
         first_player: int,
-        deck_left: tuple[tuple[int, ...], ...],
+        deck: tuple[int, ...],
+        card_deck: tuple[tuple[int, ...], ...],
     ) -> None:
         self.secret = secret
         self.unseen = unseen
         self.unseen_shown = unseen_shown
         self.face_up = face_up
         self.first_player = first_player
-        self.deck_left = deck_left
+        self.deck = deck
+        self.card_deck = card_deck
 
 
 def new_deal(
@@ -645,7 +642,8 @@ def new_deal(
         tuple([i for i in off_board if i not in mine]),
         face_up,
         first_player,
-        deck_left(deck, card_deck),
+        deck,
+        card_deck,
     )
 
 
@@ -657,7 +655,6 @@ def deal_entries(
     game: int,
     fixed: list[int],
     treats: list[int],
-    worn: list[int],
     market: list[int],
     seats: list[int],
     deck: list[int],
@@ -669,11 +666,10 @@ def deal_entries(
     viewer, the games' rows one after the other): the board's (what each nice house wants,
     the treats of the houses and street tokens, the mean houses' icons and tiles, the rule
     options) and each viewer's ``viewer_ones``. To ``treats``, the game's ``house_treats``
-    (per house the treats for 1 to ``most_cards`` cards). To ``worn`` and ``market``, the
-    ones of its blocks (``worn_block`` per seat, ``market_block``), offsets into the
-    games' blocks one after the other; to ``seats``, per seat the game, the seat and its
-    ``seat_row``; to ``deck``, its ``deck_row``; to ``boards``, the game and its
-    ``board_row``.
+    (per house the treats for 1 to ``most_cards`` cards). To ``market``, the ones of its
+    market block (``market_block``), offsets into the games' blocks one after the other; to
+    ``seats``, per seat the game, the seat and its ``seat_row``; to ``deck``, its
+    ``deck_row``; to ``boards``, the game and its ``board_row``. A deal's kids wear no card.
     """
     t = core.tables
     n = t.players
@@ -701,8 +697,7 @@ def deal_entries(
         own: list[int] = []
         viewer_ones(layout, deal, viewer, deal.face_up, n, own)
         fixed.extend([at + i for i in own])
-        block = (game * n + viewer) * layout.seat_size
-        worn.extend([block + i for i in worn_block(core, layout, viewer)])
+        assert core.taken[viewer] is None, "a deal's kids wear no card yet"
         seats.append(game)
         seats.append(viewer)
         seat_row(core, viewer, seats)
@@ -713,17 +708,14 @@ def deal_entries(
 
 
 def deck_left(
-    deck: tuple[int, ...], card_deck: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, ...], ...]:
-    """Per deck position, the cards from there on per feature then per icon (13 counts)."""
+    deck: tuple[int, ...], position: int, card_deck: tuple[tuple[int, ...], ...]
+) -> list[int]:
+    """The cards of ``deck`` from ``position`` on per feature, then per trick icon (13 counts)."""
     counts = [0] * 13
-    table = [tuple(counts)]
-    for position in range(len(deck) - 1, -1, -1):
-        for entry in card_deck[deck[position]]:
+    for at in range(position, len(deck)):
+        for entry in card_deck[deck[at]]:
             counts[entry] += 1
-        table.append(tuple(counts))
-    table.reverse()
-    return tuple(table)
+    return counts
 
 
 def totals(
@@ -812,32 +804,8 @@ def deck_row(core: Core, deal: Deal, row: list[int]) -> None:
     """
     position = core.position
     row.append(core.tables.deck_size - position)
-    row.extend(deal.deck_left[position])
+    row.extend(deck_left(deal.deck, position, deal.card_deck))  # once a deal: the env counts on
     row.append(len(core.discarded))
-
-
-def worn_block(core: Core, layout: Layout, seat: int) -> list[int]:
-    """The offsets of the ones of ``seat``'s kids in a block of ``layout.worn_size``.
-
-    A block is the seat's row of the sections ``kids``, then ``top_type``, then
-    ``shown_icon``; the vector env keeps one per seat and moves it to the viewer's rows.
-    """
-    kids = core.tables.kids
-    card_kid = layout.card_kid
-    card_top = layout.card_top
-    ones: list[int] = []
-    seen: set[int] = set()
-    node = core.taken[seat]
-    while node is not None:  # newest first: the first card of each kid is its top
-        kid = node.kid
-        ones.extend([kid * 33 + entry for entry in card_kid[node.card]])
-        if kid not in seen:
-            seen.add(kid)
-            kind_icon = card_top[node.card]
-            ones.append(33 * kids + kid * 3 + kind_icon[0])
-            ones.append(36 * kids + kid * 3 + kind_icon[1])
-        node = node.before
-    return ones
 
 
 def market_block(core: Core, layout: Layout, slots: list[int], ones: list[int], base: int) -> None:
@@ -881,9 +849,9 @@ def play_all(
 ) -> list[int]:
     """Play ``codes[i]`` on ``cores[i]`` (each legal there; None: skipped).
 
-    Returns the indices of the games that ended. What the moves change in the blocks the
-    caller keeps per game (``worn_block``, ``market_block``) goes to two lists of small
-    ints, which index tables: per card taken, ``takes`` gets six (the game, the seat, the
+    Returns the indices of the games that ended. What the moves change in the seats' rows
+    and the market block the caller keeps per game and viewer goes to lists of small ints,
+    which index tables: per card taken, ``takes`` gets six (the game, the seat, the
     kid, the card, its market slot and the card now there, -1 for none); per refresh,
     ``refreshed`` gets the game, the cards of its market's ``layout.market_size`` slots and
     the cards discarded so far;
@@ -978,9 +946,8 @@ def encode(core: Core, layout: Layout, viewer: int, ones: list[int], values: lis
     end and why; the values of the counts at ``layout.count_at`` to ``values``: the turn and
     the passes in a row. The caller keeps the rest, as the vector env does: per game and
     viewer a fixed part (``deal_entries``: the board, the tiles the viewer sees, the first
-    player) with the game's ``board_row``, per seat a block (``worn_block``, ``seat_row``)
-    moved to the viewer's rows, and per game a market block (``market_block``,
-    ``deck_row``), all kept up to date by what ``play_all`` lists. With them, the same
+    player, the seats' rows in the viewer's order, the market block), kept up to date by
+    what ``play_all`` lists. With them, the same
     numbers as ``ObservationEncoding.encode(state.view(viewer))``, for a game that goes on
     (once it is over the tiles show, which the fixed part does not hold).
     """
