@@ -1,4 +1,4 @@
-"""The base game's deals made without their setups (``simulator._deals.BaseDeals``).
+"""The base game's deals made without their setups (``variants._base_deals.BaseDeals``).
 
 The vector env deals its base games so; each must be, field by field, the first core and the
 trick tiles of the game ``new_game`` deals from the same seed, play the same game and score
@@ -16,7 +16,7 @@ import pytest
 import tricky_treats as tt
 from tricky_treats.dealing import _Dealer
 from tricky_treats.simulator import _core, outcome_of
-from tricky_treats.simulator._deals import CORE_FIELDS, TABLE_FIELDS, BaseDeals, same_deal
+from tricky_treats.variants._base_deals import CORE_FIELDS, TABLE_FIELDS, BaseDeals, same_deal
 
 BASE_GAMES: tuple[tuple[int, dict[str, Any]], ...] = (
     (2, {}),

@@ -23,8 +23,8 @@ from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.dealing import _first_state, start_game
-from tricky_treats.simulator._deals import CORE_FIELDS
 from tricky_treats.simulator._tables import core_of
+from tricky_treats.variants._base_deals import CORE_FIELDS
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)

@@ -129,9 +129,7 @@ class _Dealer:
             chosen = _variants(variants)
             options = check_variant_options(variant_options, [v.name for v in chosen])
             refs = tuple([_variant_ref(v) for v in chosen])
-        self._chosen = chosen
-        self._options = options
-        self._refs = refs
+        self._chosen, self._options, self._refs = chosen, options, refs
         self._players = players
         self._names: tuple[str, ...] | None = None  # checked after the seed, as ever
         self._first_player = first_player
@@ -143,17 +141,9 @@ class _Dealer:
         """Whether its games are the base game's, from the base box: no variant, no data."""
         return not self._chosen and self._components is None
 
-    @staticmethod
-    def check_seed(seed: int) -> None:
-        """Raise ``new_game``'s ConfigurationError for a seed it does not take."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-            raise ConfigurationError(
-                f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
-            )
-
     def setup(self, seed: int) -> Setup:
         """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
-        self.check_seed(seed)
+        check_seed(seed)
         names = self._names
         if names is None:
             names = self._names = _player_names(self._players)
@@ -373,6 +363,14 @@ def check_variant_options(
     return options
 
 
+def check_seed(seed: int) -> None:
+    """Raise ``new_game``'s ConfigurationError for a seed it does not take."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        raise ConfigurationError(
+            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
+        )
+
+
 def check_config(config: GameConfig, rules: RulesData) -> None:
     """Raise ConfigurationError if a game of ``config`` cannot be played under ``rules``."""
     low, high = rules.min_players, rules.max_players
@@ -389,11 +387,7 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
             )
     if len(set(names)) != len(names):
         raise ConfigurationError(f"player names must differ, got {list(names)}")
-    seed = config.seed
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
-        raise ConfigurationError(
-            f"seed must be a whole number from 0 to 2**128 - 1, got {brief(seed)}"
-        )
+    check_seed(config.seed)
     first = config.first_player
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
         raise ConfigurationError(

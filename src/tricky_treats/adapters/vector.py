@@ -45,7 +45,7 @@ Observations and masks are written from the simulators' compact core into preall
 arrays, with the core's functions (compiled with it in the compiled build). Each game is
 ``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
 made from the setup (``Simulator._first``); the base game's are dealt without their setups
-(``simulator._deals.BaseDeals``: the deal's shuffles on indices, the same first cores), are
+(``variants._base_deals.BaseDeals``: the deal's shuffles on indices, the same first cores), are
 scored by the core (``_core.totals``), and get a simulator only when one is asked for
 (``simulators``, or a refused action's error). Per game the env keeps what the observations are
 made of: per viewer a fixed part (``_core.deal_entries``: the board, the secret tiles the
@@ -82,7 +82,7 @@ from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core, outcome_of
-from tricky_treats.simulator._deals import BaseDeals
+from tricky_treats.variants._base_deals import BaseDeals
 
 __all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 

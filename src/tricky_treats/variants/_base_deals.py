@@ -6,7 +6,7 @@ the trick tiles. ``BaseDeals`` does the shuffles of the base deal hook
 (``variants.base.tricky_treats_deal``) on indices, drawing the very numbers ``new_game``
 draws from the game's seed, and builds each core's tables from tables per box worked out
 once: the same tables as ``_tables.tables()`` of the setup ``new_game`` deals, which the
-constructor checks on a few seeds and ``tests/test_vector.py`` on many. Only for the base
+constructor checks on a few seeds and ``tests/test_base_deals.py`` on many. Only for the base
 game from the base box: a variant may change the deal, and a box of one's own is dealt by
 the rules as given. Not part of the public API.
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from tricky_treats._lookup import _house_info, _qualify
 from tricky_treats.components import CostumeType, Treat
-from tricky_treats.dealing import _seeded_random
+from tricky_treats.dealing import _seeded_random, check_seed
 from tricky_treats.simulator import _core, _needs
 from tricky_treats.simulator._tables import _house_gains, first_core, new_core, tables
 from tricky_treats.variants._shuffles import plan
@@ -107,7 +107,6 @@ class BaseDeals:
 
     __slots__ = (
         "_back",
-        "_check_seed",
         "_feature",
         "_first_player",
         "_footprints",
@@ -138,17 +137,16 @@ class BaseDeals:
         template = tables(probe)
         if template is None or len(probe.secret_tiles) != len(probe.config.players):
             return None
-        deals = cls(dealer, probe, template)
+        deals = cls(probe, template)
         for seed in (0, 1, 2):  # the very deals new_game makes, or none at all
             if not same_deal(dealer.setup(seed), *deals.deal(seed), deals.tiles):
                 return None  # pragma: no cover - a deal hook that is not the base game's
         return deals
 
-    def __init__(self, dealer: _Dealer, probe: Setup, template: _core.Tables) -> None:
+    def __init__(self, probe: Setup, template: _core.Tables) -> None:
         components = probe.components
         rules = probe.rules
         box = _box(components)
-        self._check_seed = dealer.check_seed
         self._template = template
         self.cards = template.cards  # the box's cards, by id
         # The base deal's shuffles, of indices: a shuffle draws the same numbers whatever
@@ -183,7 +181,7 @@ class BaseDeals:
 
     def deal(self, seed: int) -> tuple[_core.Core, tuple[int, ...], tuple[int, ...]]:
         """The first core of the game of ``seed``, its seats' secret tiles and mean tiles."""
-        self._check_seed(seed)
+        check_seed(seed)
         neighbours, tokens, streets, tiles, deck = _shuffled(_seeded_random(seed), self._shuffles)
         grid = operator.itemgetter(
             *[n + t for n, t in zip(neighbours[:GRID_HOUSES], tokens, strict=False)]
