@@ -178,10 +178,9 @@ class TrickyTreatsVectorEnv:
         self._row_of = (np.arange(seats)[:, None] - np.arange(seats)[None, :]) % seats
         market = self.encoding.section("market")
         slots = layout.market_size
-        self._market_row = slots * 14 + 15  # the market, then the deck's 15 counts
-        if self.encoding.section("discarded").stop != market.start + self._market_row:
+        if self.encoding.section("discarded").stop != market.start + layout.market_row:
             raise AssertionError("the market block is not the sections market to discarded")
-        self._market_block = fixed[:, :, market.start : market.start + self._market_row]
+        self._market_block = fixed[:, :, market.start : market.start + layout.market_row]
         self._market_rows = self._market_block[:, :, : slots * 14].reshape(n, seats, slots, 14)
         self._deck_rows = self._market_block[:, :, slots * 14 :]
         self._visited_bits = bit_rows(houses)  # also the nice houses' pumpkins
@@ -366,7 +365,7 @@ class TrickyTreatsVectorEnv:
         start, stop = self._treats_at
         values = np.fromiter(treats, np.intp, len(treats)).reshape(len(played), 1, -1)
         self._fixed_part[index, :, start:stop] = values
-        game, entry = np.divmod(np.fromiter(market, np.intp, len(market)), self._market_row)
+        game, entry = np.divmod(np.fromiter(market, np.intp, len(market)), layout.market_row)
         self._market_block[game, :, entry] = 1.0
         counts = np.fromiter(deck, np.intp, len(deck)).reshape(len(played), 1, -1)
         self._deck_rows[index] = counts

@@ -16,8 +16,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
-from tricky_treats._lookup import _house_info, _qualify
-from tricky_treats.components import CostumeType, Treat
+from tricky_treats._lookup import _TREAT_INDEX, _TYPES, _house_info, _qualify
 from tricky_treats.dealing import _seeded_random, check_seed
 from tricky_treats.simulator import _core, _needs
 from tricky_treats.simulator._tables import _house_gains, first_core, new_core, tables
@@ -31,8 +30,6 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-_TREAT_INDEX = {treat: i for i, treat in enumerate(Treat)}
-_TYPES = len(CostumeType)
 
 TABLE_FIELDS = (
     "players",
