@@ -109,15 +109,17 @@ def test_a_cube_its_player_keeps_moving_is_likely_their_candy() -> None:
     assert set(guesses.odds(0)) == {"purple"}  # player 0 knows their own candy
 
 
-def test_one_move_is_a_hint_and_a_habit_a_proof() -> None:
+def test_one_move_is_a_hint_and_a_habit_strong_but_no_proof() -> None:
     odds = []
-    for rounds in (1, 2, 3, 4):
+    for rounds in (1, 2, 3, 4, 6):
         moved = ["purple", "green", "orange"] * (rounds - 1) + ["purple", "green", "red"]
         game = accusing(("purple", "green", "red"), (6, 0, 0, 5, -2), moved)
         odds.append(beliefs(game.view(0)).odds(1)["green"])
     assert odds == sorted(odds)
     assert odds[0] < 0.6
-    assert odds[3] > 0.8
+    assert odds[3] > 0.75
+    # A hider pushes a decoy just so (HIDERS): however long the habit, it proves nothing.
+    assert odds[4] < 0.9
 
 
 def test_beliefs_keep_to_what_accusations_showed() -> None:
