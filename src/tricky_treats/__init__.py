@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from tricky_treats import _methods  # noqa: F401 - first: binds the state's methods
 from tricky_treats.actions import (
     Action,
     ActionSpace,

@@ -191,20 +191,23 @@ def _seat_features(state: GameState, seat: int, secret_tile: bool) -> list[float
             held += min(1.0, left / count)
             worth[_TREATS.index(treat)] += line.tile.points / len(line.tile.treats)
         progress += line.tile.points * held / len(needed)
-    visitable = player.visitable
     grid = state.setup.grid
+    # The nice houses the seat reaches and has not visited (R5, R6).
+    visitable = [
+        house
+        for house, where in enumerate(grid)
+        if house not in player.visited
+        and player.count(where.neighbour.wants) >= where.neighbour.minimum
+    ]
     pumpkins = treats = 0
     value = 0.0
-    for house in range(len(grid)):
-        if visitable >> house & 1:
-            pumpkins += state.pumpkin_on_house[house]
-            wanted = player.feature_counts[_FEATURES.index(grid[house].neighbour.wants)]
-            given = grid[house].neighbour.treats_for(wanted)
-            treats += given
-            value += given * worth[_TREATS.index(grid[house].treat)]
+    for house in visitable:
+        pumpkins += state.pumpkin_on_house[house]
+        given = grid[house].neighbour.treats_for(player.count(grid[house].neighbour.wants))
+        treats += given
+        value += given * worth[_TREATS.index(grid[house].treat)]
     held_value = sum(w * t for w, t in zip(worth, player.treats, strict=True))
-    icons = player.visible_icons
-    top = max(icons) if icons else 0
+    top = max(player.icon_count(icon) for icon in TrickIcon)
     setup = state.setup
     if setup.rules.any_mean_house:
         trickable = sum(1 for m in range(len(setup.mean_houses)) if m not in player.tricked)
@@ -213,13 +216,13 @@ def _seat_features(state: GameState, seat: int, secret_tile: bool) -> list[float
         trickable = sum(
             1
             for m, house in enumerate(setup.mean_houses)
-            if m not in player.tricked and icons[_ICONS.index(house.icon)] >= 3
+            if m not in player.tricked and player.icon_count(house.icon) >= 3
         )
     cards_per_kid = len(CostumeType)
     return [
         sheet.total / 10,
         _costume_potential(state, seat) / 10,
-        visitable.bit_count() / 10,
+        len(visitable) / 10,
         pumpkins / 10,
         treats / 10,
         value / 10,

@@ -13,6 +13,7 @@ from typing import Any
 from tricky_treats.actions import Action
 from tricky_treats.components import (
     ComponentData,
+    CostumeType,
     RulesData,
     base_components,
     parse_components,
@@ -55,9 +56,12 @@ def _check_invariants(state: GameState, where: str) -> None:
         )
     if any(c is None for c in state.market) and state.deck_position < len(setup.deck):
         problems.append("a market slot is empty while the deck still has cards (R9)")
-    lookup = setup.lookup
     for seat, p in enumerate(players):
-        unreached = [h for h in sorted(p.visited) if not p.qualified >> h & 1]
+        unreached = [
+            h
+            for h in sorted(p.visited)
+            if p.count(setup.grid[h].neighbour.wants) < setup.grid[h].neighbour.minimum
+        ]
         if unreached:
             problems.append(
                 f"player {seat} visited nice house {unreached[0]}, which their cards do not "
@@ -66,7 +70,6 @@ def _check_invariants(state: GameState, where: str) -> None:
         dealt = setup.secret_tiles[seat]
         if p.secret_tile is not dealt and p.secret_tile != dealt:
             problems.append(f"player {seat}'s secret tile is not the one dealt")
-    del lookup
     taken = sum(p.pumpkins for p in players)
     left = state.pumpkin_on_house.count(False) + state.pumpkin_on_mean_house.count(False)
     if taken != left:
@@ -107,7 +110,7 @@ def _check_invariants(state: GameState, where: str) -> None:
     if trigger is None and (
         state.deck_position >= len(setup.deck)
         or any(p.footprints == 0 for p in players)
-        or any(not any(p.free_kids) for p in players)
+        or any(all(len(kid) == len(CostumeType) for kid in p.kids) for p in players)
     ):
         problems.append("the end must have been triggered (R10), but the state records no trigger")
     if problems:
