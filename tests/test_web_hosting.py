@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import socket
-import sqlite3
 import struct
 import threading
 import time
@@ -51,6 +50,7 @@ from tricky_treats_web.app import client_key
 from tests.local import post_json
 from tests.postgres import TemporaryPostgres, new_database
 from tests.postgres import missing as postgres_missing
+from tests.stored_games import stored_rows
 from tests.test_web_crash import Server
 
 SEED = 4_611_686_018_427_387_000 + 2525
@@ -67,8 +67,8 @@ def _keys(answer: dict[str, Any]) -> list[str]:
 
 
 def _rows(path: Path) -> list[str]:
-    with sqlite3.connect(path) as db:
-        return [g for (g,) in db.execute("SELECT game_id FROM tables")]
+    """The ids of the games stored in the file."""
+    return list(stored_rows(path))
 
 
 # -- quotas, caps and expiry -----------------------------------------------------------------
@@ -375,11 +375,13 @@ class SlowStore(SqliteTableStore):
         self.release = threading.Event()
         self.waiting = threading.Event()
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
+    def save(
+        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+    ) -> None:
         if game_id == self.slow_game:
             self.waiting.set()
             self.release.wait(30)
-        super().save(game_id, table, version=version)
+        super().save(game_id, table, version=version, since=since)
 
 
 def test_a_slow_store_holds_up_only_the_game_it_is_saving(tmp_path: Path) -> None:
