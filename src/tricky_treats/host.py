@@ -554,9 +554,7 @@ class Table:
         moves = moves_text if isinstance(moves_text, str) else moves_text()
         return f'{text[:-1]}, "moves": {moves}'
 
-    def _seat_update(
-        self, game: GameState, seat: int, moves_text: str | Callable[[], str]
-    ) -> str:
+    def _seat_update(self, game: GameState, seat: int, moves_text: str | Callable[[], str]) -> str:
         space = game.action_space
         legal = (
             [{"action": str(a), "code": space.encode(a)} for a in game.legal_actions()]
