@@ -298,16 +298,17 @@ class Database:
         assert row is not None
         return int(row[0])
 
-    def notify(self, count: int) -> None:
-        """``count`` NOTIFYs about a game no server holds, as a move's would be."""
+    def notify(self, url: str, count: int) -> None:
+        """``count`` NOTIFYs on database ``url`` about a game no server holds, as a move's."""
         import psycopg
 
-        with psycopg.connect(self.server.url, autocommit=True) as conn:
+        with psycopg.connect(url, autocommit=True) as conn:
             for start in range(0, count, 100):
+                # Each its own payload: PostgreSQL sends equal ones of a transaction once.
                 conn.execute(
-                    "SELECT pg_notify('tricky_treats', '1 no-such-game t0k0') "
-                    "FROM generate_series(1, %s)",
-                    (min(100, count - start),),
+                    "SELECT pg_notify('tricky_treats', '1 no-such-game-' || n || ' t0k0') "
+                    "FROM generate_series(%s::int, %s::int) AS n",
+                    (start, min(count, start + 100) - 1),
                 )
 
 
@@ -459,7 +460,7 @@ def run_setup(
                 if result.errors:
                     break
             if database is not None and processes > 1:
-                result.notify_cost = _notify_cost(database, pids)
+                result.notify_cost = _notify_cost(database, store, pids)
     finally:
         clients.close()
     return result
@@ -469,15 +470,24 @@ def _play(clients: Clients, stop_at: int, deadline: float) -> list[Any]:
     return clients.ask("play", [stop_at] * len(clients.pipes), deadline)
 
 
-def _notify_cost(database: Database, pids: list[int]) -> float:
-    """CPU seconds each server process spends on one NOTIFY about a game it does not hold."""
-    count = 5000
-    time.sleep(0.5)
-    before = [_cpu(pid) for pid in pids]
-    database.notify(count)
-    time.sleep(1.0)  # the listeners read them
-    after = [_cpu(pid) for pid in pids]
-    return statistics.median(b - a for a, b in zip(before, after, strict=True)) / count
+def _notify_cost(database: Database, url: str, pids: list[int]) -> float:
+    """CPU seconds each server process spends on one NOTIFY about a game it does not hold.
+
+    Less what the processes spend idle over as long (uvicorn's ticks).
+    """
+    count = 20_000
+
+    def spent(work: Callable[[], object]) -> tuple[list[float], float]:
+        before, started = [_cpu(pid) for pid in pids], time.monotonic()
+        work()
+        time.sleep(1.0)  # the listeners read what is left
+        return [_cpu(pid) - b for pid, b in zip(pids, before, strict=True)], started
+
+    idle, started = spent(lambda: time.sleep(2.0))
+    idle_seconds = time.monotonic() - started
+    busy, started = spent(lambda: database.notify(url, count))
+    scale = (time.monotonic() - started) / idle_seconds
+    return statistics.median(b - i * scale for b, i in zip(busy, idle, strict=True)) / count
 
 
 # -- the report ------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from typing import Any, Final
 import attrs
 
 from tricky_treats._json import StrictJSONError, strict_loads
-from tricky_treats.actions import Action, parse_action
+from tricky_treats.actions import Action, ActionSpace, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import _first_state, new_game
 from tricky_treats.errors import (
@@ -555,15 +555,14 @@ class Table:
         return f'{text[:-1]}, "moves": {moves}'
 
     def _seat_update(self, game: GameState, seat: int, moves_text: str | Callable[[], str]) -> str:
-        space = game.action_space
-        legal = (
-            [{"action": str(a), "code": space.encode(a)} for a in game.legal_actions()]
-            if game.current_player == seat
-            else []
-        )
+        if game.current_player == seat:
+            texts = _legal_texts(game.action_space)
+            legal = "[" + ", ".join([texts[a] for a in game.legal_actions()]) + "]"
+        else:
+            legal = "[]"
         record = dumps(game, player=seat)
         return (
-            f'{self._header(game, seat, moves_text)}, "legal_actions": {json.dumps(legal)}, '
+            f'{self._header(game, seat, moves_text)}, "legal_actions": {legal}, '
             f'"record": {record}}}'
         )
 
@@ -674,6 +673,12 @@ class Table:
             )
         except TrickyTreatsError as exc:
             raise RecordError(f"$.seats: {exc}") from None
+
+
+@functools.cache
+def _legal_texts(space: ActionSpace) -> dict[Action, str]:
+    """Each action of ``space`` as an update lists it: written once per action space."""
+    return {a: json.dumps({"action": str(a), "code": space.encode(a)}) for a in space.actions}
 
 
 _MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024

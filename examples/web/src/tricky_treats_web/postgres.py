@@ -190,11 +190,12 @@ class _Connections:
             conn.close()
 
     @contextlib.contextmanager
-    def connection(self) -> Iterator[Any]:
+    def connection(self, *, single: bool = False) -> Iterator[Any]:
         """A connection for one transaction, committed when the block ends without error.
 
-        ``StoreUnavailableError`` if none is to be had within the timeout or the database
-        fails under it.
+        ``single``: the block runs one statement, which is its own transaction (autocommit:
+        one round trip to the server instead of three). ``StoreUnavailableError`` if no
+        connection is to be had within the timeout or the database fails under it.
         """
         psycopg = self._psycopg
         if self.closed:
@@ -204,6 +205,8 @@ class _Connections:
         conn = None
         try:
             conn = self._take()
+            if conn.autocommit != single:
+                conn.autocommit = single
             yield conn
             conn.commit()
         except psycopg.OperationalError as exc:
@@ -309,7 +312,7 @@ class PostgresTableStore:
             "note": note,
         }
         try:
-            with self._pool.connection() as conn:
+            with self._pool.connection(single=True) as conn:
                 if not conn.execute(_APPEND, arguments).fetchall():
                     raise VersionConflictError(
                         f"game {game_id}: version {version - 1} is not the last"
@@ -361,7 +364,7 @@ class PostgresTableStore:
 
     def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
         """The moves of ``game_id`` stored after ``version`` (None: it is not stored)."""
-        with self._pool.connection() as conn:
+        with self._pool.connection(single=True) as conn:
             rows = conn.execute(_LOG, (version, game_id)).fetchall()
         if not rows:
             return None
@@ -370,7 +373,7 @@ class PostgresTableStore:
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
-        with self._pool.connection() as conn:
+        with self._pool.connection(single=True) as conn:
             row = conn.execute(
                 "SELECT greatest(snapshot_version, (SELECT max(version) FROM tricky_treats_moves "
                 "AS move WHERE move.game_id = game.game_id)) FROM tricky_treats_games AS game "
@@ -397,7 +400,7 @@ class PostgresTableStore:
 
     def count_unplayed(self) -> int:
         """How many stored games nobody has moved in yet (no move stored, not over)."""
-        with self._pool.connection() as conn:
+        with self._pool.connection(single=True) as conn:
             row = conn.execute(
                 "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
             ).fetchone()
