@@ -22,6 +22,7 @@ import struct
 import threading
 import time
 import urllib.error
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -497,6 +498,69 @@ def _send_until_closed(sock: socket.socket, data: bytes) -> None:
     sock.settimeout(60)
     with contextlib.suppress(OSError):  # dropped by the server, as a client that never reads is
         sock.sendall(data)
+
+
+def _compressed_frames(sock: socket.socket, count: int) -> list[tuple[bool, int, bytes]]:
+    """The next ``count`` frames from the server: compressed (RSV1), payload size, payload."""
+    frames: list[tuple[bool, int, bytes]] = []
+    buffer = b""
+    while len(frames) < count:
+        while len(buffer) < 4:
+            buffer += sock.recv(65536)
+        first, second = buffer[0], buffer[1]
+        size, start = second & 0x7F, 2
+        assert size != 127, "no update is that large"
+        if size == 126:
+            size, start = struct.unpack("!H", buffer[2:4])[0], 4
+        while len(buffer) < start + size:
+            buffer += sock.recv(65536)
+        frames.append((bool(first & 0x40), size, buffer[start : start + size]))
+        buffer = buffer[start + size :]
+    return frames
+
+
+def test_updates_travel_compressed_with_a_window_that_holds_the_last_one(
+    server: Server,
+) -> None:
+    """Each update repeats most of the one before: the server's compressor keeps it in sight."""
+
+    async def main() -> list[tuple[bool, int, bytes]]:
+        await server.start()
+        answer = await asyncio.to_thread(post_json, f"http://{server.url}/api/games", TWO)
+        return await asyncio.to_thread(_two_updates, server.port, answer)
+
+    frames = asyncio.run(main())
+    inflate = zlib.decompressobj(-15)
+    updates = [json.loads(inflate.decompress(data + b"\x00\x00\xff\xff")) for _, _, data in frames]
+    assert [u["moves_played"] for u in updates] == [0, 1]
+    assert all(compressed for compressed, _, _ in frames)
+    # About 11 KB of JSON each; the second costs few bytes, as most of it is in the window.
+    assert len(json.dumps(updates[1])) > 10_000
+    assert frames[1][1] < 1_000, f"the second update took {frames[1][1]} bytes"
+
+
+def _two_updates(port: int, answer: dict[str, Any]) -> list[tuple[bool, int, bytes]]:
+    sock = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/{answer['game']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert b"permessage-deflate" in head, head
+    credential = _keys(answer)[0]
+    sock.sendall(_frame(json.dumps({"type": "hello", "credential": credential})))
+    ((_, _, hello),) = _compressed_frames(sock, 1)
+    state = json.loads(zlib.decompressobj(-15).decompress(hello + b"\x00\x00\xff\xff"))
+    action = state["legal_actions"][0]["action"]
+    sock.sendall(_frame(json.dumps({"credential": credential, "action": action})))
+    frames = [(True, len(hello), hello), *_compressed_frames(sock, 1)]
+    sock.close()
+    return frames
 
 
 def test_a_frame_over_the_limit_closes_the_socket_and_the_server_stays_small(
