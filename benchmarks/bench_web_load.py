@@ -534,9 +534,8 @@ def _report(results: list[Result], args: argparse.Namespace) -> None:
                     _spread([(w.database_cpu or 0) / w.moves for w in windows], _ms),
                     column,
                 )
-            written = "WAL bytes/move" if result.name.startswith("postgresql") else "bytes/move"
             put(
-                f"{written}, {label}",
+                f"bytes written/move, {label}",
                 _spread([w.written / w.moves for w in windows], lambda b: f"{b:,.0f}"),
                 column,
             )
@@ -565,6 +564,24 @@ def _report(results: list[Result], args: argparse.Namespace) -> None:
         f"windows: moves {EARLY[0]}-{EARLY[1]} (early) and {args.late[0]}-{args.late[1]} (late); "
         "median (lowest-highest) over the rounds"
     )
+    # Each window's rows together, in one order whatever the setups measured.
+    order = [
+        "moves measured",
+        "server CPU",
+        "  busiest",
+        "PostgreSQL CPU",
+        "WAL",
+        "bytes",
+        "moves/s",
+    ]
+
+    def rank(key: str) -> tuple[int, int]:
+        window = 0 if key.endswith(", early") else 1 if key.endswith(", late") else 2
+        if key == "errors":
+            return 3, 0
+        return window, next((i for i, o in enumerate(order) if key.startswith(o)), len(order))
+
+    rows = {key: rows[key] for key in sorted(rows, key=rank)}
     width = max(len(k) for k in rows) + 2
     print(" " * width + "".join(f"{r.name:>28}" for r in results))
     for key, values in rows.items():
