@@ -609,7 +609,7 @@ class Lobby:
             outgoing = room.table.follow([a for move in moves for a in move.actions])
         except tt.TrickyTreatsError as exc:
             log.error(
-                "the stored moves %d to %d of game %s do not play (%s); loading the whole game",
+                "the stored moves %d to %d of game %s do not play on this table (%s)",
                 versions[0],
                 versions[-1],
                 game_id,
