@@ -335,6 +335,46 @@ def test_updates_since_an_earlier_state_tell_the_moves_made_elsewhere() -> None:
     assert caught_up.updates_since(other)[0].message["moves"] == []
 
 
+def test_follow_plays_moves_stored_elsewhere_and_tells_them_as_the_mover_did() -> None:
+    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    follower = tt.Table.resume(table.save())
+    for _ in range(4):  # each message a move and the bot's answers, as a server logs them
+        since = len(table.game.history)
+        seat = _human_to_act(table)
+        direct = table.handle(_move(table, seat, str(table.game.legal_actions()[-1])))
+        stored = [str(action) for action in table.game.history[since:]]
+        followed = follower.follow(stored)
+        assert follower.game == table.game
+        assert [o.to for o in followed] == [o.to for o in direct] == [0, 1, tt.SPECTATORS]
+        assert [o.text for o in followed] == [o.text for o in direct]
+
+
+@pytest.mark.parametrize(
+    ("actions", "error"),
+    [
+        (["t0k0", "v8"], tt.IllegalActionError),  # the second is not legal then
+        (["t0k0", "pass"], tt.IllegalActionError),
+        (["t9k9"], tt.InvalidActionError),  # no such market slot in this game
+        (["teleport"], tt.InvalidActionError),
+    ],
+)
+def test_follow_checks_every_stored_action_and_changes_nothing_if_one_fails(
+    actions: list[str], error: type[Exception]
+) -> None:
+    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    before = table.game
+    with pytest.raises(error):
+        table.follow(actions)
+    assert table.game is before
+
+
+def test_follow_plays_no_move_past_the_end() -> None:
+    table = tt.Table.new(["A", "B"], seed=SEED, bots={0: "random", 1: "random"})
+    assert table.game.is_over
+    with pytest.raises(tt.IllegalActionError, match="the game is over"):
+        table.follow(["pass"])
+
+
 def test_bad_messages_leak_no_secret_in_their_errors() -> None:
     table = tt.Table.new(["Ann", "Bo"], seed=SEED)
     for message, sender, _, _ in _refusals(table):

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ import pytest
 
 from tests.local import SERVE_COMMAND, free_port, post_json
 from tests.requirements import WEB_APP_HINT, install_hint
+from tests.stored_games import stored_tables
 
 pytest.importorskip("websockets", reason=install_hint("webtest"))
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
@@ -282,15 +282,7 @@ def _expected_final_record(game: Game) -> str:
 
 
 def _stored_records(store: Path | str) -> dict[str, str]:
-    if isinstance(store, str):  # a postgresql:// URL
-        import psycopg
-
-        with psycopg.connect(store) as conn:
-            rows = conn.execute("SELECT game_id, data FROM tricky_treats_tables").fetchall()
-    else:
-        with sqlite3.connect(store) as db:
-            rows = db.execute("SELECT game_id, data FROM tables").fetchall()
-    return {game_id: tt.dumps(tt.Table.resume(data).game) for game_id, data in rows}
+    return {game_id: tt.dumps(table.game) for game_id, table in stored_tables(store).items()}
 
 
 GAMES = [

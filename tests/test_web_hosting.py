@@ -18,11 +18,11 @@ import contextlib
 import json
 import os
 import socket
-import sqlite3
 import struct
 import threading
 import time
 import urllib.error
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ from tricky_treats_web.app import client_key
 from tests.local import post_json
 from tests.postgres import TemporaryPostgres, new_database
 from tests.postgres import missing as postgres_missing
+from tests.stored_games import stored_rows
 from tests.test_web_crash import Server
 
 SEED = 4_611_686_018_427_387_000 + 2525
@@ -67,8 +68,8 @@ def _keys(answer: dict[str, Any]) -> list[str]:
 
 
 def _rows(path: Path) -> list[str]:
-    with sqlite3.connect(path) as db:
-        return [g for (g,) in db.execute("SELECT game_id FROM tables")]
+    """The ids of the games stored in the file."""
+    return list(stored_rows(path))
 
 
 # -- quotas, caps and expiry -----------------------------------------------------------------
@@ -375,11 +376,13 @@ class SlowStore(SqliteTableStore):
         self.release = threading.Event()
         self.waiting = threading.Event()
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
+    def save(
+        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+    ) -> None:
         if game_id == self.slow_game:
             self.waiting.set()
             self.release.wait(30)
-        super().save(game_id, table, version=version)
+        super().save(game_id, table, version=version, since=since)
 
 
 def test_a_slow_store_holds_up_only_the_game_it_is_saving(tmp_path: Path) -> None:
@@ -495,6 +498,69 @@ def _send_until_closed(sock: socket.socket, data: bytes) -> None:
     sock.settimeout(60)
     with contextlib.suppress(OSError):  # dropped by the server, as a client that never reads is
         sock.sendall(data)
+
+
+def _compressed_frames(sock: socket.socket, count: int) -> list[tuple[bool, int, bytes]]:
+    """The next ``count`` frames from the server: compressed (RSV1), payload size, payload."""
+    frames: list[tuple[bool, int, bytes]] = []
+    buffer = b""
+    while len(frames) < count:
+        while len(buffer) < 4:
+            buffer += sock.recv(65536)
+        first, second = buffer[0], buffer[1]
+        size, start = second & 0x7F, 2
+        assert size != 127, "no update is that large"
+        if size == 126:
+            size, start = struct.unpack("!H", buffer[2:4])[0], 4
+        while len(buffer) < start + size:
+            buffer += sock.recv(65536)
+        frames.append((bool(first & 0x40), size, buffer[start : start + size]))
+        buffer = buffer[start + size :]
+    return frames
+
+
+def test_updates_travel_compressed_with_a_window_that_holds_the_last_one(
+    server: Server,
+) -> None:
+    """Each update repeats most of the one before: the server's compressor keeps it in sight."""
+
+    async def main() -> list[tuple[bool, int, bytes]]:
+        await server.start()
+        answer = await asyncio.to_thread(post_json, f"http://{server.url}/api/games", TWO)
+        return await asyncio.to_thread(_two_updates, server.port, answer)
+
+    frames = asyncio.run(main())
+    inflate = zlib.decompressobj(-15)
+    updates = [json.loads(inflate.decompress(data + b"\x00\x00\xff\xff")) for _, _, data in frames]
+    assert [u["moves_played"] for u in updates] == [0, 1]
+    assert all(compressed for compressed, _, _ in frames)
+    # About 11 KB of JSON each; the second costs few bytes, as most of it is in the window.
+    assert len(json.dumps(updates[1])) > 10_000
+    assert frames[1][1] < 1_000, f"the second update took {frames[1][1]} bytes"
+
+
+def _two_updates(port: int, answer: dict[str, Any]) -> list[tuple[bool, int, bytes]]:
+    sock = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/{answer['game']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert b"permessage-deflate" in head, head
+    credential = _keys(answer)[0]
+    sock.sendall(_frame(json.dumps({"type": "hello", "credential": credential})))
+    ((_, _, hello),) = _compressed_frames(sock, 1)
+    state = json.loads(zlib.decompressobj(-15).decompress(hello + b"\x00\x00\xff\xff"))
+    action = state["legal_actions"][0]["action"]
+    sock.sendall(_frame(json.dumps({"credential": credential, "action": action})))
+    frames = [(True, len(hello), hello), *_compressed_frames(sock, 1)]
+    sock.close()
+    return frames
 
 
 def test_a_frame_over_the_limit_closes_the_socket_and_the_server_stays_small(

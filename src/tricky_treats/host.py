@@ -26,7 +26,8 @@ No message holds what its reader may not see (R16): not another seat's secret ti
 end, not the deck order, not the seed, not a credential. ``save()`` writes the table (the game
 record and the seats; ``hash_credentials=True`` keeps only a SHA-256 of each credential) and
 ``Table.resume()`` reads it back. ``handle(..., commit=store)`` lets a server store each move
-before anyone hears of it, and undoes the move when storing fails.
+before anyone hears of it, and undoes the move when storing fails; ``follow(actions)`` plays
+the moves another server process stored, each checked by the rules, and tells the clients.
 
 One concern, kept whole though over 600 lines: ``Table`` is one state machine, whose message
 handlers share its seats, game and bots.
@@ -45,7 +46,7 @@ from typing import Any, Final
 import attrs
 
 from tricky_treats._json import StrictJSONError, strict_loads
-from tricky_treats.actions import Action, parse_action
+from tricky_treats.actions import Action, ActionSpace, parse_action
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import _first_state, new_game
 from tricky_treats.errors import (
@@ -397,9 +398,33 @@ class Table:
                 moves.append(_Move(seat, action, events))
         return self._updates(moves if game == self._game else [])
 
+    def follow(self, actions: Iterable[Action | str]) -> tuple[Outgoing, ...]:
+        """Play moves that another server process accepted and stored: the updates they make.
+
+        A server with several processes uses it when another process moved the game: the
+        actions (``Action`` values or their notation) are the ones stored after this table's
+        game, bots' moves included, and each is checked as any move is, by ``apply``. If one
+        is not legal here (the store is damaged, or this table is not the state they follow),
+        the table is unchanged and ``IllegalActionError`` or ``InvalidActionError`` says why.
+        The updates' texts are written when first read, as ever.
+        """
+        game = self._game
+        moves = []
+        for item in actions:
+            action = parse_action(item) if isinstance(item, str) else item
+            seat = game.current_player
+            if seat is None:
+                raise IllegalActionError(f"the game is over: no more moves ({action} was stored)")
+            game, events = game.apply_with_events(action)
+            moves.append(_Move(seat, action, events))
+        self._game = game
+        return self._updates(moves)
+
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
         game = self._game
-        moves_text = self._moves_json(moves)
+        # Written once, when the first client's update is: a table followed by a server
+        # with no socket for it (or loading a game) never writes the moves' texts.
+        moves_text = functools.cache(functools.partial(self._moves_json, tuple(moves)))
         out = [
             Outgoing(seat, functools.partial(self._seat_update, game, seat, moves_text))
             for seat in self.human_seats
@@ -509,7 +534,9 @@ class Table:
             ensure_ascii=False,
         )
 
-    def _header(self, game: GameState, seat: int | None, moves_text: str) -> str:
+    def _header(
+        self, game: GameState, seat: int | None, moves_text: str | Callable[[], str]
+    ) -> str:
         head = {
             "type": "update",
             "protocol_version": PROTOCOL_VERSION,
@@ -524,22 +551,22 @@ class Table:
             "winners": list(game.winners()),
         }
         text = json.dumps(head, ensure_ascii=False)
-        return f'{text[:-1]}, "moves": {moves_text}'
+        moves = moves_text if isinstance(moves_text, str) else moves_text()
+        return f'{text[:-1]}, "moves": {moves}'
 
-    def _seat_update(self, game: GameState, seat: int, moves_text: str) -> str:
-        space = game.action_space
-        legal = (
-            [{"action": str(a), "code": space.encode(a)} for a in game.legal_actions()]
-            if game.current_player == seat
-            else []
-        )
+    def _seat_update(self, game: GameState, seat: int, moves_text: str | Callable[[], str]) -> str:
+        if game.current_player == seat:
+            texts = _legal_texts(game.action_space)
+            legal = "[" + ", ".join([texts[a] for a in game.legal_actions()]) + "]"
+        else:
+            legal = "[]"
         record = dumps(game, player=seat)
         return (
-            f'{self._header(game, seat, moves_text)}, "legal_actions": {json.dumps(legal)}, '
+            f'{self._header(game, seat, moves_text)}, "legal_actions": {legal}, '
             f'"record": {record}}}'
         )
 
-    def _spectator_update(self, game: GameState, moves_text: str) -> str:
+    def _spectator_update(self, game: GameState, moves_text: str | Callable[[], str]) -> str:
         view = _converter.unstructure(_public_view(game))
         view["player"] = None
         view_text = json.dumps(view, ensure_ascii=False)
@@ -646,6 +673,12 @@ class Table:
             )
         except TrickyTreatsError as exc:
             raise RecordError(f"$.seats: {exc}") from None
+
+
+@functools.cache
+def _legal_texts(space: ActionSpace) -> dict[Action, str]:
+    """Each action of ``space`` as an update lists it: written once per action space."""
+    return {a: json.dumps({"action": str(a), "code": space.encode(a)}) for a in space.actions}
 
 
 _MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024

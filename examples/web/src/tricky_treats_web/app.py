@@ -6,11 +6,11 @@
 - ``/ws/{game}``: the client's first message is ``{"type": "hello", "credential": ...}``
   (null for a spectator); then it sends moves, and the server relays the table's answers to
   the clients they are for;
-- with a ``TableStore`` (``tricky_treats_web.store``), every table is stored after every
-  accepted move, before any client hears of it (in a worker thread, so that a slow disk
-  holds up only the game being saved), and the unfinished games come back when the server
-  starts again; with a store that several processes share (PostgreSQL), a move made through
-  one process reaches the sockets held by the others;
+- with a ``TableStore`` (``tricky_treats_web.store``), every accepted move is stored before
+  any client hears of it (in a worker thread, so that a slow disk holds up only the game
+  being saved), and the unfinished games come back when the server starts again; with a
+  store that several processes share (PostgreSQL), a move made through one process reaches
+  the sockets held by the others, which follow it move by move;
 - ``/offline`` is the page that runs the engine in the browser with Pyodide, from the wheels
   under ``/wheels/`` and the Pyodide runtime under ``/pyodide/`` (installed from npm).
 
@@ -34,7 +34,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,7 +47,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
-from tricky_treats_web.store import StoreUnavailableError, TableStore, VersionConflictError
+from tricky_treats_web.store import (
+    StoredMove,
+    StoreUnavailableError,
+    TableStore,
+    VersionConflictError,
+)
 from tricky_treats_web.wheels import build_wheels
 
 __all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "client_key", "create_app"]
@@ -356,11 +361,14 @@ class Lobby:
         """``call(*args)`` in a worker thread: the event loop never waits for the store."""
         return await asyncio.to_thread(call, *args)
 
-    def _save(self, game_id: str, table: tt.Table, version: int) -> None:
-        """Store ``table`` as ``version`` (runs in a worker thread); failures are logged."""
+    def _save(self, game_id: str, table: tt.Table, version: int, since: int = 0) -> None:
+        """Store ``table`` as ``version`` (runs in a worker thread); failures are logged.
+
+        ``since``: how many actions the game had at the version before.
+        """
         assert self.store is not None
         try:
-            self.store.save(game_id, table, version=version)
+            self.store.save(game_id, table, version=version, since=since)
         except VersionConflictError:
             raise
         except Exception:
@@ -532,12 +540,13 @@ class Lobby:
     ) -> tuple[tt.Outgoing, ...]:
         for _ in range(5):
             version = room.version + 1
+            since = len(room.table.game.history)
             conflict = False
 
-            def commit(table: tt.Table, version: int = version) -> None:
+            def commit(table: tt.Table, version: int = version, since: int = since) -> None:
                 nonlocal conflict
                 try:
-                    self._save(game_id, table, version)
+                    self._save(game_id, table, version, since)
                 except VersionConflictError:
                     conflict = True
                     raise
@@ -561,20 +570,55 @@ class Lobby:
         return (_answer("busy", "the game is busy; try again"),)
 
     async def _catch_up(self, game_id: str, room: Room) -> bool:
-        """Bring ``room`` (its lock held) to the stored table; False if it is gone."""
+        """Bring ``room`` (its lock held) to the stored version; False if the game is gone.
+
+        It reads the moves stored after its own version and plays them (each checked by the
+        rules); only if the log no longer holds them all, or they do not play, does it load
+        the whole game again.
+        """
         assert self.store is not None
-        stored = await self._store_call(self.store.load, game_id)
-        if stored is None:
+        news = await self._store_call(self.store.moves_since, game_id, room.version)
+        if news is None:
             self._close_room(game_id, "expired", "this game has expired")
             return False
-        if stored.version > room.version:
-            outgoing = stored.table.updates_since(room.table.game)
-            room.table, room.version = stored.table, stored.version
-            room.last_active = time.time()
-            room.deliver(outgoing, None)
-        if stored.next_game is not None and room.next_game is None:
-            room.next_game = stored.next_game
+        if news.version > room.version and not self._follow(game_id, room, news.moves):
+            stored = await self._store_call(self.store.load, game_id)
+            if stored is None:
+                self._close_room(game_id, "expired", "this game has expired")
+                return False
+            if stored.version > room.version:
+                outgoing = stored.table.updates_since(room.table.game)
+                room.table, room.version = stored.table, stored.version
+                room.last_active = time.time()
+                room.deliver(outgoing, None)
+        if news.next_game is not None and room.next_game is None:
+            room.next_game = news.next_game
             self.announce_next(room)
+        return True
+
+    def _follow(self, game_id: str, room: Room, moves: Sequence[StoredMove]) -> bool:
+        """Play ``moves``, stored by other processes, at ``room`` (its lock held).
+
+        Only if they are the ones right after its version and play by the rules; else False,
+        and the room is unchanged.
+        """
+        versions = [move.version for move in moves]
+        if not moves or versions != list(range(room.version + 1, room.version + 1 + len(moves))):
+            return False
+        try:
+            outgoing = room.table.follow([a for move in moves for a in move.actions])
+        except tt.TrickyTreatsError as exc:
+            log.error(
+                "the stored moves %d to %d of game %s do not play on this table (%s)",
+                versions[0],
+                versions[-1],
+                game_id,
+                exc,
+            )
+            return False
+        room.version = versions[-1]
+        room.last_active = time.time()
+        room.deliver(outgoing, None)
         return True
 
     async def refresh(self, game_id: str, room: Room) -> bool:
@@ -587,35 +631,50 @@ class Lobby:
         if self.store is None:
             return True
         try:
-            stored = await self._store_call(self.store.version, game_id)
-            if stored is None:
-                self._close_room(game_id, "expired", "this game has expired")
-                return False
-            return stored <= room.version or await self._catch_up(game_id, room)
+            return await self._catch_up(game_id, room)
         except Exception:
             _store_failed("could not read game %s from the store", game_id)
             raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
 
-    async def changed(self, game_id: str, version: int) -> None:
-        """Another process stored ``version`` of ``game_id``: tell this process's sockets."""
+    def changed(
+        self, game_id: str, version: int, actions: tuple[str, ...] | None = None
+    ) -> Awaitable[None] | None:
+        """Another process stored ``version`` of ``game_id``: the work of telling our sockets.
+
+        None if this process holds no such game, or has that version already. ``actions`` are
+        that move's (None if the notification did not carry them): a room at the version
+        before plays them; one further behind reads the log.
+        """
         room = self.rooms.get(game_id)
         if room is None or version <= room.version:
-            return
+            return None
+        return self._heard(game_id, room, version, actions)
+
+    async def _heard(
+        self, game_id: str, room: Room, version: int, actions: tuple[str, ...] | None
+    ) -> None:
         async with room.lock:
-            if version > room.version:
-                try:
-                    await self._catch_up(game_id, room)
-                except Exception:  # the store went away: the next resync catches up
-                    _store_failed("could not load game %s from the store", game_id)
+            if version <= room.version:
+                return
+            if (
+                actions is not None
+                and version == room.version + 1
+                and self._follow(game_id, room, [StoredMove(version, actions)])
+            ):
+                return
+            try:
+                await self._catch_up(game_id, room)
+            except Exception:  # the store went away: the next resync catches up
+                _store_failed("could not read game %s from the store", game_id)
 
     async def resync(self) -> None:
-        """Catch up every game this process holds (saves may have gone unheard)."""
+        """Catch up every game this process holds (moves may have gone unheard)."""
         for game_id, room in list(self.rooms.items()):
             async with room.lock:
                 try:
                     await self._catch_up(game_id, room)
                 except Exception:
-                    _store_failed("could not load game %s from the store", game_id)
+                    _store_failed("could not read game %s from the store", game_id)
                     return
 
     def _close_room(self, game_id: str, code: str, message: str) -> None:

@@ -119,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     import uvicorn
 
     from tricky_treats_web.app import Limits, Lobby, create_app
+    from tricky_treats_web.sockets import websocket_protocol
     from tricky_treats_web.store import open_store
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -130,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         create_app(lobby, pyodide=args.pyodide),
         host=args.host,
         port=args.port,
-        ws="websockets-sansio",
+        ws=websocket_protocol(),  # websockets' sans-I/O protocol, a larger window
         ws_max_size=MAX_FRAME_BYTES,
         proxy_headers=args.forwarded_allow_ips is not None,
         forwarded_allow_ips=args.forwarded_allow_ips,

@@ -1,13 +1,14 @@
 """A table store on PostgreSQL, for several server processes that share their games.
 
-Needs ``pip install 'tricky-treats-web[postgresql]'`` (psycopg 3). Every save is
-one transaction; a move is stored as version ``v`` of its game only if the row holds ``v - 1``
-(``UPDATE ... WHERE version = v - 1``: the row lock orders two processes' saves, and the one
-that comes second finds another version and gets ``VersionConflictError``). The same
-transaction sends ``NOTIFY tricky_treats, '<version> <game id>'``, which PostgreSQL delivers
-on commit to every process that listens: that is how a move made through one process reaches
-the sockets that another process holds. "Play again" is announced the same way
-(``'next <game id> <next game id>'``).
+Needs ``pip install 'tricky-treats-web[postgresql]'`` (psycopg 3). A move is one transaction
+of one statement: it adds the move's row to the game's log, ``(game, version, actions)``, only
+if the row of version ``v - 1`` is there; the log's key takes each version once, so of two
+processes storing version ``v`` of one game, the one that comes second finds it taken and gets
+``VersionConflictError``. The same statement sends
+``NOTIFY tricky_treats, '<version> <game id> <actions>'``, which PostgreSQL delivers on commit
+to every process that listens: a process that holds the game at the version before plays the
+actions (checked by the rules) and tells its sockets; one further behind reads the log.
+"Play again" is announced the same way (``'next <game id> <next game id>'``).
 
 While the database is down, every call fails within ``timeout`` seconds with
 ``StoreUnavailableError`` (never waits for a pool to give up), and the first call after it is
@@ -27,15 +28,18 @@ from typing import Any
 
 import tricky_treats as tt
 from tricky_treats_web.store import (
+    SCHEMA_VERSION,
     Changed,
     NextGame,
     QuarantinedTable,
     Resync,
+    StoredMoves,
     StoredTable,
     StoreUnavailableError,
     VersionConflictError,
-    resume_stored,
-    resume_unfinished,
+    new_actions,
+    resume_logged,
+    stored_moves,
 )
 
 __all__ = ["CHANNEL", "PostgresTableStore"]
@@ -43,28 +47,82 @@ __all__ = ["CHANNEL", "PostgresTableStore"]
 log = logging.getLogger("tricky_treats_web.store")
 
 CHANNEL = "tricky_treats"
-"""The LISTEN/NOTIFY channel on which every save is announced."""
+"""The LISTEN/NOTIFY channel on which every move is announced."""
+
+NOTIFY_BYTES = 7000
+"""The longest notification sent with the move's actions (PostgreSQL takes 8000 bytes); a
+longer move is announced without them, and the processes read it from the log."""
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS tricky_treats_tables (
+CREATE TABLE IF NOT EXISTS tricky_treats_schema (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tricky_treats_games (
     game_id TEXT PRIMARY KEY,
-    data TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    snapshot_version BIGINT NOT NULL,
     over BOOLEAN NOT NULL,
-    version BIGINT NOT NULL,
-    updated TIMESTAMPTZ NOT NULL DEFAULT now()
+    moved BOOLEAN NOT NULL,
+    updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+    next_game TEXT
 );
-ALTER TABLE tricky_treats_tables ADD COLUMN IF NOT EXISTS next_game TEXT;
-CREATE INDEX IF NOT EXISTS tricky_treats_tables_unplayed
-    ON tricky_treats_tables (updated) WHERE version = 0 AND NOT over;
-CREATE INDEX IF NOT EXISTS tricky_treats_tables_idle
-    ON tricky_treats_tables (over, updated);
+CREATE INDEX IF NOT EXISTS tricky_treats_games_unplayed
+    ON tricky_treats_games (updated) WHERE NOT moved AND NOT over;
+CREATE INDEX IF NOT EXISTS tricky_treats_games_idle ON tricky_treats_games (over, updated);
+CREATE TABLE IF NOT EXISTS tricky_treats_moves (
+    game_id TEXT NOT NULL REFERENCES tricky_treats_games ON DELETE CASCADE,
+    version BIGINT NOT NULL,
+    actions TEXT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, version)
+);
 CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (
     id BIGSERIAL PRIMARY KEY,
     game_id TEXT NOT NULL,
     data TEXT NOT NULL,
     reason TEXT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now()
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    moves TEXT NOT NULL DEFAULT ''
 );
+"""
+"""Schema 2 (``SCHEMA_VERSION``): a row per game with its snapshot, a row per move. The log's
+rows go with their game (``ON DELETE CASCADE``), and a move cannot be stored for a game that
+is being deleted (the foreign key)."""
+
+_FROM_WHOLE_TABLES = """
+INSERT INTO tricky_treats_games
+    (game_id, snapshot, snapshot_version, over, moved, updated, next_game)
+    SELECT game_id, data, version, over, version > 0, updated, next_game
+    FROM tricky_treats_tables;
+ALTER TABLE tricky_treats_tables RENAME TO tricky_treats_tables_v1;
+ALTER INDEX IF EXISTS tricky_treats_tables_unplayed RENAME TO tricky_treats_tables_v1_unplayed;
+ALTER INDEX IF EXISTS tricky_treats_tables_idle RENAME TO tricky_treats_tables_v1_idle;
+ALTER TABLE tricky_treats_quarantine ADD COLUMN IF NOT EXISTS moves TEXT NOT NULL DEFAULT '';
+"""
+"""Schema 1 to 2: each stored table becomes a game's snapshot, at its version."""
+
+_APPEND = """
+WITH logged AS (
+    INSERT INTO tricky_treats_moves (game_id, version, actions)
+    SELECT game_id, %(version)s, %(actions)s FROM tricky_treats_games AS game
+    WHERE game_id = %(game)s AND (snapshot_version = %(version)s - 1 OR EXISTS (
+        SELECT 1 FROM tricky_treats_moves AS move
+        WHERE move.game_id = game.game_id AND move.version = %(version)s - 1))
+    ON CONFLICT DO NOTHING
+    RETURNING game_id
+), marked AS (
+    UPDATE tricky_treats_games AS game SET moved = true, over = %(over)s, updated = now()
+    FROM logged WHERE game.game_id = logged.game_id AND (NOT game.moved OR %(over)s)
+)
+SELECT pg_notify(%(channel)s, %(note)s) FROM logged
+"""
+"""A move as version v, stored only if v - 1 is (the key (game, version) takes each once);
+the game's row records its first move and its last; the processes are told. One statement,
+one round trip."""
+
+_LOG = """
+SELECT game.snapshot_version, game.next_game, move.version, move.actions
+FROM tricky_treats_games AS game LEFT JOIN tricky_treats_moves AS move
+    ON move.game_id = game.game_id AND move.version > %s
+WHERE game.game_id = %s ORDER BY move.version
 """
 
 
@@ -132,11 +190,12 @@ class _Connections:
             conn.close()
 
     @contextlib.contextmanager
-    def connection(self) -> Iterator[Any]:
+    def connection(self, *, single: bool = False) -> Iterator[Any]:
         """A connection for one transaction, committed when the block ends without error.
 
-        ``StoreUnavailableError`` if none is to be had within the timeout or the database
-        fails under it.
+        ``single``: the block runs one statement, which is its own transaction (autocommit:
+        one round trip to the server instead of three). ``StoreUnavailableError`` if no
+        connection is to be had within the timeout or the database fails under it.
         """
         psycopg = self._psycopg
         if self.closed:
@@ -146,6 +205,8 @@ class _Connections:
         conn = None
         try:
             conn = self._take()
+            if conn.autocommit != single:
+                conn.autocommit = single
             yield conn
             conn.commit()
         except psycopg.OperationalError as exc:
@@ -185,54 +246,87 @@ class PostgresTableStore:
         self.url = url
         self._pool = _Connections(psycopg, url, pool_size, timeout)
         with self._pool.connection() as conn:
-            # One process at a time creates the schema (CREATE ... IF NOT EXISTS can race).
+            # One process at a time creates or migrates the schema.
             conn.execute("SELECT pg_advisory_xact_lock(7274251)")
-            conn.execute(_SCHEMA)
+            self._migrate(conn)
+
+    def _migrate(self, conn: Any) -> None:
+        """Bring the database to ``SCHEMA_VERSION`` (in the caller's transaction)."""
+        old = conn.execute("SELECT to_regclass('tricky_treats_tables')").fetchone()[0]
+        conn.execute(_SCHEMA)
+        row = conn.execute("SELECT max(version) FROM tricky_treats_schema").fetchone()
+        found = row[0] if row[0] is not None else (1 if old is not None else 0)
+        if found > SCHEMA_VERSION:
+            raise tt.ConfigurationError(
+                f"the table store has schema {found}, written by a newer tricky-treats-web "
+                f"(this one reads up to {SCHEMA_VERSION}): upgrade it"
+            )
+        if found == SCHEMA_VERSION:
+            return
+        moved = 0
+        if found == 1:
+            # Schema 1 as its last release left it (the versions and "play again" kept).
+            conn.execute("ALTER TABLE tricky_treats_tables ADD COLUMN IF NOT EXISTS next_game TEXT")
+            moved = conn.execute("SELECT count(*) FROM tricky_treats_tables").fetchone()[0]
+            conn.execute(_FROM_WHOLE_TABLES)
+        conn.execute("DELETE FROM tricky_treats_schema")
+        conn.execute("INSERT INTO tricky_treats_schema VALUES (%s)", (SCHEMA_VERSION,))
+        if found == 1:
+            log.warning(
+                "the table store is migrated to schema %d (a log of moves per game): %d games; "
+                "the old table is kept as tricky_treats_tables_v1 (drop it once the games play)",
+                SCHEMA_VERSION,
+                moved,
+            )
 
     def close(self) -> None:
         """Close this process's connections."""
         self._pool.close()
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
-        """Store ``table`` (as ``version``, if given) in one transaction, and announce it."""
-        data = table.save(hash_credentials=True)
-        over = table.game.is_over
-        with self._pool.connection() as conn:
-            if version is None:
-                row = conn.execute(
-                    "INSERT INTO tricky_treats_tables (game_id, data, over, version) "
-                    "VALUES (%s, %s, %s, 0) ON CONFLICT (game_id) DO UPDATE SET "
-                    "data = excluded.data, over = excluded.over, updated = now(), "
-                    "version = tricky_treats_tables.version + 1 RETURNING version",
-                    (game_id, data, over),
-                ).fetchone()
-                stored = row[0]
-            elif version == 0:
+    def save(
+        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+    ) -> None:
+        """Store a new game (version 0) or a move (see ``TableStore.save``), and announce it."""
+        if version == 0:
+            data = table.save(hash_credentials=True)
+            with self._pool.connection() as conn:
                 cursor = conn.execute(
-                    "INSERT INTO tricky_treats_tables (game_id, data, over, version) "
-                    "VALUES (%s, %s, %s, 0) ON CONFLICT (game_id) DO NOTHING",
-                    (game_id, data, over),
+                    "INSERT INTO tricky_treats_games "
+                    "(game_id, snapshot, snapshot_version, over, moved) "
+                    "VALUES (%s, %s, 0, %s, false) ON CONFLICT (game_id) DO NOTHING",
+                    (game_id, data, table.game.is_over),
                 )
-                stored = 0 if cursor.rowcount == 1 else None
-            else:
-                cursor = conn.execute(
-                    "UPDATE tricky_treats_tables SET data = %s, over = %s, version = %s, "
-                    "updated = now() WHERE game_id = %s AND version = %s",
-                    (data, over, version, game_id, version - 1),
-                )
-                stored = version if cursor.rowcount == 1 else None
-            if stored is None:
-                conn.rollback()
-                raise VersionConflictError(f"game {game_id}: version {version} follows another")
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{stored} {game_id}"))
-        # Leaving the block commits: the move is durable and the notification goes out.
+                if cursor.rowcount != 1:
+                    raise VersionConflictError(f"game {game_id} is stored already")
+            return
+        actions = new_actions(table, version, since)
+        note = f"{version} {game_id} {actions}"
+        if len(note.encode()) > NOTIFY_BYTES:
+            note = f"{version} {game_id}"
+        arguments = {
+            "game": game_id,
+            "version": version,
+            "actions": actions,
+            "over": table.game.is_over,
+            "channel": CHANNEL,
+            "note": note,
+        }
+        try:
+            with self._pool.connection(single=True) as conn:
+                if not conn.execute(_APPEND, arguments).fetchall():
+                    raise VersionConflictError(
+                        f"game {game_id}: version {version - 1} is not the last"
+                    )
+        except self._psycopg.errors.ForeignKeyViolation:  # the game was deleted meanwhile
+            raise VersionConflictError(f"game {game_id} is not stored") from None
+        # Leaving the block committed: the move is durable and the notification goes out.
 
     def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT next_game FROM tricky_treats_tables WHERE game_id = %s FOR UPDATE",
+                "SELECT next_game FROM tricky_treats_games WHERE game_id = %s FOR UPDATE",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -240,12 +334,12 @@ class PostgresTableStore:
             if row[0] is not None:
                 return str(row[0])
             conn.execute(
-                "INSERT INTO tricky_treats_tables (game_id, data, over, version) "
-                "VALUES (%s, %s, %s, 0)",
+                "INSERT INTO tricky_treats_games (game_id, snapshot, snapshot_version, over, "
+                "moved) VALUES (%s, %s, 0, %s, false)",
                 (next_id, data, table.game.is_over),
             )
             conn.execute(
-                "UPDATE tricky_treats_tables SET next_game = %s WHERE game_id = %s",
+                "UPDATE tricky_treats_games SET next_game = %s WHERE game_id = %s",
                 (next_id, game_id),
             )
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"next {game_id} {next_id}"))
@@ -255,32 +349,60 @@ class PostgresTableStore:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT data, version, next_game FROM tricky_treats_tables WHERE game_id = %s",
+                "SELECT snapshot, snapshot_version, next_game FROM tricky_treats_games "
+                "WHERE game_id = %s",
                 (game_id,),
             ).fetchone()
-        return resume_stored(game_id, row, self._quarantine)
+            if row is None:
+                return None
+            moves = conn.execute(
+                "SELECT version, actions FROM tricky_treats_moves "
+                "WHERE game_id = %s AND version > %s ORDER BY version",
+                (game_id, row[1]),
+            ).fetchall()
+        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine)
+
+    def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
+        """The moves of ``game_id`` stored after ``version`` (None: it is not stored)."""
+        with self._pool.connection(single=True) as conn:
+            rows = conn.execute(_LOG, (version, game_id)).fetchall()
+        if not rows:
+            return None
+        moves = [(row[2], row[3]) for row in rows if row[2] is not None]
+        return stored_moves(rows[0][0], rows[0][1], moves)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
-        with self._pool.connection() as conn:
+        with self._pool.connection(single=True) as conn:
             row = conn.execute(
-                "SELECT version FROM tricky_treats_tables WHERE game_id = %s", (game_id,)
+                "SELECT greatest(snapshot_version, (SELECT max(version) FROM tricky_treats_moves "
+                "AS move WHERE move.game_id = game.game_id)) FROM tricky_treats_games AS game "
+                "WHERE game_id = %s",
+                (game_id,),
             ).fetchone()
         return None if row is None else int(row[0])
 
     def load_unfinished(self) -> dict[str, StoredTable]:
         """Every game that is not over, by id; the ones that fail to load are quarantined."""
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT game_id, data, version FROM tricky_treats_tables WHERE NOT over"
-            ).fetchall()
-        return resume_unfinished(rows, self._quarantine)
+            ids = [
+                game_id
+                for (game_id,) in conn.execute(
+                    "SELECT game_id FROM tricky_treats_games WHERE NOT over"
+                ).fetchall()
+            ]
+        tables = {}
+        for game_id in ids:
+            stored = self.load(game_id)
+            if stored is not None:
+                tables[game_id] = stored
+        return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (version 0, not over)."""
-        with self._pool.connection() as conn:
+        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        with self._pool.connection(single=True) as conn:
             row = conn.execute(
-                "SELECT count(*) FROM tricky_treats_tables WHERE version = 0 AND NOT over"
+                "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
             ).fetchone()
         return int(row[0])
 
@@ -291,21 +413,33 @@ class PostgresTableStore:
         unplayed_before: datetime.datetime | None = None,
     ) -> list[str]:
         """Delete the games left idle too long (see ``TableStore.expire``); answer their ids."""
+        # An unfinished game's row is written when it starts and at its first move; the time
+        # of its last move is its log's. The log's rows go with their game (the foreign key).
         with self._pool.connection() as conn:
             rows = conn.execute(
-                "DELETE FROM tricky_treats_tables WHERE (NOT over AND updated < %s) "
+                "DELETE FROM tricky_treats_games AS game WHERE (NOT over AND updated < %s "
+                "AND coalesce((SELECT at FROM tricky_treats_moves AS move "
+                "WHERE move.game_id = game.game_id ORDER BY version DESC LIMIT 1), '-infinity') "
+                "< %s) "
                 "OR (over AND %s::timestamptz IS NOT NULL AND updated < %s) "
-                "OR (NOT over AND version = 0 AND %s::timestamptz IS NOT NULL AND updated < %s) "
+                "OR (NOT over AND NOT moved AND %s::timestamptz IS NOT NULL AND updated < %s) "
                 "RETURNING game_id",
-                (idle_before, finished_before, finished_before, unplayed_before, unplayed_before),
+                (
+                    idle_before,
+                    idle_before,
+                    finished_before,
+                    finished_before,
+                    unplayed_before,
+                    unplayed_before,
+                ),
             ).fetchall()
         return sorted(game_id for (game_id,) in rows)
 
     def quarantined(self) -> list[QuarantinedTable]:
-        """The stored tables that failed to load, oldest first."""
+        """The stored games that failed to load, oldest first."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                "SELECT game_id, data, reason FROM tricky_treats_quarantine ORDER BY id"
+                "SELECT game_id, data, reason, moves FROM tricky_treats_quarantine ORDER BY id"
             ).fetchall()
         return [QuarantinedTable(*row) for row in rows]
 
@@ -313,11 +447,11 @@ class PostgresTableStore:
     """How soon a broken listening connection is opened again."""
 
     async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
-        """LISTEN for saves and call ``changed(game_id, version)`` for each, until cancelled.
+        """LISTEN for moves and call ``changed(game_id, version, actions)`` for each.
 
-        And ``next_game(game_id, next_id)`` for each next game stored. A lost connection is
-        opened again after ``RETRY_SECONDS``, and ``resync`` is called then: saves announced
-        while nobody listened are found by their versions.
+        And ``next_game(game_id, next_id)`` for each next game stored, until cancelled. A lost
+        connection is opened again after ``RETRY_SECONDS``, and ``resync`` is called then:
+        moves announced while nobody listened are found in the log.
         """
         psycopg = self._psycopg
         running: set[asyncio.Future[None]] = set()
@@ -333,7 +467,10 @@ class PostgresTableStore:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True, connect_timeout=2
+                    self.url,
+                    autocommit=True,
+                    connect_timeout=2,
+                    application_name="tricky-treats-web listen",
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if quiet:
@@ -346,7 +483,10 @@ class PostgresTableStore:
                             game_id, _, next_id = rest.partition(" ")
                             start(next_game(game_id, next_id))
                         elif first.isdigit():
-                            start(changed(rest, int(first)))
+                            game_id, _, actions = rest.partition(" ")
+                            work = changed(game_id, int(first), tuple(actions.split()) or None)
+                            if work is not None:  # a game this process holds
+                                start(work)
             except (psycopg.Error, OSError) as exc:
                 if not quiet:  # said once per outage, not twice a second
                     log.warning(
@@ -357,10 +497,11 @@ class PostgresTableStore:
                 quiet = True
                 await asyncio.sleep(self.RETRY_SECONDS)
 
-    def _quarantine(self, game_id: str, data: str, reason: str) -> None:
+    def _quarantine(self, game_id: str, data: str, reason: str, moves: str) -> None:
         with self._pool.connection() as conn:
             conn.execute(
-                "INSERT INTO tricky_treats_quarantine (game_id, data, reason) VALUES (%s, %s, %s)",
-                (game_id, data, reason),
+                "INSERT INTO tricky_treats_quarantine (game_id, data, reason, moves) "
+                "VALUES (%s, %s, %s, %s)",
+                (game_id, data, reason, moves),
             )
-            conn.execute("DELETE FROM tricky_treats_tables WHERE game_id = %s", (game_id,))
+            conn.execute("DELETE FROM tricky_treats_games WHERE game_id = %s", (game_id,))

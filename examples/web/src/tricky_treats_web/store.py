@@ -1,22 +1,37 @@
 """Where the web app keeps its tables so that games survive a restart, a crash, or many processes.
 
-``TableStore`` is the interface the app needs: ``save`` a table after every accepted move
-(and return only once it is durable), ``load_unfinished`` the games to bring back on start,
-``load`` one game by id, ``expire`` the games left idle too long, ``quarantined`` the stored
-tables that failed to load, and ``watch`` the saves that other processes make. A store saves
-``table.save(hash_credentials=True)``: the game record, a SHA-256 of each seat's credential
-(never the credential) and the bots.
+``TableStore`` is the interface the app needs: ``save`` a new game or a move (and return only
+once it is durable), ``load`` one game by id, ``moves_since`` a version (how a process follows
+the moves other processes make), ``load_unfinished`` the games to bring back, ``expire`` the
+games left idle too long, ``quarantined`` the stored games that failed to load, and ``watch``
+the moves that other processes store.
 
-Every stored table has a version: 0 when created, one more per accepted move. ``save`` with
-``version=v`` stores version ``v`` only if the stored one is ``v - 1`` (or, for 0, if there is
-none) and raises ``VersionConflictError`` otherwise: two processes moving one game are put in
-order by the database, never by a process's memory.
+A game is stored as its moves. When it is created, the store keeps its table whole (the
+*snapshot*: ``table.save(hash_credentials=True)``, the game record, a SHA-256 of each seat's
+credential, never the credential, and the bots); then every accepted move adds one row to the
+game's *log*: its version and its actions (the player's, and the bots' that followed), in
+notation. A move writes the same few bytes at move 5 and at move 60. A game is loaded by
+resuming its snapshot (a verified load) and playing its logged actions, each checked by the
+rules (``Table.follow``); a snapshot taken later would cost as much to load (a verified load
+replays the game too) and more to write, so none is.
+
+Every stored game has a version: 0 when created, one more per accepted move. ``save`` with
+``version=v`` stores the move only if the stored game is at version ``v - 1``, and raises
+``VersionConflictError`` otherwise: the log's key (game, version) puts two processes' moves
+in order in the database, never in a process's memory.
+
+Per-game data beside the moves lives in the ``games`` row (over, when, the next game); data
+that changes with every move (a clock) belongs in the move's row. Each change of the schema
+is a numbered step (``SCHEMA_VERSION``), run once, in one transaction, when a store opens an
+older database; the data of schema 1 (a whole table per game, rewritten on every move) is
+kept, renamed, until the operator drops it.
 
 - ``SqliteTableStore`` is the default: one SQLite file (the standard library's ``sqlite3``) in
   WAL mode with ``synchronous=FULL``, one transaction per move, for one server process. On
   start it checks the file and its write-ahead log and reports what damage lost.
 - ``PostgresTableStore`` (``tricky_treats_web.postgres``) is for several server processes on
-  one PostgreSQL database; they hear of each other's moves by LISTEN/NOTIFY.
+  one PostgreSQL database; they hear of each other's moves by LISTEN/NOTIFY, the move's
+  actions in the notification.
 
 ``open_store(spec)`` picks one from a path or a ``postgresql://`` URL.
 """
@@ -29,7 +44,7 @@ import logging
 import sqlite3
 import struct
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -38,9 +53,12 @@ import attrs
 import tricky_treats as tt
 
 __all__ = [
+    "SCHEMA_VERSION",
     "QuarantinedTable",
     "SqliteTableStore",
     "StoreUnavailableError",
+    "StoredMove",
+    "StoredMoves",
     "StoredTable",
     "TableStore",
     "VersionConflictError",
@@ -50,8 +68,12 @@ __all__ = [
 
 log = logging.getLogger("tricky_treats_web.store")
 
-Changed = Callable[[str, int], Awaitable[None]]
-"""Called with a game id and its new version when another process saved it."""
+SCHEMA_VERSION = 2
+"""The stores' schema: 1 kept each game as a whole table, 2 as a snapshot and a log of moves."""
+
+Changed = Callable[[str, int, tuple[str, ...] | None], Awaitable[None] | None]
+"""Called with a game id, its new version and that move's actions (None: not told) when
+another process stored a move; answers the work to run, or None if there is none."""
 NextGame = Callable[[str, str], Awaitable[None]]
 """Called with a game id and the id of its next game when another process stored that."""
 Resync = Callable[[], Awaitable[None]]
@@ -59,7 +81,7 @@ Resync = Callable[[], Awaitable[None]]
 
 
 class VersionConflictError(Exception):
-    """The stored table is not the version this save follows: another process moved first."""
+    """The stored game is not at the version this move follows: another process moved first."""
 
 
 class StoreUnavailableError(Exception):
@@ -77,29 +99,59 @@ class StoredTable:
 
 
 @attrs.frozen
+class StoredMove:
+    """One row of a game's log: a version and the actions that made it, in notation."""
+
+    version: int
+    actions: tuple[str, ...]
+
+
+@attrs.frozen
+class StoredMoves:
+    """What the store holds of a game after a version: how a process follows the game."""
+
+    version: int
+    """The game's stored version."""
+    moves: tuple[StoredMove, ...]
+    """The logged moves after the version asked, in order. If they do not start right after
+    it, the log no longer holds what came between: load the whole game."""
+    next_game: str | None = None
+
+
+@attrs.frozen
 class QuarantinedTable:
-    """A stored table that failed to load: kept aside with the reason, never dropped."""
+    """A stored game that failed to load: kept aside with the reason, never dropped."""
 
     game_id: str
     data: str
+    """The game's snapshot, as stored."""
     reason: str
+    moves: str = ""
+    """The game's log, one move a line: ``<version> <actions>``."""
 
 
 class TableStore(Protocol):
     """What the web app needs from a store of tables."""
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
-        """Store ``table`` under ``game_id``; return only once it would survive a crash.
+    def save(
+        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+    ) -> None:
+        """Store a new game or a move of ``game_id``; return only once it would survive a crash.
 
-        With ``version``, store it as that version of the game only if the stored one is the
-        version before (none, for 0), and raise ``VersionConflictError`` otherwise.
+        Version 0 stores ``table`` as a new game, if no game has that id. Version ``v > 0``
+        stores a move: the actions ``table.game.history[since:]``, ``since`` being how many
+        the game had at version ``v - 1``. Either raises ``VersionConflictError`` if the
+        stored game is not at the version before (or, for 0, exists).
         """
 
     def load(self, game_id: str) -> StoredTable | None:
         """The table stored under ``game_id`` (finished or not), or None."""
 
+    def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
+        """The moves of ``game_id`` stored after ``version``, or None if it is not stored."""
+
     def load_unfinished(self) -> dict[str, StoredTable]:
-        """Every stored game that is not over; a table that fails to load is quarantined."""
+        """Every stored game that is not over; a game that fails to load is quarantined."""
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
@@ -112,13 +164,13 @@ class TableStore(Protocol):
     ) -> list[str]:
         """Delete the games left idle too long; answer their ids.
 
-        Those are the unfinished games last saved before ``idle_before``, the finished ones
-        last saved before ``finished_before`` (None keeps them), and the games nobody has
-        moved in (version 0, not over) stored before ``unplayed_before``.
+        Those are the unfinished games last moved in before ``idle_before``, the finished ones
+        ended before ``finished_before`` (None keeps them), and the games nobody has moved in
+        (no move stored, not over) stored before ``unplayed_before``.
         """
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (version 0, not over)."""
+        """How many stored games nobody has moved in yet (no move stored, not over)."""
 
     def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
         """Store ``table`` as ``next_id``, the next game of ``game_id``, unless it has one.
@@ -128,10 +180,10 @@ class TableStore(Protocol):
         """
 
     def quarantined(self) -> list[QuarantinedTable]:
-        """The stored tables that failed to load, kept aside."""
+        """The stored games that failed to load, kept aside."""
 
     async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
-        """Call ``changed`` for every save made by another process, until cancelled.
+        """Call ``changed`` for every move stored by another process, until cancelled.
 
         And ``next_game`` for every next game another process stored. A store that only one
         process uses returns at once.
@@ -148,23 +200,6 @@ def open_store(spec: str | Path) -> TableStore:
     return SqliteTableStore(text)
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    game_id TEXT PRIMARY KEY,
-    data TEXT NOT NULL,
-    over INTEGER NOT NULL,
-    updated TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS quarantine (
-    id INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL,
-    data TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at TEXT NOT NULL
-);
-"""
-
-
 def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
 
@@ -174,44 +209,67 @@ def _stamp(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
 
 
-def resume_or_quarantine(
-    game_id: str, data: object, quarantine: Callable[[str, str, str], None]
-) -> tt.Table | None:
-    """The table in ``data``, or None after ``quarantine(game_id, data, reason)`` if it fails."""
+def new_actions(table: tt.Table, version: int, since: int | None) -> str:
+    """The actions a move adds to the log, in notation, one space apart."""
+    if since is None:
+        raise ValueError(f"storing version {version} needs since: the actions at version before")
+    history = table.game.history
+    if not 0 <= since < len(history):
+        raise ValueError(f"no actions after the first {since} of {len(history)}")
+    return " ".join(map(str, history[since:]))
+
+
+Quarantine = Callable[[str, str, str, str], None]
+"""Keeps a game aside: its id, its snapshot, the reason and its log."""
+
+
+def log_text(moves: Iterable[tuple[int, str]]) -> str:
+    """A game's log as text: one move a line, ``<version> <actions>``."""
+    return "".join(f"{version} {actions}\n" for version, actions in moves)
+
+
+def resume_logged(
+    game_id: str,
+    snapshot: object,
+    snapshot_version: int,
+    moves: Sequence[tuple[int, str]],
+    next_game: str | None,
+    quarantine: Quarantine,
+) -> StoredTable | None:
+    """The table of a snapshot and its log, or None after quarantining the game if it fails.
+
+    Its snapshot is resumed (``Table.resume``, a verified load) and its moves played in order
+    (``Table.follow``: each checked by the rules); a log with a gap is damage too.
+    """
     try:
-        if not isinstance(data, str):
-            raise tt.RecordError(f"expected text, got {type(data).__name__}")
-        return tt.Table.resume(data)
-    except Exception as exc:  # any bad row is kept aside; the server must still start
+        if not isinstance(snapshot, str):
+            raise tt.RecordError(f"expected text, got {type(snapshot).__name__}")
+        table = tt.Table.resume(snapshot)
+        expected = snapshot_version + 1
+        for version, actions in moves:
+            if version != expected:
+                raise tt.RecordError(f"the log goes from version {expected - 1} to {version}")
+            try:
+                table.follow(actions.split())
+            except tt.TrickyTreatsError as exc:
+                raise tt.RecordError(f"move {version} ({actions}): {exc}") from None
+            expected += 1
+    except Exception as exc:  # any bad game is kept aside; the server must still serve
         reason = f"{type(exc).__name__}: {exc}"
         log.error("stored game %s does not load (%s); it is kept in quarantine", game_id, reason)
-        quarantine(game_id, data if isinstance(data, str) else repr(data), reason)
+        data = snapshot if isinstance(snapshot, str) else repr(snapshot)
+        quarantine(game_id, data, reason, log_text(moves))
         return None
+    return StoredTable(table, expected - 1, next_game)
 
 
-def resume_unfinished(
-    rows: Iterable[tuple[str, object, int]], quarantine: Callable[[str, str, str], None]
-) -> dict[str, StoredTable]:
-    """The tables of ``(game_id, data, version)`` rows by id; those that fail are quarantined."""
-    tables = {}
-    for game_id, data, version in rows:
-        stored = resume_stored(game_id, (data, version), quarantine)
-        if stored is not None:
-            tables[game_id] = stored
-    return tables
-
-
-def resume_stored(
-    game_id: str,
-    row: tuple[object, int] | tuple[object, int, str | None] | None,
-    quarantine: Callable[[str, str, str], None],
-) -> StoredTable | None:
-    """The table of a ``(data, version[, next_game])`` row, or None (no row, or quarantined)."""
-    if row is None:
-        return None
-    table = resume_or_quarantine(game_id, row[0], quarantine)
-    following = row[2] if len(row) > 2 else None
-    return None if table is None else StoredTable(table, row[1], following)
+def stored_moves(
+    snapshot_version: int, next_game: str | None, moves: Iterable[tuple[int, str]]
+) -> StoredMoves:
+    """``moves_since``'s answer from the game's row and its log's rows after a version."""
+    logged = tuple(StoredMove(version, tuple(actions.split())) for version, actions in moves)
+    version = max(snapshot_version, logged[-1].version if logged else 0)
+    return StoredMoves(version, logged, next_game)
 
 
 @attrs.frozen
@@ -402,7 +460,7 @@ class SqliteTableStore:
             self.set_aside = self._move_aside(exc)
             self._db = self._open()
         if self._journal is not None:
-            stored = dict(self._db.execute("SELECT game_id, version FROM tables").fetchall())
+            stored = dict(self._db.execute(_VERSIONS).fetchall())
             self._report_losses(found, stored)
             self._journal.start(stored)
 
@@ -483,21 +541,61 @@ class SqliteTableStore:
             (check,) = db.execute("PRAGMA quick_check").fetchone()
             if check != "ok":
                 raise sqlite3.DatabaseError(f"quick_check: {check}")
-            db.executescript(_SCHEMA)
-            columns = [row[1] for row in db.execute("PRAGMA table_info(tables)")]
-            if "version" not in columns:  # a store written before versions were kept
-                db.execute("ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
-            if "next_game" not in columns:  # ... or before "play again" was stored
-                db.execute("ALTER TABLE tables ADD COLUMN next_game TEXT")
-            # Counted on every new game (max_unplayed) and swept (unplayed_expiry).
-            db.execute(
-                "CREATE INDEX IF NOT EXISTS unplayed ON tables (updated) "
-                "WHERE version = 0 AND over = 0"
-            )
+            self._migrate(db)
         except BaseException:
             db.close()
             raise
         return db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Bring the file to ``SCHEMA_VERSION``, in one transaction (a new file: create it)."""
+        (found,) = db.execute("PRAGMA user_version").fetchone()
+        if found == SCHEMA_VERSION:
+            return
+        if found > SCHEMA_VERSION:
+            raise tt.ConfigurationError(
+                f"the table store {self.path} has schema {found}, written by a newer "
+                f"tricky-treats-web (this one reads up to {SCHEMA_VERSION}): upgrade it"
+            )
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+            for statement in _SCHEMA:
+                db.execute(statement)
+            if "tables" in names:
+                moved = self._from_whole_tables(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        if "tables" in names:
+            log.warning(
+                "the table store %s is migrated to schema %d (a log of moves per game): %d "
+                "games; the old table is kept as tables_v1 (DROP TABLE tables_v1 once the "
+                "games play)",
+                self.path,
+                SCHEMA_VERSION,
+                moved,
+            )
+
+    @staticmethod
+    def _from_whole_tables(db: sqlite3.Connection) -> int:
+        """Schema 1 to 2: each stored table becomes a game's snapshot, at its version."""
+        columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+        version = "version" if "version" in columns else "0"  # saved before versions were kept
+        following = "next_game" if "next_game" in columns else "NULL"  # ... or "play again"
+        moved = db.execute(
+            "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, updated, "
+            f"next_game) SELECT game_id, data, {version}, over, {version} > 0, updated, "
+            f"{following} FROM tables"
+        ).rowcount
+        db.execute("ALTER TABLE tables RENAME TO tables_v1")
+        db.execute("DROP INDEX IF EXISTS unplayed")
+        kept = {row[1] for row in db.execute("PRAGMA table_info(quarantine)")}
+        if "moves" not in kept:
+            db.execute("ALTER TABLE quarantine ADD COLUMN moves TEXT NOT NULL DEFAULT ''")
+        return int(moved)
 
     def _move_aside(self, error: Exception) -> Path:
         aside = self.path.with_name(f"{self.path.name}.corrupt-{_now():%Y%m%dT%H%M%S%f}")
@@ -528,41 +626,38 @@ class SqliteTableStore:
         if self._journal is not None:
             self._journal.deleted(game_ids)
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
-        """Store ``table`` under ``game_id`` in one committed transaction."""
-        data = table.save(hash_credentials=True)
-        row = (data, int(table.game.is_over), _stamp(_now()))
-        if version is None:
-            sql = (
-                "INSERT INTO tables (data, over, updated, game_id, version) VALUES (?, ?, ?, ?, 0) "
-                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
-                "over = excluded.over, updated = excluded.updated, version = version + 1 "
-                "RETURNING version"
-            )
-            with self._lock:
-                with self._transaction() as db:
-                    ((stored,),) = db.execute(sql, (*row, game_id)).fetchall()
-                self._saved(game_id, stored)
-            return
+    def save(
+        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+    ) -> None:
+        """Store a new game (version 0) or a move (see ``TableStore.save``), committed."""
+        stamp = _stamp(_now())
         if version == 0:
             sql = (
-                "INSERT INTO tables (data, over, updated, game_id, version) VALUES (?, ?, ?, ?, 0) "
-                "ON CONFLICT (game_id) DO NOTHING"
+                "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, updated) "
+                "VALUES (?, ?, 0, ?, 0, ?) ON CONFLICT (game_id) DO NOTHING"
             )
-            args: tuple[object, ...] = (*row, game_id)
-        else:
-            sql = (
-                "UPDATE tables SET data = ?, over = ?, updated = ?, version = ? "
-                "WHERE game_id = ? AND version = ?"
-            )
-            args = (*row, version, game_id, version - 1)
+            data = table.save(hash_credentials=True)
+            with self._lock:
+                with self._transaction() as db:
+                    changed = db.execute(sql, (game_id, data, table.game.is_over, stamp)).rowcount
+                if changed == 1:
+                    self._saved(game_id, 0)
+            if changed != 1:
+                raise VersionConflictError(f"game {game_id} is stored already")
+            return
+        actions = new_actions(table, version, since)
+        over = table.game.is_over
         with self._lock:
             with self._transaction() as db:
-                changed = db.execute(sql, args).rowcount
+                changed = db.execute(
+                    _APPEND, (version, actions, stamp, game_id, version - 1, version - 1)
+                ).rowcount
+                if changed == 1:  # the first move, or the last: the game's row says so
+                    db.execute(_MARK, (over, stamp, game_id, over))
             if changed == 1:
                 self._saved(game_id, version)
         if changed != 1:
-            raise VersionConflictError(f"game {game_id}: version {version - 1} is not stored")
+            raise VersionConflictError(f"game {game_id}: version {version - 1} is not the last")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -582,18 +677,18 @@ class SqliteTableStore:
         with self._lock:
             with self._transaction() as db:
                 row = db.execute(
-                    "SELECT next_game FROM tables WHERE game_id = ?", (game_id,)
+                    "SELECT next_game FROM games WHERE game_id = ?", (game_id,)
                 ).fetchone()
                 if row is None:
                     raise VersionConflictError(f"game {game_id} is not stored")
                 if row[0] is not None:
                     return str(row[0])
                 db.execute(
-                    "INSERT INTO tables (game_id, data, over, updated, version) "
-                    "VALUES (?, ?, ?, ?, 0)",
-                    (next_id, data, int(table.game.is_over), _stamp(_now())),
+                    "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, "
+                    "updated) VALUES (?, ?, 0, ?, 0, ?)",
+                    (next_id, data, table.game.is_over, _stamp(_now())),
                 )
-                db.execute("UPDATE tables SET next_game = ? WHERE game_id = ?", (next_id, game_id))
+                db.execute("UPDATE games SET next_game = ? WHERE game_id = ?", (next_id, game_id))
             self._saved(next_id, 0)
         return next_id
 
@@ -601,31 +696,47 @@ class SqliteTableStore:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT data, version, next_game FROM tables WHERE game_id = ?", (game_id,)
+                "SELECT snapshot, snapshot_version, next_game FROM games WHERE game_id = ?",
+                (game_id,),
             ).fetchone()
-        return resume_stored(game_id, row, self._quarantine)
+            if row is None:
+                return None
+            moves = self._db.execute(_LOG, (game_id, row[1])).fetchall()
+        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine)
+
+    def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
+        """The moves of ``game_id`` stored after ``version`` (None: it is not stored)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT snapshot_version, next_game FROM games WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            moves = self._db.execute(_LOG, (game_id, version)).fetchall()
+        return stored_moves(row[0], row[1], moves)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, or None if it is not stored."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT version FROM tables WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        return None if row is None else int(row[0])
+            row = self._db.execute(f"{_VERSIONS} WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[1])
 
     def load_unfinished(self) -> dict[str, StoredTable]:
         """Every game that is not over, by id; the ones that fail to load are quarantined."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT game_id, data, version FROM tables WHERE over = 0"
-            ).fetchall()
-        return resume_unfinished(rows, self._quarantine)
+            ids = [g for (g,) in self._db.execute("SELECT game_id FROM games WHERE over = 0")]
+        tables = {}
+        for game_id in ids:
+            stored = self.load(game_id)
+            if stored is not None:
+                tables[game_id] = stored
+        return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (version 0, not over)."""
+        """How many stored games nobody has moved in yet (no move stored, not over)."""
         with self._lock:
             (count,) = self._db.execute(
-                "SELECT count(*) FROM tables WHERE version = 0 AND over = 0"
+                "SELECT count(*) FROM games WHERE moved = 0 AND over = 0"
             ).fetchone()
         return int(count)
 
@@ -636,38 +747,101 @@ class SqliteTableStore:
         unplayed_before: datetime.datetime | None = None,
     ) -> list[str]:
         """Delete the games left idle too long (see ``TableStore.expire``); answer their ids."""
-        where = "(over = 0 AND updated < ?)"
-        args: list[object] = [_stamp(idle_before)]
+        # An unfinished game's row is written when it starts and at its first move; the time
+        # of its last move is its log's.
+        idle = _stamp(idle_before)
+        where = (
+            "(over = 0 AND updated < ? AND coalesce((SELECT at FROM moves "
+            "WHERE moves.game_id = games.game_id ORDER BY version DESC LIMIT 1), '') < ?)"
+        )
+        args: list[object] = [idle, idle]
         if finished_before is not None:
             where += " OR (over = 1 AND updated < ?)"
             args.append(_stamp(finished_before))
         if unplayed_before is not None:
-            where += " OR (over = 0 AND version = 0 AND updated < ?)"
+            where += " OR (over = 0 AND moved = 0 AND updated < ?)"
             args.append(_stamp(unplayed_before))
         with self._lock:
             with self._transaction() as db:
-                gone = [g for (g,) in db.execute(f"SELECT game_id FROM tables WHERE {where}", args)]
-                db.execute(f"DELETE FROM tables WHERE {where}", args)
+                gone = [g for (g,) in db.execute(f"SELECT game_id FROM games WHERE {where}", args)]
+                self._delete(db, gone)
             self._deleted(gone)
         return sorted(gone)
 
+    @staticmethod
+    def _delete(db: sqlite3.Connection, game_ids: Sequence[str]) -> None:
+        for table in ("moves", "games"):
+            db.executemany(f"DELETE FROM {table} WHERE game_id = ?", ((g,) for g in game_ids))
+
     def quarantined(self) -> list[QuarantinedTable]:
-        """The stored tables that failed to load, oldest first."""
+        """The stored games that failed to load, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT game_id, data, reason FROM quarantine ORDER BY id"
+                "SELECT game_id, data, reason, moves FROM quarantine ORDER BY id"
             ).fetchall()
         return [QuarantinedTable(*row) for row in rows]
 
     async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
         """Nothing to watch: one process owns a SQLite store."""
 
-    def _quarantine(self, game_id: str, data: str, reason: str) -> None:
+    def _quarantine(self, game_id: str, data: str, reason: str, moves: str) -> None:
         with self._lock:
             with self._transaction() as db:
                 db.execute(
-                    "INSERT INTO quarantine (game_id, data, reason, at) VALUES (?, ?, ?, ?)",
-                    (game_id, data, reason, _stamp(_now())),
+                    "INSERT INTO quarantine (game_id, data, reason, at, moves) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game_id, data, reason, _stamp(_now()), moves),
                 )
-                db.execute("DELETE FROM tables WHERE game_id = ?", (game_id,))
+                self._delete(db, [game_id])
             self._deleted([game_id])
+
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        game_id TEXT PRIMARY KEY,
+        snapshot TEXT NOT NULL,
+        snapshot_version INTEGER NOT NULL,
+        over INTEGER NOT NULL,
+        moved INTEGER NOT NULL,
+        updated TEXT NOT NULL,
+        next_game TEXT
+    )""",
+    # One row per move, clustered by game: a move writes one page of the log.
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        actions TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, version)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS quarantine (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,
+        moves TEXT NOT NULL DEFAULT ''
+    )""",
+    # Counted on every new game (max_unplayed) and swept (unplayed_expiry).
+    "CREATE INDEX IF NOT EXISTS games_unplayed ON games (updated) WHERE moved = 0 AND over = 0",
+    "CREATE INDEX IF NOT EXISTS games_idle ON games (over, updated)",
+)
+"""Schema 2 (``SCHEMA_VERSION``): a row per game, with its snapshot; a row per move."""
+
+_APPEND = (
+    "INSERT INTO moves (game_id, version, actions, at) SELECT game_id, ?, ?, ? FROM games "
+    "WHERE game_id = ? AND (snapshot_version = ? OR EXISTS (SELECT 1 FROM moves "
+    "WHERE moves.game_id = games.game_id AND version = ?)) ON CONFLICT DO NOTHING"
+)
+"""A move as version v, stored only if v - 1 is (the key (game, version) takes each once)."""
+
+_MARK = "UPDATE games SET moved = 1, over = ?, updated = ? WHERE game_id = ? AND (moved = 0 OR ?)"
+"""After a move: the game's row records its first move and its last; other moves leave it."""
+
+_LOG = "SELECT version, actions FROM moves WHERE game_id = ? AND version > ? ORDER BY version"
+
+_VERSIONS = (
+    "SELECT game_id, max(snapshot_version, coalesce((SELECT max(version) FROM moves "
+    "WHERE moves.game_id = games.game_id), 0)) FROM games"
+)
+"""Each game's stored version: its last move's, or its snapshot's."""
