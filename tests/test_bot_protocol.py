@@ -378,7 +378,7 @@ def test_the_cpu_limit_ends_a_bot_that_computes_without_end(bot_marker: str) -> 
     failure = bot.start()
     assert failure is not None
     assert failure.kind == "start"
-    assert failure.message == "was killed by SIGXCPU before it was ready"
+    assert failure.message.startswith("was killed by SIGXCPU before it was ready (a bot may")
     assert time.monotonic() - started < 8  # not the 10 s of the startup time
 
 

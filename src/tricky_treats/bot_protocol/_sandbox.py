@@ -22,7 +22,6 @@ import ctypes
 import errno
 import json
 import os
-import platform
 import resource
 import signal
 import sys
@@ -80,7 +79,8 @@ def filter_program(machine: str, forbid_processes: bool) -> list[tuple[int, int,
         program += [(_JGE, 0, 1, _X32_SYSCALL_BIT), (_RET, 0, 0, _RET_ERRNO | errno.ENOSYS)]
     refused = [("setsid", errno.EPERM), ("setpgid", errno.EPERM)]
     if forbid_processes:
-        refused += [("fork", errno.EAGAIN), ("vfork", errno.EAGAIN), ("clone3", errno.ENOSYS)]
+        # EPERM, not EAGAIN: a shell retries a fork that failed with EAGAIN for seconds.
+        refused += [("fork", errno.EPERM), ("vfork", errno.EPERM), ("clone3", errno.ENOSYS)]
     for name, code in refused:
         if name in numbers:
             program += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, _RET_ERRNO | code)]
@@ -89,7 +89,7 @@ def filter_program(machine: str, forbid_processes: bool) -> list[tuple[int, int,
             (_JEQ, 0, 3, numbers["clone"]),
             (_LD_ABS, 0, 0, 16),  # the low half of the first argument, the flags
             (_JSET, 1, 0, _CLONE_THREAD),
-            (_RET, 0, 0, _RET_ERRNO | errno.EAGAIN),
+            (_RET, 0, 0, _RET_ERRNO | errno.EPERM),
         ]
     program.append((_RET, 0, 0, _RET_ALLOW))
     return program
@@ -102,7 +102,7 @@ def _prctl(libc: Any, option: int, *args: int) -> None:
 
 
 def _install_filter(libc: Any, forbid_processes: bool) -> None:
-    machine = platform.machine()
+    machine = os.uname().machine
     if machine not in _SYSCALLS:
         raise OSError(errno.ENOSYS, f"no seccomp filter for {machine} machines")
     instructions = filter_program(machine, forbid_processes)

@@ -259,7 +259,14 @@ class BotProcess:
             )
         else:
             failure = BotFailure("start", f"{self._ending()}{event.detail} before it was ready")
-        return self._failed(failure, with_errors=True)
+        failure = self._failed(failure, with_errors=True)
+        if limits.processes == 0:  # the likeliest reason a bot that runs elsewhere fails here
+            failure = BotFailure(
+                failure.kind,
+                f"{failure.message} (a bot may start no process: if its command is a launcher, "
+                "a shim or a script that starts the bot, name the bot's program itself)",
+            )
+        return failure
 
     def _send(self, lines: str, deadline: float) -> _Event | None:
         assert self._pipes is not None
