@@ -342,6 +342,8 @@ def _play_batch(batch: _Batch) -> Iterator[GameResult]:
     """Play the games of ``batch`` one after another, yielding each result."""
     count = len(batch.agents)
     built = [_agent(a, batch) for a in batch.agents]
+    # The agents that hear of each game's start and end (exec bots): most runs have none.
+    hooked = [a for a in built if hasattr(a, "begin_game") or hasattr(a, "end_game")]
     try:
         for index in range(batch.first, batch.first + batch.count):
             order = [(index + seat) % count for seat in range(count)]
@@ -351,9 +353,10 @@ def _play_batch(batch: _Batch) -> Iterator[GameResult]:
                 [built[i] for i in order],
                 [(batch.labels[i], i) for i in order],
                 batch.variants,
+                hooked,
             )
     finally:  # a batch given up (an error, a closed iterator) leaves no bot running
-        end_game(built, None)
+        end_game(hooked, None)
 
 
 def _agent(agent: str | Agent, batch: _Batch) -> Agent:
@@ -374,10 +377,12 @@ def _play_one(
     agents: list[Agent],
     labels: list[tuple[str, int]],
     variants: tuple[str, ...],
+    hooked: list[Agent],
 ) -> GameResult:
-    """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``."""
-    from tricky_treats.bot_protocol import fallbacks_of
+    """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``.
 
+    The ``hooked`` agents hear of its start and end (``begin_game``, ``end_game``).
+    """
     game = new_game(players=len(agents), seed=seed, variants=variants)
     sim = Simulator(game)
     rng = random.Random(seed)
@@ -385,7 +390,8 @@ def _play_one(
     # are played on a simulator: no state is built but for the agents that read a view.
     direct: list[_Chooser | None] = [getattr(a, "choose_from_legal", None) for a in agents]
     actions = 0
-    begin_game(agents, game)
+    if hooked:
+        begin_game(hooked, game)
     try:
         seat = sim.current_player
         while seat is not None:
@@ -399,7 +405,8 @@ def _play_one(
             actions += 1
             seat = sim.current_player
     finally:
-        end_game(agents, sim.state() if sim.current_player is None else None)
+        if hooked:
+            end_game(hooked, sim.state() if sim.current_player is None else None)
     state = sim.state()
     sheets = state.scores()
     won = winners(sheets)
@@ -422,8 +429,17 @@ def _play_one(
             )
             for sheet, (label, agent_index) in zip(sheets, labels, strict=True)
         ),
-        fallbacks=fallbacks_of(agents),
+        fallbacks=_fallbacks(hooked),
     )
+
+
+def _fallbacks(hooked: list[Agent]) -> tuple[str, ...]:
+    """The moves the exec bots among ``hooked`` failed in the game just played."""
+    if not hooked:
+        return ()
+    from tricky_treats.bot_protocol import fallbacks_of
+
+    return fallbacks_of(hooked)
 
 
 # -- the local process pool ----------------------------------------------------------------------

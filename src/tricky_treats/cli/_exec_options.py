@@ -88,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--fallback",
         default="random",
-        choices=[name for name in AGENTS if name != "policy"],
+        choices=list(AGENTS),
         help="the bot that plays the moves an exec bot fails (random)",
     )
 
