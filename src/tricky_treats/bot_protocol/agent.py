@@ -66,6 +66,10 @@ def exec_command(spec: str) -> tuple[str, ...]:
     return words
 
 
+_LEAST_SECONDS = 0.001
+"""Less time than this left in a bot's bank is none: no process starts for a move so short."""
+
+
 @attrs.frozen
 class Fallback:
     """A move an exec bot did not make: why, and what the fallback played instead."""
@@ -211,7 +215,7 @@ class ExecAgent:
     ) -> Action | str:
         """The bot's legal action, or why there is none (and whether it is out for good)."""
         limits = self.limits
-        if seat.bank is not None and seat.bank <= 0:
+        if seat.bank is not None and seat.bank < _LEAST_SECONDS:
             seat.out = f"is out of time (its {limits.game_seconds:g} s for the game are spent)"
             return seat.out
         if seat.process is None:

@@ -337,8 +337,14 @@ class BotProcess:
         (``tt.dumps(game, player=seat)``), ``legal_actions`` its legal actions,
         ``seconds`` the time the bot has for this move and ``game_seconds`` what is left of
         its time for the game (None: no limit), which it is told. Starts the bot first if
-        it has not started (that time is not counted).
+        it has not started (that time is not counted). Raises ``ConfigurationError`` for a
+        record of more than one line or a time that is not a positive number of seconds.
         """
+        if "\n" in view_record or "\r" in view_record:
+            raise ConfigurationError("a player record is one line of JSON, as dumps writes it")
+        for name, value in (("seconds", seconds), ("game_seconds", game_seconds)):
+            if value is not None and not (isinstance(value, int | float) and 0 < value < 1e9):
+                raise ConfigurationError(f"{name} must be a positive number, got {brief(value)}")
         started = time.monotonic()
         with self._lock:
             if self._process is None and not self._killed:
@@ -362,12 +368,17 @@ class BotProcess:
         assert pipes is not None
         notes: list[str] = []
 
-        def answer(action: Action | None, failure: BotFailure | None) -> BotAnswer:
-            return BotAnswer(action, failure, time.monotonic() - started, tuple(notes))
+        def answer(action: Action | None, failure: BotFailure | None = None) -> BotAnswer:
+            return BotAnswer(action, failure, answered - started, tuple(notes))
+
+        def failed(failure: BotFailure, with_errors: bool = False) -> BotAnswer:
+            # The bot's time ends with its last word; ending it is the host's time.
+            return answer(None, self._failed(failure, with_errors))
 
         stale = pipes.pending_lines(_BETWEEN_MOVES_BYTES)
+        answered = time.monotonic()
         if isinstance(stale, _Event):
-            return answer(None, self._failed(BotFailure(stale.kind, stale.detail)))
+            return failed(BotFailure(stale.kind, stale.detail))
         for sent in stale:
             text = sent.decode("utf-8", "replace").strip()
             if self.transcript is not None:
@@ -376,8 +387,6 @@ class BotProcess:
                 continue
             note = text[5:] if text.startswith("info ") else f"(sent out of turn) {text}"
             self._note(notes, note)
-        if "\n" in record or "\r" in record:
-            raise ConfigurationError("a player record is one line of JSON, as dumps writes it")
         message = (
             f'move {{"time_left": {seconds:.3f}, "game_time_left": '
             f"{'null' if game_seconds is None else f'{game_seconds:.3f}'}, "
@@ -387,14 +396,15 @@ class BotProcess:
         event = self._send(message, deadline)
         while event is None:
             line = pipes.read_line(deadline)
+            answered = time.monotonic()
             if isinstance(line, _Event):
                 event = line
                 break
             text, failure = self._decoded(line)
-            if failure is None and self.transcript is not None:
-                self.transcript("<", text)
             if failure is not None:
-                return answer(None, self._failed(failure))
+                return failed(failure)
+            if self.transcript is not None:
+                self.transcript("<", text)
             word, _, rest = text.strip().partition(" ")
             if not word:
                 continue  # a blank line
@@ -403,17 +413,19 @@ class BotProcess:
             elif word == "action":
                 return answer(*self._action(rest, legal))
             else:
-                failure = BotFailure(
-                    "garbage", f"answered {_shown(line)} where 'action <notation>' was expected"
+                return failed(
+                    BotFailure(
+                        "garbage",
+                        f"answered {_shown(line)} where 'action <notation>' was expected",
+                    )
                 )
-                return answer(None, self._failed(failure))
+        answered = min(time.monotonic(), deadline)
         if event.kind == "timeout":
-            failure = BotFailure("timeout", f"gave no answer in {seconds:.2f} s")
-            return answer(None, self._failed(failure))
+            return failed(BotFailure("timeout", f"gave no answer in {seconds:.2f} s"))
         if self._killed:
             return answer(None, BotFailure("exited", "was ended by the host while it thought"))
         detail = f"{self._ending()}{event.detail}" if event.kind == "exited" else event.detail
-        return answer(None, self._failed(BotFailure(event.kind, detail), with_errors=True))
+        return failed(BotFailure(event.kind, detail), with_errors=True)
 
     @staticmethod
     def _action(text: str, legal: Sequence[Action]) -> tuple[Action | None, BotFailure | None]:
