@@ -59,7 +59,9 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.event_records": "records/plugins",
     # playing games: bots, many games, pictures, protocols and adapters for other frameworks
     "tricky_treats.agents": "agents",
+    "tricky_treats.bot_protocol": "agents",
     "tricky_treats.simulation": "agents",
+    "tricky_treats._ray_tasks": "agents",
     "tricky_treats.ladder": "agents",
     "tricky_treats._candy_ladder": "agents",
     "tricky_treats.drawing": "agents",
