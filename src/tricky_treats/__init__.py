@@ -83,7 +83,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -185,6 +185,7 @@ __all__ = [
     "Outgoing",
     "Pass",
     "Passed",
+    "PlayedBy",
     "PlayerState",
     "PlayerView",
     "PluginError",
