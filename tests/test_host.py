@@ -471,7 +471,7 @@ def test_played_by_and_hosted_seats_survive_save_and_resume_and_follow_tells_the
             followed = follower.follow([action])
         elif step % 2:
             direct = table.play_for(seat, action, played_by=by)
-            followed = follower.follow(table.game.history[since:], played_by=by)
+            followed = follower.follow(table.game.history[since:], played_by={0: by})
         else:
             direct = table.handle(_move(table, seat, action))
             followed = follower.follow(table.game.history[since:])

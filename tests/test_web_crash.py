@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tests.local import SERVE_COMMAND, free_port, post_json
+from tests.local import SERVE_COMMAND, free_port, post_json, skip_presence
 from tests.requirements import WEB_APP_HINT, install_hint
 from tests.stored_games import stored_tables
 
@@ -163,8 +163,11 @@ class Progress:
 
 
 async def _recv(ws: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
-    return message
+    """The next message that is not a ``presence`` message (who is at the table)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if not skip_presence(message):
+            return message
 
 
 def _server_of(servers: Sequence[Server], game: Game, seat: int) -> Server:

@@ -48,7 +48,7 @@ pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 from tricky_treats_web import Limits, Lobby, SqliteTableStore, create_app
 from tricky_treats_web.app import client_key
 
-from tests.local import post_json
+from tests.local import next_message, post_json, receive
 from tests.postgres import TemporaryPostgres, new_database
 from tests.postgres import missing as postgres_missing
 from tests.stored_games import stored_rows
@@ -96,10 +96,10 @@ def test_a_flood_of_new_games_from_one_client_is_refused_past_its_quota(tmp_path
     answer = other.post("/api/games", content=json.dumps(TWO)).json()
     with other.websocket_connect(f"/ws/{answer['game']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
-        hello = ws.receive_json()
+        hello = receive(ws)
         action = hello["legal_actions"][0]["action"]
         ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
-        assert ws.receive_json()["moves"][0]["action"] == action
+        assert receive(ws)["moves"][0]["action"] == action
 
     # A restart holds none of them until asked (the store keeps them), and takes new ones.
     again = Lobby(store=SqliteTableStore(path))
@@ -128,7 +128,7 @@ def test_idle_games_expire_from_memory_and_store(tmp_path: Path) -> None:
     again = Lobby(store=SqliteTableStore(path))
     assert again.rooms == {}
     with _client(again, tmp_path).websocket_connect(f"/ws/{idle}") as ws:
-        assert ws.receive_json()["code"] == "no-game"
+        assert receive(ws)["code"] == "no-game"
 
 
 def test_the_server_deletes_expired_games_by_itself_and_tells_their_sockets(
@@ -142,8 +142,8 @@ def test_the_server_deletes_expired_games_by_itself_and_tells_their_sockets(
         answer = client.post("/api/games", content=json.dumps(TWO)).json()
         with client.websocket_connect(f"/ws/{answer['game']}") as ws:
             ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
-            assert ws.receive_json()["type"] == "update"
-            expired = ws.receive_json()
+            assert receive(ws)["type"] == "update"
+            expired = receive(ws)
     assert expired["code"] == "expired"
     assert answer["game"] not in lobby.rooms
     assert _rows(path) == []
@@ -153,10 +153,10 @@ def _move_once(client: TestClient, answer: dict[str, Any]) -> None:
     """The first seat makes one move (the game is then played)."""
     with client.websocket_connect(f"/ws/{answer['game']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
-        hello = ws.receive_json()
+        hello = receive(ws)
         action = hello["legal_actions"][0]["action"]
         ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
-        assert ws.receive_json()["type"] == "update"
+        assert receive(ws)["type"] == "update"
 
 
 def test_games_nobody_moved_in_expire_in_minutes_and_played_ones_are_kept(
@@ -248,9 +248,9 @@ def test_max_games_counts_what_a_process_holds_and_games_load_on_demand(
     with sockets[0] as ann, sockets[1] as bo:
         for ws, answer in ((ann, games[0]), (bo, games[1])):
             ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
-            ws.receive_json()
+            receive(ws)
         with client.websocket_connect(f"/ws/{games[2]['game']}") as late:
-            assert late.receive_json()["code"] == "server-full"
+            assert receive(late)["code"] == "server-full"
     assert client.post("/api/games", content=json.dumps(TWO)).status_code == 201
     # The sweep unloads what nobody uses; the store keeps it.
     asyncio.run(again.expire())
@@ -262,7 +262,7 @@ def test_max_games_counts_what_a_process_holds_and_games_load_on_demand(
 def test_a_nul_or_odd_byte_in_a_game_id_is_no_game(tmp_path: Path, game_id: str) -> None:
     client = _client(Lobby(store=SqliteTableStore(tmp_path / "tables.sqlite3")), tmp_path)
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        assert ws.receive_json()["code"] == "no-game"
+        assert receive(ws)["code"] == "no-game"
 
 
 def test_32_spectators_and_every_seat_still_gets_in_and_plays(tmp_path: Path) -> None:
@@ -281,33 +281,33 @@ def _watch_and_play(players: TestClient, watchers: TestClient) -> None:
     for _ in range(32):
         ws = watchers.websocket_connect(url).__enter__()
         ws.send_text(json.dumps({"type": "hello", "credential": None}))
-        assert ws.receive_json()["type"] == "update"
+        assert receive(ws)["type"] == "update"
         spectators.append(ws)
     with players.websocket_connect(url) as extra:  # the 33rd spectator waits outside
         extra.send_text(json.dumps({"type": "hello", "credential": None}))
-        assert extra.receive_json()["code"] == "spectators-full"
+        assert receive(extra)["code"] == "spectators-full"
     keys = _keys(answer)
     seats = []
     for key in keys:
         ws = players.websocket_connect(url).__enter__()
         ws.send_text(json.dumps({"type": "hello", "credential": key}))
-        seats.append((key, ws, ws.receive_json()))
+        seats.append((key, ws, receive(ws)))
     for _ in range(4):  # each seat moves twice; every seat and spectator hears of each move
         mover = next(i for i, (_, _, s) in enumerate(seats) if s["your_turn"])
         key, ws, state = seats[mover]
         action = state["legal_actions"][0]["action"]
         ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
-        seats = [(k, w, w.receive_json()) for k, w, _ in seats]
+        seats = [(k, w, receive(w)) for k, w, _ in seats]
         assert all(s["moves"][0]["action"] == action for _, _, s in seats)
-        assert all(w.receive_json()["moves"][0]["action"] == action for w in spectators)
+        assert all(receive(w)["moves"][0]["action"] == action for w in spectators)
     # A seat opened in a fifth tab gets in; its oldest tab gives way.
     tabs = []
     for _ in range(4):
         ws = players.websocket_connect(url).__enter__()
         ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
-        assert ws.receive_json()["seat"] == 0
+        assert receive(ws)["seat"] == 0
         tabs.append(ws)
-    assert seats[0][1].receive_json()["code"] == "replaced"
+    assert receive(seats[0][1])["code"] == "replaced"
     for ws in [*spectators, *tabs, *(w for _, w, _ in seats)]:
         ws.__exit__(None, None, None)
 
@@ -319,11 +319,11 @@ def test_sockets_waiting_before_their_hello_count_against_their_client(tmp_path:
     url = f"/ws/{answer['game']}"
     waiting = [client.websocket_connect(url).__enter__() for _ in range(8)]
     with client.websocket_connect(url) as ninth:
-        assert ninth.receive_json()["code"] == "too-many-sockets"
+        assert receive(ninth)["code"] == "too-many-sockets"
     # Another address still gets in.
     with _client(lobby, tmp_path, "127.0.0.3").websocket_connect(url) as ws:
         ws.send_text(json.dumps({"type": "hello", "credential": None}))
-        assert ws.receive_json()["type"] == "update"
+        assert receive(ws)["type"] == "update"
     for ws in waiting:
         ws.__exit__(None, None, None)
 
@@ -333,7 +333,7 @@ def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
     client = _client(lobby, tmp_path)
     answer = client.post("/api/games", content=json.dumps(TWO)).json()
     with client.websocket_connect(f"/ws/{answer['game']}") as ws:
-        assert ws.receive_json()["code"] == "no-hello"
+        assert receive(ws)["code"] == "no-hello"
     assert lobby.sockets.total() == 0
 
 
@@ -343,14 +343,14 @@ def test_a_binary_frame_gets_a_clear_refusal(tmp_path: Path) -> None:
     answer = client.post("/api/games", content=json.dumps(TWO)).json()
     with client.websocket_connect(f"/ws/{answer['game']}") as ws:
         ws.send_bytes(b'{"type": "hello"}')
-        assert ws.receive_json()["code"] == "binary-frame"
+        assert receive(ws)["code"] == "binary-frame"
     with client.websocket_connect(f"/ws/{answer['game']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
-        ws.receive_json()
+        receive(ws)
         ws.send_bytes(b"\x00\x01")
-        assert ws.receive_json()["code"] == "binary-frame"
+        assert receive(ws)["code"] == "binary-frame"
         ws.send_text("{}")  # the socket is still served
-        assert ws.receive_json()["code"] == "bad-credential"
+        assert receive(ws)["code"] == "bad-credential"
 
 
 @pytest.mark.parametrize(
@@ -376,13 +376,11 @@ class SlowStore(SqliteTableStore):
         self.release = threading.Event()
         self.waiting = threading.Event()
 
-    def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
-    ) -> None:
+    def save(self, game_id: str, table: tt.Table, **details: Any) -> None:
         if game_id == self.slow_game:
             self.waiting.set()
             self.release.wait(30)
-        super().save(game_id, table, version=version, since=since)
+        super().save(game_id, table, **details)
 
 
 def test_a_slow_store_holds_up_only_the_game_it_is_saving(tmp_path: Path) -> None:
@@ -401,23 +399,23 @@ def _play_beside_a_slow_save(client: TestClient, store: SlowStore) -> None:
     ):
         key = _keys(slow)[0]
         slow_ws.send_text(json.dumps({"type": "hello", "credential": key}))
-        action = slow_ws.receive_json()["legal_actions"][0]["action"]
+        action = receive(slow_ws)["legal_actions"][0]["action"]
         slow_ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
         assert store.waiting.wait(30)
         # While that save waits, the other game plays three moves.
         keys = _keys(quick)
         quick_ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
-        state = quick_ws.receive_json()
+        state = receive(quick_ws)
         for _ in range(3):
             if not state["your_turn"]:
                 break
             move = {"credential": keys[0], "action": state["legal_actions"][-1]["action"]}
             quick_ws.send_text(json.dumps(move))
-            state = quick_ws.receive_json()
+            state = receive(quick_ws)
             assert state["type"] == "update"
             assert not store.release.is_set(), "the other game's move waited for the slow save"
         store.release.set()
-        assert slow_ws.receive_json()["moves"][0]["action"] == action
+        assert receive(slow_ws)["moves"][0]["action"] == action
 
 
 # -- the real server -------------------------------------------------------------------------
@@ -478,14 +476,14 @@ def test_a_spectator_that_floods_and_never_reads_cannot_freeze_the_game(server: 
             states = []
             for ws, key in ((ann, keys[0]), (bo, keys[1])):
                 await ws.send(json.dumps({"type": "hello", "credential": key}))
-                states.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+                states.append(await next_message(ws, 20))
             for _ in range(10):  # the game goes on while the flood lasts
                 mover = 0 if states[0]["your_turn"] else 1
                 move = {"credential": keys[mover], "action": states[mover]["legal_actions"][0]}
                 move["action"] = move["action"]["action"]
                 await (ann, bo)[mover].send(json.dumps(move))
                 for i, ws in enumerate((ann, bo)):
-                    states[i] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    states[i] = await next_message(ws, 20)
                     assert states[i]["type"] == "update", states[i]
         flooder.shutdown(socket.SHUT_RDWR)
         await asyncio.wait_for(sending, 60)
@@ -604,7 +602,7 @@ def test_a_move_through_one_process_reaches_the_sockets_of_another(
             states = []
             for ws, key in ((ann, keys[0]), (bo, keys[1]), (watcher, None)):
                 await ws.send(json.dumps({"type": "hello", "credential": key}))
-                states.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+                states.append(await next_message(ws, 20))
             for _ in range(6):  # moves through either process, heard through both
                 mover = 0 if states[0]["your_turn"] else 1
                 action = states[mover]["legal_actions"][0]["action"]
@@ -612,7 +610,7 @@ def test_a_move_through_one_process_reaches_the_sockets_of_another(
                     json.dumps({"credential": keys[mover], "action": action})
                 )
                 for i, ws in enumerate((ann, bo, watcher)):
-                    states[i] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    states[i] = await next_message(ws, 20)
                     assert states[i]["type"] == "update", states[i]
                     assert states[i]["moves"][0]["action"] == action
                 assert len({s["moves_played"] for s in states}) == 1
@@ -634,7 +632,7 @@ def test_a_nul_or_odd_byte_in_a_game_id_is_no_game_on_postgresql(
         client = _client(Lobby(store=store), tmp_path)
         for game_id in ("a%00b", "%00", "a%FFb", "a%20b"):
             with client.websocket_connect(f"/ws/{game_id}") as ws:
-                assert ws.receive_json()["code"] == "no-game"
+                assert receive(ws)["code"] == "no-game"
         assert client.post("/api/games", content=json.dumps(TWO)).status_code == 201
     finally:
         store.close()
@@ -653,7 +651,7 @@ def _finished_table(seed: int) -> tt.Table:
 async def _hello(url: str, key: str | None) -> Any:
     ws = await connect(url)
     await ws.send(json.dumps({"type": "hello", "credential": key}))
-    return ws, json.loads(await asyncio.wait_for(ws.recv(), 20))
+    return ws, await next_message(ws, 20)
 
 
 def test_play_again_through_either_process_sends_every_seat_to_one_next_game(
@@ -678,7 +676,7 @@ def test_play_again_through_either_process_sends_every_seat_to_one_next_game(
         assert hello["over"]
         watcher, _ = await _hello(f"ws://{second.url}/ws/finished", None)
         await ann.send(json.dumps({"type": "again"}))  # through the first process
-        links = [json.loads(await asyncio.wait_for(ws.recv(), 20)) for ws in (ann, bo, watcher)]
+        links = [await next_message(ws, 20) for ws in (ann, bo, watcher)]
         assert {m["type"] for m in links} == {"next-game"}
         paths = {m["link"].split("#")[0] for m in links}
         assert len(paths) == 1  # one next game for all, whichever process they are on
@@ -686,7 +684,7 @@ def test_play_again_through_either_process_sends_every_seat_to_one_next_game(
         assert "#" not in links[2]["link"]
         # Bo pressing "play again" too, on the other process, gets the same game.
         await bo.send(json.dumps({"type": "again"}))
-        again = json.loads(await asyncio.wait_for(bo.recv(), 20))
+        again = await next_message(bo, 20)
         assert again["link"] == links[1]["link"]
         (path,) = paths
         for ws in (ann, bo, watcher):
@@ -742,14 +740,14 @@ def test_an_outage_of_postgresql_is_answered_at_once_and_service_resumes(
                 mover, text = move()
                 await sockets[mover].send(text)
                 for i in (0, 1):
-                    states[i] = json.loads(await asyncio.wait_for(sockets[i].recv(), 20))
+                    states[i] = await next_message(sockets[i], 20)
                     assert states[i]["type"] == "update"
 
             await asyncio.to_thread(database.stop)
             mover, text = move()
             began = time.monotonic()
             await sockets[mover].send(text)
-            refusal = json.loads(await asyncio.wait_for(sockets[mover].recv(), OUTAGE_BOUND))
+            refusal = await next_message(sockets[mover], OUTAGE_BOUND)
             timings["move refused"] = time.monotonic() - began
             assert refusal["code"] == "not-saved", refusal
             began = time.monotonic()
@@ -774,14 +772,14 @@ def test_an_outage_of_postgresql_is_answered_at_once_and_service_resumes(
             while True:  # the player tries again until the move is stored
                 assert time.monotonic() - back < OUTAGE_BOUND, "service did not resume"
                 await sockets[mover].send(text)
-                answer_ = json.loads(await asyncio.wait_for(sockets[mover].recv(), OUTAGE_BOUND))
+                answer_ = await next_message(sockets[mover], OUTAGE_BOUND)
                 if answer_["type"] == "update":
                     break
                 assert answer_["code"] == "not-saved", answer_
                 await asyncio.sleep(0.1)
             timings["first move stored after the restart"] = time.monotonic() - back
             other = 1 - mover  # on the other process, told through LISTEN/NOTIFY or a resync
-            heard = json.loads(await asyncio.wait_for(sockets[other].recv(), OUTAGE_BOUND))
+            heard = await next_message(sockets[other], OUTAGE_BOUND)
             assert heard["type"] == "update"
             assert heard["moves_played"] == answer_["moves_played"]
             for ws in sockets:

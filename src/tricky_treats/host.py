@@ -529,20 +529,25 @@ class Table:
         return self._updates(moves if game == self._game else [])
 
     def follow(
-        self, actions: Iterable[Action | str], *, played_by: PlayedBy | None = None
+        self,
+        actions: Iterable[Action | str],
+        *,
+        played_by: Mapping[int, PlayedBy] | None = None,
     ) -> tuple[Outgoing, ...]:
         """Play moves that another server process accepted and stored: the updates they make.
 
         A server with several processes uses it when another process moved the game: the
         actions (``Action`` values or their notation) are the ones stored after this table's
         game, bots' moves included, and each is checked as any move is, by ``apply``.
-        ``played_by`` is the first action's, if a host played it for its seat (``play_for``).
-        If one is not legal here (the store is damaged, or this table is not the state they
-        follow), the table is unchanged and ``IllegalActionError`` or ``InvalidActionError``
-        says why. The updates' texts are written when first read, as ever.
+        ``played_by`` maps the position of an action among ``actions`` to who played it, for
+        those a host played for their seat (``play_for``). If one is not legal here (the
+        store is damaged, or this table is not the state they follow), the table is unchanged
+        and ``IllegalActionError`` or ``InvalidActionError`` says why. The updates' texts are
+        written when first read, as ever.
         """
         game = self._game
         first = len(game.history)
+        played_by = dict(played_by or {})
         moves: list[_Move] = []
         for item in actions:
             action = parse_action(item) if isinstance(item, str) else item
@@ -550,10 +555,11 @@ class Table:
             if seat is None:
                 raise IllegalActionError(f"the game is over: no more moves ({action} was stored)")
             game, events = game.apply_with_events(action)
-            moves.append(_Move(seat, action, events, None if moves else played_by))
+            moves.append(_Move(seat, action, events, played_by.get(len(moves))))
         self._game = game
-        if played_by is not None and moves:
-            self._played_by[first] = played_by
+        for offset, by in played_by.items():
+            if 0 <= offset < len(moves):
+                self._played_by[first + offset] = by
         return self._updates(moves)
 
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
