@@ -101,8 +101,7 @@ def parser() -> argparse.ArgumentParser:
         "default: node_modules/pyodide of a clone's examples/web, if there)",
     )
     tables = serve.add_argument_group(
-        "clocks and takeover: each table's defaults, which its creator may change "
-        "(docs/hosting.md)"
+        "clocks and takeover (docs/hosting.md): a table's defaults, its creator may change them"
     )
     tables.add_argument(
         "--clock",
