@@ -51,9 +51,11 @@ START_SECONDS = 30.0
 class Server:
     """The web example's server as a subprocess on one store; killed and started again."""
 
-    def __init__(self, store: Path | str, log: Path) -> None:
+    def __init__(self, store: Path | str, log: Path, options: Sequence[str] = ()) -> None:
         self.store = store
         self.log = log
+        self.options = tuple(options)
+        """More options of ``tricky-treats-web serve``."""
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.up = asyncio.Event()
@@ -78,7 +80,14 @@ class Server:
         self.port = free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [*SERVE_COMMAND, "--port", str(self.port), "--store", str(self.store)],
+                [
+                    *SERVE_COMMAND,
+                    "--port",
+                    str(self.port),
+                    "--store",
+                    str(self.store),
+                    *self.options,
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -1355,6 +1355,7 @@ class Lobby:
                     room.retry_at = time.time() + RETRY_SECONDS
                     return
                 if conflict:  # another process made it first: take its move
+                    log.info("game %s: another process played seat %d's move first", game_id, seat)
                     with contextlib.suppress(Exception):
                         await self._catch_up(game_id, room)
                     return
