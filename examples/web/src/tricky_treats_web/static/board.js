@@ -518,12 +518,14 @@ export class BoardView {
     return entry.away_seconds + (performance.now() - this.table.at) / 1000;
   }
 
-  // The running clock's words: its time, or how long until the bot plays once it is out.
-  clockWords(seat) {
+  // A clock's words: its time; once out, in the header (after "Your time"), how long until
+  // the bot plays, and in a seat's panel that it is out.
+  clockWords(seat, header = false) {
     const left = this.secondsLeft(seat);
     if (left === null) return "";
     if (left > 0 || !this.table.takeover) return clockText(left);
-    return t("out of time: the bot plays in {time}", { time: clockText(left + this.table.takeover.grace) });
+    if (!header) return t("out of time");
+    return t("is up: the bot plays in {time}", { time: clockText(left + this.table.takeover.grace) });
   }
 
   // Four times a second: the clocks and the times away, written where they show.
@@ -537,7 +539,7 @@ export class BoardView {
       const seat = Number(el.dataset.clockSeat);
       const left = this.secondsLeft(seat);
       if (left === null) continue;
-      const text = this.clockWords(seat);
+      const text = this.clockWords(seat, "header" in el.dataset);
       if (el.textContent !== text) el.textContent = text;
       const running = this.table.clock.running === seat;
       el.parentElement.classList.toggle("low", running && left <= LOW_SECONDS && left > 0);
@@ -777,7 +779,7 @@ export class BoardView {
       "div",
       { class: "turn-clock clock", role: "timer", "data-testid": "turn-clock" },
       h("span", { class: "clock-label" }, whose + " "),
-      h("b", { "data-clock-seat": seat }, this.clockWords(seat)),
+      h("b", { "data-clock-seat": seat, "data-header": "" }, this.clockWords(seat, true)),
     );
   }
 
@@ -832,14 +834,15 @@ export class BoardView {
         {
           class: "act quiet small",
           "data-key": "dismiss",
-          "aria-label": t("Dismiss this message"),
           onclick: () => {
             this.notice = null;
             this.focusKey = "status";
             this.render();
           },
         },
+        // Its name holds what it shows ("OK"), then what it does, for screen readers.
         t("OK"),
+        h("span", { class: "sr-only" }, " " + t("Dismiss this message")),
       ),
     );
   }

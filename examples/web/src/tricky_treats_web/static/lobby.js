@@ -10,7 +10,11 @@ const defaults = ["Ann", "Bo", "Cy", "Di"];
 const STORE = "tricky-treats-games";
 const ADDRESS = "tricky-treats-address";
 const BOT_WORDS = [N_("random"), N_("greedy"), N_("search")]; // a bot's name, in words
-const BOT_NAMES = { random: t("Random bot (plays any legal move)"), greedy: t("Greedy bot (takes the best move now)") };
+const BOT_NAMES = {
+  random: t("Random bot (plays any legal move)"),
+  greedy: t("Greedy bot (takes the best move now)"),
+  search: t("Search bot (plans ahead; slower)"),
+};
 // The clocks a table may have (the server takes any move:SECONDS or bank:SECONDS+INCREMENT).
 const CLOCKS = [
   ["none", N_("No clock")],
