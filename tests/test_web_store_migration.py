@@ -329,7 +329,7 @@ def _format_1(save: str) -> str:
 
 def _schema_2_games() -> dict[str, tuple[str, list[tuple[int, str]], tt.Table]]:
     """Games as the schema-2 store held them: snapshot, log, and the table they make."""
-    games = {}
+    games: dict[str, tuple[str, list[tuple[int, str]], tt.Table]] = {}
     for game_id, players, bots, moves in (
         ("playing", ["Ann", "Bo", "Cy"], {2: "greedy"}, 4),
         ("fresh", ["Ann", "Bo"], {}, 0),
