@@ -186,6 +186,13 @@ class Client:
         await self.ws.send(json.dumps({"credential": key, "action": action}))
         return await self.until(lambda m: m["moves_played"] > played)
 
+    async def sees(self, check: Any, timeout: float = WAIT) -> dict[str, Any]:
+        """The clocks and presence it heard last if ``check`` holds of them, else the first
+        ``presence`` message from now on of which it does."""
+        if check(self.table):
+            return self.table
+        return await self.until(check, "presence", timeout)
+
     def seat(self, seat: int) -> dict[str, Any]:
         """What the last message said of ``seat``'s presence."""
         entry: dict[str, Any] = self.table["presence"]["seats"][seat]
@@ -678,6 +685,11 @@ def test_two_processes_on_postgresql_keep_the_clocks_through_a_kill_9_and_lose_n
         ann = await Client.join(one, game, keys[0])
         bo = await Client.join(two, game, keys[1])
         watcher = await Client.join(two, game, None)
+        # A seat connected to one process is present for the spectators of the other, and
+        # the other way round.
+        seen = await watcher.sees(lambda t: t["presence"]["seats"][0]["connected"])
+        assert seen["presence"]["seats"][1]["connected"]
+        await ann.sees(lambda t: t["presence"]["seats"][1]["connected"])
         acknowledged: dict[int, str] = {}
 
         def note(update: dict[str, Any]) -> None:
@@ -691,6 +703,7 @@ def test_two_processes_on_postgresql_keep_the_clocks_through_a_kill_9_and_lose_n
             await bo.until(lambda m: m["your_turn"])
             note(await bo.move(keys[1]))
             await ann.until(lambda m: m["your_turn"])
+        assert ann.state["presence"]["spectators"] == 1  # watching on the other process
         note(await ann.move(keys[0]))
         first.kill()  # right after storing Ann's move: its timer for Bo's time dies with it
         stored = await _stored_clock(postgres_url, game)
@@ -766,8 +779,17 @@ def test_a_program_dies_with_its_server_killed_with_kill_9(tmp_path: Path, marke
     server = Server(
         tmp_path / "tables.sqlite3",
         tmp_path / "server.log",
-        ["--allow-exec-bot", f"slow={sys.executable} {HOSTILE} sleep {marker}"],
+        [
+            "--allow-exec-bot",
+            f"slow={sys.executable} {HOSTILE} sleep {marker}",
+            "--exec-bot-seconds",
+            "60",
+        ],
     )
+
+    def programs() -> list[int]:  # the server's own command line names the program too
+        assert server.process is not None
+        return [pid for pid in _marked(marker) if pid != server.process.pid]
 
     async def main() -> None:
         await server.start()
@@ -778,14 +800,19 @@ def test_a_program_dies_with_its_server_killed_with_kill_9(tmp_path: Path, marke
         ann = await Client.join(base, answer["game"], _keys(answer)[0])
         await ann.move(_keys(answer)[0])
         deadline = time.monotonic() + WAIT
-        while not _marked(marker):  # the program thinks (it sleeps)
-            assert time.monotonic() < deadline, "the program never started"
+        while not programs():
+            assert time.monotonic() - deadline < 0, "the program never started"
             await asyncio.sleep(0.05)
+        # Past its handshake it thinks (it sleeps for an hour, reading and writing nothing:
+        # no broken pipe would end it).
+        await asyncio.sleep(2.0)
+        (pid,) = programs()
         server.kill()
         deadline = time.monotonic() + 10
-        while _marked(marker):
-            assert time.monotonic() < deadline, f"left behind: {_marked(marker)}"
+        while programs():
+            assert time.monotonic() < deadline, f"left behind: {programs()}"
             await asyncio.sleep(0.05)
+        assert pid not in _marked(marker)
 
     try:
         _run(main())
