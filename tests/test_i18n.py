@@ -6,12 +6,14 @@ src/tricky_treats/locale, edited as .po and read at run time, compiled, as .mo.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import string
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,20 +37,36 @@ from tricky_treats.events import (
 
 babel = pytest.importorskip("babel", reason="needs Babel: pip install -e '.[dev]'")
 from babel.messages.catalog import Catalog, Message  # noqa: E402
-from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "tricky_treats"
 TRANSLATED = [language for language in _i18n.LANGUAGES if language != "en"]
-KEYWORDS = {
-    "_": None,
-    "N_": None,
-    "ngettext": (1, 2),
-    "pgettext": ((1, "c"), 2),
-    "NP_": ((1, "c"), 2),
-}
+
+
+@functools.cache
+def _workflow() -> Any:
+    """``scripts/translations`` as a module: its catalogs and its extraction."""
+    import importlib.machinery
+    import importlib.util
+
+    path = ROOT / "scripts" / "translations"
+    loader = importlib.machinery.SourceFileLoader("_translations_script", str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[loader.name] = module  # its dataclasses look their module up
+    loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _found(domain: str) -> frozenset[tuple[str | None, str]]:
+    """The messages of a catalog's sources, as ``scripts/translations`` extracts them."""
+    workflow = _workflow()
+    (chosen,) = [d for d in workflow.DOMAINS if d.name == domain]
+    return frozenset(_key(m) for m in workflow.extract(chosen) if m.id)
 
 
 def _po(language: str) -> Catalog:
@@ -58,14 +76,8 @@ def _po(language: str) -> Catalog:
 
 
 def _extracted() -> set[tuple[str | None, str]]:
-    """The messages of the source, as scripts/translations extracts them."""
-    found = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        singular = message if isinstance(message, str) else message[0]
-        found.add((context, singular))
-    return found
+    """The messages of the engine, as scripts/translations extracts them."""
+    return set(_found("tricky_treats"))
 
 
 def _strings(message: Message) -> list[str]:
@@ -515,15 +527,7 @@ def _web_po(language: str) -> Catalog:
 
 
 def test_every_message_of_the_web_pages_is_in_its_catalog_and_translated() -> None:
-    from babel.messages.extract import extract_from_dir as extract
-
-    method_map = [("**.js", "javascript"), ("**.html", "tricky_treats_web._html_messages.extract")]
-    found = {
-        message if isinstance(message, str) else message[0]
-        for _f, _l, message, _c, _ctx in extract(
-            str(WEB / "static"), method_map=method_map, keywords={"t": None, "N_": None}
-        )
-    }
+    found = {ident for _context, ident in _found("tricky_treats_web")}
     for language in TRANSLATED:
         catalog = _web_po(language)
         held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
@@ -624,13 +628,8 @@ def _candy_languages(domain: str) -> list[str]:
 
 @pytest.mark.parametrize("domain", sorted(CANDY))
 def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str) -> None:
-    found = {
-        message if isinstance(message, str) else message[0]
-        for folder in (CANDY[domain], PACKAGE / "protocol")  # the shared console's words too
-        for _f, _l, message, _c, _ctx in extract_from_dir(
-            str(folder), method_map=[("**.py", "python")], keywords={"N_": None, "_": None}
-        )
-    }
+    # The game's messages and the shared console's words (tricky_treats.protocol).
+    found = {ident for _context, ident in _found(domain)}
     for language in _candy_languages(domain):
         catalog = _candy_po(domain, language)
         held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
