@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tricky_treats._extras import install_hint
+
 ROOT = Path(__file__).parent.parent
 REPOSITORY = "https://github.com/tricky-treats/tricky-treats"
 SITE = "https://tricky-treats.github.io/tricky-treats/"
@@ -102,7 +104,7 @@ def test_strategies_without_hypothesis_say_which_extra_to_install() -> None:
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError: tricky_treats.testing.strategies needs Hypothesis")
-    assert "pip install 'tricky-treats[test]'" in last
+    assert install_hint("test") in last
 
 
 @pytest.fixture(scope="module")

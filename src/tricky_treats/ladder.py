@@ -39,6 +39,7 @@ from functools import partial
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.dealing import new_game
@@ -95,7 +96,7 @@ def make_bot(spec: str) -> Agent:
             from tricky_treats.adapters.openspiel import ISMCTSAgent
         except ImportError:
             raise ConfigurationError(
-                "the ismcts bot is OpenSpiel's: pip install 'tricky-treats[openspiel]'"
+                f"the ismcts bot is OpenSpiel's: {install_hint('openspiel')}"
             ) from None
         return ISMCTSAgent(_count(spec, argument or "100", "simulations"))
     if name == "policy" and argument:
@@ -103,7 +104,7 @@ def make_bot(spec: str) -> Agent:
             from tricky_treats.adapters.policy import load_policy
         except ImportError:
             raise ConfigurationError(
-                "the policy bot needs numpy: pip install 'tricky-treats[policy]'"
+                f"the policy bot needs numpy: {install_hint('policy')}"
             ) from None
         return load_policy(argument)
     return make_agent(spec)

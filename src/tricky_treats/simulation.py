@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
 from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, make_agent
@@ -543,9 +544,7 @@ def _ray_module() -> Any:
     try:
         import ray
     except ImportError:
-        raise ConfigurationError(
-            "the ray backend needs Ray: pip install 'tricky-treats[ray]'"
-        ) from None
+        raise ConfigurationError(f"the ray backend needs Ray: {install_hint('ray')}") from None
     return ray
 
 
