@@ -679,7 +679,82 @@ def test_a_candy_console_plays_a_whole_game_in_its_original_language(
         if message.id:
             english |= _words(" ".join(_ids(message)))
             translated |= _words(" ".join(_strings(message)))
-    assert _words(out) & (english - translated) == set()
+    # The help may name the English notation, in parentheses, for those who type it.
+    notation = re.compile(
+        r"\uff08[^\uff08\uff09]*[a-z][^\uff08\uff09]*\uff09|\([^()]*(move|draw|ask)[^()]*\)"
+    )
+    assert _words(notation.sub(" ", out)) & (english - translated) == set()
+
+
+CONSOLE_WORDS = [
+    # domain, language, arguments, what the player types, what the screens must then say
+    (
+        "candy_chaser",
+        "es",
+        ["--seed", "3", "--players", "3", "--bot", "greedy"],
+        ["ayuda", "pasar", "xyz", "move rojo"],
+        [
+            "posibles: [0] mover rojo, [1] mover naranja,",
+            "Acciones: mover CARAMELO, acusar JUGADOR CARAMELO, pasar",
+            "ahora no se puede pasar: en la fase de marketing se tira el dado y se mueve un cubo",
+            "'xyz' no es una acción; escribe una de las acciones de arriba o su número (ayuda",
+            "jugador 0: saca +2 y mueve el cubo rojo de 0 a 2",
+        ],
+    ),
+    (
+        "hack_trick",
+        "nl",
+        ["--seed", "3", "--bot", "random"],
+        ["hulp", "dwing", "speel 5", "trek"],
+        [
+            "mogelijk: [0] trek, [1] speel 0, [2] speel 0x",
+            "Acties: start N, vraag, trek, speel N,",
+            "dwing mag nu niet: passen, dwingen en blokkeren doe je na het spelen van een kaart",
+            "speel 5 mag nu niet: je hebt geen 5 op hand [2.B]",
+            "speler 0: trekt een kaart",
+            "speler 1: legt 2 open als startkaart",
+        ],
+    ),
+    (
+        "tricks_and_treats",
+        "zh_Hant",
+        ["--seed", "12", "--bot", "random", "--specials", "2"],
+        ["幫助", "出牌 G1 迪斯可提籃", "抽牌", "出牌G4小豬提籃"],
+        [
+            "可行的行動：[0] 抽牌, [1] 檢舉 1 1,",
+            "M 是薄荷糖、G 是軟糖、C 是巧克力、K 是玉米糖",
+            "迪斯可提籃（迪斯可，disco）：",  # noqa: RUF001 - Chinese punctuation
+            "好人緣提籃（好人緣，popular）：遊戲結束時，若此提籃卡下方的糖果數量為偶數，",  # noqa: RUF001
+            "現在不能出牌 G1 迪斯可提籃：請先抽取1張卡牌",
+            "玩家 0：抽取1張卡牌",
+            "玩家 0：將 G4 置於小豬提籃下方",
+            "樂透提籃: C4 G2 G2",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("domain", "language", "argv", "typed", "said"), CONSOLE_WORDS)
+def test_a_candy_console_takes_commands_in_its_language_and_says_why_it_refuses(
+    domain: str,
+    language: str,
+    argv: list[str],
+    typed: list[str],
+    said: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 48: the consoles listed English notation ("move red" under "rojo"), refused
+    "ayuda", "hulp", "幫助" and "move rojo" as illegal moves, and never said why."""
+    import importlib
+
+    pytest.importorskip(domain, reason=f"pip install -e examples/{domain.replace('_', '-')}")
+    console = importlib.import_module(f"{domain}.__main__")
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{t}\n" for t in typed)))
+    console.main(["play", "--lang", language, *argv])  # the input ends: the game is abandoned
+    out = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert " ".join(words.split()) in out, words
 
 
 def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
@@ -726,12 +801,12 @@ def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
         out = capsys.readouterr().out
         assert "時間到" in out  # a whole game, to its scoring
         lines = [re.sub(r"^(玩家 \d> )+", "", line) for line in out.splitlines()]
-        # The notation stays English: the legal actions, and the action in the news of a move.
-        notation = re.compile(
-            r"^可行的行動：.*|(?<=^玩家 \d：)(draw|skip|(play|swap|pull|accuse) \S+ \S+)"
-        )
+        # The legal actions and the news of each move are in Chinese too (issue 48); only the
+        # help names the English notation, in parentheses, for those who type it.
+        notation = re.compile(r"\uff08[^\uff08\uff09]*[a-z][^\uff08\uff09]*\uff09")
         words = _words("\n".join(notation.sub(" ", line) for line in lines))
         assert words & (english - translated) == set()
+        assert "可行的行動：[0] " in out
         effects += [line for line in lines if line.startswith("  特殊提籃：")]
         # Every screen, help and news line fits 80 columns; the list of legal actions is one
         # line of notation, as in English, that the terminal folds.
