@@ -13,7 +13,9 @@ p50/p99 latency of a move (send to the mover's update), the server CPU per move 
 errors, which must be 0 (the exit status is 1 otherwise). The servers run with the per-client
 quotas raised (every client here is 127.0.0.1). Bounded in time and in count; it sends nothing
 anywhere but 127.0.0.1. Needs the web app, ``pip install -e examples/web`` (and
-``-e 'examples/web[postgresql]'`` with Debian's ``postgresql`` for the second setup).
+``-e 'examples/web[postgresql]'`` with Debian's ``postgresql`` for the second setup, which
+starts PostgreSQL with the tests' own helper, ``tests/postgres.py``: it needs pytest too,
+``pip install -e '.[test]'``, or ``--setups sqlite`` leaves that setup out).
 """
 
 from __future__ import annotations
@@ -223,7 +225,13 @@ def main() -> None:
                 rows.append(_report("1 process, SQLite", tally))
             else:
                 sys.path.insert(0, str(ROOT))
-                from tests.postgres import TemporaryPostgres, missing, new_database
+                try:
+                    from tests.postgres import TemporaryPostgres, missing, new_database
+                except ImportError as exc:  # the tests' helper imports pytest
+                    parser.error(
+                        f"the postgresql setup starts PostgreSQL with tests/postgres.py, which "
+                        f"needs {exc.name}: pip install -e '.[test]' (or --setups sqlite)"
+                    )
 
                 reason = missing()
                 if reason is not None:

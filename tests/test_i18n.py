@@ -173,7 +173,8 @@ def test_every_component_word_is_marked_for_the_catalogs() -> None:
     [
         ({}, "en"),
         ({"LANG": "nl_NL.UTF-8"}, "nl"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
+        # "qaa" (ISO 639's reserved for local use) names a language that will never ship.
+        ({"LANG": "qaa_QA.UTF-8"}, "en"),
         ({"LANG": "en_GB.UTF-8", "LC_ALL": "nl_BE.UTF-8"}, "nl"),
         ({"LC_ALL": "C"}, "en"),
         ({"LANGUAGE": "fr:nl", "LANG": "en_US.UTF-8"}, "nl"),
@@ -191,7 +192,7 @@ def test_the_locale_chooses_the_language(environ: dict[str, str], language: str)
         (None, "en"),
         ("nl-NL,nl;q=0.9,en;q=0.8", "nl"),
         ("en-US,en;q=0.9,nl;q=0.8", "en"),
-        ("de-DE,nl;q=0.5", "nl"),
+        ("qaa-QA,nl;q=0.5", "nl"),
         ("fr", "en"),
         ("nl;q=0, en", "en"),
         ("*", "en"),
@@ -202,10 +203,11 @@ def test_accept_language_chooses_the_web_language(header: str | None, language: 
 
 
 def test_an_unknown_language_is_a_clear_error() -> None:
+    shipped = ", ".join(_i18n.LANGUAGES)  # however many ship
     with pytest.raises(
-        tt.ConfigurationError, match=r"no translation into 'fr'; the languages are en, nl"
+        tt.ConfigurationError, match=rf"no translation into 'qaa'; the languages are {shipped}$"
     ):
-        describe_event(Passed(0), ["Ann"], language="fr")
+        describe_event(Passed(0), ["Ann"], language="qaa")
 
 
 def test_the_command_line_takes_lang_before_the_locale(
@@ -563,10 +565,55 @@ def test_a_page_is_served_in_the_players_language() -> None:
     assert page_language(None, {"accept-language": "nl-BE,nl;q=0.9"}) == "nl"
     assert page_language("en", {"accept-language": "nl"}) == "en"  # the switch wins
     assert page_language("xx", {"accept-language": "nl"}) == "nl"  # a bad cookie is ignored
+    # A host's link in a language (issue 48: ?lang=nl did nothing) wins over both.
+    assert page_language("en", {"accept-language": "en"}, "nl") == "nl"
+    assert page_language("nl", {}, "qaa") == "nl"  # one the pages do not speak is passed over
+    assert page_language("nl", {}, "x" * 100_000) == "nl"
     dutch = _page_html("index", "nl")
     assert '<html lang="nl">' in dutch
     assert '"Nieuw spel"' in dutch  # the messages, for the scripts
     assert '<html lang="en">' in _page_html("index", "en")
+
+
+def test_the_language_switch_offers_every_catalog_shipped() -> None:
+    """The switch knew English and Dutch only (a map in i18n.js)."""
+    import json
+
+    from tricky_treats_web.app import _page_html, web_languages
+
+    catalogs = sorted(p.stem for p in (WEB / "static" / "i18n").glob("*.json"))
+    assert set(web_languages()) == {"en", *catalogs}  # each a language the engine speaks too
+    assert set(catalogs) <= set(_i18n.LANGUAGES)
+    for code, name in web_languages().items():
+        # Each named in its own words: a catalog's translation of "English".
+        own = (
+            json.loads((WEB / "static" / "i18n" / f"{code}.json").read_text())
+            if code != "en"
+            else {}
+        )
+        assert name == own.get("English", "English")
+        assert name != "English" or code == "en"
+    page = _page_html("game", "nl")
+    listed = re.search(r'<script id="tt-languages" type="application/json">(.*?)</script>', page)
+    assert listed is not None
+    assert json.loads(listed.group(1)) == web_languages()
+
+
+def test_a_page_link_in_a_language_serves_that_language(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="pip install -e examples/web")
+    from starlette.testclient import TestClient
+    from tricky_treats_web.app import Lobby, create_app
+
+    client = TestClient(create_app(Lobby(), wheel_dir=tmp_path / "wheels"))
+    english = {"accept-language": "en-US"}
+    assert '<html lang="nl">' in client.get("/?lang=nl", headers=english).text
+    assert '<html lang="en">' in client.get("/", headers=english).text
+    client.cookies.set("tt_lang", "en")
+    assert '<html lang="nl">' in client.get("/offline?lang=nl").text  # the link wins
+    titles = client.get("/api/variants?lang=nl", headers=english).json()["variants"]
+    assert any(v["title"] != v["name"] for v in titles)
+    english_titles = client.get("/api/variants", headers=english).json()["variants"]
+    assert [v["title"] for v in titles] != [v["title"] for v in english_titles]
 
 
 def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
@@ -772,9 +819,12 @@ def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
     monkeypatch.setenv("LANG", "nl_NL.UTF-8")  # the locale chooses when --lang does not
     hack_trick(["play", "--seed", "3"])
     assert "jij bent speler 0" in capsys.readouterr().out
+    from hack_trick._i18n import LANGUAGES
+
     with pytest.raises(SystemExit):
-        hack_trick(["play", "--lang", "es"])
-    assert "no translation into 'es'; the languages are en, nl" in capsys.readouterr().err
+        hack_trick(["play", "--lang", "qaa"])
+    shipped = ", ".join(LANGUAGES)
+    assert f"no translation into 'qaa'; the languages are {shipped}" in capsys.readouterr().err
 
 
 def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
