@@ -89,9 +89,16 @@ class Notation:
         return " ".join(self.word(part) for part in str(action).split())
 
     def word(self, part: str) -> str:
-        """One word of the notation in the player's language (itself if it has none)."""
+        """One word of the notation in the player's language (itself if it has none).
+
+        Untranslated (in English), a word is the notation's own: ``bomb``, not its message
+        id ``bomb basket``.
+        """
         messages = self.words.get(part)
-        return self.translate(messages[0]) if messages else part
+        if not messages:
+            return part
+        translated = self.translate(messages[0])
+        return part if translated == messages[0] else translated
 
     def read(self, text: str) -> Any:
         """The action ``text`` names, in either language's words; None if it names none."""
