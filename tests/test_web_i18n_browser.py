@@ -158,7 +158,9 @@ def _dutch_game(base: str, browser: Browser, shots: Path, size: str, how: str) -
             strips = ".stack .layer .card-type, .stack .layer:not(:last-child) .card-theme"
             assert _overflowing(page, f"{strips}, .market .card-type") == []
             tracks = " ".join(
-                page.eval_on_selector_all(".track", "els => els.map(e => e.innerText)")
+                page.eval_on_selector_all(
+                    ".track, [data-testid=pays]", "els => els.map(e => e.innerText)"
+                )
             )
             assert not re.search(
                 r"\b1\s+(pompoenen|zuurtjes|lolly's|gomberen|voetafdrukken)", tracks

@@ -279,9 +279,9 @@ export function visitPreview(view, seat, i) {
 }
 
 function previewText(p) {
-  const parts = [`+${p.treats} ${word(p.treat)}`];
+  const parts = [`+${p.treats} ${noun(p.treats, p.treat)}`];
   if (p.pumpkin) parts.push(t("pumpkin"));
-  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: word(s.treat) }));
+  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: noun(s.treats, s.treat) }));
   return parts.join(", ");
 }
 
@@ -1031,7 +1031,7 @@ export class BoardView {
       v.players.map((p, s) => {
         const sheet = v.scores[s];
         const tile = v.secret_tiles[s];
-        const treats = TREATS.map((treat) => `${p.treats[treat]} ${word(treat)}`).join(", ");
+        const treats = TREATS.map((treat) => `${p.treats[treat]} ${noun(p.treats[treat], treat)}`).join(", ");
         return h(
           "section",
           {
