@@ -38,6 +38,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._construct": "base",
     "tricky_treats._i18n": "base",
     "tricky_treats._words": "base",
+    "tricky_treats._extras": "base",
     "tricky_treats.simulator._core": "base",  # compiled alone by mypyc: imports no package module
     # the state of a game, and the index tables of its setup
     "tricky_treats.model": "model",

@@ -52,7 +52,7 @@ from tricky_treats.components import (
     load_components,
 )
 from tricky_treats.dealing import Draw, deal_draws, deal_from_draws, new_game, start_game
-from tricky_treats.drawing import BOARD_PARTS, board_svg
+from tricky_treats.drawing import BOARD_PARTS, BoardSvg, board_svg
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
@@ -153,6 +153,7 @@ __all__ = [
     "ActionSpace",
     "Agent",
     "Board",
+    "BoardSvg",
     "CardPlaced",
     "CardRevealed",
     "Colour",
