@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
 from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, begin_game, end_game, make_agent
