@@ -139,6 +139,7 @@ def test_the_rules_views_scores_and_simulator_read_evolved_facts(
         for action in legal:
             changed.apply(action)  # every listed action is accepted
         seat = changed.current_player
+        assert seat is not None
         assert changed.view(seat).legal_actions == legal
     # The views show the changed boards; the scores are those of the changed facts.
     for seat, player in enumerate(changed.players):
