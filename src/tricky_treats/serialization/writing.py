@@ -30,7 +30,7 @@ from tricky_treats.model import (
     Setup,
     VariantRef,
 )
-from tricky_treats.serialization.checks import _check_invariants
+from tricky_treats.serialization.checks import _check_boards, _check_invariants
 from tricky_treats.serialization.player_records import _view_record, _view_text
 from tricky_treats.serialization.shapes import (
     RECORD_FORMAT,
@@ -128,6 +128,7 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
         if indent is None:
             return _view_text(game, view)
         return strict_dumps(_converter.unstructure(_view_record(game, view)), indent=indent)
+    _check_boards(game, "the state")
     _check_invariants(game, "the state")
     if indent is None:
         return _record_text(game, _package_version())
