@@ -58,6 +58,7 @@ from tricky_treats.errors import (
     ConfigurationError,
     IllegalActionError,
     InvalidActionError,
+    PolicyFileError,
     TrickyTreatsError,
     UnknownPlayerError,
 )
@@ -188,6 +189,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PluginError",
+    "PolicyFileError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",
