@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests.boards import random_playout
+from tests.requirements import install_hint
 from tricky_treats import serialization
 from tricky_treats.rules import build_player
 
@@ -65,12 +66,30 @@ def test_action_notation_is_short_ascii(text: str, problem: str) -> None:
         ({"players": 3, "seed": 2**200}, r"seed must be a whole number from 0 to 2\*\*128 - 1"),
         ({"players": 3, "seed": -1}, r"seed must be a whole number"),
         ({"players": 3, "seed": "42"}, r"seed must be a whole number"),
+        (
+            {"players": 2, "components": "x"},
+            r"components must be a ComponentData \(from tt.load_components\(\) .*got 'x'",
+        ),
+        ({"players": 2, "components": {"a": 1} | {str(i): i for i in range(10**5)}}, r"\.\.\."),
     ],
 )
 def test_new_game_refuses_hostile_arguments(arguments: dict[str, Any], problem: str) -> None:
     with pytest.raises(tt.ConfigurationError, match=problem) as caught:
         tt.new_game(**arguments)
     assert len(str(caught.value)) < 400
+
+
+def test_components_that_are_no_component_data_are_refused_everywhere() -> None:
+    """Before: new_game, start_game and the vector env raised AttributeError ('str' object
+    has no attribute 'rules') for components='x' (issue 46, item 4)."""
+    problem = r"components must be a ComponentData .* got 'x'"
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        tt.start_game(tt.new_game(2, seed=1).config, components="x")  # type: ignore[arg-type]
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        TrickyTreatsVectorEnv(2, components="x")  # type: ignore[arg-type]
 
 
 def _nested(depth: int) -> dict[str, Any]:
