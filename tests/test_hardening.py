@@ -271,6 +271,20 @@ def test_a_version_1_player_record_is_migrated(middle: tt.GameState) -> None:
     assert tt.loads_view(json.dumps(record)) == middle.view(2)
 
 
+def test_dumps_of_a_view_says_how_a_view_is_saved(middle: tt.GameState) -> None:
+    """Before: AttributeError ('PlayerView' object has no attribute 'setup'); a view lacks
+    the name of its component data, which its record holds, so only its game can write it
+    (issue 46, item 12)."""
+    view = middle.view(1)
+    with pytest.raises(tt.ConfigurationError, match=r"dumps\(game, player=view.player\)"):
+        tt.dumps(view)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"not a PlayerView"):
+        tt.dumps(view, player=1)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"got 'xxx.*\(1000002 characters\)$"):
+        tt.dumps("x" * 10**6)  # type: ignore[arg-type]
+    assert tt.loads_view(tt.dumps(middle, player=1)) == view
+
+
 def test_a_record_with_huge_player_names_is_refused(middle: tt.GameState) -> None:
     record = json.loads(tt.dumps(middle))
     record["config"]["players"][0] = "A" * 100_000
