@@ -426,3 +426,59 @@ def test_a_saved_table_still_resumes() -> None:
     again = tt.Table.resume(table.save())
     assert again.game == table.game
     assert again.save() == table.save()
+
+
+# -- messages quote hostile input short; limits have upper bounds (issue 46, item 9) ----------
+
+
+def test_a_hostile_language_is_quoted_short() -> None:
+    """Before: a 100,000-character --lang value was echoed whole; a number raised
+    AttributeError."""
+    with pytest.raises(tt.ConfigurationError, match=r"\(100002 characters\); the languages") as c:
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language="x" * 100_000)
+    assert len(str(c.value)) < 200
+    with pytest.raises(tt.ConfigurationError, match=r"a language is a code like 'nl', got 5"):
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limit", [4 * 1024 * 1024, 10**100, 63, "big", True])
+def test_a_table_message_limit_has_an_upper_bound(limit: object) -> None:
+    """Before: max_message_bytes=10**100 (or 4 MB) was accepted and "big" raised TypeError."""
+    game = tt.new_game(2, seed=3)
+    with pytest.raises(tt.ConfigurationError, match=r"from 64 to 65,536, got ") as caught:
+        tt.Table(game, max_message_bytes=limit)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 200
+    saved = json.loads(tt.Table(game).save())
+    with pytest.raises(tt.RecordError, match=r"^\$.max_message_bytes: expected a whole number"):
+        tt.Table.resume(json.dumps({**saved, "max_message_bytes": limit}))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"k" * 60_000: 1},  # an unknown key
+        {f"key{i}": 1 for i in range(3_000)},  # many unknown keys
+        {"action": list(range(10_000))},
+        {"moves_played": 10**4000},
+    ],
+    ids=["long-key", "many-keys", "long-action", "huge-moves-played"],
+)
+def test_a_table_refusal_quotes_the_message_short(extra: dict[str, Any]) -> None:
+    """Before: the refusal echoed the unknown keys, the action or moves_played whole (with a
+    4 MB limit, a 1 MB key)."""
+    table = tt.Table(tt.new_game(2, seed=3), max_message_bytes=64 * 1024)
+    move = {"credential": table.credential(0), "action": "pass"} | extra
+    (reply,) = table.handle(json.dumps(move))
+    assert reply.message["code"] in {"malformed", "invalid-action", "stale"}
+    assert len(reply.message["error"]) < 200
+
+
+def test_a_vector_env_seed_message_is_short() -> None:
+    """Before: the message listed every seed (440,037 characters for 20,000 bad seeds)."""
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    env = TrickyTreatsVectorEnv(2)
+    with pytest.raises(tt.ConfigurationError) as caught:
+        env.reset(seed=[10**4000, 0])
+    assert len(str(caught.value)) < 400
