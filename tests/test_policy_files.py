@@ -413,7 +413,7 @@ def fuzzed() -> Iterator[Path]:
 GOOD_FILES: list[bytes] = []  # filled by the fixture: hypothesis prints fixtures' values
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])  # the profile sets the examples
 @given(
     which=st.integers(0, 2),
     edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
