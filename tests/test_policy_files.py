@@ -337,6 +337,21 @@ def test_a_zip_listing_many_or_twice_the_same_members_is_refused(tmp_path: Path)
     assert "it holds 'weights.npy' twice" in refusal(twice)
 
 
+def test_a_zip64_directory_is_refused_before_it_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """zipfile takes the member count and directory size of a zip64 record over those of the
+    end record: a small end record must not let a huge directory be parsed."""
+    with monkeypatch.context() as patch:
+        patch.setattr(zipfile, "ZIP_FILECOUNT_LIMIT", 1)  # zip64 records for a small zip
+        path = zipped(tmp_path / "zip64.npz", {f"x{i}.npy": b"" for i in range(10_000)})
+    data = bytearray(path.read_bytes())
+    struct.pack_into("<HHL", data, len(data) - 22 + 8, 5, 5, 100)  # a small end record
+    path.write_bytes(data)
+    assert "its zip directory is a zip64 one" in refusal(path)
+    assert peak_bytes(lambda: load_policy(path)) < 1_000_000
+
+
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
     """Before: a 17 MB file (its ``about`` padded) was read whole and loaded."""
     padding = "x" * ((MAX_POLICY_FILE_BYTES + 1024) // 4)

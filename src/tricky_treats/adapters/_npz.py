@@ -140,8 +140,11 @@ def _check_directory(data: bytes, most: int, refuse: _Refuse) -> None:
         at = data.rfind(b"PK\x05\x06", max(0, at - 0xFFFF), at)
         if at < 0 or at + _END_RECORD.size > len(data):
             return
+    if data[max(0, at - 20) : at].startswith(b"PK\x06\x07"):
+        # A zip64 locator, whose record zipfile reads instead of the end record: Python
+        # writes one for 65,535 members or 4 GiB, never for a policy file.
+        raise refuse("its zip directory is a zip64 one, which a policy file never needs")
     entries, size = _END_RECORD.unpack_from(data, at)[4:6]
-    # 0xFFFF entries marks a zip64 directory, written only for 65,535 members or more.
     if entries > most or size > most * 1024:
         raise refuse(
             f"its zip directory lists {entries} members in {size:,} bytes; a policy file "
