@@ -139,6 +139,14 @@ def pgettext(context: str, message: str) -> str:
     return message if code == "en" else catalog(code).pgettext(context, message)
 
 
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """The singular or plural of a message in ``context`` for ``count``, in the current language."""
+    code = _language.get()
+    if code == "en":
+        return singular if count == 1 else plural
+    return catalog(code).npgettext(context, singular, plural, count)
+
+
 def NP_(context: str, message: str) -> str:  # noqa: N802 - gettext's own name
     """Mark ``message`` in ``context`` for the catalogs without translating it now."""
     return message

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
-import itertools
 import operator
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +23,7 @@ from tricky_treats.actions import (
     ActionSpace,
 )
 from tricky_treats.components import (
+    FEATURES,
     ComponentData,
     CostumeCard,
     CostumeType,
@@ -332,11 +331,15 @@ class PlayerState:
         """Cards of ``feature`` worn by all kids together, covered ones included (R1)."""
         return self.counts_by_feature()[feature]
 
-    def counts_by_feature(self) -> Counter[Feature]:
-        """``count(feature)`` of every feature worn (R1); 0 for the others."""
-        # Every card counts once for its colour, once for its theme and once for its type.
-        cards = itertools.chain.from_iterable(self.kids)
-        return Counter(itertools.chain.from_iterable(map(_CARD_FEATURES, cards)))
+    def counts_by_feature(self) -> dict[Feature, int]:
+        """``count(feature)`` of every feature, in the order of ``FEATURES`` (R1)."""
+        counts = dict.fromkeys(FEATURES, 0)
+        for kid in self.kids:
+            for card in kid:  # every card counts for its colour, its theme and its type
+                counts[card.colour] += 1
+                counts[card.theme] += 1
+                counts[card.type] += 1
+        return counts
 
     def shown_icons(self) -> tuple[TrickIcon | None, ...]:
         """The trick icon on top of each kid, or None for a kid without cards (R3)."""
@@ -351,7 +354,6 @@ class PlayerState:
         return tuple(map(_CARD_TYPE, self.kids[kid]))
 
 
-_CARD_FEATURES = operator.attrgetter("colour", "theme", "type")
 _CARD_TYPE = operator.attrgetter("type")
 
 
