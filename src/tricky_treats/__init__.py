@@ -57,6 +57,7 @@ from tricky_treats.errors import (
     ConfigurationError,
     IllegalActionError,
     InvalidActionError,
+    PolicyFileError,
     TrickyTreatsError,
     UnknownPlayerError,
 )
@@ -186,6 +187,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PluginError",
+    "PolicyFileError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",
