@@ -31,7 +31,9 @@ To measure another checkout's server with the same benchmark, put its ``src`` an
 ``examples/web/src`` first on ``PYTHONPATH``: the servers are started by this Python.
 
 Needs the web app, ``pip install -e examples/web`` (``-e 'examples/web[postgresql]'`` and
-Debian's ``postgresql`` for the PostgreSQL setups).
+Debian's ``postgresql`` for the PostgreSQL setups, which start PostgreSQL with the tests' own
+helper, ``tests/postgres.py``: it needs pytest too, ``pip install -e '.[test]'``, or
+``--setups sqlite`` leaves them out).
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str,
             json.dumps({"credential": ann, "action": "pass", "cheat": 1}),
             None,
             "malformed",
-            "unknown keys ['cheat']",
+            "unknown key 'cheat':",
         ),
         (
             json.dumps({"type": "undo", "credential": ann}),

@@ -1410,14 +1410,39 @@ LANGUAGE_COOKIE = "tt_lang"
 """The cookie of the page's language switch: a player's own choice, kept by their browser."""
 
 
-def page_language(cookie: str | None, headers: Mapping[str, str]) -> str:
-    """The language of a page: the player's switch (the cookie), else the browser's wish."""
+@functools.cache
+def web_languages() -> dict[str, str]:
+    """The languages the pages speak, by code, each named in its own words.
+
+    English, and every catalog shipped (``static/i18n/LL.json``) of a language the engine
+    speaks too; a catalog names its language by its translation of "English".
+    """
+    from tricky_treats._i18n import LANGUAGES
+
+    languages = {"en": "English"}
+    for catalog in sorted((STATIC / "i18n").glob("*.json")):
+        if catalog.stem in LANGUAGES:
+            messages = json.loads(catalog.read_text(encoding="utf-8"))
+            languages[catalog.stem] = messages.get("English", catalog.stem)
+    return languages
+
+
+def page_language(cookie: str | None, headers: Mapping[str, str], asked: str | None = None) -> str:
+    """The language of a page: a link's, else the player's switch, else the browser's wish.
+
+    ``asked`` is a link's ``?lang=``, ``cookie`` the switch's choice; a language the pages do
+    not speak is passed over.
+    """
     from tricky_treats._i18n import check_language, from_accept_language
 
-    if cookie:
-        with contextlib.suppress(tt.ConfigurationError):
-            return check_language(cookie)
-    return from_accept_language(headers.get("accept-language"))
+    for chosen in (asked, cookie):
+        if chosen:
+            with contextlib.suppress(tt.ConfigurationError):
+                code = check_language(chosen[:40])
+                if code in web_languages():
+                    return code
+    found = from_accept_language(headers.get("accept-language"))
+    return found if found in web_languages() else "en"
 
 
 @functools.cache
@@ -1432,6 +1457,8 @@ def _page_html(name: str, language: str) -> str:
         + messages.replace("</", "<\\/")
         + "</script>"
     )
+    languages = json.dumps(web_languages(), ensure_ascii=False).replace("</", "<\\/")
+    script += f'\n  <script id="tt-languages" type="application/json">{languages}</script>'
     html = html.replace('<html lang="en">', f'<html lang="{language}">', 1)
     return html.replace("</head>", f"  {script}\n</head>", 1)
 
@@ -1544,7 +1571,9 @@ def create_app(
 
     async def page(request: Request) -> Response:
         name = request.scope["route"].name
-        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        language = page_language(
+            request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
+        )
         html = _page_html(name, language)
         # The page depends on the cookie and the header: caches must keep one per language.
         return Response(html, media_type="text/html", headers={"Vary": "Accept-Language, Cookie"})
@@ -1552,7 +1581,9 @@ def create_app(
     async def variants(request: Request) -> Response:
         from tricky_treats._i18n import _, speaking
 
-        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        language = page_language(
+            request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
+        )
         with speaking(language):  # the engine's catalog has the shipped variants' words
             offered = [
                 {"name": v.name, "title": _(v.title), "description": _(v.description)}

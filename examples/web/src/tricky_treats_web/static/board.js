@@ -6,7 +6,7 @@
 // Plain DOM, no build step. Every house, card and kid is a real button: a legal one is
 // outlined, and an illegal one, when pressed, says why (the table's own refusal, in words).
 
-import { languageSwitch, N_, t } from "/static/i18n.js";
+import { languageSwitch, N_, serverText, t } from "/static/i18n.js";
 
 const TREATS = ["candy", "lollipop", "gummy"]; // the order of a player's treat tracks
 const SEAT_COLOURS = ["#f39c12", "#3c9cf0", "#ef5da8", "#14c9b6"];
@@ -105,6 +105,18 @@ export function pic(name, cls = "pic", label = word(name.replace("-", " "))) {
 
 function cap(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The noun after a count shown apart (a bold number, then its word): singular or plural.
+const NOUNS = {
+  candy: [N_("candy"), N_("candies")],
+  lollipop: [N_("lollipop"), N_("lollipops")],
+  gummy: [N_("gummy"), N_("gummies")],
+  pumpkin: [N_("pumpkin"), N_("pumpkins")],
+  "footprint left": [N_("footprint left"), N_("footprints left")],
+};
+function noun(n, what) {
+  return t(NOUNS[what][n === 1 ? 0 : 1]);
 }
 
 function plural(n, noun) {
@@ -219,6 +231,8 @@ const REASONS = [N_("last footprint"), N_("complete costumes"), N_("deck empty")
 export function plainError(message, view) {
   const code = message.code;
   if (code === "stale") return t("The game moved on before your move arrived; here is the current position.");
+  // The server's and the table's own refusals (a limit, a lost game): by their code.
+  if (code && !["illegal-action", "invalid-action", "not-your-turn", "wrong-seat"].includes(code)) return serverText(message);
   let text = message.message || message.error || t("the move was refused");
   text = text.replace(/\s*\((R\d+[^)]*)\)/g, "").replace(/^cannot play \S+: /, "");
   const said = refusalWords(text.trim(), view);
@@ -285,9 +299,9 @@ export function visitPreview(view, seat, i) {
 }
 
 function previewText(p) {
-  const parts = [`+${p.treats} ${word(p.treat)}`];
+  const parts = [`+${p.treats} ${noun(p.treats, p.treat)}`];
   if (p.pumpkin) parts.push(t("pumpkin"));
-  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: word(s.treat) }));
+  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: noun(s.treats, s.treat) }));
   return parts.join(", ");
 }
 
@@ -1208,7 +1222,7 @@ export class BoardView {
       v.players.map((p, s) => {
         const sheet = v.scores[s];
         const tile = v.secret_tiles[s];
-        const treats = TREATS.map((treat) => `${p.treats[treat]} ${word(treat)}`).join(", ");
+        const treats = TREATS.map((treat) => `${p.treats[treat]} ${noun(p.treats[treat], treat)}`).join(", ");
         return h(
           "section",
           {
@@ -1231,14 +1245,14 @@ export class BoardView {
           h(
             "div",
             { class: "tracks", "data-testid": "treats", "aria-label": t("treats: {treats}; {pumpkins}; {footprints} left", { treats, pumpkins: plural(p.pumpkins, "pumpkin"), footprints: plural(p.footprints, "footprint") }) },
-            TREATS.map((treat) => h("span", { class: "track", "data-treat": treat }, pic(treat, "pic", ""), h("b", {}, p.treats[treat]), h("span", { class: "track-name" }, word(treat)))),
-            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, t("pumpkins"))),
+            TREATS.map((treat) => h("span", { class: "track", "data-treat": treat }, pic(treat, "pic", ""), h("b", {}, p.treats[treat]), h("span", { class: "track-name" }, noun(p.treats[treat], treat)))),
+            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, noun(p.pumpkins, "pumpkin"))),
             h(
               "span",
               { class: "track foot" },
               h("span", { style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", "")),
               h("b", {}, p.footprints),
-              h("span", { class: "track-name" }, t("footprints left")),
+              h("span", { class: "track-name" }, noun(p.footprints, "footprint left")),
             ),
           ),
           h(

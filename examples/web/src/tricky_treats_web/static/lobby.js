@@ -1,7 +1,7 @@
 // The lobby: choose players, bots, rules and a seed; get one link per human seat. The links of
 // the games created here are kept in this browser (localStorage), with copy buttons, built
 // from an address the creator can set (the one friends on other machines use).
-import { languageSwitch, N_, t, translatePage } from "/static/i18n.js";
+import { LANGUAGE, languageSwitch, N_, serverText, t, translatePage } from "/static/i18n.js";
 
 translatePage();
 document.querySelector(".header-buttons").append(languageSwitch());
@@ -58,7 +58,7 @@ function announce(text) {
   document.getElementById("announce").textContent = text;
 }
 
-const response = await fetch("/api/variants");
+const response = await fetch(`/api/variants?lang=${LANGUAGE}`);
 const info = await response.json();
 
 function setSeats(n) {
@@ -209,8 +209,9 @@ document.getElementById("create").onsubmit = async (event) => {
     return;
   }
   const body = {
-    players: [...seats.children].map((row) => ({
-      name: row.querySelector("[name=name]").value,
+    players: [...seats.children].map((row, i) => ({
+      // An empty name is the seat's, in the page's language: a name, never "you".
+      name: row.querySelector("[name=name]").value.trim() || t("Player {number}", { number: i + 1 }),
       bot: row.querySelector("[name=bot]").value || null,
     })),
     variants: [...form.querySelectorAll("[name=variant]:checked")].map((box) => box.value),
@@ -231,7 +232,7 @@ document.getElementById("create").onsubmit = async (event) => {
     answer = { error: t("The server cannot be reached: is it running?") };
   }
   if (!ok) {
-    error.textContent = t(answer.message || answer.error);
+    error.textContent = serverText(answer);
     return;
   }
   error.textContent = "";
