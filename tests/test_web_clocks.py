@@ -731,15 +731,15 @@ def test_two_processes_on_postgresql_keep_the_clocks_through_a_kill_9_and_lose_n
         # Ann does not move: both processes hold the game and act on her time at once. One
         # move is stored, and every socket hears that one.
         versions = len(acknowledged)
-        seen = [
+        heard_by = [
             await c.until(lambda m: m["moves_played"] > versions, timeout=40)
             for c in (tab, ann, watcher)
         ]
-        for heard in seen:
+        for heard in heard_by:
             note(heard)
-        assert seen[0]["moves"] == seen[1]["moves"] == seen[2]["moves"]
-        assert [m["player"] for m in seen[0]["moves"]] == [0]
-        assert seen[0]["moves"][0]["played_by"]["reason"] == "time"
+        assert heard_by[0]["moves"] == heard_by[1]["moves"] == heard_by[2]["moves"]
+        assert [m["player"] for m in heard_by[0]["moves"]] == [0]
+        assert heard_by[0]["moves"][0]["played_by"]["reason"] == "time"
         await asyncio.sleep(2.5)  # past the other's backstop (Bo's 4 s are not out): one move
         assert watcher.state["moves_played"] == versions + 1
         for client in (ann, bo, watcher, tab):
