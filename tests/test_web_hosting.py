@@ -19,6 +19,7 @@ import json
 import os
 import socket
 import struct
+import subprocess
 import threading
 import time
 import urllib.error
@@ -48,7 +49,7 @@ pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 from tricky_treats_web import Limits, Lobby, SqliteTableStore, create_app
 from tricky_treats_web.app import client_key
 
-from tests.local import next_message, post_json, receive
+from tests.local import SERVE_COMMAND, free_port, next_message, post_json, receive
 from tests.postgres import TemporaryPostgres, new_database
 from tests.postgres import missing as postgres_missing
 from tests.stored_games import stored_rows
@@ -795,3 +796,121 @@ def test_an_outage_of_postgresql_is_answered_at_once_and_service_resumes(
         text = log.read_text()
         for escaped in ("Exception in ASGI application", "never retrieved", "Traceback"):
             assert escaped not in text, text
+
+
+def test_a_server_started_while_postgresql_is_down_says_so_in_one_line(tmp_path: Path) -> None:
+    """Not a 39-line traceback: what it could not reach (no password shown), why, and what to
+    do; exit status 1."""
+    pytest.importorskip("psycopg", reason=postgres_missing() or "needs psycopg")
+    store = f"postgresql://postgres:secret@127.0.0.1:{free_port()}/postgres"  # nobody listens
+    result = subprocess.run(
+        [*SERVE_COMMAND, "--port", str(free_port()), "--store", store],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert "Traceback" not in result.stderr
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("tricky-treats-web serve: cannot reach the store postgresql://")
+    assert "Connection refused" in lines[0]
+    assert "start PostgreSQL, or check --store" in lines[0]
+    assert "secret" not in result.stderr + result.stdout
+
+
+FROZEN_BOUND = 10.0
+"""Seconds a client may wait for an answer while PostgreSQL is frozen (the store cuts a
+statement after 3 s; before, a move waited for as long as the freeze lasted). A bound on a
+hang, on a loaded machine, not a timing check: the figures are printed."""
+
+
+def test_a_frozen_postgresql_fails_a_move_in_bounded_time_and_the_game_stays_whole(
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL stopped with SIGSTOP (its connections open, nothing answers): a move, a new
+    socket and a new game are each refused within a bound, the same way. Once it wakes, the
+    move the frozen database had may be stored after all: every socket then sees it, a new
+    socket sees the same game, and play goes on."""
+    reason = postgres_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    with TemporaryPostgres() as database:
+        url = new_database(database.url)
+        server = Server(url, tmp_path / "a.log")
+        timings: dict[str, float] = {}
+
+        async def main() -> None:
+            await server.start()
+            base = f"{server.url}"
+            answer = await asyncio.to_thread(post_json, f"http://{base}/api/games", TWO)
+            game, keys = answer["game"], _keys(answer)
+            ann, ann_state = await _hello(f"ws://{base}/ws/{game}", keys[0])
+            bo, bo_state = await _hello(f"ws://{base}/ws/{game}", keys[1])
+            sockets, states = [ann, bo], [ann_state, bo_state]
+
+            def move() -> tuple[int, str]:
+                mover = 0 if states[0]["your_turn"] else 1
+                action = states[mover]["legal_actions"][0]["action"]
+                return mover, json.dumps({"credential": keys[mover], "action": action})
+
+            async def play() -> None:
+                mover, text = move()
+                await sockets[mover].send(text)
+                for i in (0, 1):
+                    states[i] = await next_message(sockets[i], 20)
+                    assert states[i]["type"] == "update", states[i]
+
+            for _ in range(2):
+                await play()
+            with database.frozen():
+                mover, text = move()
+                began = time.monotonic()
+                await sockets[mover].send(text)
+                refusal = await next_message(sockets[mover], FROZEN_BOUND)
+                timings["move refused"] = time.monotonic() - began
+                assert refusal["code"] == "not-saved", refusal
+                began = time.monotonic()
+                late, refusal = await asyncio.wait_for(
+                    _hello(f"ws://{base}/ws/{game}", None), FROZEN_BOUND
+                )
+                timings["new socket refused"] = time.monotonic() - began
+                assert refusal["code"] == "unavailable", refusal
+                await late.close()
+                began = time.monotonic()
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    await asyncio.wait_for(
+                        asyncio.to_thread(post_json, f"http://{base}/api/games", TWO),
+                        FROZEN_BOUND,
+                    )
+                timings["new game refused"] = time.monotonic() - began
+                assert refused.value.code == 503
+                assert json.load(refused.value)["code"] in {"not-saved", "unavailable"}
+            # Awake: a new socket sees the game as stored; the players' sockets agree with it
+            # (the frozen move, if it was stored after all, reached them as any move does).
+            began = time.monotonic()
+            while True:
+                assert time.monotonic() - began < FROZEN_BOUND, "service did not resume"
+                watcher, seen = await _hello(f"ws://{base}/ws/{game}", None)
+                if seen["type"] == "update":
+                    break
+                await watcher.close()
+                await asyncio.sleep(0.2)
+            timings["service back"] = time.monotonic() - began
+            for i in (0, 1):
+                while states[i]["moves_played"] < seen["moves_played"]:
+                    states[i] = await next_message(sockets[i], FROZEN_BOUND)
+                assert states[i]["moves_played"] == seen["moves_played"]
+            await play()  # and the game goes on
+            assert (await next_message(watcher, 20))["moves_played"] == states[0]["moves_played"]
+            for ws in (*sockets, watcher):
+                await ws.close()
+
+        try:
+            asyncio.run(main())
+        finally:
+            server.stop()
+    print("frozen:", ", ".join(f"{k} in {v:.2f} s" for k, v in timings.items()))
+    text = (tmp_path / "a.log").read_text()
+    for escaped in ("Exception in ASGI application", "never retrieved", "Traceback"):
+        assert escaped not in text, text

@@ -19,6 +19,7 @@ import argparse
 import logging
 import os
 import sys
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -172,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from tricky_treats_web.clocks import TimeControl
     from tricky_treats_web.programs import Programs, allowed_program
     from tricky_treats_web.sockets import websocket_protocol
-    from tricky_treats_web.store import open_store
+    from tricky_treats_web.store import StoreUnavailableError, open_store
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     fields = (*_LIMIT_HELP, *_SECONDS_HELP, "finished_expiry")
@@ -191,6 +192,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
     except tt.ConfigurationError as exc:
         sys.exit(f"tricky-treats-web serve: {exc}")
+    except StoreUnavailableError as exc:
+        # One line, not a traceback: what failed, why (the driver's first line), what to do.
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "no answer"
+        sys.exit(
+            f"tricky-treats-web serve: cannot reach the store {_without_password(args.store)} "
+            f"({reason}); start PostgreSQL, or check --store"
+        )
     print(f"Tricky Treats: open http://{args.host}:{args.port}/ (Ctrl+C to stop)", flush=True)
     uvicorn.run(
         create_app(lobby, pyodide=args.pyodide),
@@ -202,6 +210,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         forwarded_allow_ips=args.forwarded_allow_ips,
         log_level="warning",
     )
+
+
+def _without_password(store: str) -> str:
+    """``store`` as it may be shown: a URL's password left out."""
+    parts = urllib.parse.urlsplit(store)
+    if parts.password is None:
+        return store
+    host = parts.netloc.rpartition("@")[2]
+    user = f"{parts.username}@" if parts.username else ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=user + host))
 
 
 def console_main() -> None:

@@ -16,7 +16,12 @@ not heard of for ``PRESENCE_TTL`` count as closed when it was last heard of.
 
 While the database is down, every call fails within ``timeout`` seconds with
 ``StoreUnavailableError`` (never waits for a pool to give up), and the first call after it is
-back opens a fresh connection: service resumes as soon as PostgreSQL answers again.
+back opens a fresh connection: service resumes as soon as PostgreSQL answers again. While it is
+frozen (stopped with SIGSTOP, a host that went quiet: the connections stay open and nothing
+answers), a call that has its connection fails after ``statement_seconds`` the same way: a
+watchdog shuts the connection's socket down. A move cut so may still be stored when the
+database wakes (it had the statement); it is then announced as any move is, and every process
+plays it.
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import itertools
 import json
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -192,6 +200,65 @@ def _import_psycopg() -> Any:
     return psycopg
 
 
+class _Watchdog:
+    """Cuts the connection of a transaction that runs past its deadline.
+
+    A frozen database keeps its TCP connections open (the kernel still acknowledges what is
+    sent) and answers nothing, so psycopg would wait for ever. Shutting the socket down makes
+    the waiting call fail at once (``OperationalError``). One thread, started on first use,
+    watches every transaction of the process.
+    """
+
+    def __init__(self) -> None:
+        self._running: dict[int, tuple[float, Any]] = {}
+        self._keys = itertools.count()
+        self._condition = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def watching(self, conn: Any, seconds: float | None) -> Iterator[None]:
+        """Cut ``conn`` if the block lasts more than ``seconds`` (None: never)."""
+        if seconds is None:
+            yield
+            return
+        key = next(self._keys)
+        with self._condition:
+            self._running[key] = (time.monotonic() + seconds, conn)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="tricky-treats-web store watchdog", daemon=True
+                )
+                self._thread.start()
+            self._condition.notify()
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._running.pop(key, None)
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                now = time.monotonic()
+                for key, (deadline, conn) in list(self._running.items()):
+                    if deadline <= now:
+                        del self._running[key]
+                        _cut(conn)
+                soonest = min((d for d, _ in self._running.values()), default=now + 60)
+                self._condition.wait(max(0.01, soonest - now))
+
+
+def _cut(conn: Any) -> None:
+    """Shut the socket of ``conn`` down: a call waiting on it fails, in its own thread."""
+    with contextlib.suppress(Exception):  # closed meanwhile: nothing to cut
+        duplicate = socket.socket(fileno=os.dup(conn.pgconn.socket))
+        try:
+            duplicate.shutdown(socket.SHUT_RDWR)
+        finally:
+            duplicate.close()
+    log.warning("PostgreSQL did not answer in time: a connection was cut")
+
+
 class _Connections:
     """At most ``size`` connections to ``url``, opened when needed, each used by one thread.
 
@@ -204,10 +271,14 @@ class _Connections:
     CHECK_AFTER = 1.0
     """Seconds idle after which a connection is checked (``SELECT 1``) before it is used."""
 
-    def __init__(self, psycopg: Any, url: str, size: int, timeout: float) -> None:
+    def __init__(
+        self, psycopg: Any, url: str, size: int, timeout: float, statement_seconds: float
+    ) -> None:
         self._psycopg = psycopg
         self._url = url
         self._timeout = timeout
+        self._statement_seconds = statement_seconds
+        self._watchdog = _Watchdog()
         self._slots = threading.BoundedSemaphore(size)
         self._idle: list[tuple[Any, float]] = []
         self._lock = threading.Lock()
@@ -246,12 +317,13 @@ class _Connections:
             conn.close()
 
     @contextlib.contextmanager
-    def connection(self, *, single: bool = False) -> Iterator[Any]:
+    def connection(self, *, single: bool = False, seconds: float | None = -1.0) -> Iterator[Any]:
         """A connection for one transaction, committed when the block ends without error.
 
         ``single``: the block runs one statement, which is its own transaction (autocommit:
         one round trip to the server instead of three). ``StoreUnavailableError`` if no
-        connection is to be had within the timeout or the database fails under it.
+        connection is to be had within the timeout, or the database fails under it or does
+        not answer within ``seconds`` (by default ``statement_seconds``; None: no bound).
         """
         psycopg = self._psycopg
         if self.closed:
@@ -261,10 +333,12 @@ class _Connections:
         conn = None
         try:
             conn = self._take()
-            if conn.autocommit != single:
-                conn.autocommit = single
-            yield conn
-            conn.commit()
+            bound = self._statement_seconds if seconds is not None and seconds < 0 else seconds
+            with self._watchdog.watching(conn, bound):
+                if conn.autocommit != single:
+                    conn.autocommit = single
+                yield conn
+                conn.commit()
         except psycopg.OperationalError as exc:
             if conn is not None:
                 conn.close()
@@ -293,15 +367,27 @@ class PostgresTableStore:
 
     ``url`` is a libpq connection URL (``postgresql://user@host:port/database``); ``pool_size``
     bounds the connections this process opens for saves and loads (one more listens);
-    ``timeout`` bounds the wait for one, in seconds.
+    ``timeout`` bounds the wait for one, in seconds, and ``statement_seconds`` the wait for
+    the database's answer (a sweep of expired games has ``SWEEP_SECONDS``, a migration no
+    bound). ``StoreUnavailableError`` if the database cannot be reached.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 1.5) -> None:
+    SWEEP_SECONDS = 60.0
+    """The bound on a sweep of expired games, which may delete many."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 8,
+        timeout: float = 1.5,
+        statement_seconds: float = 3.0,
+    ) -> None:
         psycopg = _import_psycopg()
         self._psycopg = psycopg
         self.url = url
-        self._pool = _Connections(psycopg, url, pool_size, timeout)
-        with self._pool.connection() as conn:
+        self._pool = _Connections(psycopg, url, pool_size, timeout, statement_seconds)
+        with self._pool.connection(seconds=None) as conn:
             # One process at a time creates or migrates the schema.
             conn.execute("SELECT pg_advisory_xact_lock(7274251)")
             self._migrate(conn)
@@ -493,7 +579,7 @@ class PostgresTableStore:
         """Delete the games left idle too long (see ``TableStore.expire``); answer their ids."""
         # An unfinished game's row is written when it starts and at its first move; the time
         # of its last move is its log's. The log's rows go with their game (the foreign key).
-        with self._pool.connection() as conn:
+        with self._pool.connection(seconds=self.SWEEP_SECONDS) as conn:
             rows = conn.execute(
                 "DELETE FROM tricky_treats_games AS game WHERE (NOT over AND updated < %s "
                 "AND coalesce((SELECT at FROM tricky_treats_moves AS move "
