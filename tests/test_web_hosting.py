@@ -259,6 +259,43 @@ def test_max_games_counts_what_a_process_holds_and_games_load_on_demand(
     assert len(_rows(path)) == 7
 
 
+def test_spectators_never_hold_a_room_a_seat_needs(tmp_path: Path) -> None:
+    """With room for three games, three spectators without a credential watch three games:
+    a player of a fourth game still gets in (before: 503 server-full), and the room watched
+    longest only by spectators gives way; its spectators are told why."""
+    lobby = Lobby(store=SqliteTableStore(tmp_path / "tables.sqlite3"), limits=Limits(max_games=3))
+    client = _client(lobby, tmp_path)
+    games = [client.post("/api/games", content=json.dumps(TWO)).json() for _ in range(4)]
+    watchers = [client.websocket_connect(f"/ws/{a['game']}") for a in games[:3]]
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(w) for w in watchers]
+        for ws in sockets:
+            ws.send_text(json.dumps({"type": "hello", "credential": None}))
+            assert receive(ws)["type"] == "update"
+        with client.websocket_connect(f"/ws/{games[3]['game']}") as player:
+            player.send_text(json.dumps({"type": "hello", "credential": _keys(games[3])[0]}))
+            welcome = receive(player)
+            assert welcome["type"] == "update", welcome
+            assert welcome["your_turn"]
+            told = receive(sockets[0])
+            assert told["code"] == "server-full"
+            assert "players" in told["error"]
+            assert len(lobby.rooms) == 3
+            assert games[0]["game"] not in lobby.rooms
+        # A spectator does not take the room of a player: the others hold seats now.
+        seated = [client.websocket_connect(f"/ws/{a['game']}") for a in games[1:3]]
+        with (
+            seated[0] as one,
+            seated[1] as two,
+            client.websocket_connect(f"/ws/{games[3]['game']}") as three,
+        ):
+            for ws, answer in ((one, games[1]), (two, games[2]), (three, games[3])):
+                ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[1]}))
+                assert receive(ws)["type"] == "update"
+            with client.websocket_connect(f"/ws/{games[0]['game']}") as late:
+                assert receive(late)["code"] == "server-full"
+
+
 @pytest.mark.parametrize("game_id", ["a%00b", "%00", "a%20b", "%C3%A9t%C3%A9", "a%FFb", "x" * 65])
 def test_a_nul_or_odd_byte_in_a_game_id_is_no_game(tmp_path: Path, game_id: str) -> None:
     client = _client(Lobby(store=SqliteTableStore(tmp_path / "tables.sqlite3")), tmp_path)

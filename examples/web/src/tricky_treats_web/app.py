@@ -553,17 +553,34 @@ class Lobby:
     def _make_space(self) -> bool:
         """Unload games nobody uses until one more fits; False if every one is in use.
 
-        Without a store only finished games may go (memory is all there is of the others).
+        Games only spectators watch go next (spectators never hold a room a seat needs): the
+        one watched longest first, its spectators told why. Without a store only finished
+        games may go (memory is all there is of the others).
         """
-        if len(self.rooms) + self._creating < self.limits.max_games:
+        over = len(self.rooms) + self._creating - self.limits.max_games + 1
+        if over <= 0:
             return True
         idle = sorted(
             (room.last_active, game_id)
             for game_id, room in self.rooms.items()
             if room.idle and (self.store is not None or room.table.game.is_over)
         )
-        for _, game_id in idle[: len(self.rooms) + self._creating - self.limits.max_games + 1]:
-            self._unload(game_id)
+        watched: list[tuple[float, str]] = []
+        if len(idle) < over and self.store is not None:
+            watched = sorted(
+                (room.last_active, game_id)
+                for game_id, room in self.rooms.items()
+                if not room.idle
+                and not room.holders
+                and all(c.who == tt.SPECTATORS for c in room.connections)
+            )
+        for _, game_id in [*idle, *watched][:over]:
+            room = self._unload(game_id)
+            for connection in room.connections if room is not None else ():
+                connection.refuse(
+                    "server-full",
+                    "this server needs the room of this game for players; watch again later",
+                )
         return len(self.rooms) + self._creating < self.limits.max_games
 
     def _unload(self, game_id: str) -> Room | None:
