@@ -23,6 +23,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.request
 import zlib
 from pathlib import Path
 from typing import Any
@@ -150,14 +151,22 @@ def test_the_server_deletes_expired_games_by_itself_and_tells_their_sockets(
     assert _rows(path) == []
 
 
-def _move_once(client: TestClient, answer: dict[str, Any]) -> None:
-    """The first seat makes one move (the game is then played)."""
+def _move_once(client: TestClient, answer: dict[str, Any], seat: int = 0) -> None:
+    """The ``seat``-th human seat makes one move (one seat alone: the game is not played)."""
+    key = _keys(answer)[seat]
     with client.websocket_connect(f"/ws/{answer['game']}") as ws:
-        ws.send_text(json.dumps({"type": "hello", "credential": _keys(answer)[0]}))
+        ws.send_text(json.dumps({"type": "hello", "credential": key}))
         hello = receive(ws)
+        assert hello["your_turn"]
         action = hello["legal_actions"][0]["action"]
-        ws.send_text(json.dumps({"type": "move", "credential": _keys(answer)[0], "action": action}))
+        ws.send_text(json.dumps({"type": "move", "credential": key, "action": action}))
         assert receive(ws)["type"] == "update"
+
+
+def _play(client: TestClient, answer: dict[str, Any]) -> None:
+    """Both seats of a two-player game move once: the game is played."""
+    _move_once(client, answer, 0)
+    _move_once(client, answer, 1)
 
 
 def test_games_nobody_moved_in_expire_in_minutes_and_played_ones_are_kept(
@@ -169,10 +178,15 @@ def test_games_nobody_moved_in_expire_in_minutes_and_played_ones_are_kept(
     client = _client(lobby, tmp_path)
     unplayed = client.post("/api/games", content=json.dumps(TWO)).json()
     played = client.post("/api/games", content=json.dumps(TWO)).json()
-    _move_once(client, played)
+    _play(client, played)
     assert asyncio.run(lobby.expire(now=time.time() + 599)) == []
     assert asyncio.run(lobby.expire(now=time.time() + 601)) == [unplayed["game"]]
     assert _rows(path) == [played["game"]]
+    # One seat's moves alone do not make a game played: it expires that long after them.
+    alone = client.post("/api/games", content=json.dumps(TWO)).json()
+    _move_once(client, alone)
+    assert asyncio.run(lobby.expire(now=time.time() + 599)) == []
+    assert asyncio.run(lobby.expire(now=time.time() + 601)) == [alone["game"]]
     # The same without a store: the games in memory.
     memory = Lobby(limits=limits)
     client = _client(memory, tmp_path)
@@ -196,12 +210,73 @@ def test_a_global_cap_on_unplayed_games_turns_strangers_away_not_players(
     refused = _client(second, tmp_path, "127.0.2.1").post("/api/games", content=json.dumps(TWO))
     assert refused.status_code == 503
     assert refused.json()["code"] == "busy"
-    assert "waiting for their first move" in refused.json()["error"]
+    assert "waiting to be played" in refused.json()["error"]
     # A game that is played no longer counts: its players are never in the way.
-    _move_once(strangers[0], answers[0])
+    _play(strangers[0], answers[0])
     assert store.count_unplayed() == 2
     player = _client(second, tmp_path, "127.0.2.1")
     assert player.post("/api/games", content=json.dumps(TWO)).status_code == 201
+
+
+def test_one_seat_moving_does_not_make_a_game_played_and_its_maker_holds_it_everywhere(
+    tmp_path: Path,
+) -> None:
+    """The hole of issue 46 (item 5): one move in each of its games took them off the cap.
+    Now a game counts as played once two seats moved in it themselves (a bot's move, or the
+    host's for an absent seat, does not count); until then it is its maker's, on every
+    process (here two lobbies on one store)."""
+    store = SqliteTableStore(tmp_path / "tables.sqlite3")
+    limits = Limits(games_per_client=2, max_unplayed=100)
+    first, second = Lobby(store=store, limits=limits), Lobby(store=store, limits=limits)
+    maker = _client(first, tmp_path, "127.0.4.1")
+    against_a_bot = {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], "seed": 3}
+    answers = [
+        maker.post("/api/games", content=json.dumps(body)).json() for body in (TWO, against_a_bot)
+    ]
+    for answer in answers:
+        _move_once(maker, answer)  # Ann moves (and the bot after her): one seat of each
+    assert store.count_unplayed() == 2
+    elsewhere = _client(second, tmp_path, "127.0.4.1")
+    refused = elsewhere.post("/api/games", content=json.dumps(TWO))
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "too-many-games"
+    assert "nobody has played yet" in refused.json()["error"]
+    # Bo moves too: that game is played, and its maker may make another, on either process.
+    _move_once(elsewhere, answers[0], 1)
+    assert store.count_unplayed() == 1
+    assert elsewhere.post("/api/games", content=json.dumps(TWO)).status_code == 201
+
+
+def test_past_the_cap_a_newcomer_takes_the_place_of_the_biggest_holder(tmp_path: Path) -> None:
+    """No client holds more than its share of the cap on unplayed games while others wait:
+    past ``max_unplayed``, a new game replaces the oldest unplayed game of the client that
+    holds the most, if it holds at least two more than the newcomer; else 503 busy."""
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteTableStore(path)
+    lobby = Lobby(store=store, limits=Limits(games_per_client=3, max_unplayed=6))
+    made: dict[str, list[str]] = {}
+    for address in ("127.0.5.1", "127.0.5.2"):
+        client = _client(lobby, tmp_path, address)
+        made[address] = [
+            client.post("/api/games", content=json.dumps(TWO)).json()["game"] for _ in range(3)
+        ]
+    newcomer = _client(lobby, tmp_path, "2001:db8:5::1")
+    first = newcomer.post("/api/games", content=json.dumps(TWO))
+    assert first.status_code == 201
+    assert made["127.0.5.1"][0] not in _rows(path)  # the oldest of the first biggest holder
+    second = newcomer.post("/api/games", content=json.dumps(TWO))
+    assert second.status_code == 201
+    assert made["127.0.5.2"][0] not in _rows(path)  # now the other one held the most
+    assert store.count_unplayed() == 6
+    # Each holds 2 now: nobody holds more than their share, and the cap holds.
+    third = newcomer.post("/api/games", content=json.dumps(TWO))
+    assert third.status_code == 503
+    assert third.json()["code"] == "busy"
+    assert store.count_unplayed() == 6
+    assert len(_rows(path)) == 6
+    # A socket of a game that made way is told so.
+    with newcomer.websocket_connect(f"/ws/{made['127.0.5.1'][0]}") as ws:
+        assert receive(ws)["code"] == "no-game"
 
 
 def test_ipv6_clients_are_counted_per_64_and_mapped_ipv4_as_ipv4(tmp_path: Path) -> None:
@@ -951,3 +1026,94 @@ def test_a_frozen_postgresql_fails_a_move_in_bounded_time_and_the_game_stays_who
     text = (tmp_path / "a.log").read_text()
     for escaped in ("Exception in ASGI application", "never retrieved", "Traceback"):
         assert escaped not in text, text
+
+
+def _post_as(url: str, address: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to ``url`` as the client ``address`` (named by the trusted proxy's
+    ``X-Forwarded-For``: the server is started with ``--forwarded-allow-ips 127.0.0.1``)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "text/json", "X-Forwarded-For": address},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.load(refused)
+
+
+def _unplayed_by_maker(url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT coalesce(maker, ''), count(*) FROM tricky_treats_games "
+            "WHERE NOT moved AND NOT over GROUP BY maker"
+        ).fetchall()
+    return {maker: int(count) for maker, count in rows}
+
+
+def test_many_addresses_across_three_processes_hold_no_more_than_their_share(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Issue 46, item 6: 26 addresses filled the global cap on unplayed games and every
+    process answered newcomers 503 busy for 30 minutes. Here 40 clients (20 IPv4 addresses,
+    20 IPv6 /64s) each try 7 new games, round robin over three processes on one PostgreSQL
+    (cap 60, 5 per client): the cap holds, nobody holds more than 5 nor more than one game
+    above anybody else who tried, and 10 honest newcomers each get a game at once."""
+    most, share = 60, 5
+    options = (
+        "--forwarded-allow-ips",
+        "127.0.0.1",
+        "--max-unplayed",
+        str(most),
+        "--games-per-client",
+        str(share),
+    )
+    servers = [Server(postgres_url, tmp_path / f"{i}.log", options) for i in range(3)]
+    strangers = [f"198.51.100.{i}" for i in range(1, 21)]
+    strangers += [f"2001:db8:{i:x}::{i:x}" for i in range(1, 21)]
+    newcomers = [f"203.0.113.{i}" for i in range(1, 11)]
+    figures: dict[str, object] = {}
+
+    async def start() -> None:
+        for server in servers:
+            await server.start()
+
+    try:
+        asyncio.run(start())
+        urls = [f"http://{server.url}/api/games" for server in servers]
+        answers: dict[tuple[int, str | None], int] = {}
+        began = time.monotonic()
+        for attempt in range(7):
+            for i, address in enumerate(strangers):
+                status, answer = _post_as(urls[(i + attempt) % 3], address, TWO)
+                key = (status, answer.get("code"))
+                answers[key] = answers.get(key, 0) + 1
+        figures["flood seconds"] = round(time.monotonic() - began, 1)
+        figures["flood answers"] = {f"{s} {c or 'created'}": n for (s, c), n in answers.items()}
+        assert set(answers) <= {(201, None), (429, "too-many-games"), (503, "busy")}
+        waits = []
+        for j, address in enumerate(newcomers):
+            began = time.monotonic()
+            status, answer = _post_as(urls[j % 3], address, TWO)
+            waits.append(time.monotonic() - began)
+            assert status == 201, answer
+        held = _unplayed_by_maker(postgres_url)
+        assert sum(held.values()) <= most
+        assert all(held[a] == 1 for a in newcomers)
+        assert max(held.values()) <= share
+        assert max(held.values()) - min(held[client_key(a)] for a in strangers) <= 1
+        figures["newcomers served"] = f"{len(newcomers)} of {len(newcomers)}"
+        figures["newcomer's wait, median s"] = round(sorted(waits)[len(waits) // 2], 3)
+        figures["unplayed at the end"] = sum(held.values())
+        figures["most held by one client"] = max(held.values())
+    finally:
+        for server in servers:
+            server.stop()
+    print("many addresses:", figures)
+    for i in range(3):
+        text = (tmp_path / f"{i}.log").read_text()
+        assert "Traceback" not in text, text

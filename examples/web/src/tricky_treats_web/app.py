@@ -58,6 +58,7 @@ from tricky_treats_web.clocks import Clock, SeatPresence, TablePolicy, TimeContr
 from tricky_treats_web.programs import Programs
 from tricky_treats_web.store import (
     PRESENCE_SECONDS,
+    CapReachedError,
     PresenceRow,
     StoredMove,
     StoreUnavailableError,
@@ -122,7 +123,9 @@ class Limits:
     max_games: int = 1000
     """Games this process holds in memory at once; games nobody uses are unloaded first."""
     games_per_client: int = 20
-    """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s."""
+    """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s on
+    this process; with a store, also the unplayed games it may hold at once, over every
+    process."""
     create_window: float = 3600.0
     sockets_per_client: int = 32
     """Open sockets of one client, counted from the moment they connect (before hello)."""
@@ -141,7 +144,9 @@ class Limits:
     unplayed_expiry: float = 30 * 60.0
     """A game nobody has made a move in (bots aside) is deleted this long after it was made."""
     max_unplayed: int = 500
-    """Games waiting for their first move, over every process of the store; then 503 busy."""
+    """Unplayed games (fewer than two seats moved in them), over every process of the store;
+    past it a new game takes the place of the oldest unplayed game of the client that holds
+    the most, if that client holds two more than the newcomer; else 503 busy."""
     finished_expiry: float | None = None
     """A finished game is deleted this long after its last move; None keeps it in the store."""
     sweep_seconds: float = 60.0
@@ -677,11 +682,13 @@ class Lobby:
         *,
         policy: TablePolicy | None = None,
         clock: Clock | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store ``table`` as ``version`` (runs in a worker thread); failures are logged.
 
         ``since``: how many actions the game had at the version before; ``policy`` the new
-        table's (version 0), ``clock`` the clocks after the move.
+        table's (version 0), ``clock`` the clocks after the move, ``mover`` the seat that made
+        it itself.
         """
         assert self.store is not None
         try:
@@ -692,6 +699,7 @@ class Lobby:
                 since=since,
                 policy=None if policy is None else policy.to_json(),
                 clock=None if clock is None else clock.to_json(),
+                mover=mover,
             )
         except VersionConflictError:
             raise
@@ -739,12 +747,14 @@ class Lobby:
     async def create(self, request: Mapping[str, Any], client: str = "") -> dict[str, Any]:
         """Create a game for ``client`` from a request body; the answer holds the seat links."""
         now = time.time()
-        created = self._check_quota(client_key(client), now)
+        maker = client_key(client)
+        created = self._check_quota(maker, now)
         self._check_room()
         table, names = self._new_table(request)
         policy = self._new_policy(request)
-        await self._check_unplayed()
-        game_id = await self._open(table, policy)
+        if self.store is None:
+            await self._check_unplayed()
+        game_id = await self._open(table, policy, maker)
         created.append(now)
         others = {**table.bots, **table.hosted}
         return {
@@ -825,21 +835,38 @@ class Lobby:
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
-    async def _open(self, table: tt.Table, policy: TablePolicy) -> str:
-        """Store a new table and open its room; its game id."""
+    async def _open(self, table: tt.Table, policy: TablePolicy, maker: str) -> str:
+        """Store a new table of ``maker`` (a client) within the caps, open its room; its id."""
         self._check_room()
         game_id = secrets.token_urlsafe(9)
         if self.store is not None:
             self._creating += 1
             try:
-                save = functools.partial(self._save, policy=policy)
-                await self._store_call(save, game_id, table, 0)
+                gone = await self._store_call(
+                    functools.partial(
+                        self.store.create,
+                        policy=policy.to_json(),
+                        maker=maker,
+                        per_maker=self.limits.games_per_client,
+                        most=self.limits.max_unplayed,
+                    ),
+                    game_id,
+                    table,
+                )
+            except CapReachedError as exc:
+                raise _cap_refusal(exc) from None
             except Exception as exc:
+                _store_failed("could not store a new game")
                 raise RefusedError(
                     "not-saved", "the server could not store the new game; try again", 503
                 ) from exc
             finally:
                 self._creating -= 1
+            for displaced in gone:  # its sockets on the other processes learn at their move
+                log.info("game %s made way for a newcomer's game", displaced)
+                self._close_room(
+                    displaced, "expired", "this game was never played and made way for another"
+                )
         self.rooms[game_id] = Room(table, policy=policy)
         return game_id
 
@@ -873,7 +900,7 @@ class Lobby:
         )
         policy = attrs.evolve(room.policy, started=time.time())
         if self.store is None:
-            room.next_game = await self._open(table, policy)
+            room.next_game = await self._open(table, policy, "")
             return room.next_game
         candidate = secrets.token_urlsafe(9)
         try:
@@ -972,11 +999,21 @@ class Lobby:
         conflict = False
         clock: list[Clock | None] = [room.clock]
 
+        # The seat that made this move itself (not a bot, not the host for it): a game counts
+        # as played once two seats have.
+        mover = before.current_player
+        if mover not in room.table.human_seats or len(before.history) in room.table.played_by:
+            mover = None
+
         def commit(table: tt.Table) -> None:
             nonlocal conflict
             clock[0] = self._clock_of(room, before, time.time())
+            if mover is not None and len(before.history) in table.played_by:
+                own: int | None = None  # the host played it (play_for)
+            else:
+                own = mover
             try:
-                self._save(game_id, table, version, len(before.history), clock=clock[0])
+                self._save(game_id, table, version, len(before.history), clock=clock[0], mover=own)
             except VersionConflictError:
                 conflict = True
                 raise
@@ -1408,6 +1445,23 @@ class Lobby:
         view, legal = game.view(seat), game.legal_actions()
         action = await asyncio.to_thread(agent.choose, view, legal, rng)
         return action, tt.PlayedBy(name, reason, detail)
+
+
+def _cap_refusal(exc: CapReachedError) -> RefusedError:
+    """The refusal of a new game the store's caps turned away."""
+    if exc.code == "too-many-games":
+        return RefusedError(
+            "too-many-games",
+            f"your address has {exc.held} games nobody has played yet, as many as one address "
+            "may; play one of them, or try again once they expire",
+            429,
+        )
+    return RefusedError(
+        "busy",
+        f"{exc.total} new games are waiting to be played, as many as this server keeps, and "
+        "nobody holds more than their share; try again in a few minutes",
+        503,
+    )
 
 
 def _store_failed(message: str, *args: object) -> None:

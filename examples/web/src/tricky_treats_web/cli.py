@@ -50,9 +50,11 @@ Friends on other machines:
 """
 
 _LIMIT_HELP = {
-    "games_per_client": "games one client (an IPv4 address or an IPv6 /64) may create per hour",
-    "max_unplayed": "games nobody has moved in yet, over every process of the store; "
-    "past it, new games are refused (503 busy)",
+    "games_per_client": "games one client (an IPv4 address or an IPv6 /64) may create per hour "
+    "on this process, and unplayed games it may hold over every process",
+    "max_unplayed": "unplayed games (fewer than two seats moved), over every process of the "
+    "store; past it, a newcomer's game replaces one of the client holding the most, else 503 "
+    "busy",
     "sockets_per_client": "sockets one client may hold open on this process",
     "spectators_per_game": "spectators of one game on this process (seats never count)",
     "max_games": "games this process holds in memory; games nobody is connected to are "

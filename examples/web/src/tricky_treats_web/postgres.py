@@ -43,6 +43,7 @@ import tricky_treats as tt
 from tricky_treats_web.store import (
     PRESENCE_TTL,
     SCHEMA_VERSION,
+    CapReachedError,
     Changed,
     NextGame,
     PresenceChanged,
@@ -54,6 +55,7 @@ from tricky_treats_web.store import (
     StoredTable,
     StoreUnavailableError,
     VersionConflictError,
+    mover_bit,
     new_actions,
     played_by_text,
     read_played_by,
@@ -82,7 +84,9 @@ CREATE TABLE IF NOT EXISTS tricky_treats_games (
     moved BOOLEAN NOT NULL,
     updated TIMESTAMPTZ NOT NULL DEFAULT now(),
     next_game TEXT,
-    policy TEXT
+    policy TEXT,
+    maker TEXT,
+    movers BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tricky_treats_games_unplayed
     ON tricky_treats_games (updated) WHERE NOT moved AND NOT over;
@@ -97,6 +101,10 @@ CREATE TABLE IF NOT EXISTS tricky_treats_moves (
     PRIMARY KEY (game_id, version)
 );
 ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS policy TEXT;
+ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS maker TEXT;
+ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS movers BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS tricky_treats_games_maker
+    ON tricky_treats_games (maker) WHERE NOT moved AND NOT over;
 ALTER TABLE tricky_treats_moves ADD COLUMN IF NOT EXISTS clock TEXT;
 ALTER TABLE tricky_treats_moves ADD COLUMN IF NOT EXISTS played_by TEXT;
 CREATE TABLE IF NOT EXISTS tricky_treats_presence (
@@ -172,14 +180,27 @@ WITH logged AS (
     ON CONFLICT DO NOTHING
     RETURNING game_id
 ), marked AS (
-    UPDATE tricky_treats_games AS game SET moved = true, over = %(over)s, updated = now()
+    UPDATE tricky_treats_games AS game SET movers = game.movers | %(mover)s,
+        moved = ((game.movers | %(mover)s) & ((game.movers | %(mover)s) - 1)) <> 0,
+        over = %(over)s, updated = now()
     FROM logged WHERE game.game_id = logged.game_id AND (NOT game.moved OR %(over)s)
 )
 SELECT pg_notify(%(channel)s, %(note)s) FROM logged
 """
 """A move as version v, stored only if v - 1 is (the key (game, version) takes each once);
-the game's row records its first move and its last; the processes are told. One statement,
-one round trip."""
+an unplayed game's row records the seat that moved (played once two have: ``m & (m - 1)``
+clears the lowest bit) and the time of its last move, a played game's its last move; the
+processes are told. One statement, one round trip."""
+
+_UNPLAYED = "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
+_HEAVIEST = (
+    "SELECT maker, count(*) AS held FROM tricky_treats_games WHERE NOT moved AND NOT over "
+    "AND maker IS NOT NULL GROUP BY maker ORDER BY held DESC, min(updated) LIMIT 1"
+)
+_OLDEST = (
+    "SELECT game_id FROM tricky_treats_games WHERE NOT moved AND NOT over AND maker = %s "
+    "ORDER BY updated LIMIT 1"
+)
 
 _LOG = """
 SELECT game.snapshot_version, game.next_game, move.version, move.actions, move.clock,
@@ -441,6 +462,7 @@ class PostgresTableStore:
         since: int | None = None,
         policy: str | None = None,
         clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), and announce it."""
         if version == 0:
@@ -470,6 +492,7 @@ class PostgresTableStore:
             "clock": clock,
             "played_by": by,
             "over": table.game.is_over,
+            "mover": mover_bit(mover),
             "channel": CHANNEL,
             "note": note,
         }
@@ -508,6 +531,42 @@ class PostgresTableStore:
             )
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"next {game_id} {next_id}"))
         return next_id
+
+    CREATE_LOCK = 7274252
+    """The advisory lock that makes the processes' new games one at a time (their caps)."""
+
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` if the caps allow it (see ``TableStore.create``)."""
+        data = table.save(hash_credentials=True)
+        with self._pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (self.CREATE_LOCK,))
+            (held,) = conn.execute(f"{_UNPLAYED} AND maker = %s", (maker,)).fetchone()
+            (total,) = conn.execute(_UNPLAYED).fetchone()
+            if held >= per_maker:
+                raise CapReachedError("too-many-games", held, total)
+            gone: list[str] = []
+            if total >= most:
+                heaviest = conn.execute(_HEAVIEST).fetchone()
+                if heaviest is None or heaviest[1] < held + 2:
+                    raise CapReachedError("busy", held, total)
+                gone = [conn.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+                conn.execute("DELETE FROM tricky_treats_games WHERE game_id = %s", (gone[0],))
+            conn.execute(
+                "INSERT INTO tricky_treats_games "
+                "(game_id, snapshot, snapshot_version, over, moved, policy, maker) "
+                "VALUES (%s, %s, 0, %s, false, %s, %s)",
+                (game_id, data, table.game.is_over, policy, maker),
+            )
+        return gone
 
     def load(self, game_id: str) -> StoredTable | None:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
@@ -563,11 +622,9 @@ class PostgresTableStore:
         return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
         with self._pool.connection(single=True) as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
-            ).fetchone()
+            row = conn.execute(_UNPLAYED).fetchone()
         return int(row[0])
 
     def expire(

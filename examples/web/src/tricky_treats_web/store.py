@@ -60,6 +60,7 @@ import tricky_treats as tt
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CapReachedError",
     "PresenceRow",
     "QuarantinedTable",
     "SqliteTableStore",
@@ -77,7 +78,8 @@ log = logging.getLogger("tricky_treats_web.store")
 
 SCHEMA_VERSION = 3
 """The stores' schema: 1 kept each game as a whole table, 2 as a snapshot and a log of moves,
-3 added each game's policy, each move's clock and ``played_by``, and the presence rows."""
+3 added each game's policy, its maker and the seats that moved in it, each move's clock and
+``played_by``, and the presence rows."""
 
 PRESENCE_SECONDS = 5.0
 """How often a process that shares its store says it is alive (``heartbeat``)."""
@@ -102,6 +104,25 @@ class VersionConflictError(Exception):
 
 class StoreUnavailableError(Exception):
     """The store cannot be reached now (the database is down): try again later."""
+
+
+class CapReachedError(Exception):
+    """A new game the caps refuse (``TableStore.create``).
+
+    ``code`` is ``too-many-games`` (its maker holds its share of unplayed games: ``held``) or
+    ``busy`` (the store holds ``total`` unplayed games, and nobody holds more than their share).
+    """
+
+    def __init__(self, code: str, held: int, total: int) -> None:
+        super().__init__(f"{code}: {held} of the maker's, {total} in all")
+        self.code = code
+        self.held = held
+        self.total = total
+
+
+def mover_bit(mover: int | None) -> int:
+    """The bit of the seat that made a move itself in a game's ``movers`` (0: the host did)."""
+    return 0 if mover is None else 1 << mover
 
 
 @attrs.frozen
@@ -179,15 +200,37 @@ class TableStore(Protocol):
         since: int | None = None,
         policy: str | None = None,
         clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game or a move of ``game_id``; return only once it would survive a crash.
 
         Version 0 stores ``table`` as a new game, if no game has that id, with its ``policy``.
         Version ``v > 0`` stores a move: the actions ``table.game.history[since:]``, ``since``
         being how many the game had at version ``v - 1``, the ``clock`` after it, and who
-        played its first action (``table.played_by``). Either raises
-        ``VersionConflictError`` if the stored game is not at the version before (or, for 0,
-        exists).
+        played its first action (``table.played_by``); ``mover`` is the human seat that made
+        it itself (None: a bot or the host). A game counts as played once two seats have.
+        Either raises ``VersionConflictError`` if the stored game is not at the version before
+        (or, for 0, exists).
+        """
+
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` (a client) if the caps on unplayed games allow it.
+
+        One transaction, one at a time over every process. Unplayed games are the unfinished
+        ones fewer than two seats have moved in themselves. ``CapReachedError``
+        ``too-many-games`` if ``maker`` holds ``per_maker`` of them; past ``most`` in all, the
+        oldest unplayed game of the maker who holds the most is deleted to make room if that
+        maker holds at least two more than ``maker`` does (else ``busy``): nobody holds more
+        than a fair share while newcomers are waiting. Answers the ids of the games deleted.
         """
 
     def load(self, game_id: str) -> StoredTable | None:
@@ -216,7 +259,7 @@ class TableStore(Protocol):
         """
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
 
     def open_next(
         self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
@@ -692,11 +735,25 @@ class SqliteTableStore:
 
     @staticmethod
     def _add_columns(db: sqlite3.Connection) -> None:
-        """Schema 2 to 3: a game's policy, a move's clock and ``played_by`` (NULL before)."""
-        for table, column in (("games", "policy"), ("moves", "clock"), ("moves", "played_by")):
+        """Schema 2 to 3: a game's policy and maker, the seats that moved, a move's clock.
+
+        And its ``played_by``; NULL before (no seat known to have moved: a game that was moved
+        in counts as played, as it did).
+        """
+        for table, column in (
+            ("games", "policy TEXT"),
+            ("games", "maker TEXT"),
+            ("games", "movers INTEGER NOT NULL DEFAULT 0"),
+            ("moves", "clock TEXT"),
+            ("moves", "played_by TEXT"),
+        ):
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-            if column not in columns:
-                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+            if column.split()[0] not in columns:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        # Counted on every new game, per maker (games_per_client).
+        db.execute(
+            "CREATE INDEX IF NOT EXISTS games_maker ON games (maker) WHERE moved = 0 AND over = 0"
+        )
 
     @staticmethod
     def _from_whole_tables(db: sqlite3.Connection) -> int:
@@ -754,6 +811,7 @@ class SqliteTableStore:
         since: int | None = None,
         policy: str | None = None,
         clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), committed."""
         stamp = _stamp(_now())
@@ -782,8 +840,9 @@ class SqliteTableStore:
                     _APPEND,
                     (version, actions, stamp, clock, by, game_id, version - 1, version - 1),
                 ).rowcount
-                if changed == 1:  # the first move, or the last: the game's row says so
-                    db.execute(_MARK, (over, stamp, game_id, over))
+                if changed == 1:  # a move of an unplayed game, or the last: the row says so
+                    bit = mover_bit(mover)
+                    db.execute(_MARK, (bit, bit, bit, over, stamp, game_id, over))
             if changed == 1:
                 self._saved(game_id, version)
         if changed != 1:
@@ -823,6 +882,40 @@ class SqliteTableStore:
                 db.execute("UPDATE games SET next_game = ? WHERE game_id = ?", (next_id, game_id))
             self._saved(next_id, 0)
         return next_id
+
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` if the caps allow it (see ``TableStore.create``)."""
+        data = table.save(hash_credentials=True)
+        with self._lock:
+            with self._transaction() as db:  # BEGIN IMMEDIATE: one writer at a time
+                (held,) = db.execute(f"{_UNPLAYED} AND maker = ?", (maker,)).fetchone()
+                (total,) = db.execute(_UNPLAYED).fetchone()
+                if held >= per_maker:
+                    raise CapReachedError("too-many-games", held, total)
+                gone: list[str] = []
+                if total >= most:
+                    heaviest = db.execute(_HEAVIEST).fetchone()
+                    if heaviest is None or heaviest[1] < held + 2:
+                        raise CapReachedError("busy", held, total)
+                    gone = [db.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+                    self._delete(db, gone)
+                db.execute(
+                    "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, "
+                    "updated, policy, maker) VALUES (?, ?, 0, ?, 0, ?, ?, ?)",
+                    (game_id, data, table.game.is_over, _stamp(_now()), policy, maker),
+                )
+            self._deleted(gone)
+            self._saved(game_id, 0)
+        return gone
 
     def load(self, game_id: str) -> StoredTable | None:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
@@ -865,11 +958,9 @@ class SqliteTableStore:
         return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
         with self._lock:
-            (count,) = self._db.execute(
-                "SELECT count(*) FROM games WHERE moved = 0 AND over = 0"
-            ).fetchone()
+            (count,) = self._db.execute(_UNPLAYED).fetchone()
         return int(count)
 
     def expire(
@@ -984,7 +1075,9 @@ _SCHEMA = (
         moved INTEGER NOT NULL,
         updated TEXT NOT NULL,
         next_game TEXT,
-        policy TEXT
+        policy TEXT,
+        maker TEXT,
+        movers INTEGER NOT NULL DEFAULT 0
     )""",
     # One row per move, clustered by game: a move writes one page of the log.
     """CREATE TABLE IF NOT EXISTS moves (
@@ -1029,8 +1122,24 @@ _APPEND = (
 )
 """A move as version v, stored only if v - 1 is (the key (game, version) takes each once)."""
 
-_MARK = "UPDATE games SET moved = 1, over = ?, updated = ? WHERE game_id = ? AND (moved = 0 OR ?)"
-"""After a move: the game's row records its first move and its last; other moves leave it."""
+_MARK = (
+    "UPDATE games SET movers = movers | ?, moved = ((movers | ?) & ((movers | ?) - 1)) <> 0, "
+    "over = ?, updated = ? WHERE game_id = ? AND (moved = 0 OR ?)"
+)
+"""After a move: an unplayed game's row records the seat that moved (played once two have:
+``m & (m - 1)`` clears the lowest bit) and the time of its last move; a played game's row
+records its last move only."""
+
+_UNPLAYED = "SELECT count(*) FROM games WHERE moved = 0 AND over = 0"
+_HEAVIEST = (
+    "SELECT maker, count(*) AS held FROM games WHERE moved = 0 AND over = 0 "
+    "AND maker IS NOT NULL GROUP BY maker ORDER BY held DESC, min(updated) LIMIT 1"
+)
+"""The maker who holds the most unplayed games (of two, the one with the oldest), and how
+many."""
+_OLDEST = (
+    "SELECT game_id FROM games WHERE moved = 0 AND over = 0 AND maker = ? ORDER BY updated LIMIT 1"
+)
 
 _LOG = (
     "SELECT version, actions, clock, played_by FROM moves WHERE game_id = ? AND version > ? "
