@@ -247,6 +247,39 @@ def test_one_seat_moving_does_not_make_a_game_played_and_its_maker_holds_it_ever
     assert elsewhere.post("/api/games", content=json.dumps(TWO)).status_code == 201
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_stored_game_is_played_once_two_seats_moved_in_it_themselves(
+    tmp_path: Path, request: pytest.FixtureRequest, kind: str
+) -> None:
+    """The stores keep the seats that moved (``save(mover=)``): a move the host played for a
+    seat (``mover=None``) does not count, nor a seat moving again; the second seat does."""
+    store: Any
+    if kind == "sqlite":
+        store = SqliteTableStore(tmp_path / "tables.sqlite3")
+    else:
+        from tricky_treats_web.postgres import PostgresTableStore
+
+        store = PostgresTableStore(request.getfixturevalue("postgres_url"))
+    table = tt.Table.new(["Ann", "Bo"], SEED)
+    assert store.create("game", table, policy=None, maker="a", per_maker=5, most=5) == []
+    for version, mover in enumerate((0, None, 0), start=1):
+        seat = table.game.current_player
+        assert seat is not None
+        action = table.connect(table.credential(seat)).message["legal_actions"][0]["action"]
+        since = len(table.game.history)
+        table.handle(json.dumps({"credential": table.credential(seat), "action": action}))
+        store.save("game", table, version=version, since=since, mover=mover)
+        assert store.count_unplayed() == 1
+    seat = table.game.current_player
+    assert seat is not None
+    action = table.connect(table.credential(seat)).message["legal_actions"][0]["action"]
+    since = len(table.game.history)
+    table.handle(json.dumps({"credential": table.credential(seat), "action": action}))
+    store.save("game", table, version=4, since=since, mover=1)
+    assert store.count_unplayed() == 0
+    store.close()
+
+
 def test_past_the_cap_a_newcomer_takes_the_place_of_the_biggest_holder(tmp_path: Path) -> None:
     """No client holds more than its share of the cap on unplayed games while others wait:
     past ``max_unplayed``, a new game replaces the oldest unplayed game of the client that

@@ -999,19 +999,15 @@ class Lobby:
         conflict = False
         clock: list[Clock | None] = [room.clock]
 
-        # The seat that made this move itself (not a bot, not the host for it): a game counts
-        # as played once two seats have.
-        mover = before.current_player
-        if mover not in room.table.human_seats or len(before.history) in room.table.played_by:
-            mover = None
+        # The human seat to act: it made this move itself unless the host played it for the
+        # seat (play_for, seen in played_by). A game counts as played once two seats have.
+        seat = before.current_player
+        human = seat if seat in room.table.human_seats else None
 
         def commit(table: tt.Table) -> None:
             nonlocal conflict
             clock[0] = self._clock_of(room, before, time.time())
-            if mover is not None and len(before.history) in table.played_by:
-                own: int | None = None  # the host played it (play_for)
-            else:
-                own = mover
+            own = None if len(before.history) in table.played_by else human
             try:
                 self._save(game_id, table, version, len(before.history), clock=clock[0], mover=own)
             except VersionConflictError:
