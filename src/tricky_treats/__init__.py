@@ -83,7 +83,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -184,6 +184,7 @@ __all__ = [
     "Outgoing",
     "Pass",
     "Passed",
+    "PlayedBy",
     "PlayerState",
     "PlayerView",
     "PluginError",
