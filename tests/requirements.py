@@ -11,7 +11,8 @@ installs every extra. ``.ci/run`` installs everything and runs with ``CI=true``,
 - ``@needs_extra("report")`` (or ``pytestmark = needs_extra("report")``) where the imports
   happen inside the tests;
 - ``needs_chromium()`` / ``chromium_path()`` for the browser tests, ``npm_path()`` for what
-  npm installs, ``postgresql_bin()`` / ``needs_postgresql()`` for a PostgreSQL cluster.
+  npm installs, ``postgresql_bin()`` / ``needs_postgresql()`` for a PostgreSQL cluster,
+  ``needs_node()`` for Node.js.
 """
 
 from __future__ import annotations
@@ -137,6 +138,21 @@ def postgresql_bin() -> Path | None:
 def _version(path: str) -> tuple[int, ...]:
     number = Path(path).parent.parent.name
     return tuple(int(part) for part in number.split(".") if part.isdigit())
+
+
+NODE_HINT = "needs Node.js to run the JavaScript example bot: apt-get install nodejs"
+"""The skip reason of a test that runs ``examples/bots/js_bot.mjs``."""
+
+
+def node_path() -> Path | None:
+    """Node.js on PATH (``node``, as Debian's nodejs package installs it)."""
+    found = shutil.which("node")
+    return Path(found) if found else None
+
+
+def needs_node() -> pytest.MarkDecorator:
+    """Skip unless Node.js is installed (``node_path``); the reason says how to get it."""
+    return pytest.mark.skipif(node_path() is None, reason=NODE_HINT)
 
 
 POSTGRESQL_HINT = "needs PostgreSQL's server: apt-get install postgresql"

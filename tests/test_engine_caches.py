@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tricky_treats import plugins
-from tricky_treats._lookup import _qualify
 from tricky_treats.components import FEATURES
-from tricky_treats.model import _MEMO_SIZE, ActionLog
+from tricky_treats.model import ActionLog
+from tricky_treats.simulator._lookup import _qualify
 from tricky_treats.variants import _shuffles, base
 
 
@@ -166,17 +166,7 @@ def test_the_bounded_cache_drops_the_least_recently_used() -> None:
     assert len(cache) == 2
 
 
-def test_a_games_memo_stays_small() -> None:
-    states = _states(4, 3)
-    for state in states:
-        for player in range(4):
-            state.view(player)
-    memo = getattr(states[0].setup, "_memo", None)
-    assert memo is not None
-    assert 0 < len(memo) <= _MEMO_SIZE
-
-
-# -- the per-game lookup tables --------------------------------------------------------------------
+# -- the simulator's per-game lookup tables --------------------------------------------------------------------
 
 
 @given(
@@ -326,19 +316,7 @@ def test_scores_and_views_do_not_depend_on_what_was_asked_before(
         assert state.scores() == _fresh_sheets(state)
 
 
-def test_sheets_of_a_board_are_shared_by_later_states() -> None:
-    states = _states(4, 2)
-    first, second = states[0], states[1]
-    mover = first.current_player
-    assert mover is not None
-    first.scores()
-    second.scores()
-    for seat in range(4):
-        same = first.scores()[seat] is second.scores()[seat]
-        assert same == (seat != mover)  # only the mover's board changed
-
-
-def test_history_tuples_are_shared_and_right_on_every_branch() -> None:
+def test_histories_are_right_on_every_branch() -> None:
     states = _states(3, 5)
     for state in states:
         assert state.history == tuple(_walk(state.log))
@@ -537,23 +515,6 @@ def test_views_of_one_state_share_nothing_mutable() -> None:
     assert first.variant_options is not second.variant_options
     first.variant_options["card-data"]["file"] = "elsewhere.toml"
     assert game.view(0).variant_options == options
-
-
-def test_fast_built_values_are_the_public_classes() -> None:
-    """The engine's fast constructors make ordinary, frozen, equal instances."""
-    import weakref
-
-    game = _states(3, 1)[5]
-    view = game.view(0)
-    assert type(view) is tt.PlayerView
-    assert type(view.players[0]) is tt.PublicPlayer
-    assert type(view.scores[0]) is tt.ScoreSheet
-    assert view == attrs.evolve(view)
-    assert repr(view) == repr(attrs.evolve(view))
-    assert hash(view.scores[0]) == hash(attrs.evolve(view.scores[0]))
-    assert weakref.ref(view)() is view
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        view.turn = 3  # type: ignore[misc]
 
 
 def test_a_view_of_a_hand_built_state_uses_its_own_secret_tiles() -> None:

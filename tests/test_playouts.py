@@ -33,18 +33,26 @@ def _recounted(state: tt.GameState) -> tuple[tt.PlayerState, ...]:
 def _counts(player: tt.PlayerState) -> tuple[object, ...]:
     return (
         player.footprints,
-        player.feature_counts,
-        player.visible_icons,
-        player.free_kids,
-        player.qualified,
-        player.visitable,
+        [player.count(feature) for feature in tt.FEATURES],
+        [player.icon_count(icon) for icon in tt.TrickIcon],
+    )
+
+
+def _counted_by_hand(player: tt.PlayerState) -> tuple[object, ...]:
+    cards = [card for kid in player.kids for card in kid]
+    tops = [kid[-1].icon for kid in player.kids if kid]
+    return (
+        player.footprints,
+        [sum(card.has(feature) for card in cards) for feature in tt.FEATURES],
+        [tops.count(icon) for icon in tt.TrickIcon],
     )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_check_every_step(players: int) -> None:
     """Every game ends; every listed action applies; an unlisted action is rejected and leaves
-    the state unchanged; the counts kept move by move match a recount.
+    the state unchanged; the footprints kept move by move match a recount, and the counts a
+    board reports match the cards it holds.
     """
     for seed in SEEDS:
         states = random_playout(players, seed)
@@ -66,6 +74,7 @@ def test_random_playouts_check_every_step(players: int) -> None:
             for action in rng.sample(legal, min(3, len(legal))):
                 state.apply(action)
             assert [_counts(p) for p in state.players] == [_counts(p) for p in _recounted(state)]
+            assert [_counts(p) for p in state.players] == list(map(_counted_by_hand, state.players))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -176,7 +176,9 @@ def test_the_ladder_rates_games_it_does_not_keep(monkeypatch: pytest.MonkeyPatch
     played: a billion games per pair start at once and only a few exist at any time."""
     made: list[object] = []
 
-    def play(bots: tuple[str, str], seed: int, game_name: str = ladder.GAME) -> ladder.LadderGame:
+    def play(
+        bots: tuple[str, str], seed: int, game_name: str = ladder.GAME, settings: object = None
+    ) -> ladder.LadderGame:
         game = ladder.LadderGame(bots, seed, float(seed % 2), (10, 10), (0.01, 0.02))
         made.append(game)
         return game

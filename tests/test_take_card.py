@@ -96,7 +96,7 @@ def test_visible_icon_is_the_top_card_only(game: tt.GameState) -> None:
     shown = after.players[0].shown_icons()
     assert shown[0] is second.icon
     assert shown[1:] == (None,) * 4  # "A kid with no cards shows none"
-    icon_counts = dict(zip(tt.TrickIcon, after.players[0].visible_icons, strict=True))
+    icon_counts = {icon: after.players[0].icon_count(icon) for icon in tt.TrickIcon}
     assert icon_counts[second.icon] == 1
     assert sum(icon_counts.values()) == 1
 

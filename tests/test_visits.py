@@ -259,10 +259,11 @@ def test_a_visited_house_is_never_offered_again_on_a_hand_built_board(game: tt.G
     game = with_player(
         game, 0, kids=[[card("red", "fable", "head")], [], [], [], []], visited=[HEAD]
     )
-    assert not game.players[0].qualified >> HEAD & 1
+    head = game.setup.grid[HEAD].neighbour
+    assert game.players[0].count(head.wants) < head.minimum
     game = with_market(game, [card("green", "space", "head"), *game.market[1:]])
     after = with_turn(game.apply(tt.TakeCard(0, 1)), 0)
-    assert after.players[0].qualified >> HEAD & 1
+    assert after.players[0].count(head.wants) >= head.minimum
     assert tt.VisitHouse(HEAD) not in after.legal_actions()
     with pytest.raises(tt.IllegalActionError, match=r"R6"):
         after.apply(tt.VisitHouse(HEAD))

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -28,8 +27,9 @@ from typing import Any
 import attrs
 import pytest
 
-from tests.local import SERVE_COMMAND, free_port, post_json
+from tests.local import SERVE_COMMAND, free_port, post_json, skip_presence
 from tests.requirements import WEB_APP_HINT, install_hint
+from tests.stored_games import stored_tables
 
 pytest.importorskip("websockets", reason=install_hint("webtest"))
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
@@ -51,9 +51,11 @@ START_SECONDS = 30.0
 class Server:
     """The web example's server as a subprocess on one store; killed and started again."""
 
-    def __init__(self, store: Path | str, log: Path) -> None:
+    def __init__(self, store: Path | str, log: Path, options: Sequence[str] = ()) -> None:
         self.store = store
         self.log = log
+        self.options = tuple(options)
+        """More options of ``tricky-treats-web serve``."""
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.up = asyncio.Event()
@@ -78,7 +80,14 @@ class Server:
         self.port = free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [*SERVE_COMMAND, "--port", str(self.port), "--store", str(self.store)],
+                [
+                    *SERVE_COMMAND,
+                    "--port",
+                    str(self.port),
+                    "--store",
+                    str(self.store),
+                    *self.options,
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -163,8 +172,11 @@ class Progress:
 
 
 async def _recv(ws: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
-    return message
+    """The next message that is not a ``presence`` message (who is at the table)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if not skip_presence(message):
+            return message
 
 
 def _server_of(servers: Sequence[Server], game: Game, seat: int) -> Server:
@@ -282,15 +294,7 @@ def _expected_final_record(game: Game) -> str:
 
 
 def _stored_records(store: Path | str) -> dict[str, str]:
-    if isinstance(store, str):  # a postgresql:// URL
-        import psycopg
-
-        with psycopg.connect(store) as conn:
-            rows = conn.execute("SELECT game_id, data FROM tricky_treats_tables").fetchall()
-    else:
-        with sqlite3.connect(store) as db:
-            rows = db.execute("SELECT game_id, data FROM tables").fetchall()
-    return {game_id: tt.dumps(tt.Table.resume(data).game) for game_id, data in rows}
+    return {game_id: tt.dumps(table.game) for game_id, table in stored_tables(store).items()}
 
 
 GAMES = [

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.requirements import WEB_APP_HINT, install_hint
+from tests.stored_games import stored_rows, stored_tables
 
 pytest.importorskip("httpx2", reason=install_hint("webtest"))
 
@@ -64,9 +65,9 @@ def _play(client: TestClient, game_id: str, keys: list[str | None], moves: int) 
     return update
 
 
-def _rows(path: Path) -> dict[str, str]:
-    with sqlite3.connect(path) as db:
-        return dict(db.execute("SELECT game_id, data FROM tables").fetchall())
+def _stored(path: Path) -> dict[str, tt.Table]:
+    """The games in the store file, read straight from it (each snapshot with its log played)."""
+    return stored_tables(path)
 
 
 def test_the_sqlite_store_is_a_table_store(tmp_path: Path) -> None:
@@ -79,9 +80,9 @@ def test_every_accepted_move_is_stored_before_it_is_answered(tmp_path: Path) -> 
     lobby = Lobby(store=SqliteTableStore(path))
     client = _client(lobby, tmp_path)
     game_id, keys = _create(client, players=[{"name": "Ann"}, {"name": "Bo", "bot": "greedy"}])
-    assert tt.Table.resume(_rows(path)[game_id]).game == lobby.rooms[game_id].table.game
+    assert _stored(path)[game_id].game == lobby.rooms[game_id].table.game
     update = _play(client, game_id, keys, 3)
-    stored = tt.Table.resume(_rows(path)[game_id])
+    stored = _stored(path)[game_id]
     assert stored.game == lobby.rooms[game_id].table.game
     assert len(update["record"]["view"]["history"]) == len(stored.game.history) == 6
     with sqlite3.connect(path) as db:
@@ -140,11 +141,11 @@ def test_a_stored_table_that_fails_to_load_is_reported_and_kept_aside(
     store.save("good", good)
     store.save("bad", tt.Table.new(2, seed=SEED + 1))
     if data == "tampered":  # valid JSON, but a record the engine refuses
-        document = json.loads(_rows(path)["bad"])
+        document = json.loads(stored_rows(path)["bad"][0])
         document["record"]["seed"] = "seven"
         data = json.dumps(document)
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE tables SET data = ? WHERE game_id = 'bad'", (data,))
+        db.execute("UPDATE games SET snapshot = ? WHERE game_id = 'bad'", (data,))
     store.close()
 
     lobby = Lobby(store=SqliteTableStore(path))
@@ -161,7 +162,7 @@ def test_a_stored_table_that_fails_to_load_is_reported_and_kept_aside(
     assert kept.game_id == "bad"
     assert reason in kept.reason
     assert kept.data == (data if isinstance(data, str) else repr(data))
-    assert "bad" not in _rows(path)
+    assert "bad" not in stored_rows(path)
     # Reported once: afterwards it is in quarantine, not in the tables.
     assert asyncio.run(Lobby(store=SqliteTableStore(path)).room("bad")) is None
     assert len(lobby.store.quarantined()) == 1
@@ -201,10 +202,15 @@ class FullDiskStore(SqliteTableStore):
 
     full = False
 
-    def save(self, game_id: str, table: tt.Table, *, version: int | None = None) -> None:
+    def save(self, game_id: str, table: tt.Table, **details: Any) -> None:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
-        super().save(game_id, table, version=version)
+        super().save(game_id, table, **details)
+
+    def create(self, game_id: str, table: tt.Table, **details: Any) -> list[str]:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().create(game_id, table, **details)
 
 
 def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
@@ -216,7 +222,7 @@ def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
     client = _client(lobby, tmp_path)
     game_id, keys = _create(client)
     table = lobby.rooms[game_id].table
-    before, stored_before = table.game, _rows(path)[game_id]
+    before, stored_before = table.game, stored_rows(path)[game_id]
     store.full = True
     with client.websocket_connect(f"/ws/{game_id}") as ws, caplog.at_level(logging.ERROR):
         ws.send_text(json.dumps({"type": "hello", "credential": keys[0]}))
@@ -229,7 +235,7 @@ def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
             "error": "the server could not store this move; try again",
         }
         assert table.game is before
-        assert _rows(path)[game_id] == stored_before
+        assert stored_rows(path)[game_id] == stored_before
         assert f"could not store game {game_id}" in caplog.text
         assert "database or disk is full" in caplog.text
 
@@ -238,7 +244,7 @@ def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(
         update = ws.receive_json()
     assert update["type"] == "update"
     assert update["moves"][0]["action"] == action
-    assert tt.Table.resume(_rows(path)[game_id]).game == table.game
+    assert _stored(path)[game_id].game == table.game
 
 
 def test_a_game_the_store_cannot_write_is_not_created(tmp_path: Path) -> None:
@@ -271,10 +277,7 @@ def _store_with_moves(path: Path) -> tuple[SqliteTableStore, tt.Table]:
     table = tt.Table.new(2, seed=SEED)
     store.save("game", table, version=0)
     for version in range(1, 9):
-        seat = table.game.current_player
-        action = str(table.game.legal_actions()[0])
-        table.handle(json.dumps({"credential": table.credential(seat or 0), "action": action}))
-        store.save("game", table, version=version)
+        _move(store, "game", table, version)
     return store, table
 
 
@@ -289,6 +292,15 @@ def test_an_intact_write_ahead_log_after_a_crash_loses_nothing(tmp_path: Path) -
     assert (stored.version, stored.table.game) == (8, table.game)
 
 
+def _move(store: SqliteTableStore, game_id: str, table: tt.Table, version: int) -> None:
+    """Play the first legal action at ``table`` and store it as ``version``."""
+    since = len(table.game.history)
+    seat = table.game.current_player
+    action = str(table.game.legal_actions()[0])
+    table.handle(json.dumps({"credential": table.credential(seat or 0), "action": action}))
+    store.save(game_id, table, version=version, since=since)
+
+
 def _twelve_games(path: Path) -> tuple[SqliteTableStore, dict[str, int]]:
     """12 games, 3 moves each made round by round (as players do): their saved versions."""
     store = SqliteTableStore(path)
@@ -299,11 +311,8 @@ def _twelve_games(path: Path) -> tuple[SqliteTableStore, dict[str, int]]:
         versions[game_id] = 0
     for _ in range(3):
         for game_id, table in tables.items():
-            seat = table.game.current_player
-            action = str(table.game.legal_actions()[0])
-            table.handle(json.dumps({"credential": table.credential(seat or 0), "action": action}))
             versions[game_id] += 1
-            store.save(game_id, table, version=versions[game_id])
+            _move(store, game_id, table, versions[game_id])
     return store, versions
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats.actions import Action, TakeCard
 from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
 from tricky_treats.errors import ConfigurationError
@@ -38,7 +39,9 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "SearchAgent",
+    "begin_game",
     "determinize",
+    "end_game",
     "make_agent",
     "play_game",
 ]
@@ -397,7 +400,7 @@ def _shipped_policy() -> Agent:
         from tricky_treats.adapters.policy import ValuePolicyAgent
     except ImportError:
         raise ConfigurationError(
-            "the policy agent needs numpy: pip install 'tricky-treats[policy]'"
+            f"the policy agent needs numpy: {install_hint('policy')}"
         ) from None
     return ValuePolicyAgent.shipped()
 
@@ -454,11 +457,41 @@ def _shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def begin_game(agents: Iterable[object], game: GameState) -> None:
+    """Tell each agent that has a ``begin_game(game)`` method that ``game`` begins (once each).
+
+    An agent may define ``begin_game(game)`` and ``end_game(final)`` to hear of a game's
+    start and end: an exec bot (``tricky_treats.bot_protocol.ExecAgent``) starts and ends its
+    processes there. ``play_game``, ``simulate`` and the ladder call them.
+    """
+    for agent in _distinct(agents):
+        hook = getattr(agent, "begin_game", None)
+        if hook is not None:
+            hook(game)
+
+
+def end_game(agents: Iterable[object], game: GameState | None) -> None:
+    """Tell each agent that has an ``end_game`` method that the game ended (once each).
+
+    ``game`` is the final state, or None for a game stopped before its end.
+    """
+    for agent in _distinct(agents):
+        hook = getattr(agent, "end_game", None)
+        if hook is not None:
+            hook(game)
+
+
+def _distinct(agents: Iterable[object]) -> list[object]:
+    """Each agent once, though it play several seats."""
+    return list({id(agent): agent for agent in agents}.values())
+
+
 def play_game(game: GameState, agents: Sequence[Agent], seed: int = 0) -> list[GameState]:
     """Play ``game`` to the end with one agent per seat; return every state, first to last.
 
     The agents draw from one ``random.Random(seed)``, so the same game, agents and seed
-    always play the same way.
+    always play the same way. Agents that define ``begin_game`` and ``end_game`` hear of
+    the game's start and end (``begin_game()``), even when a move raises.
     """
     if len(agents) != len(game.players):
         raise ConfigurationError(
@@ -466,10 +499,16 @@ def play_game(game: GameState, agents: Sequence[Agent], seed: int = 0) -> list[G
         )
     rng = random.Random(seed)
     states = [game]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action = agents[seat].choose(game.view(seat), game.legal_actions(), rng)
-        game = game.apply(action)
-        states.append(game)
+    begin_game(agents, game)
+    final: GameState | None = None
+    try:
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            action = agents[seat].choose(game.view(seat), game.legal_actions(), rng)
+            game = game.apply(action)
+            states.append(game)
+        final = game
+    finally:
+        end_game(agents, final)
     return states

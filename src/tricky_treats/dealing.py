@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import _random
-import functools
 import itertools
 import random
 import secrets
@@ -19,23 +18,17 @@ from tricky_treats._json import (
     check_json_value,
 )
 from tricky_treats.components import (
-    FEATURES,
     ComponentData,
-    CostumeType,
     RulesData,
     Treat,
-    TrickIcon,
 )
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.model import (
     GameConfig,
     GameState,
+    PlayerState,
     Setup,
     VariantRef,
-    new_config,
-    new_game_state,
-    new_player_state,
-    new_setup,
 )
 from tricky_treats.plugins import Variant, resolve, variant_registry
 
@@ -134,7 +127,7 @@ class _Dealer:
         self._names: tuple[str, ...] | None = None  # checked after the seed, as ever
         self._first_player = first_player
         self._rules = (bool(any_mean_house), bool(refresh_ends_turn))
-        self._components = components
+        self._components = _checked_components(components)
 
     @property
     def base_game(self) -> bool:
@@ -147,7 +140,7 @@ class _Dealer:
         names = self._names
         if names is None:
             names = self._names = _player_names(self._players)
-        config = new_config(
+        config = GameConfig(
             names,
             seed,
             self._first_player,
@@ -177,7 +170,18 @@ def start_game(
     """
     registry = variant_registry()
     variants = [registry.get(ref.name) for ref in config.variants]
+    components = _checked_components(components)
     return _start(config, variants, components, custom_components=custom_components)
+
+
+def _checked_components(components: object) -> ComponentData | None:
+    """``components`` if it is None or component data; ConfigurationError naming it if not."""
+    if components is None or isinstance(components, ComponentData):
+        return components
+    raise ConfigurationError(
+        f"components must be a ComponentData (from tt.load_components() or "
+        f"tt.base_components()), got {brief(components)}"
+    )
 
 
 def _start(
@@ -206,7 +210,7 @@ def _setup(
     resolution = resolve(config, variants, components)
     check_config(config, resolution.rules)
     board = resolution.deal(config, _seeded_random(config.seed) if rng is None else rng)
-    return new_setup(
+    return Setup(
         config,
         resolution.components,
         resolution.rules,
@@ -395,71 +399,42 @@ def check_config(config: GameConfig, rules: RulesData) -> None:
         )
 
 
-_NOBODY: frozenset[int] = frozenset()
-
-
-@functools.lru_cache(maxsize=16)
-def _empty_board(
-    kids: int,
-) -> tuple[
-    tuple[tuple[()], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
-]:
-    """A player's board at the start, for ``kids`` kids: kids, treats, features, icons, free."""
-    return (
-        ((),) * kids,
-        (0,) * len(Treat),
-        (0,) * len(FEATURES),
-        (0,) * len(TrickIcon),
-        ((1 << kids) - 1,) * len(CostumeType),
-    )
-
-
 def _first_state(setup: Setup) -> GameState:
+    """The state a game starts from: empty boards, the market dealt, the first player to act."""
     rules = setup.rules
-    kids = rules.kids_per_player
     if len(setup.secret_tiles) != len(setup.config.players):
         raise ConfigurationError(
             f"the board was dealt {len(setup.secret_tiles)} secret tiles for "
             f"{len(setup.config.players)} players"
         )
-    # Every player starts alike; the tuples are shared (they are immutable).
-    empty_kids, treats, features, icons, free = _empty_board(kids)
-    footprints = rules.footprints_per_player
     players = tuple(
-        [
-            new_player_state(
-                name,
-                empty_kids,
-                treats,
-                0,
-                _NOBODY,
-                _NOBODY,
-                footprints,
-                tile,
-                features,
-                icons,
-                free,
-                0,
-                0,
-            )
-            for name, tile in zip(setup.config.players, setup.secret_tiles, strict=True)
-        ]
+        PlayerState(
+            name=name,
+            kids=((),) * rules.kids_per_player,
+            treats=(0,) * len(Treat),
+            pumpkins=0,
+            visited=frozenset(),
+            tricked=frozenset(),
+            footprints=rules.footprints_per_player,
+            secret_tile=tile,
+        )
+        for name, tile in zip(setup.config.players, setup.secret_tiles, strict=True)
     )
     market_size = rules.market_size
-    return new_game_state(
-        setup,
-        players,
-        setup.deck[:market_size],
-        market_size,
-        (),
-        (True,) * len(setup.grid),
-        (True,) * len(setup.mean_houses),
-        (False,) * len(setup.street_tokens),
-        setup.config.first_player,
-        0,
-        0,
-        None,
-        None,
+    return GameState(
+        setup=setup,
+        players=players,
+        market=setup.deck[:market_size],
+        deck_position=market_size,
+        discarded=(),
+        pumpkin_on_house=(True,) * len(setup.grid),
+        pumpkin_on_mean_house=(True,) * len(setup.mean_houses),
+        street_flipped=(False,) * len(setup.street_tokens),
+        current_player=setup.config.first_player,
+        turn=0,
+        passes_in_a_row=0,
+        end_trigger=None,
+        log=None,
     )
 
 

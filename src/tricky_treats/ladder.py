@@ -19,6 +19,11 @@ OpenSpiel's IS-MCTS through the OpenSpiel adapter (the ``openspiel`` extra), and
 tricky_treats.adapters.training`` or a linear policy written by ``examples/train_policy.py``
 (numpy, from the ``policy`` extra).
 
+``exec:COMMAND`` is a program that speaks the bot protocol (``docs/bot-protocol.md``): each
+game starts it afresh for its seat, within ``bot_limits``, and ends it when the game ends; a
+move it fails is played by the ``fallback`` bot, and the game's ``fallbacks`` say why. Its
+time per move is the CPU time of its process.
+
 ``game`` plays one of the candy games under ``examples/`` instead (``hack-trick``,
 ``candy-chaser``, ``tricks-and-treats``, each installed on its own): 2-player games of the
 game protocol, the bots named by the game's ``make_bot`` (``random``, ``greedy``,
@@ -39,8 +44,10 @@ from functools import partial
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
-from tricky_treats.agents import Agent, make_agent
+from tricky_treats.agents import Agent, begin_game, end_game, make_agent
+from tricky_treats.bot_protocol import BotLimits, ExecAgent, exec_command, is_exec_spec
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.simulator import Simulator
@@ -65,6 +72,8 @@ class LadderGame:
     """The moves each seat made."""
     seconds: tuple[float, float]
     """The CPU seconds each seat's bot took to choose them."""
+    fallbacks: tuple[str, ...] = ()
+    """The moves an exec bot failed, each with the reason and the fallback's action."""
 
 
 @attrs.frozen
@@ -87,15 +96,24 @@ class Rating:
     """Its mean CPU time per move, in seconds."""
 
 
-def make_bot(spec: str) -> Agent:
-    """The bot named ``spec`` (see the module's description); ConfigurationError if unknown."""
+def make_bot(spec: str, *, bot_limits: BotLimits | None = None, fallback: str = "random") -> Agent:
+    """The bot named ``spec`` (see the module's description); ConfigurationError if unknown.
+
+    An ``exec:COMMAND`` bot plays within ``bot_limits`` (``BotLimits()`` by default), the
+    built-in ``fallback`` bot playing the moves it fails; its process starts at its first
+    move.
+    """
+    if is_exec_spec(spec):
+        return ExecAgent(
+            exec_command(spec), limits=bot_limits, fallback=make_agent(fallback), label=spec
+        )
     name, _, argument = spec.partition(":")
     if name == "ismcts":
         try:
             from tricky_treats.adapters.openspiel import ISMCTSAgent
         except ImportError:
             raise ConfigurationError(
-                "the ismcts bot is OpenSpiel's: pip install 'tricky-treats[openspiel]'"
+                f"the ismcts bot is OpenSpiel's: {install_hint('openspiel')}"
             ) from None
         return ISMCTSAgent(_count(spec, argument or "100", "simulations"))
     if name == "policy" and argument:
@@ -103,7 +121,7 @@ def make_bot(spec: str) -> Agent:
             from tricky_treats.adapters.policy import load_policy
         except ImportError:
             raise ConfigurationError(
-                "the policy bot needs numpy: pip install 'tricky-treats[policy]'"
+                f"the policy bot needs numpy: {install_hint('policy')}"
             ) from None
         return load_policy(argument)
     return make_agent(spec)
@@ -115,28 +133,53 @@ def _count(spec: str, text: str, what: str) -> int:
     return int(text)
 
 
-def _play(bots: tuple[str, str], seed: int, game_name: str = GAME) -> LadderGame:
+@attrs.frozen
+class _Settings:
+    """What a ladder's games share beyond the bots: exec bots' limits and fallback."""
+
+    bot_limits: BotLimits | None = None
+    fallback: str = "random"
+
+
+def _play(
+    bots: tuple[str, str], seed: int, game_name: str = GAME, settings: _Settings = _Settings()
+) -> LadderGame:
     """One game of ``game_name`` between ``bots`` (seat order), dealt and drawn from ``seed``."""
     if game_name != GAME:
         from tricky_treats._candy_ladder import play_candy_game
 
         return LadderGame(bots, seed, *play_candy_game(game_name, bots, seed))
-    agents = [make_bot(spec) for spec in bots]
+    agents = [make_bot(s, bot_limits=settings.bot_limits, fallback=settings.fallback) for s in bots]
     rng = random.Random(seed)
     sim = Simulator(new_game(2, seed=seed))
     moves = [0, 0]
     seconds = [0.0, 0.0]
-    while (seat := sim.current_player) is not None:
-        view = sim.state().view(seat)
-        legal = sim.legal_actions()
-        started = time.process_time()
-        action = agents[seat].choose(view, legal, rng)
-        seconds[seat] += time.process_time() - started
-        moves[seat] += 1
-        sim.play_action(action)
+    begin_game(agents, sim.state())
+    try:
+        while (seat := sim.current_player) is not None:
+            view = sim.state().view(seat)
+            legal = sim.legal_actions()
+            started = time.process_time()
+            action = agents[seat].choose(view, legal, rng)
+            seconds[seat] += time.process_time() - started
+            moves[seat] += 1
+            sim.play_action(action)
+    finally:
+        end_game(agents, sim.state() if sim.current_player is None else None)
+    execs = [(seat, a) for seat, a in enumerate(agents) if isinstance(a, ExecAgent)]
+    for seat, agent in execs:
+        seconds[seat] += agent.cpu_seconds  # its processes' whole time, thinking or not
+    fallbacks = sorted((f for _, agent in execs for f in agent.fallbacks), key=lambda f: f.move)
     winners = sim.winners()
     score = (1.0 if 0 in winners else 0.0) / len(winners)
-    return LadderGame(bots, seed, score, (moves[0], moves[1]), (seconds[0], seconds[1]))
+    return LadderGame(
+        bots,
+        seed,
+        score,
+        (moves[0], moves[1]),
+        (seconds[0], seconds[1]),
+        tuple(map(str, fallbacks)),
+    )
 
 
 def _schedule(bots: Sequence[str], games: int, seed: int) -> Iterator[tuple[tuple[str, str], int]]:
@@ -155,7 +198,14 @@ _GAMES_AHEAD = 4
 
 
 def ladder_games(
-    bots: Sequence[str], games: int, seed: int = 0, jobs: int = 1, game: str = GAME
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    game: str = GAME,
+    *,
+    bot_limits: BotLimits | None = None,
+    fallback: str = "random",
 ) -> Iterator[LadderGame]:
     """The games of ``play_ladder``, in the same order, each as it is played.
 
@@ -168,30 +218,40 @@ def ladder_games(
         raise ConfigurationError(f"games per pair must be even and at least 2, got {games}")
     if jobs < 1:
         raise ConfigurationError(f"jobs must be at least 1, got {jobs}")
+    if is_exec_spec(fallback):
+        raise ConfigurationError(f"the fallback is a built-in bot, got {brief(fallback)}")
+    make_agent(fallback)
     if game != GAME:
         from tricky_treats._candy_ladder import candy_bot
 
+        if any(is_exec_spec(spec) for spec in bots):
+            raise ConfigurationError(f"exec: bots play {GAME} only, not {game}")
         check: Callable[[str], object] = partial(candy_bot, game)
     else:
-        check = make_bot
+        check = _checked
     for spec in bots:
-        check(spec)  # every name checked before any game is played
-    return _played(_schedule(bots, games, seed), jobs, game)
+        check(spec)  # every name checked before any game is played (no program started)
+    return _played(_schedule(bots, games, seed), jobs, game, _Settings(bot_limits, fallback))
+
+
+def _checked(spec: str) -> object:
+    """``spec`` made as a bot, but an exec bot's command only found, not run."""
+    return exec_command(spec) if is_exec_spec(spec) else make_bot(spec)
 
 
 def _played(
-    matches: Iterator[tuple[tuple[str, str], int]], jobs: int, game: str
+    matches: Iterator[tuple[tuple[str, str], int]], jobs: int, game: str, settings: _Settings
 ) -> Iterator[LadderGame]:
     if jobs == 1:
         for seats, deal in matches:
-            yield _play(seats, deal, game)
+            yield _play(seats, deal, game, settings)
         return
     # Its workers end with this process, however it ends (they would play on, orphaned).
     with ProcessPoolExecutor(jobs, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         # A few games per process ahead, submitted as others finish, in play order.
         waiting: collections.deque[Future[LadderGame]] = collections.deque()
         for seats, deal in matches:
-            waiting.append(pool.submit(_play, seats, deal, game))
+            waiting.append(pool.submit(_play, seats, deal, game, settings))
             if len(waiting) >= _GAMES_AHEAD * jobs:
                 yield waiting.popleft().result()
         while waiting:
@@ -205,16 +265,23 @@ def play_ladder(
     jobs: int = 1,
     on_game: Callable[[LadderGame], None] | None = None,
     game: str = GAME,
+    *,
+    bot_limits: BotLimits | None = None,
+    fallback: str = "random",
 ) -> list[LadderGame]:
     """Play ``games`` games (even: every deal with both seatings) for every pair of ``bots``.
 
     ``jobs`` processes play them (1: here). ``on_game`` hears of each game when it ends.
-    ``game`` is ``tricky-treats`` or a candy game (see the module). Raises
-    ConfigurationError for fewer than 2 bots, a bot named twice, an unknown bot or game.
+    ``game`` is ``tricky-treats`` or a candy game (see the module). ``bot_limits`` bound
+    the ``exec:`` bots, and the built-in ``fallback`` bot plays the moves they fail. Raises
+    ConfigurationError for fewer than 2 bots, a bot named twice, an unknown bot or game, or
+    an exec bot whose program cannot be found (no program is started before the games).
     ``ladder_games`` gives the same games one at a time, without keeping them.
     """
     results: list[LadderGame] = []
-    for result in ladder_games(bots, games, seed, jobs, game):
+    for result in ladder_games(
+        bots, games, seed, jobs, game, bot_limits=bot_limits, fallback=fallback
+    ):
         results.append(result)
         if on_game is not None:
             on_game(result)

@@ -11,13 +11,13 @@ fields it changes, so keeping every earlier state (undo) costs little.
 from __future__ import annotations
 
 import enum
+import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tricky_treats._construct import _fast_constructor
-from tricky_treats._lookup import STREETS, _action_space, _Lookup
 from tricky_treats.actions import (
     Action,
     ActionSpace,
@@ -26,6 +26,7 @@ from tricky_treats.components import (
     FEATURES,
     ComponentData,
     CostumeCard,
+    CostumeType,
     Feature,
     MeanNeighbour,
     NiceNeighbour,
@@ -53,10 +54,22 @@ __all__ = [
     "GridHouse",
     "MeanHouse",
     "PlayerState",
+    "PublicPlayer",
     "Setup",
     "Termination",
     "VariantRef",
 ]
+
+
+STREETS: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+)
+"""The houses of each street: rows 0 to 2, then columns 0 to 2 (streets 3 to 5) (R7)."""
 
 
 class Termination(enum.Enum):
@@ -179,11 +192,11 @@ class Board:
 
 
 class _Memo:
-    """A slot for what readers work out from a value and keep for the next reader.
+    """A slot for what readers work out from a setup and keep for the next reader.
 
-    Not an attrs field: it takes no part in equality, ``repr``, ``attrs.asdict`` or pickles,
-    so reading a value never changes what it is. Unset until a reader keeps something; read
-    it with ``getattr(value, "_memo", None)``.
+    Not an attrs field: it takes no part in equality, ``repr``, ``attrs.asdict``, ``evolve``
+    or pickles, so reading a setup never changes what it is. The simulator keeps its tables
+    of a game here. Read it with ``getattr(setup, "_memo", None)``.
     """
 
     __slots__ = ("_memo",)
@@ -225,8 +238,7 @@ class Setup(_Memo):
     )
     """The extra scoring functions the variants added."""
     action_space: ActionSpace = attrs.field(init=False, repr=False, eq=False)
-    """Every action of this configuration with its integer."""
-    lookup: _Lookup = attrs.field(init=False, repr=False, eq=False)
+    """Every action of this configuration with its integer (derived from ``rules``)."""
 
     def __attrs_post_init__(self) -> None:
         rules = self.rules
@@ -234,11 +246,10 @@ class Setup(_Memo):
             rules.market_size, rules.kids_per_player, len(self.grid), len(self.mean_houses)
         )
         object.__setattr__(self, "action_space", space)
-        object.__setattr__(self, "lookup", _Lookup(self))
         object.__setattr__(self, "_memo", None)
 
-    # A setup never changes: copies are the setup itself, and a pickle holds only the dealt
-    # fields (the lookup tables are rebuilt, the base game's components are named, not stored).
+    # A setup never changes: copies are the setup itself, and a pickle names the base game's
+    # components instead of holding them (they are the same object after loading, too).
 
     def __copy__(self) -> Setup:
         return self
@@ -263,19 +274,52 @@ class Setup(_Memo):
         )
 
 
+_action_space = functools.cache(ActionSpace)
+"""One ``ActionSpace`` per shape of game, shared by all its setups (it is immutable)."""
+
+
 def _restore_setup(config: GameConfig, components: ComponentData | None, *fields: Any) -> Setup:
     """Rebuild a pickled ``Setup``; ``components`` None stands for the base game's."""
     return Setup(config, base_components() if components is None else components, *fields)
 
 
-@attrs.frozen(weakref_slot=False)
-class PlayerState(_Memo):
-    """One player's board: kids, treat tracks, pumpkins, footprints and secret tile.
+def _setup_memo(setup: Setup) -> dict[Any, Any]:
+    """The dict in ``setup``'s memo slot, made on first use (see ``_Memo``)."""
+    memo = getattr(setup, "_memo", None)
+    if memo is None:
+        memo = {}
+        object.__setattr__(setup, "_memo", memo)
+    return memo
+
+
+@attrs.frozen
+class PublicPlayer:
+    """What everyone sees of a player's board; their secret tile is not part of it."""
+
+    name: str
+    """The player's name."""
+    kids: tuple[tuple[CostumeCard, ...], ...]
+    """Each kid's cards, bottom first; the last one is on top (R3)."""
+    treats: tuple[int, ...]
+    """The treat tracks, in the order of ``Treat``."""
+    pumpkins: int
+    """Pumpkins taken (R6)."""
+    visited: frozenset[int]
+    """The nice houses this player visited."""
+    tricked: frozenset[int]
+    """The mean houses this player tricked."""
+    footprints: int
+    """Footprints left to place."""
+
+
+@attrs.frozen
+class PlayerState:
+    """One player's board: kids, treat tracks, pumpkins, visits, footprints and secret tile.
 
     ``kids[k]`` is kid k's stack of cards, bottom first; the last card is on top and shows
-    its trick icon (R3). ``treats[t]`` is the track of the t-th ``Treat``.
-    The fields after ``secret_tile`` are counts kept up to date by every move (they are
-    derived from the others and take no part in equality).
+    its trick icon (R3). ``treats[t]`` is the track of the t-th ``Treat``. Everything else
+    about the board (how many cards of a feature the kids wear, which icons show) is worked
+    out from these fields when first asked, so ``attrs.evolve`` gives a consistent board.
     """
 
     name: str
@@ -294,16 +338,19 @@ class PlayerState(_Memo):
     """Footprints left to place."""
     secret_tile: TrickTile
     """The player's secret trick tile (hidden from the others until the end, R16)."""
-    feature_counts: tuple[int, ...] = attrs.field(eq=False, repr=False)
-    """Cards worn per feature, in the order of ``FEATURES`` (R1)."""
-    visible_icons: tuple[int, ...] = attrs.field(eq=False, repr=False)
-    """Kids showing each trick icon on top, in the order of ``TrickIcon`` (R3)."""
-    free_kids: tuple[int, ...] = attrs.field(eq=False, repr=False)
-    """Per costume type, a bit mask of the kids that do not wear that type yet (R2)."""
-    qualified: int = attrs.field(eq=False, repr=False)
-    """Bit mask of the nice houses whose lowest tier this player reaches (R5)."""
-    visitable: int = attrs.field(eq=False, repr=False)
-    """Bit mask of the nice houses this player reaches and has not visited (R5, R6)."""
+
+    @functools.cached_property
+    def public(self) -> PublicPlayer:
+        """What everyone sees of this board: all of it but the secret tile (R16)."""
+        return PublicPlayer(
+            self.name,
+            self.kids,
+            self.treats,
+            self.pumpkins,
+            self.visited,
+            self.tricked,
+            self.footprints,
+        )
 
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
@@ -316,78 +363,48 @@ class PlayerState(_Memo):
 
     def count(self, feature: Feature) -> int:
         """Cards of ``feature`` worn by all kids together, covered ones included (R1)."""
-        return self.feature_counts[FEATURES.index(feature)]
+        return self.counts_by_feature()[feature]
+
+    def counts_by_feature(self) -> dict[Feature, int]:
+        """``count(feature)`` of every feature, in the order of ``FEATURES`` (R1)."""
+        counts = dict.fromkeys(FEATURES, 0)
+        for kid in self.kids:
+            for card in kid:  # every card counts for its colour, its theme and its type
+                counts[card.colour] += 1
+                counts[card.theme] += 1
+                counts[card.type] += 1
+        return counts
 
     def shown_icons(self) -> tuple[TrickIcon | None, ...]:
         """The trick icon on top of each kid, or None for a kid without cards (R3)."""
-        return tuple(kid[-1].icon if kid else None for kid in self.kids)
+        return tuple([kid[-1].icon if kid else None for kid in self.kids])
+
+    def icon_count(self, icon: TrickIcon) -> int:
+        """How many kids show ``icon`` on their top card (R3)."""
+        return self.shown_icons().count(icon)
+
+    def types_worn(self, kid: int) -> tuple[CostumeType, ...]:
+        """The costume types kid ``kid`` wears, bottom first (R2: one card of each at most)."""
+        return tuple(map(_CARD_TYPE, self.kids[kid]))
+
+
+_CARD_TYPE = operator.attrgetter("type")
 
 
 ActionLog = tuple[Action, "ActionLog"] | None
-
-_MEMO_SIZE = 16
-"""The most entries a game's memo holds: it has a few fixed keys, each holding the latest value."""
-
-
-def _setup_memo(setup: Setup) -> dict[Any, Any]:
-    """A small table of what views, sheets and histories of one game's states share.
-
-    Each entry is kept under a fixed key and holds the latest value worked out, with what it
-    was worked out from (kept alive, and compared by identity), so the table stays small.
-    Entries are immutable, or lists filled in place with immutable values; an entry never
-    refers back to the setup. Not part of the public API.
-    """
-    memo = getattr(setup, "_memo", None)
-    if memo is None:
-        memo = {}
-        object.__setattr__(setup, "_memo", memo)
-    return memo
+"""The actions of a game, newest first, as nested pairs ``(action, earlier log)``: the states
+of one game share the older part of their logs."""
 
 
-def _history(setup: Setup, log: ActionLog) -> tuple[Action, ...]:
-    """The actions of ``log``, oldest first, sharing the tuple of the last history asked for.
-
-    The game's memo keeps the last history built; a game viewed move after move walks one
-    node of the log per state instead of all of it. A log that does not continue the last
-    one (another branch, an earlier state) is walked to its start.
-    """
-    memo = getattr(setup, "_memo", None)
-    if memo is None:
-        memo = _setup_memo(setup)
-    last = memo.get("history")
-    last_log: ActionLog = None
-    if last is not None:
-        last_log = last[0]
-        if last_log is log:
-            history: tuple[Action, ...] = last[1]
-            return history
-    tail: list[Action] = []
-    append = tail.append
-    node = log
-    # The entry keeps its log alive, so a node that is it is the same log, not a reused id.
-    while node is not None and node is not last_log:
-        append(node[0])
-        node = node[1]
-    if node is None:
-        if not tail:
-            return ()
-        prefix: tuple[Action, ...] = ()
-    else:
-        prefix = last[1]  # type: ignore[index]
-    tail.reverse()
-    history = prefix + tuple(tail)
-    memo["history"] = (log, history)
-    return history
-
-
-@attrs.frozen(weakref_slot=False)
+@attrs.frozen
 class GameState:
     """A game at one moment. Immutable: ``apply()`` returns a new state.
 
     Create one with ``tricky_treats.new_game()``. The attributes are public and read-only;
-    the methods are the rules (see ``tricky_treats.rules``). A plain value: nothing is set on
-    it after construction, so any number of threads may read it. Code that plays many moves
-    it does not read (search, playouts, training) uses ``tricky_treats.Simulator``.
+    the methods are the rules (``tricky_treats.rules``), the scores (``tricky_treats.scoring``)
+    and the players' views (``tricky_treats.views``). A plain value: any number of threads may
+    read it. Code that plays many moves it does not read (search, playouts, training) uses
+    ``tricky_treats.Simulator``.
     """
 
     setup: Setup = attrs.field(repr=False)
@@ -440,10 +457,15 @@ class GameState:
         """Cards left in the deck (their order is hidden, R16)."""
         return len(self.setup.deck) - self.deck_position
 
-    @property
+    @functools.cached_property
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the start, oldest first."""
-        return _history(self.setup, self.log)
+        newest_first = []
+        node = self.log
+        while node is not None:
+            action, node = node
+            newest_first.append(action)
+        return tuple(reversed(newest_first))
 
     @property
     def action_space(self) -> ActionSpace:
@@ -462,7 +484,9 @@ class GameState:
             f"no player {brief(player)} in this game: seats are 0 to {len(self.players) - 1}"
         )
 
-    # -- the rules ----------------------------------------------------------------------------
+    # -- the rules, scores and views ----------------------------------------------------------
+    # They live in the layers above this module and import it, so each method imports its
+    # module when called, as python-chess's Board imports chess.svg (docs/architecture.md).
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The current player's legal actions in canonical order; empty once the game is over.
@@ -470,7 +494,9 @@ class GameState:
         The order is that of ``ActionSpace``. ``action in game.legal_actions()`` tells
         whether ``apply()`` accepts ``action``.
         """
-        return _engine.legal_actions(self)
+        import tricky_treats.rules as rules
+
+        return rules.legal_actions(self)
 
     def apply(self, action: Action) -> GameState:
         """The state after the current player plays ``action``.
@@ -479,33 +505,60 @@ class GameState:
         forbid it and ``InvalidActionError`` if it is no action of this
         game; this state is unchanged either way.
         """
-        return _engine.apply(self, action)
+        import tricky_treats.rules as rules
+
+        return rules.apply(self, action)
 
     def apply_with_events(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Like ``apply()``, and also return the events the action caused, in order."""
-        return _engine.apply_with_events(self, action)
+        import tricky_treats.rules as rules
+
+        events: list[Event] = []
+        after = rules.apply(self, action, events)
+        return after, tuple(events)
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        return _engine.score_sheets(self)
+        return self._score_sheets
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
+        import tricky_treats.scoring as scoring
+
         if not self.is_over:
             return ()
-        return _engine.winners(self.scores())
+        return scoring.winners(self._score_sheets)
 
     def outcome(self) -> Outcome | None:
         """Why the game ended, who won and the final sheets; None while it goes on."""
-        return _engine.outcome(self)
+        import tricky_treats.scoring as scoring
+
+        return scoring.outcome(self)
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R16): no deck order, no other player's secret tile."""
-        return _engine.player_view(self, self.check_player(player))
+        import tricky_treats.views as views
+
+        return views.player_view(self, self.check_player(player))
+
+    # What the methods read, worked out on first read and kept beside the fields (attrs'
+    # cached properties): the views of one state's seats share the score sheets.
+
+    @functools.cached_property
+    def _score_sheets(self) -> tuple[ScoreSheet, ...]:
+        import tricky_treats.scoring as scoring
+
+        return scoring.score_sheets(self)
+
+    @functools.cached_property
+    def _score_sheets_of_others(self) -> tuple[ScoreSheet, ...]:
+        import tricky_treats.scoring as scoring
+
+        return scoring.score_sheets_of_others(self)
 
     def __str__(self) -> str:
         """The table as everyone sees it: no secret tile, no seed until the end (a view's has)."""
-        from tricky_treats.drawing.text import state_text  # a layer above, drawn when asked
+        from tricky_treats.drawing.text import state_text
 
         return state_text(self)
 
@@ -514,73 +567,11 @@ class GameState:
 
         return state_svg(self)
 
-    # -- copying and pickling -----------------------------------------------------------------
     # A state is immutable, so a copy is the state itself (OpenSpiel and others clone states
-    # with copy.deepcopy). A pickle holds the fields positionally and not the legal-actions
-    # cache; states of one game share their setup and the older part of their log, and so
-    # does a pickle of several of them.
+    # with copy.deepcopy).
 
     def __copy__(self) -> GameState:
         return self
 
     def __deepcopy__(self, memo: dict[int, object]) -> GameState:
         return self
-
-    def __reduce__(self) -> tuple[Callable[..., GameState], tuple[object, ...]]:
-        return _restore_game_state, (
-            self.setup,
-            self.players,
-            self.market,
-            self.deck_position,
-            self.discarded,
-            self.pumpkin_on_house,
-            self.pumpkin_on_mean_house,
-            self.street_flipped,
-            self.current_player,
-            self.turn,
-            self.passes_in_a_row,
-            self.end_trigger,
-            self.log,
-        )
-
-
-new_player_state = _fast_constructor(PlayerState)
-new_game_state = _fast_constructor(GameState)
-new_setup = _fast_constructor(Setup)
-new_config = _fast_constructor(GameConfig)
-new_board = _fast_constructor(Board)
-
-
-def _restore_game_state(*fields: Any) -> GameState:
-    """Rebuild a pickled ``GameState`` (a module-level name, as pickle needs)."""
-    return new_game_state(*fields)
-
-
-class _Engine:
-    """What the state's methods call: the rules, scoring and views, which import this module.
-
-    This module is the bottom of the engine (docs/architecture.md) and imports none of them;
-    ``tricky_treats._methods`` fills this in when the package is imported, before any state
-    exists. Each slot holds the function of the same name, called with the state first.
-    """
-
-    __slots__ = (
-        "apply",
-        "apply_with_events",
-        "legal_actions",
-        "outcome",
-        "player_view",
-        "score_sheets",
-        "winners",
-    )
-
-    apply: Callable[[GameState, Action], GameState]
-    apply_with_events: Callable[[GameState, Action], tuple[GameState, tuple[Event, ...]]]
-    legal_actions: Callable[[GameState], tuple[Action, ...]]
-    outcome: Callable[[GameState], Outcome | None]
-    player_view: Callable[[GameState, int], PlayerView]
-    score_sheets: Callable[[GameState], tuple[ScoreSheet, ...]]
-    winners: Callable[[Sequence[ScoreSheet]], tuple[int, ...]]
-
-
-_engine = _Engine()

@@ -10,15 +10,15 @@ The loop is lean: one ``random.Random`` per game, no list of past states, and an
 defines ``choose_from_legal(legal_actions, rng)`` (as ``RandomAgent`` does) is asked
 directly, without building a ``PlayerView`` for it.
 
+``exec:COMMAND`` agents are programs that speak the bot protocol (``docs/bot-protocol.md``).
+
 The Ray backend needs the ``ray`` extra (``pip install 'tricky-treats[ray]'``); importing
 this module never imports Ray.
 """
 
 from __future__ import annotations
 
-import contextlib
 import heapq
-import itertools
 import math
 import os
 import pickle
@@ -36,7 +36,7 @@ import attrs
 
 from tricky_treats._workers import end_with_parent
 from tricky_treats.actions import Action
-from tricky_treats.agents import Agent, make_agent
+from tricky_treats.agents import Agent, begin_game, end_game, make_agent
 from tricky_treats.dealing import MAX_SEED, new_game
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.scoring import winners
@@ -44,6 +44,8 @@ from tricky_treats.simulator import Simulator
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
+
+    from tricky_treats.bot_protocol import BotLimits
 
 __all__ = [
     "BACKENDS",
@@ -126,19 +128,25 @@ class GameResult:
     """Why it ended (a ``Termination`` value), or None if no end was triggered."""
     seats: tuple[SeatResult, ...]
     """One entry per seat, in seat order."""
+    fallbacks: tuple[str, ...] = ()
+    """The moves exec bots failed, each with the reason and the fallback's action."""
 
     def __reduce__(self) -> tuple[type[GameResult], tuple[Any, ...]]:
-        return GameResult, (self.game, self.seed, self.actions, self.termination, self.seats)
+        values = (self.game, self.seed, self.actions, self.termination, self.seats)
+        return GameResult, (*values, self.fallbacks)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object that ``tricky-treats simulate --output FILE.jsonl`` writes."""
-        return {
+        """The JSON object that ``simulate --output FILE.jsonl`` writes (``fallbacks`` if any)."""
+        document: dict[str, Any] = {
             "game": self.game,
             "seed": self.seed,
             "actions": self.actions,
             "termination": self.termination,
             "seats": [attrs.asdict(seat) for seat in self.seats],
         }
+        if self.fallbacks:
+            document["fallbacks"] = list(self.fallbacks)
+        return document
 
 
 @attrs.frozen
@@ -151,6 +159,8 @@ class _Batch:
     agents: tuple[str | Agent, ...]
     labels: tuple[str, ...]
     variants: tuple[str, ...]
+    bot_limits: BotLimits | None = None
+    fallback: str = "random"
 
 
 def simulate(
@@ -165,6 +175,8 @@ def simulate(
     address: str | None = None,
     batch_size: int | None = None,
     ordered: bool = True,
+    bot_limits: BotLimits | None = None,
+    fallback: str = "random",
 ) -> Iterator[GameResult]:
     """Play ``games`` games between ``agents`` and yield each game's result as it is known.
 
@@ -183,7 +195,9 @@ def simulate(
     workers when None); batches are made as workers need them, never all at once, so the
     memory used does not grow with ``games``. Results come in game order when ``ordered``,
     else as games finish.
-    Agent objects must pickle for the pool and Ray backends.
+    Agent objects must pickle for the pool and Ray backends. ``exec:COMMAND`` agents play
+    within ``bot_limits`` (``BotLimits()`` by default), and the built-in ``fallback`` bot
+    plays the moves they fail; ``GameResult.fallbacks`` says which and why.
 
     Raises ``ConfigurationError`` at once, before any game, if the options do not make a
     game; errors of a game itself are raised when its result is reached.
@@ -192,10 +206,14 @@ def simulate(
     >>> [r.seed for r in results], [s.agent for s in results[1].seats]
     ([7, 8, 9], ['random', 'greedy'])
     """
+    from tricky_treats.bot_protocol import check_fallback, exec_command, is_exec_spec
+
     seats = _seat_agents(agents, players)
     labels = tuple(agent if isinstance(agent, str) else repr(agent) for agent in seats)
-    built = [make_agent(agent) if isinstance(agent, str) else agent for agent in seats]
-    del built  # built only to report a bad spec now rather than in a worker
+    for agent in seats:  # a bad spec reported now rather than in a worker (no program started)
+        if isinstance(agent, str):
+            exec_command(agent) if is_exec_spec(agent) else make_agent(agent)
+    check_fallback(fallback)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ConfigurationError(f"games must be a whole number of at least 0, got {games!r}")
     if backend not in BACKENDS:
@@ -226,25 +244,30 @@ def simulate(
     variant_names = tuple(variants)
     new_game(players=len(seats), seed=seed, variants=variant_names)  # checks the setup now
     if backend == "ray":
-        _ray_module()  # a clear error now if Ray is missing
+        from tricky_treats._ray_tasks import ray_module
+
+        ray_module()  # a clear error now if Ray is missing
+
+    def batch(first: int, count: int) -> _Batch:
+        return _Batch(first, count, seed, seats, labels, variant_names, bot_limits, fallback)
 
     def batches(size: int) -> Iterator[_Batch]:
         for first in range(0, games, size):
-            yield _Batch(first, min(size, games - first), seed, seats, labels, variant_names)
+            yield batch(first, min(size, games - first))
 
     def run() -> Iterator[GameResult]:
         if games == 0:
             return
         workers = min(jobs or _cpus(), games)
         if backend == "inline" or (backend == "pool" and workers == 1):
-            results: Iterator[GameResult] = _play_batch(
-                _Batch(0, games, seed, seats, labels, variant_names)
-            )
+            results: Iterator[GameResult] = _play_batch(batch(0, games))
         elif backend == "pool":
             size = batch_size or _default_batch(games, workers)
             results = _pool_results(batches(size), games, workers, size)
         else:
-            results = _ray_results(games, batches, batch_size, address)
+            from tricky_treats._ray_tasks import ray_results
+
+            results = ray_results(games, batches, batch_size, address)
         yield from _in_order(results) if ordered else results
 
     return run()
@@ -318,16 +341,34 @@ _Chooser = Callable[[Sequence[Action], random.Random], Action]
 def _play_batch(batch: _Batch) -> Iterator[GameResult]:
     """Play the games of ``batch`` one after another, yielding each result."""
     count = len(batch.agents)
-    built = [make_agent(a) if isinstance(a, str) else a for a in batch.agents]
-    for index in range(batch.first, batch.first + batch.count):
-        order = [(index + seat) % count for seat in range(count)]
-        yield _play_one(
-            index,
-            game_seed(batch.seed, index),
-            [built[i] for i in order],
-            [(batch.labels[i], i) for i in order],
-            batch.variants,
-        )
+    built = [_agent(a, batch) for a in batch.agents]
+    # The agents that hear of each game's start and end (exec bots): most runs have none.
+    hooked = [a for a in built if hasattr(a, "begin_game") or hasattr(a, "end_game")]
+    try:
+        for index in range(batch.first, batch.first + batch.count):
+            order = [(index + seat) % count for seat in range(count)]
+            yield _play_one(
+                index,
+                game_seed(batch.seed, index),
+                [built[i] for i in order],
+                [(batch.labels[i], i) for i in order],
+                batch.variants,
+                hooked,
+            )
+    finally:  # a batch given up (an error, a closed iterator) leaves no bot running
+        end_game(hooked, None)
+
+
+def _agent(agent: str | Agent, batch: _Batch) -> Agent:
+    from tricky_treats.bot_protocol import exec_agent, is_exec_spec
+
+    if not isinstance(agent, str):
+        return agent
+    return (
+        exec_agent(agent, batch.bot_limits, batch.fallback)
+        if is_exec_spec(agent)
+        else make_agent(agent)
+    )
 
 
 def _play_one(
@@ -336,25 +377,36 @@ def _play_one(
     agents: list[Agent],
     labels: list[tuple[str, int]],
     variants: tuple[str, ...],
+    hooked: list[Agent],
 ) -> GameResult:
-    """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``."""
-    sim = Simulator(new_game(players=len(agents), seed=seed, variants=variants))
+    """One game; the agents draw from one ``random.Random(seed)``, as in ``play_game``.
+
+    The ``hooked`` agents hear of its start and end (``begin_game``, ``end_game``).
+    """
+    game = new_game(players=len(agents), seed=seed, variants=variants)
+    sim = Simulator(game)
     rng = random.Random(seed)
     # An agent that needs no view chooses from the legal actions directly, and the moves
     # are played on a simulator: no state is built but for the agents that read a view.
     direct: list[_Chooser | None] = [getattr(a, "choose_from_legal", None) for a in agents]
     actions = 0
-    seat = sim.current_player
-    while seat is not None:
-        legal = sim.legal_actions()
-        choose = direct[seat]
-        if choose is not None:
-            action = choose(legal, rng)
-        else:
-            action = agents[seat].choose(sim.state().view(seat), legal, rng)
-        sim.play_action(action)
-        actions += 1
+    if hooked:
+        begin_game(hooked, game)
+    try:
         seat = sim.current_player
+        while seat is not None:
+            legal = sim.legal_actions()
+            choose = direct[seat]
+            if choose is not None:
+                action = choose(legal, rng)
+            else:
+                action = agents[seat].choose(sim.state().view(seat), legal, rng)
+            sim.play_action(action)
+            actions += 1
+            seat = sim.current_player
+    finally:
+        if hooked:
+            end_game(hooked, sim.state() if sim.current_player is None else None)
     state = sim.state()
     sheets = state.scores()
     won = winners(sheets)
@@ -377,7 +429,17 @@ def _play_one(
             )
             for sheet, (label, agent_index) in zip(sheets, labels, strict=True)
         ),
+        fallbacks=_fallbacks(hooked),
     )
+
+
+def _fallbacks(hooked: list[Agent]) -> tuple[str, ...]:
+    """The moves the exec bots among ``hooked`` failed in the game just played."""
+    if not hooked:
+        return ()
+    from tricky_treats.bot_protocol import fallbacks_of
+
+    return fallbacks_of(hooked)
 
 
 # -- the local process pool ----------------------------------------------------------------------
@@ -534,49 +596,3 @@ class _sigint_ignored:  # noqa: N801 - used as a context manager, reads as one
     def __exit__(self, *exc: object) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
-
-
-# -- Ray -----------------------------------------------------------------------------------------
-
-
-def _ray_module() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigurationError(
-            "the ray backend needs Ray: pip install 'tricky-treats[ray]'"
-        ) from None
-    return ray
-
-
-def _ray_batch(batch: _Batch) -> list[GameResult]:
-    return list(_play_batch(batch))
-
-
-def _ray_results(
-    games: int,
-    batches: Callable[[int], Iterator[_Batch]],
-    batch_size: int | None,
-    address: str | None,
-) -> Iterator[GameResult]:
-    ray = _ray_module()
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address)
-    remote = ray.remote(_ray_batch)
-    pending: list[Any] = []
-    try:
-        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        waiting = batches(batch_size or _default_batch(games, cpus))
-        ahead = _BATCHES_AHEAD * cpus  # tasks submitted as others finish, never all at once
-        pending = [remote.remote(b) for b in itertools.islice(waiting, ahead)]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            pending += [remote.remote(b) for b in itertools.islice(waiting, 1)]
-            yield from ray.get(ready[0])
-    finally:
-        for ref in pending:  # interrupted or failed: stop the rest
-            with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()

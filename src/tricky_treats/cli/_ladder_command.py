@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tricky_treats._candy_ladder import CANDY_GAMES
+from tricky_treats.cli import _exec_options
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.ladder import GAME, LadderGame, ladder_games, rate
 
@@ -26,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the bots, separated by commas: random, greedy, search:ITERATIONS, policy "
         "(the shipped learned policy, needs the policy extra), ismcts:SIMULATIONS (OpenSpiel's, "
         "needs the openspiel extra), policy:FILE (a policy written by python -m "
-        "tricky_treats.adapters.training or examples/train_policy.py) "
+        "tricky_treats.adapters.training or examples/train_policy.py), exec:COMMAND (a program "
+        "speaking the bot protocol, docs/bot-protocol.md; no comma in COMMAND) "
         f"(default: {DEFAULT_BOTS})",
     )
     parser.add_argument(
@@ -45,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resamples", type=int, default=200, help="bootstrap fits for the intervals (200)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes that play games (1)")
+    _exec_options.add_arguments(parser)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -67,13 +70,27 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if done[0] % max(1, pairs * args.games // 10) == 0:
             console.print(f"  {done[0]} games played", style="dim")
 
+    fallbacks = _exec_options.FallbackLog()
+
     def played() -> Iterator[LadderGame]:
-        for game in ladder_games(bots, args.games, args.seed, jobs=args.jobs, game=args.game):
+        for game in ladder_games(
+            bots,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            game=args.game,
+            bot_limits=_exec_options.bot_limits(args),
+            fallback=args.fallback,
+        ):
+            fallbacks.add(
+                f"{game.bots[0]} against {game.bots[1]}, seed {game.seed}", game.fallbacks
+            )
             progress(game)
             yield game
 
     # Rated as they are played, none kept: memory stays flat whatever --games is.
     ratings = rate(played(), anchor=args.anchor, resamples=args.resamples, seed=args.seed)
+    fallbacks.close()
     table = Table(title=f"Elo ratings ({args.anchor or bots[0]} = 0)")
     table.add_column("bot")
     table.add_column("Elo", justify="right")

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tricky_treats.cli import _exec_options
 from tricky_treats.cli._progress import Progress
 from tricky_treats.cli.common import _PLAYERS, _SEED, CommandError, _bounded
 from tricky_treats.cli.results import _Output, _Summary
@@ -38,7 +39,9 @@ def add_parser(commands: Any) -> None:
         "--agents",
         metavar="BOTS",
         help="bots, comma-separated, one per seat (random, greedy, search, "
-        "search:ITERATIONS, policy), or one bot for every seat of --players; default: greedy and "
+        "search:ITERATIONS, policy, exec:COMMAND: a program speaking the bot protocol, "
+        "docs/bot-protocol.md, with no comma in COMMAND), or one bot for every seat of --players; "
+        "default: greedy and "
         "random in turn, one per seat (greedy,random; greedy,random,greedy,random for 4)",
     )
     simulate.add_argument(
@@ -98,6 +101,7 @@ def add_parser(commands: Any) -> None:
         help="no progress (by default a bar with the time left on a terminal, else a line "
         "at every tenth of the games, on standard error)",
     )
+    _exec_options.add_arguments(simulate)
     simulate.set_defaults(command=_simulate)
 
 
@@ -137,6 +141,8 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         address=args.address,
         batch_size=args.batch_size,
         ordered=False,
+        bot_limits=_exec_options.bot_limits(args),
+        fallback=args.fallback,
     )
     seats = args.players or len(agents)
     summary = _Summary()
@@ -148,9 +154,11 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
     }[args.backend]
     progress = Progress(args.games, f"Playing {', '.join(agents)} {where}", quiet=args.quiet)
     output = _Output(args.output)
+    fallbacks = _exec_options.FallbackLog()
     try:
         with output, progress:
             for result in results:
+                fallbacks.add(f"game {result.game}", result.fallbacks)
                 summary.add(result)
                 output.add(result)
                 progress.advance()
@@ -161,5 +169,6 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         )
         return 130
     elapsed = time.perf_counter() - start
+    fallbacks.close()
     summary.print(console, seats, seed, elapsed, where)
     return 0

@@ -25,7 +25,18 @@ COMPONENTS_FORMAT = "tricky-treats-components"
 COMPONENTS_FORMAT_VERSION = 1
 
 
-class Colour(enum.Enum):
+class _Kind(enum.Enum):
+    """An enum of the box's vocabulary, hashed as it is compared: by identity.
+
+    Members are singletons compared by identity, so hashing them by identity is consistent,
+    and it runs in C: ``enum.Enum`` hashes a member's name in Python, which costs more than
+    the rest of a dict look-up, and the rules count cards by feature in dicts.
+    """
+
+    __hash__ = object.__hash__
+
+
+class Colour(_Kind):
     """The colour of a costume card."""
 
     PURPLE = "purple"
@@ -33,7 +44,7 @@ class Colour(enum.Enum):
     GREEN = "green"
 
 
-class Theme(enum.Enum):
+class Theme(_Kind):
     """The theme of a costume card."""
 
     ANIMAL = "animal"
@@ -42,7 +53,7 @@ class Theme(enum.Enum):
     SPACE = "space"
 
 
-class CostumeType(enum.Enum):
+class CostumeType(_Kind):
     """Where a costume card is worn; a kid wears at most one of each (R2)."""
 
     HEAD = "head"
@@ -50,7 +61,7 @@ class CostumeType(enum.Enum):
     LEGS = "legs"
 
 
-class TrickIcon(enum.Enum):
+class TrickIcon(_Kind):
     """The trick icon printed on every costume card and on each mean house."""
 
     SPIDERWEB = "spiderweb"
@@ -58,7 +69,7 @@ class TrickIcon(enum.Enum):
     EGG = "egg"
 
 
-class Treat(enum.Enum):
+class Treat(_Kind):
     """A type of treat; each player has one track per type."""
 
     CANDY = "candy"
@@ -66,7 +77,7 @@ class Treat(enum.Enum):
     GUMMY = "gummy"
 
 
-class Provenance(enum.Enum):
+class Provenance(_Kind):
     """Where a fact about a component comes from (the rules page, "Components")."""
 
     CONFIRMED = "confirmed"

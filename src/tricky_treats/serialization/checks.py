@@ -13,6 +13,7 @@ from typing import Any
 from tricky_treats.actions import Action
 from tricky_treats.components import (
     ComponentData,
+    CostumeType,
     RulesData,
     base_components,
     parse_components,
@@ -26,6 +27,7 @@ from tricky_treats.model import (
     VariantRef,
 )
 from tricky_treats.plugins import resolve, variant_registry
+from tricky_treats.rules import build_player
 from tricky_treats.serialization.shapes import RecordError, _Config, _listed, _ViewRecord
 from tricky_treats.views import PlayerView
 
@@ -33,6 +35,34 @@ __all__: list[str] = []
 
 
 # -- invariants ----------------------------------------------------------------------------------
+
+
+def _check_boards(state: GameState, where: str) -> None:
+    """Refuse a board the rules cannot produce, as ``loads`` refuses it (``build_player``).
+
+    Two cards of one type on a kid, more visits than footprints, a footprint count that is
+    not what the visits leave of the supply (R6), ...
+    """
+    for seat, board in enumerate(state.players):
+        path = f"{where}: player {seat}"
+        try:
+            built = build_player(
+                state.setup,
+                name=board.name,
+                secret_tile=board.secret_tile,
+                kids=board.kids,
+                treats=board.treats,
+                pumpkins=board.pumpkins,
+                visited=board.visited,
+                tricked=board.tricked,
+            )
+        except TrickyTreatsError as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        if built.footprints != board.footprints:
+            raise RecordError(
+                f"{path} has {board.footprints} footprints left, but the visits leave "
+                f"{built.footprints} (R6)"
+            )
 
 
 def _check_invariants(state: GameState, where: str) -> None:
@@ -55,9 +85,12 @@ def _check_invariants(state: GameState, where: str) -> None:
         )
     if any(c is None for c in state.market) and state.deck_position < len(setup.deck):
         problems.append("a market slot is empty while the deck still has cards (R9)")
-    lookup = setup.lookup
     for seat, p in enumerate(players):
-        unreached = [h for h in sorted(p.visited) if not p.qualified >> h & 1]
+        unreached = [
+            h
+            for h in sorted(p.visited)
+            if p.count(setup.grid[h].neighbour.wants) < setup.grid[h].neighbour.minimum
+        ]
         if unreached:
             problems.append(
                 f"player {seat} visited nice house {unreached[0]}, which their cards do not "
@@ -66,7 +99,6 @@ def _check_invariants(state: GameState, where: str) -> None:
         dealt = setup.secret_tiles[seat]
         if p.secret_tile is not dealt and p.secret_tile != dealt:
             problems.append(f"player {seat}'s secret tile is not the one dealt")
-    del lookup
     taken = sum(p.pumpkins for p in players)
     left = state.pumpkin_on_house.count(False) + state.pumpkin_on_mean_house.count(False)
     if taken != left:
@@ -107,7 +139,7 @@ def _check_invariants(state: GameState, where: str) -> None:
     if trigger is None and (
         state.deck_position >= len(setup.deck)
         or any(p.footprints == 0 for p in players)
-        or any(not any(p.free_kids) for p in players)
+        or any(all(len(kid) == len(CostumeType) for kid in p.kids) for p in players)
     ):
         problems.append("the end must have been triggered (R10), but the state records no trigger")
     if problems:

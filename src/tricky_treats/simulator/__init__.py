@@ -294,7 +294,9 @@ def _redealt_setup(
         object.__setattr__(new, field, getattr(setup, field))
     object.__setattr__(new, "secret_tiles", secret_tiles)
     object.__setattr__(new, "deck", deck)
-    object.__setattr__(new, "_memo", None)
+    kept = getattr(setup, "_memo", None)
+    lookup = None if kept is None else kept.get("lookup")
+    object.__setattr__(new, "_memo", None if lookup is None else {"lookup": lookup})
     return new
 
 

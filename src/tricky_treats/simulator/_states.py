@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from tricky_treats.components import FEATURES, CostumeType, Treat, TrickIcon
-from tricky_treats.model import GameState, new_game_state, new_player_state
+from tricky_treats.components import Treat
+from tricky_treats.model import GameState, PlayerState
 from tricky_treats.simulator import _core
 
 if TYPE_CHECKING:
-    from tricky_treats.components import CostumeCard
-    from tricky_treats.model import PlayerState, Setup
+    from tricky_treats.components import CostumeCard, TrickTile
+    from tricky_treats.model import ActionLog, EndTrigger, Setup
 
 __all__: list[str] = []
 
@@ -84,20 +84,20 @@ def state_of(setup: Setup, core: _core.Core, boards: Boards) -> GameState:
         boards.market = (ids[:], market)
     discarded = core.discarded
     current = core.current
-    return new_game_state(
+    return GameState(
         setup,
         tuple(players),
         market,
         core.position,
-        tuple([cards[c] for c in discarded]) if discarded else (),
+        tuple([cast("CostumeCard", cards[c]) for c in discarded]) if discarded else (),
         _flags(len(setup.grid))[core.house_pumpkins],
         _flags(len(setup.mean_houses))[core.mean_pumpkins],
         _flags(len(setup.street_tokens))[core.flipped],
         None if current < 0 else current,
         core.turn,
         core.passes,
-        core.trigger,
-        core.log,
+        cast("EndTrigger | None", core.trigger),
+        cast("ActionLog", core.log),
     )
 
 
@@ -110,41 +110,27 @@ def _board(
     seat: int,
     last: _Entry | None,
 ) -> PlayerState:
-    """One board, sharing the kids and counts of ``last`` where the player took no card."""
+    """One board, sharing the kids of ``last`` where the player took no card."""
     taken = core.taken[seat]
     base = None if last is None else last[6]
     if base is not None and last is not None and last[0] is taken:
         kids = base.kids
-        counts = base.feature_counts
-        icons = base.visible_icons
-        free = base.free_kids
+    elif base is not None and last is not None and taken is not None and taken.before is last[0]:
+        old = base.kids  # one card more than the last board
+        kid = taken.kid
+        card = cast("CostumeCard", cards[taken.card])
+        kids = (*old[:kid], (*old[kid], card), *old[kid + 1 :])
     else:
-        if base is not None and last is not None and taken is not None and taken.before is last[0]:
-            old = base.kids  # one card more than the last board
-            kid = taken.kid
-            card = cast("CostumeCard", cards[taken.card])
-            kids = (*old[:kid], (*old[kid], card), *old[kid + 1 :])
-        else:
-            kids = _kids(tables, taken)
-        counts = _unpacked(_COUNTS, core.counts[seat], _COUNT_SHIFTS)
-        icons = _unpacked(_ICONS, core.icons[seat], _ICON_SHIFTS)
-        free = _unpacked(_FREE, core.free[seat], _FREE_SHIFTS)
-    visited = core.visited[seat]
-    qualified = core.qualified[seat]
-    return new_player_state(
+        kids = _kids(tables, taken)
+    return PlayerState(
         name,
         kids,
         _unpacked(_TREATS, core.treats[seat], _TREAT_SHIFTS),
         core.pumpkins[seat],
-        _houses(visited),
+        _houses(core.visited[seat]),
         _houses(core.tricked[seat]),
         core.footprints[seat],
-        tile,
-        counts,
-        icons,
-        free,
-        qualified,
-        qualified & ~visited,
+        cast("TrickTile", tile),
     )
 
 
@@ -162,22 +148,13 @@ def _kids(tables: _core.Tables, taken: _core.Taken | None) -> tuple[tuple[Any, .
     return tuple(kids)
 
 
-_COUNT_SHIFTS = tuple(_core.COUNT_BITS * i for i in range(len(FEATURES)))
-_ICON_SHIFTS = tuple(_core.COUNT_BITS * i for i in range(len(TrickIcon)))
-_FREE_SHIFTS = tuple(_core.FREE_BITS * i for i in range(len(CostumeType)))
 _TREAT_SHIFTS = tuple(_core.TREAT_BITS * i for i in range(len(Treat)))
 
 # Shared results (there are few distinct ones), so that kept states hold no copies of their
 # own; each table is cleared if it ever grows large.
-_COUNTS: dict[int, tuple[int, ...]] = {}
-_ICONS: dict[int, tuple[int, ...]] = {}
-_FREE: dict[int, tuple[int, ...]] = {}
 _TREATS: dict[int, tuple[int, ...]] = {}
 _HOUSES: dict[int, frozenset[int]] = {}
 _MASKS = {
-    id(_COUNTS): _core.COUNT_MASK,
-    id(_ICONS): _core.COUNT_MASK,
-    id(_FREE): _core.FREE_MASK,
     id(_TREATS): (1 << _core.TREAT_BITS) - 1,
 }
 

@@ -1,6 +1,6 @@
 """The compact core's tables for a game, and the core of a state.
 
-``tables()`` turns a setup's index tables (``setup.lookup``) into the ints and tuples the
+``tables()`` turns a setup's index tables (``_lookup.lookup(setup)``) into the ints and tuples the
 core (``_core.Tables``) reads, once per game, sharing what a box and an action space have in
 common; ``core_of()`` makes a core from a state's fields, or says (None) that the core does
 not cover the game. Not part of the public API; see ``tricky_treats.simulator``.
@@ -12,9 +12,11 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats.components import CostumeType, TrickIcon
+from tricky_treats.components import FEATURES, CostumeType, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
+from tricky_treats.simulator._lookup import _Lookup as Lookup
+from tricky_treats.simulator._lookup import lookup as lookup_of
 
 if TYPE_CHECKING:
     from tricky_treats.components import CostumeCard
@@ -70,7 +72,7 @@ def tables(setup: Setup) -> _core.Tables | None:
 
 def _build_tables(setup: Setup) -> _core.Tables | None:
     dealt = setup.deck
-    lookup = setup.lookup
+    lookup = lookup_of(setup)
     space = setup.action_space
     cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
     shared = _SHARED.get((id(lookup.card_features), id(cards)))
@@ -131,7 +133,7 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     )
 
 
-# Per box: the tables the core adds to ``setup.lookup``'s, worked out once. Keyed by the ids
+# Per box: the tables the core adds to the lookup's, worked out once. Keyed by the ids
 # of what they are worked out from, which each entry keeps alive.
 _SHARED: dict[tuple[int, int], tuple[Any, ...]] = {}
 
@@ -243,6 +245,7 @@ def core_of(state: GameState) -> _core.Core | None:
     found = tables(setup)
     if found is None:
         return None
+    lookup = lookup_of(setup)
     cards = found.cards
     market = state.market
     discarded = state.discarded
@@ -265,13 +268,10 @@ def core_of(state: GameState) -> _core.Core | None:
         if max(player.treats) >= 1 << _core.TREAT_BITS:
             return None  # more than a treat track holds in play
         seen = mask(player.visited)
-        if player.visitable != player.qualified & ~seen:
-            return None  # a board made by hand that play could not reach: the rules decide
-        costume = _costume(player, cards)
+        costume = _costume(player, cards, lookup)
         if costume is None:
             return None
-        free[seat], counts[seat], icons[seat], tops[seat], taken[seat] = costume
-        qualified[seat] = player.qualified
+        free[seat], counts[seat], icons[seat], tops[seat], taken[seat], qualified[seat] = costume
         packed = 0
         for treat, count in enumerate(player.treats):
             packed |= count << _core.TREAT_BITS * treat
@@ -388,22 +388,18 @@ _TYPES = len(CostumeType)
 
 
 def _costume(
-    player: PlayerState, cards: tuple[object, ...]
-) -> tuple[int, int, int, int, _core.Taken | None] | None:
-    """``player``'s kids as the core packs them (free, counts, icons, tops, cards taken).
+    player: PlayerState, cards: tuple[object, ...], lookup: Lookup
+) -> tuple[int, int, int, int, _core.Taken | None, int] | None:
+    """``player``'s kids as the core packs them.
 
-    None for a card the core does not know. The chain of cards taken lists them kid by kid,
-    which is all the boards built from it need (the order of the kids' stacks).
+    Free kids per type, counts per feature, icons on top, the top cards, the cards taken and
+    the houses qualified for. None for a card the core does not know. The chain of cards
+    taken lists them kid by kid, which is all the boards built from it need (the order of
+    the kids' stacks).
     """
-    free = 0
-    for kind, kids in enumerate(player.free_kids):
-        free |= kids << _core.FREE_BITS * kind
-    counts = 0
-    for feature, n in enumerate(player.feature_counts):
-        counts |= n << _core.COUNT_BITS * feature
-    icons = 0
-    for icon, n in enumerate(player.visible_icons):
-        icons |= n << _core.COUNT_BITS * icon
+    free = [lookup.all_kids] * _TYPES
+    counts = [0] * len(FEATURES)
+    icons = [0] * len(TrickIcon)
     tops = 0
     taken: _core.Taken | None = None
     for kid, stack in enumerate(player.kids):
@@ -411,9 +407,26 @@ def _costume(
             if not _known(cards, card):
                 return None
             taken = _core.Taken(kid, card.id, taken)
+            free[lookup.card_type[card.id]] &= ~(1 << kid)
+            for feature in lookup.card_features[card.id]:
+                counts[feature] += 1
         if stack:
             tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
-    return free, counts, icons, tops, taken
+            icons[lookup.card_icon[stack[-1].id]] += 1
+    packed_free = 0
+    for kind, kids in enumerate(free):
+        packed_free |= kids << _core.FREE_BITS * kind
+    packed_counts = 0
+    qualified = 0
+    for feature, n in enumerate(counts):
+        if n > _core.COUNT_MASK:
+            return None  # more cards than the core counts: a board made by hand
+        packed_counts |= n << _core.COUNT_BITS * feature
+        qualified |= lookup.qualify[feature][n]
+    packed_icons = 0
+    for icon, n in enumerate(icons):
+        packed_icons |= n << _core.COUNT_BITS * icon
+    return packed_free, packed_counts, packed_icons, tops, taken, qualified
 
 
 def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
-from tricky_treats._lookup import _TREAT_INDEX, _TYPES, _house_info, _qualify
 from tricky_treats.dealing import _seeded_random, check_seed
 from tricky_treats.simulator import _core, _needs
+from tricky_treats.simulator._lookup import _TREAT_INDEX, _TYPES, _house_info, _qualify
 from tricky_treats.simulator._tables import _house_gains, first_core, new_core, tables
 from tricky_treats.variants._shuffles import plan
 from tricky_treats.variants.base import GRID_HOUSES, _box, _shuffled

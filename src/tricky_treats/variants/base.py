@@ -16,7 +16,7 @@ import attrs
 
 from tricky_treats.components import ComponentData, RulesData, base_components
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse, new_board
+from tricky_treats.model import Board, GameConfig, GridHouse, MeanHouse
 from tricky_treats.variants._shuffles import Shuffle as _Shuffle
 from tricky_treats.variants._shuffles import fast_shuffles, plan
 
@@ -55,7 +55,7 @@ def tricky_treats_deal(config: GameConfig, components: ComponentData, rng: rando
     grid, mean_houses, mean = box.grid, box.mean_houses, box.mean_starts
     all_tiles = components.trick_tiles
     secret = tiles[len(mean) : len(mean) + len(config.players)]
-    return new_board(  # Board(...) without its frozen guard: the values are built right here
+    return Board(
         tuple([grid[n + t] for n, t in zip(neighbours[:GRID_HOUSES], treat_tokens, strict=False)]),
         tuple(street_tokens),
         tuple([mean_houses[m + t] for m, t in zip(mean, tiles, strict=False)]),

@@ -18,7 +18,7 @@ from tricky_treats.components import CostumeCard, CostumeType
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
 from tricky_treats.model import GameState
-from tricky_treats.scoring import ExtraScore, _board_scorer
+from tricky_treats.scoring import ExtraScore
 
 BONUS_PER_COSTUME = 2
 _COMPLETE = len(CostumeType)
@@ -37,7 +37,6 @@ def tricky_treats_costume_cards(cards: tuple[CostumeCard, ...]) -> tuple[Costume
     return tuple(attrs.evolve(card, id=index) for index, card in enumerate(kept))
 
 
-@_board_scorer  # reads the player's board alone: the engine keeps its line with the board
 def costume_bonus(state: GameState, player: int) -> Sequence[ExtraScore]:
     """2 points for every kid in a complete costume."""
     complete = list(map(len, state.players[player].kids)).count(_COMPLETE)

@@ -12,6 +12,8 @@ from tricky_treats_web.app import Limits, Lobby, RefusedError, create_app
 from tricky_treats_web.store import (
     QuarantinedTable,
     SqliteTableStore,
+    StoredMove,
+    StoredMoves,
     StoredTable,
     TableStore,
     VersionConflictError,
@@ -25,6 +27,8 @@ __all__ = [
     "QuarantinedTable",
     "RefusedError",
     "SqliteTableStore",
+    "StoredMove",
+    "StoredMoves",
     "StoredTable",
     "TableStore",
     "VersionConflictError",

@@ -1,9 +1,9 @@
-"""Index tables derived from a setup (``Setup.lookup``), so the hot path does arithmetic.
+"""Index tables derived from a setup (``lookup(setup)``), so the compact core does arithmetic.
 
-``rules`` and the compact core read them instead of searching: cards by id, features, icons,
-types and treats by their index, sets of kids and houses as bit masks. The tables that depend
-only on the components or on the size of the game are built once per process and shared.
-Not part of the public API (``STREETS`` is, through ``tricky_treats.model``).
+The simulator's tables (``simulator._tables``) and the base game's deals read them instead of
+searching: cards by id, features, icons, types and treats by their index, sets of kids and
+houses as bit masks. The tables that depend only on the components or on the size of the game
+are built once per process and shared. Not part of the public API.
 """
 
 from __future__ import annotations
@@ -21,21 +21,21 @@ from tricky_treats.components import (
     Treat,
     TrickIcon,
 )
+from tricky_treats.model import STREETS, _setup_memo
 
 if TYPE_CHECKING:
     from tricky_treats.model import GridHouse, Setup
 
-__all__ = ["STREETS"]
+__all__: list[str] = []
 
-STREETS: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-)
-"""The houses of each street: rows 0 to 2, then columns 0 to 2 (streets 3 to 5) (R7)."""
+
+def lookup(setup: Setup) -> _Lookup:
+    """The index tables of ``setup``, worked out on first use and kept in its memo."""
+    memo = _setup_memo(setup)
+    tables: _Lookup | None = memo.get("lookup")
+    if tables is None:
+        tables = memo["lookup"] = _Lookup(setup)
+    return tables
 
 
 _FEATURE_INDEX = {feature: i for i, feature in enumerate(FEATURES)}
@@ -262,8 +262,3 @@ def _action_tables(space: ActionSpace) -> _SpaceTables:
     first_trick = first + space.nice_houses
     tricks = actions[first_trick : first_trick + space.mean_houses]
     return (1 << kids) - 1, takes, visits, tricks, actions[-2], actions[-1]
-
-
-@functools.cache
-def _action_space(market_size: int, kids: int, nice_houses: int, mean_houses: int) -> ActionSpace:
-    return ActionSpace(market_size, kids, nice_houses, mean_houses)
