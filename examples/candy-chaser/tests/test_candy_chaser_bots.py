@@ -173,6 +173,7 @@ def test_a_candy_a_player_never_moved_is_less_likely_theirs() -> None:
     guesses = beliefs(game.view(0))
     for seat in (1, 2):
         assert guesses.odds(seat)["yellow"] < 0.25  # below the odds of no moves at all
+        assert guesses.odds(seat)["yellow"] > 0.1  # but a hider's own candy is one of them
     assert SleuthPlayer().choose(info_of(game), random.Random(0)) == cc.Pass()
 
 

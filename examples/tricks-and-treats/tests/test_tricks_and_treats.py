@@ -545,6 +545,7 @@ def test_a_basket_a_player_never_fed_is_less_likely_theirs() -> None:
     assert set(odds) == {2, 3, 4, 5}
     for never_fed in (2, 3, 5):
         assert odds[never_fed] < 0.25  # below the odds of a fresh game (the next test)
+        assert odds[never_fed] > 0.1  # but a hider's own basket is one of them
     # Player 0, far behind with little time left, has nothing to lose: it takes its chance on
     # the basket fed (half likely player 1's; wrong here, but waiting loses anyway), never on
     # one player 1 did not feed.
