@@ -129,6 +129,22 @@ def test_no_refresh_with_an_empty_deck(game: tt.GameState) -> None:
         game.apply(tt.RefreshMarket())
 
 
-def test_no_refresh_of_a_market_with_a_gap(game: tt.GameState) -> None:
-    game = with_deck(with_market(game, [*HEADS[:4], None]), [])
-    assert tt.RefreshMarket() not in game.legal_actions()
+@pytest.mark.parametrize("gap", [0, 4], ids=["first-slot", "last-slot"])
+def test_no_refresh_of_a_market_with_a_gap(game: tt.GameState, gap: int) -> None:
+    """R8: "If the 5 costume cards revealed are all either the same type or theme or color":
+    four heads and an empty slot are not five cards sharing a feature.
+
+    Only the gap forbids the refresh here: the four cards share their type and the deck still
+    holds cards (R19 allows it), which the same board with its fifth head shows. A market
+    with a gap and cards in the deck is built by hand (in play a slot empties only once the
+    deck has run out, R9); the rules refuse to refresh it all the same.
+    """
+    full = with_deck(with_market(game, HEADS), MIXED)
+    assert tt.RefreshMarket() in full.legal_actions()  # the board, gap filled, may refresh
+    market: list[tt.CostumeCard | None] = list(HEADS)
+    market[gap] = None
+    holed = with_market(full, market)
+    assert holed.deck_size == len(MIXED)
+    assert tt.RefreshMarket() not in holed.legal_actions()
+    with pytest.raises(tt.IllegalActionError, match=r"\(R8\)"):
+        holed.apply(tt.RefreshMarket())
