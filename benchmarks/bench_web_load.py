@@ -108,8 +108,11 @@ def _post_game(base: str, players: int, seed: int) -> dict[str, Any]:
 
 
 async def _receive(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
-    return message
+    """The next message that is not a ``presence`` one (a seat's player came or went)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        if message.get("type") != "presence":
+            return message
 
 
 async def _open(bases: Sequence[str], index: int, players: int, seed: int) -> _Game:

@@ -57,6 +57,7 @@ from tricky_treats.errors import (
     ConfigurationError,
     IllegalActionError,
     InvalidActionError,
+    PolicyFileError,
     TrickyTreatsError,
     UnknownPlayerError,
 )
@@ -82,7 +83,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -183,9 +184,11 @@ __all__ = [
     "Outgoing",
     "Pass",
     "Passed",
+    "PlayedBy",
     "PlayerState",
     "PlayerView",
     "PluginError",
+    "PolicyFileError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",

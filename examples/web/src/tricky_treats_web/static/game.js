@@ -127,6 +127,7 @@ function connect() {
       return;
     }
     board.update(message);
+    if (message.type !== "update") return; // presence, next-game: the title stays
     document.title = message.over ? t("Game over · Tricky Treats") : message.your_turn ? t("Your turn · Tricky Treats") : "Tricky Treats";
   };
   ws.onclose = (event) => {
