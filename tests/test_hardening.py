@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ import tricky_treats as tt
 from tests.boards import random_playout
 from tests.requirements import install_hint
 from tricky_treats import serialization
+from tricky_treats._json import StrictJSONError
 from tricky_treats.rules import build_player
 
 
@@ -140,10 +142,49 @@ def test_records_are_strict_bounded_json(text: str | bytes, problem: str) -> Non
         assert len(str(caught.value)) < 400
 
 
-def test_saving_writes_strict_json_only(middle: tt.GameState) -> None:
-    text = tt.dumps(middle)
-    assert "NaN" not in text
-    json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} written"))
+FLOAT_OPTIONS = {"weight": 0.1, "tiny": 5e-324, "huge": 1.7976931348623157e308, "list": [-2.5]}
+"""Variant options are JSON values, so they may hold floats: these reach every record."""
+
+WRITERS: dict[str, Callable[[tt.GameState], str]] = {
+    "game-record": tt.dumps,
+    "game-record-indented": lambda game: tt.dumps(game, indent=2),
+    "player-record": lambda game: tt.dumps(game, player=0),
+    "player-record-indented": lambda game: tt.dumps(game, player=1, indent=2),
+}
+"""Every way of saving a game: both records, compact (the fast writers) and indented."""
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_floats_in_variant_options_are_written_as_json_and_read_back(writer: str) -> None:
+    game = tt.new_game(players=3, variants=["family"], variant_options={"family": FLOAT_OPTIONS})
+    text = WRITERS[writer](game)
+    record = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} written"))
+    if writer.startswith("player"):
+        assert record["view"]["variant_options"] == {"family": FLOAT_OPTIONS}
+        assert tt.loads_view(text).variant_options == {"family": FLOAT_OPTIONS}
+    else:
+        assert record["config"]["variant_options"] == {"family": FLOAT_OPTIONS}
+        assert tt.loads(text) == game
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf], ids=str)
+def test_new_game_refuses_nan_and_infinity_in_variant_options(value: float) -> None:
+    """JSON has no NaN nor infinity, so a game whose options hold one could not be saved."""
+    with pytest.raises(tt.ConfigurationError, match=r"\['x'\] is -?(nan|inf), which JSON"):
+        tt.new_game(players=3, variants=["family"], variant_options={"family": {"x": value}})
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf], ids=str)
+def test_no_writer_writes_nan_or_infinity(value: float, writer: str) -> None:
+    """A state that holds NaN or infinity all the same (its config evolved by hand, past
+    ``new_game``) is not saved: the writer raises rather than write ``NaN`` or ``Infinity``,
+    which are not JSON and which strict readers refuse."""
+    game = tt.new_game(players=3, variants=["family"], variant_options={"family": {"x": 0.5}})
+    config = attrs.evolve(game.config, variant_options={"family": {"x": value}})
+    game = attrs.evolve(game, setup=attrs.evolve(game.setup, config=config))
+    with pytest.raises(StrictJSONError, match=r"not JSON compliant"):
+        WRITERS[writer](game)
 
 
 def test_a_log_of_many_bad_entries_gives_a_short_message(middle: tt.GameState) -> None:
