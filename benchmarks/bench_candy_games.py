@@ -14,7 +14,7 @@ The current bots are each game's ``make_bot("search:N")``; the previous versions
 here for the comparison: Tricks & Treats' searched only the accusations it knew to be right,
 with random playouts (``informed``); Hack Trick's played every playout to the end of the match
 (``full``); Candy Chaser's searched every legal action with random playouts (``blind``). Their
-shares against a greedy player are in ``bench_candy_bots.py``.
+shares against greedy players and hiders are in ``bench_candy_bots.py``.
 Every run is bounded by ``--games`` and ``--duels``; the defaults take minutes on 2 cores.
 """
 

@@ -107,14 +107,43 @@ def test_a_bot_is_found_by_its_name_or_the_error_lists_the_names() -> None:
 def test_dealings_are_weighed_by_the_likelihoods_of_the_other_seats() -> None:
     dealings = [("a", "b", "c"), ("a", "c", "b")]
     # Seat 1 did what "b" makes twice as likely as "c"; seat 0's own mapping is ignored.
-    likelihoods = [{"a": 0.001}, {"b": 1.0, "c": 0.5}, {}]
-    guesses = kit.Dealings.weigh(0, dealings, likelihoods)
+    habits: list[dict[str, list[tuple[str | None, float]]]] = [
+        {"a": [("a", 0.001)]},
+        {"b": [("b", 1.0)], "c": [("c", 0.5)]},
+        {},
+    ]
+    guesses = kit.Dealings.weigh(0, dealings, habits)
     assert guesses.weights == pytest.approx((2 / 3, 1 / 3))
     assert guesses.odds(1) == pytest.approx({"b": 2 / 3, "c": 1 / 3})
     assert guesses.likely(0.5) == [(1, "b"), (2, "c")]
     rng = random.Random(0)
     draws = [guesses.draw(rng) for _ in range(3000)]
     assert draws.count(("a", "b", "c")) / 3000 == pytest.approx(2 / 3, abs=0.03)
+
+
+def test_a_seats_favourite_is_drawn_by_its_habits_and_guesses_can_be_narrowed() -> None:
+    dealings = [("a", "b", "c"), ("a", "c", "b")]
+    # Seat 1 holding "b" plays for it (0.3) or for "c" as a decoy (0.1), or for nothing (0.1);
+    # the three weights sum to how likely "b" makes what seat 1 did (0.5, against 0.25).
+    habits: list[dict[str, list[tuple[str | None, float]]]] = [
+        {},
+        {"b": [("b", 0.3), ("c", 0.1), (None, 0.1)], "c": [("c", 0.25)]},
+        {},
+    ]
+    guesses = kit.Dealings.weigh(0, dealings, habits)
+    assert guesses.odds(1) == pytest.approx({"b": 2 / 3, "c": 1 / 3})
+    rng = random.Random(1)
+    favourites = [guesses.draw_favourites(("a", "b", "c"), rng)[1] for _ in range(3000)]
+    assert favourites.count("b") / 3000 == pytest.approx(0.6, abs=0.03)
+    assert favourites.count("c") / 3000 == pytest.approx(0.2, abs=0.03)
+    assert favourites.count(None) / 3000 == pytest.approx(0.2, abs=0.03)
+    # The player's own seat and a seat without habits play for their own secret.
+    assert guesses.draw_favourites(("a", "c", "b"), rng) == ("a", "c", "b")
+    narrowed = guesses.given(1, "c")
+    assert narrowed.odds(1) == {"c": 1.0}
+    assert narrowed.draw(rng) == ("a", "c", "b")
+    with pytest.raises(ValueError, match="cannot hold"):
+        narrowed.given(1, "b")
 
 
 def test_wide_characters_take_two_columns() -> None:

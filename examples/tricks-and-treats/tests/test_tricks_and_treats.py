@@ -16,7 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tricks_and_treats.__main__ import HELP, describe, main, outcome, render
 from tricks_and_treats.beliefs import actors, beliefs, with_numbers
-from tricks_and_treats.bots import GreedyPlayer, SleuthPlayer, feeding_rollout, make_bot
+from tricks_and_treats.bots import (
+    Bet,
+    GreedyPlayer,
+    HiderPlayer,
+    Imagined,
+    SleuthPlayer,
+    decoy,
+    feeding_rollout,
+    imagine,
+    make_bot,
+)
 
 from tricky_treats.protocol import (
     InformationSet,
@@ -506,25 +516,52 @@ def test_the_seat_of_every_action_follows_from_the_turn_order(
 # -- whose basket is whose ----------------------------------------------------------------------
 
 
-def test_a_basket_its_player_keeps_feeding_is_likely_theirs() -> None:
+def with_piles(game: tnt.TricksAndTreatsState, **candy: int) -> tnt.TricksAndTreatsState:
+    """``game`` with the candy under some baskets replaced: ``b1=8`` puts 8 under basket 1."""
+    piles = list(game.piles)
+    for name, total in candy.items():
+        cards = [K(f"M{min(4, total - k)}") for k in range(0, total, 4)]
+        piles[game.row.index(int(name[1:]))] = tuple(cards)
+    return attrs.evolve(game, piles=tuple(piles))
+
+
+def test_a_basket_its_player_keeps_feeding_is_likely_theirs_but_never_proved() -> None:
     # Player 1 put three cards under basket 2 (theirs); player 2 spread theirs.
     game = fed({0: ["1", "1", "1"], 1: ["2", "2", "2"], 2: ["4", "5", "1"]}, 3)
     guesses = beliefs(game.view(0))
     assert sum(guesses.weights) == pytest.approx(1.0)
     odds = guesses.odds(1)
     assert max(odds, key=odds.__getitem__) == 2
-    assert odds[2] > 0.8
+    # A hider feeds a decoy just so: the plays cannot tell the two apart.
+    assert 0.4 < odds[2] < 0.7
     assert max(guesses.odds(2).values()) < 0.5  # no basket stands out for player 2
     assert set(guesses.odds(0)) == {1}  # player 0 knows their own number
 
 
-def test_one_play_is_a_hint_and_a_habit_a_proof() -> None:
-    # A player may not feed their basket at all (FEEDERS), so one card proves little.
+def test_a_basket_a_player_never_fed_is_less_likely_theirs() -> None:
+    # Player 1 holds 2 but feeds basket 4 only, a hider's decoy.
+    game = fed({0: ["1"] * 4, 1: ["4"] * 4, 2: ["5", "3", "5", "3"]}, 4)
+    odds = beliefs(game.view(0)).odds(1)
+    assert set(odds) == {2, 3, 4, 5}
+    for never_fed in (2, 3, 5):
+        assert odds[never_fed] < 0.25  # below the odds of a fresh game (the next test)
+        assert odds[never_fed] > 0.1  # but a hider's own basket is one of them
+    # Player 0, far behind with little time left, has nothing to lose: it takes its chance on
+    # the basket fed (half likely player 1's; wrong here, but waiting loses anyway), never on
+    # one player 1 did not feed.
+    losing = attrs.evolve(with_piles(game, b1=2, b4=30), deck=game.deck[-8:])
+    choice = SleuthPlayer(iterations=100).choose(info_of(losing), random.Random(0))
+    assert choice == tnt.Accuse(1, 4)
+
+
+def test_one_play_is_a_hint_and_a_habit_no_proof() -> None:
+    # A player may not feed their basket at all (FEEDERS) or feed a decoy (HIDERS).
     plays = {0: ["1"] * 4, 1: ["2"] * 4, 2: ["4", "5", "1", "3"]}
     odds = [beliefs(fed(plays, rounds).view(0)).odds(1)[2] for rounds in (1, 2, 3, 4)]
-    assert odds == sorted(odds)
-    assert odds[0] < SleuthPlayer().suspicion < odds[2]
-    assert odds[3] > 0.9
+    assert odds[0] < 0.4
+    assert odds[0] < odds[1] < odds[2]
+    assert odds[3] == pytest.approx(odds[2], abs=0.05)  # it levels off, below proof
+    assert odds[3] < 0.7
 
 
 def test_the_sleuth_does_not_stake_its_game_on_a_coin_toss() -> None:
@@ -567,13 +604,54 @@ def test_sampled_states_draw_the_numbers_by_the_odds() -> None:
 # -- the search bot accuses when it pays --------------------------------------------------------
 
 
-def test_the_sleuth_accuses_the_owner_of_the_basket_they_keep_feeding() -> None:
-    game = fed({0: ["1", "1", "1"], 1: ["2", "2", "2"], 2: ["3", "3", "3"]}, 3)
-    choice = SleuthPlayer(iterations=200).choose(info_of(game), random.Random(0))
-    assert choice in (tnt.Accuse(1, 2), tnt.Accuse(2, 3))
-    # The previous search bot would not: it accuses only when sure.
-    informed = make_bot("informed:200")
-    assert informed.choose(info_of(game), random.Random(0)) == tnt.Draw()
+def test_the_sleuth_declines_a_losing_bet() -> None:
+    # Player 1 fed basket 2 three times: half likely theirs. Basket 2 leads player 0's by a
+    # little, with most of the game to come: right, player 0 wins; wrong, it is out. Waiting
+    # wins more often than a coin toss, so it waits.
+    game = with_piles(fed({0: ["1"] * 3, 1: ["2"] * 3, 2: ["4", "5", "3"]}, 3), b1=8, b2=12)
+    bot = SleuthPlayer(iterations=200)
+    assert beliefs(game.view(0)).odds(1)[2] == pytest.approx(0.5, abs=0.05)
+    assert all(not bet.pays(bot.caution) for bet in bot.bets(info_of(game), random.Random(0)))
+    assert bot.choose(info_of(game), random.Random(0)) == tnt.Draw()
+    # A bot that takes the plays for proof (no hiders) accuses here.
+    trusting = SleuthPlayer(iterations=200, feeders=0.5, hiders=0.0)
+    assert trusting.choose(info_of(game), random.Random(0)) == tnt.Accuse(1, 2)
+
+
+def test_the_sleuth_takes_a_bet_that_pays() -> None:
+    # The same plays, but basket 2 holds 25 candy against player 0's none, near the end:
+    # waiting all but loses, so a half chance of the win is worth the risk of being out.
+    game = fed({0: ["1"] * 3, 1: ["2"] * 3, 2: ["4", "5", "3"]}, 3)
+    losing = attrs.evolve(with_piles(game, b1=0, b2=25), deck=game.deck[-10:])
+    bot = SleuthPlayer(iterations=200)
+    (bet,) = [b for b in bot.bets(info_of(losing), random.Random(0)) if b.pays(bot.caution)]
+    assert bet.accusation == tnt.Accuse(1, 2)
+    assert bet.chance == pytest.approx(0.5, abs=0.05)
+    assert bet.if_waiting < bet.chance * bet.if_right
+    assert bot.choose(info_of(losing), random.Random(0)) == tnt.Accuse(1, 2)
+
+
+def test_a_bet_is_worth_its_chance_of_the_win_when_right_and_nothing_when_wrong() -> None:
+    bet = Bet(tnt.Accuse(1, 2), chance=0.5, if_right=0.9, if_waiting=0.4, error=0.02)
+    assert bet.gain == pytest.approx(0.05)  # 0.5 * 0.9 + 0.5 * 0 (out), against 0.4
+    assert bet.pays(caution=1.0)
+    assert not bet.pays(caution=3.0)  # 0.05 is within three standard errors of 0
+    losing = attrs.evolve(bet, if_waiting=0.5)
+    assert losing.gain < 0
+    assert not losing.pays(caution=0.0)
+
+
+def test_the_sleuth_plays_the_same_game_from_the_same_seed() -> None:
+    games = [
+        play_match(
+            tnt.new_game(3, seed=5),
+            [SleuthPlayer(iterations=20), GreedyPlayer(), GreedyPlayer()],
+            5,
+        )
+        for _ in range(2)
+    ]
+    assert games[0] == games[1]
+    assert games[0].history == games[1].history
 
 
 def test_the_sleuth_does_not_accuse_on_no_evidence() -> None:
@@ -600,6 +678,34 @@ def test_feeding_playouts_mostly_feed_the_players_own_basket() -> None:
     assert all(p in game.legal_actions() for p in plays)
     fed_share = plays.count(tnt.Play(K("K4"), 1)) / len(plays)
     assert 0.7 < fed_share < 0.9  # FEED_RATE, and a few random plays that happen to match
+
+
+def test_imagined_players_feed_the_basket_they_favour_to_the_end() -> None:
+    # Player 1 fed basket 4 only; in the states the sleuth imagines, player 1 holds some
+    # number and favours basket 4 (a hider's decoy) or its own, as the beliefs say.
+    game = fed({0: ["1"] * 4, 1: ["4"] * 4, 2: ["5", "3", "5", "3"]}, 4)
+    guesses = beliefs(game.view(0))
+    rng = random.Random(4)
+    worlds = [imagine(game.determinize(0, rng), guesses, rng) for _ in range(300)]
+    assert all(w.view(0) == game.view(0) for w in worlds)  # the player cannot tell them apart
+    assert all(w.favourites[0] == 1 for w in worlds)
+    assert all(w.imaginer == 0 for w in worlds)
+    share = sum(w.favourites[1] == 4 for w in worlds) / len(worlds)
+    assert share > 0.8  # whoever holds 4, the plays say basket 4 is the one fed
+    hiding = [w for w in worlds if w.numbers[1] != 4 and w.favourites[1] == 4]
+    assert len(hiding) > 0.3 * len(worlds)
+    # The favourites stay through the moves of a playout, and are played by.
+    world = hiding[0].apply(tnt.Draw()).apply(tnt.Play(hiding[0].hands[0][0], 1))
+    assert isinstance(world, Imagined)
+    assert world.favourites[1] == 4
+    world = world.apply(tnt.Draw())
+    plays = [feeding_rollout(world, rng) for _ in range(400)]
+    assert plays.count(tnt.Play(max(world.hands[1], key=lambda c: c.value), 4)) > 280
+    # The imaginer feeds its own basket every time, as the sleuth does.
+    mine = attrs.evolve(world, current_player=0)
+    assert {feeding_rollout(mine, rng) for _ in range(100)} == {
+        tnt.Play(max(mine.hands[0], key=lambda c: c.value), 1)
+    }
 
 
 # -- the greedy baseline, and the names ---------------------------------------------------------
@@ -632,15 +738,42 @@ def test_greedy_with_a_special_basket_looks_one_action_ahead() -> None:
     assert greedy.choose(info_of(pulling), random.Random(0)) == tnt.Pull(4, 1)
 
 
+def test_the_hider_feeds_a_decoy_never_its_own_basket_and_never_accuses() -> None:
+    hider = HiderPlayer()
+    sure = sure_game()
+    assert hider.choose(info_of(sure), random.Random(0)) == tnt.Draw()  # a sure win ignored
+    playing = attrs.evolve(
+        sure, step=tnt.Step.PLAY, hands=((K("M1"), K("K4"), K("G2")), *sure.hands[1:])
+    )
+    fake = decoy(playing.view(0))
+    assert fake != 1
+    assert fake in playing.row
+    assert hider.choose(info_of(playing), random.Random(0)) == tnt.Play(K("K4"), fake)
+    final = play_match(tnt.new_game(3, seed=8), [HiderPlayer()] * 3, seed=8)
+    assert not final.accusations
+    assert final.times_up
+    for seat, action in zip(actors(final.view(0)), final.history, strict=True):
+        if isinstance(action, tnt.Play):
+            assert action.basket != final.numbers[seat]
+
+
 def test_bots_by_name() -> None:
     assert make_bot("greedy") == GreedyPlayer()
+    assert make_bot("hider") == HiderPlayer()
     assert make_bot("search") == SleuthPlayer()
     assert make_bot("search:30") == SleuthPlayer(iterations=30)
     assert make_bot("random") == RandomPlayer()
     assert isinstance(make_bot("informed:5"), SearchPlayer)
-    for bad in ("greedy:3", "search:0", "search:x", "sleuth", "search:1000001"):
-        with pytest.raises(tnt.ConfigurationError, match="choose random, greedy, search"):
+    for bad in ("greedy:3", "hider:2", "search:0", "search:x", "sleuth", "search:1000001"):
+        with pytest.raises(tnt.ConfigurationError, match="choose random, greedy, hider, search"):
             make_bot(bad)
+
+
+def test_the_sleuths_habits_are_chances() -> None:
+    game = tnt.new_game(3, seed=6)
+    for feeders, hiders in ((0.7, 0.4), (-0.1, 0.5), (0.5, 1.2)):
+        with pytest.raises(tnt.ConfigurationError, match="from 0 to 1, together at most 1"):
+            SleuthPlayer(feeders=feeders, hiders=hiders).choose(info_of(game), random.Random(0))
 
 
 def test_the_command_line_seats_greedy_and_search_bots() -> None:

@@ -28,6 +28,7 @@ from tricky_treats.protocol.players import SearchPlayer
 
 __all__ = [
     "Dealings",
+    "Habits",
     "Notation",
     "SpokenAction",
     "bot_named",
@@ -173,12 +174,19 @@ def bot_named(
     )
 
 
+Habits = Mapping[_T, Sequence[tuple[_T | None, float]]]
+"""For one seat and each secret it may hold, the ways it may play (``Dealings.weigh``)."""
+
+
 @attrs.frozen
 class Dealings(Generic[_T]):
     """One player's weighted guesses at the hidden dealing: which secret each seat holds.
 
     ``weigh`` builds them from every dealing that agrees with what the player knows for
-    certain and, per seat, how likely each secret makes what that seat was seen doing.
+    certain and, per seat, how likely each secret makes what that seat was seen doing. A
+    seat may play for its own secret, for a decoy (a secret it does not hold, to hide its
+    own) or for none in particular: its *favourite* is the secret it plays for, or None, and
+    ``draw_favourites`` draws one per seat as likely as what the seat did makes it.
     """
 
     player: int
@@ -186,6 +194,8 @@ class Dealings(Generic[_T]):
     """Every dealing (the secret of each seat) that agrees with what the player knows."""
     weights: tuple[float, ...]
     """Each dealing's probability; they sum to 1."""
+    habits: tuple[Habits[_T], ...] = attrs.field(repr=False, eq=False)
+    """Per seat, per secret, each favourite it may have and how likely (see ``weigh``)."""
     _cumulative: tuple[float, ...] = attrs.field(repr=False, eq=False)
 
     @classmethod
@@ -193,20 +203,33 @@ class Dealings(Generic[_T]):
         cls,
         player: int,
         dealings: Sequence[tuple[_T, ...]],
-        likelihoods: Sequence[Mapping[_T, float]],
+        habits: Sequence[Habits[_T]],
     ) -> Dealings[_T]:
-        """Each dealing weighed by the product of its seats' ``likelihoods[seat][secret]``.
+        """Each dealing weighed by its seats' ``habits``.
 
-        The player's own seat is left out (they know their secret); a secret missing from a
-        seat's mapping counts 1.
+        ``habits[seat][secret]`` lists the favourites the seat may have if it holds
+        ``secret``, each with the prior chance of that favourite times how likely it makes
+        what the seat did; their sum is how likely the secret makes it. The player's own seat
+        is left out (they know their secret); a secret missing from a seat's mapping counts 1.
         """
+        likelihoods = [{s: sum(w for _, w in options) for s, options in h.items()} for h in habits]
         raw = [
             math.prod(likelihoods[q].get(secret, 1.0) for q, secret in enumerate(d) if q != player)
             for d in dealings
         ]
+        return cls._normalised(player, tuple(dealings), raw, tuple(habits))
+
+    @classmethod
+    def _normalised(
+        cls,
+        player: int,
+        dealings: tuple[tuple[_T, ...], ...],
+        raw: Sequence[float],
+        habits: tuple[Habits[_T], ...],
+    ) -> Dealings[_T]:
         total = sum(raw)
         weights = tuple(w / total for w in raw)
-        return cls(player, tuple(dealings), weights, tuple(itertools.accumulate(weights)))
+        return cls(player, dealings, weights, habits, tuple(itertools.accumulate(weights)))
 
     def odds(self, seat: int) -> dict[_T, float]:
         """The probability of each secret ``seat`` may hold."""
@@ -226,10 +249,42 @@ class Dealings(Generic[_T]):
             if chance >= least
         ]
 
+    def given(self, seat: int, secret: _T) -> Dealings[_T]:
+        """These guesses once it is known that ``seat`` holds ``secret`` (it must be possible)."""
+        kept = [
+            (d, w) for d, w in zip(self.dealings, self.weights, strict=True) if d[seat] == secret
+        ]
+        if not kept:
+            raise ValueError(f"seat {seat} cannot hold {secret!r} in these dealings")
+        dealings, raw = zip(*kept, strict=True)
+        return self._normalised(self.player, dealings, raw, self.habits)
+
     def draw(self, rng: random.Random) -> tuple[_T, ...]:
         """A dealing drawn with ``rng`` by the weights."""
         at = bisect.bisect_right(self._cumulative, rng.random() * self._cumulative[-1])
         return self.dealings[min(at, len(self.dealings) - 1)]
+
+    def draw_favourites(self, dealing: tuple[_T, ...], rng: random.Random) -> tuple[_T | None, ...]:
+        """Per seat, the secret it plays for in ``dealing``, drawn by its habits.
+
+        The player's own seat, and a seat without habits, play for their own secret.
+        """
+        favourites: list[_T | None] = []
+        for seat, secret in enumerate(dealing):
+            options = self.habits[seat].get(secret) if seat != self.player else None
+            if not options:
+                favourites.append(secret)
+                continue
+            total = sum(w for _, w in options)
+            pick = rng.random() * total
+            chosen = options[-1][0]  # the last one, should rounding leave ``pick`` over
+            for favourite, weight in options:
+                pick -= weight
+                if pick < 0:
+                    chosen = favourite
+                    break
+            favourites.append(chosen)
+        return tuple(favourites)
 
 
 def columns(text: str) -> int:

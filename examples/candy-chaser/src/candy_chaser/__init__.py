@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from candy_chaser.bots import GreedyPlayer, SleuthPlayer, make_bot
+from candy_chaser.bots import GreedyPlayer, HiderPlayer, SleuthPlayer, make_bot
 from candy_chaser.errors import (
     CandyChaserError,
     ConfigurationError,
@@ -53,6 +53,7 @@ __all__ = [
     "Config",
     "ConfigurationError",
     "GreedyPlayer",
+    "HiderPlayer",
     "IllegalActionError",
     "InvalidActionError",
     "Move",

@@ -665,8 +665,9 @@ def _board_lines(board: Sequence[Square]) -> list[str]:
 def new_match(target: int = 5, seed: int = 0, asking: str = "hand") -> HackTrickState:
     """A new match to ``target`` points, every shuffle drawn from ``seed``.
 
-    ``asking`` chooses the reading of the asking rule (HT-3): ``"turn"`` (the default) or
-    ``"hand"`` (captured markers carry across hands and pay for asking in later hands).
+    ``asking`` chooses the reading of the asking rule (HT-3): ``"hand"`` (the default:
+    captured markers carry across hands and pay for asking in later hands) or ``"turn"``
+    (captured on an earlier turn; markers go back at each deal).
 
     >>> match = new_match(seed=1)
     >>> match.current_player, len(match.hands[1]), len(match.hands[0]), len(match.deck)

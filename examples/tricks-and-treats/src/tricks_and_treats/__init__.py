@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from tricks_and_treats.bots import (
     GreedyPlayer,
+    HiderPlayer,
     SleuthPlayer,
     calm_rollout,
     feeding_rollout,
@@ -72,6 +73,7 @@ __all__ = [
     "Draw",
     "Effect",
     "GreedyPlayer",
+    "HiderPlayer",
     "IllegalActionError",
     "InvalidActionError",
     "Play",

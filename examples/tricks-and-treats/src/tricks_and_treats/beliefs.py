@@ -1,16 +1,25 @@
 """What a player infers from what they have seen: who took each action, and whose basket is whose.
 
 Every play is public: everyone sees which card went under which basket, and the turn order
-tells who played it. A player who puts a card under a basket makes that basket likelier their
-own, the more so the higher the card (candy under a basket scores for its owner only).
-``beliefs(view)`` weighs every dealing of the number cards that agrees with what the player
-knows for certain (``TricksAndTreatsView.possible_numbers``) by how likely it makes the plays
-seen: a play of value ``v`` goes under its player's own basket with probability
-``FEEDING[v]``, under each other basket of the row alike otherwise, for a player who feeds
-their basket; a player may as well not (``FEEDERS``: half of them), whose plays go under
-every basket alike, so that a play or two is a hint and a habit a proof. The weights give each
-seat's odds of holding each number (``odds``) and draw the dealings a search imagines
-(``with_numbers``).
+tells who played it. Candy under a basket scores for its owner only, so a player who wants
+points keeps feeding their own basket, the more so the higher the card; but a player who
+knows they are watched may feed another basket instead, a *decoy*, to draw a wrong
+accusation (a wrong accuser is out). ``beliefs(view)`` weighs every dealing of the number
+cards that agrees with what the player knows for certain
+(``TricksAndTreatsView.possible_numbers``) by how likely it makes the plays seen, for a
+player of each habit:
+
+- a *feeder* (``FEEDERS`` of players) puts a card of value ``v`` under its own basket with
+  probability ``FEEDING[v]`` and under each other basket alike otherwise;
+- a *hider* (``HIDERS``) does the same for a decoy, one of the other number baskets alike,
+  and never feeds its own;
+- the others' plays go under every basket alike.
+
+So a basket a player keeps feeding is likelier theirs, but never more than ``FEEDERS`` to
+``HIDERS`` against all the baskets they did not feed together, and a basket they never fed
+gains a hider's share. The weights give each seat's odds of holding each number (``odds``),
+draw the dealings a search imagines (``with_numbers``), and, given a dealing, the basket each
+seat plays for in it (``Beliefs.draw_favourites``: its own, a decoy, or None).
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from typing import Final
 
 import attrs
 
+from tricks_and_treats.errors import ConfigurationError
 from tricks_and_treats.game import (
     Accuse,
     Play,
@@ -36,12 +46,16 @@ from tricks_and_treats.game import (
 )
 from tricky_treats.protocol import _game_kit as kit
 
-__all__ = ["FEEDERS", "FEEDING", "Beliefs", "actors", "beliefs", "with_numbers"]
+__all__ = ["FEEDERS", "FEEDING", "HIDERS", "Beliefs", "actors", "beliefs", "with_numbers"]
 
 FEEDING: Final = {1: 0.35, 2: 0.45, 3: 0.55, 4: 0.65}
-"""Per card value, the chance that a card of that value is played under its player's basket."""
-FEEDERS: Final = 0.5
-"""The chance that a player feeds their basket so; the others' plays say nothing of it."""
+"""Per card value, the chance that a card of that value is played under the basket its player
+favours (their own, or a hider's decoy)."""
+FEEDERS: Final = 0.4
+"""The chance that a player feeds their own basket so."""
+HIDERS: Final = 0.4
+"""The chance that a player feeds a decoy so instead, never their own basket. As likely as a
+feeder: plays alone cannot tell the two apart (``docs/bots.md`` measures the choice)."""
 
 _CHOICES: Final = (Swap, Pull, Skip)
 
@@ -96,9 +110,18 @@ Beliefs = kit.Dealings[int]
 """A player's weighted guesses at the number card of each seat (``beliefs``)."""
 
 
-def beliefs(view: TricksAndTreatsView) -> Beliefs:
-    """What ``view``'s player infers from the plays in its history (see the module)."""
-    return _beliefs(view)
+def beliefs(view: TricksAndTreatsView, feeders: float = FEEDERS, hiders: float = HIDERS) -> Beliefs:
+    """What ``view``'s player infers from the plays in its history (see the module).
+
+    ``feeders`` and ``hiders`` are the chances of those habits (the rest play anywhere);
+    ``ConfigurationError`` unless both are 0 to 1 and together at most 1.
+    """
+    if not (0 <= feeders <= 1 and 0 <= hiders <= 1 and feeders + hiders <= 1):
+        raise ConfigurationError(
+            f"feeders ({feeders!r:.20}) and hiders ({hiders!r:.20}) are chances: "
+            "give each from 0 to 1, together at most 1"
+        )
+    return _beliefs(view, feeders, hiders)
 
 
 def with_numbers(
@@ -115,12 +138,14 @@ def with_numbers(
 
 
 @functools.lru_cache(maxsize=256)
-def _beliefs(view: TricksAndTreatsView) -> Beliefs:
+def _beliefs(view: TricksAndTreatsView, feeders: float, hiders: float) -> Beliefs:
     wrong = frozenset((a.target, a.number) for a in view.accusations if not a.correct)
     dealings = _number_assignments(view.players, view.numbers, wrong)
     plays = _plays_by_seat(view)
-    likelihoods = [_likelihoods(plays[q], len(view.row), view.players) for q in range(view.players)]
-    return kit.Dealings.weigh(view.player, dealings, likelihoods)
+    habits = [
+        _habits(plays[q], len(view.row), view.players, feeders, hiders) for q in range(view.players)
+    ]
+    return kit.Dealings.weigh(view.player, dealings, habits)
 
 
 def _plays_by_seat(view: TricksAndTreatsView) -> list[list[tuple[int, int]]]:
@@ -132,19 +157,35 @@ def _plays_by_seat(view: TricksAndTreatsView) -> list[list[tuple[int, int]]]:
     return plays
 
 
-def _likelihoods(plays: Sequence[tuple[int, int]], baskets: int, players: int) -> dict[int, float]:
-    """Per number the player may hold, how likely it makes their plays (the largest is 1)."""
-    # Either the player feeds their basket (FEEDING) or their plays say nothing of it (each
-    # basket alike): each is as likely at first, and the plays weigh them too.
-    indifferent = (1 - FEEDERS) * baskets ** -len(plays)
-    raw = {
-        n: FEEDERS
-        * math.prod(
-            FEEDING[value] if basket == n else (1 - FEEDING[value]) / (baskets - 1)
+def _habits(
+    plays: Sequence[tuple[int, int]], baskets: int, players: int, feeders: float, hiders: float
+) -> dict[int, list[tuple[int | None, float]]]:
+    """Per number the player may hold, each basket they may favour and how likely (see above).
+
+    The weights are relative: the largest is 1.
+    """
+    numbers = range(1, players + 3)
+
+    def favouring(favourite: int, shunned: int | None) -> float:
+        # The plays of a player who feeds ``favourite`` and never ``shunned``.
+        spread = baskets - 1 - (shunned is not None)
+        return math.prod(
+            FEEDING[value]
+            if basket == favourite
+            else 0.0
+            if basket == shunned
+            else (1 - FEEDING[value]) / spread
             for basket, value in plays
         )
-        + indifferent
-        for n in range(1, players + 3)
-    }
-    top = max(raw.values())
-    return {n: w / top for n, w in raw.items()}
+
+    indifferent = (1 - feeders - hiders) * baskets ** -len(plays)
+    raw: dict[int, list[tuple[int | None, float]]] = {}
+    for n in numbers:
+        decoys = [d for d in numbers if d != n]
+        raw[n] = [
+            (n, feeders * favouring(n, None)),
+            *((d, hiders / len(decoys) * favouring(d, n)) for d in decoys),
+            (None, indifferent),
+        ]
+    top = max(sum(w for _, w in options) for options in raw.values())
+    return {n: [(f, w / top) for f, w in options] for n, options in raw.items()}
