@@ -299,3 +299,95 @@ def test_import_tricky_treats_imports_no_numpy() -> None:
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- numpy values as actions (issue 46, item 10) ---------------------------------------------------
+
+BY_CORE_AND_BY_RULES: tuple[tuple[int, dict[str, Any]], ...] = (
+    (2, {}),
+    (2, {"components": _SIX_KIDS}),
+)
+"""A game the core plays and one the rules play (six kids): both must take the same values."""
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+@pytest.mark.parametrize(
+    "as_code", [np.int64, np.int32, np.uint8, np.array], ids=lambda f: f.__name__
+)
+def test_a_numpy_integer_plays_as_its_code(
+    players: int, options: dict[str, Any], as_code: Callable[[int], Any]
+) -> None:
+    """RL code passes ``np.argmax(...)``: a numpy integer (or a 0-d array) is its code."""
+    game = tt.new_game(players, seed=4, **options)
+    sim, reference = tt.Simulator(game), tt.Simulator(game)
+    assert sim.fast is (not options)
+    for _ in range(12):
+        code = reference.legal_codes()[-1]
+        sim.play(as_code(code))
+        reference.play(code)
+        assert sim.state() == reference.state()
+
+
+NO_CODES: dict[str, Any] = {
+    "np.True_": np.True_,
+    "np.False_": np.False_,
+    "np.ma.masked": np.ma.masked,
+    "a masked 0": np.ma.masked_array(0, mask=True),
+    "np.float64(1.0)": np.float64(1.0),
+    "np.array([0])": np.array([0]),
+}
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+@pytest.mark.parametrize("value", NO_CODES.values(), ids=NO_CODES.keys())
+def test_numpy_values_that_are_no_code_are_refused(
+    players: int, options: dict[str, Any], value: Any
+) -> None:
+    """A bool is no code (numpy's neither), nor a masked value (whatever lies under it)."""
+    sim = tt.Simulator(tt.new_game(players, seed=4, **options))
+    before = sim.state()
+    with pytest.raises(tt.InvalidActionError, match="action code must be a whole number") as e:
+        sim.play(value)
+    assert ("masked value" in str(e.value)) is np.ma.is_masked(value)
+    assert sim.state() == before
+
+
+def _refused(envs: TrickyTreatsVectorEnv, actions: Any) -> str:
+    """The message ``step(actions)`` is refused with; no game moved."""
+    before = [sim.state() for sim in envs.simulators]
+    kept = envs.observations.copy(), envs.action_masks.copy()
+    with pytest.raises(tt.InvalidActionError) as refused:
+        envs.step(actions)
+    assert [sim.state() for sim in envs.simulators] == before
+    assert np.array_equal(envs.observations, kept[0])
+    assert np.array_equal(envs.action_masks, kept[1])
+    return str(refused.value)
+
+
+def test_bool_actions_are_refused_alike_by_the_core_and_by_the_rules() -> None:
+    """A bool array is no array of codes: refused with the env's prefix on both paths."""
+    for players, options in BY_CORE_AND_BY_RULES:
+        envs = TrickyTreatsVectorEnv(2, players=players, **options)
+        envs.reset(seed=3)
+        assert (envs._cores[0] is not None) is (not options)  # the core's path, the rules'
+        codes = f"action code must be a whole number from 0 to {envs.action_count - 1}"
+        assert _refused(envs, np.array([True, False])) == f"env 0: {codes}, got np.True_"
+        assert _refused(envs, [0, True]) == f"env 1: {codes}, got True"  # np.asarray: [0, 1]
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+def test_a_masked_action_is_refused_and_an_unmasked_one_played(
+    players: int, options: dict[str, Any]
+) -> None:
+    """``np.asarray`` reads the value under a mask: the env refuses it instead."""
+    envs = TrickyTreatsVectorEnv(2, players=players, **options)
+    _, infos = envs.reset(seed=5)
+    legal = [int(np.flatnonzero(row)[0]) for row in infos["action_mask"]]
+    message = _refused(envs, np.ma.masked_array(legal, mask=[False, True]))
+    assert message.startswith("env 1: action code must be a whole number")
+    assert message.endswith("(a masked value)")
+    reference = [sim.clone() for sim in envs.simulators]
+    envs.step(np.ma.masked_array(legal, mask=[False, False]))  # nothing masked: its values
+    for sim, code in zip(reference, legal, strict=True):
+        sim.play(code)
+    assert [sim.state() for sim in envs.simulators] == [sim.state() for sim in reference]

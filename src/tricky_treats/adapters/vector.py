@@ -492,6 +492,14 @@ class TrickyTreatsVectorEnv:
                 f"step takes {self.num_envs} action codes (whole numbers), one per env; "
                 f"got an array of shape {found.shape} and dtype {found.dtype}"
             )
+        no_code = _first_no_code(actions, found)
+        if no_code is not None:  # a bool, or a value under a mask: refused as play() does
+            env, value = no_code
+            try:
+                self._simulator(env).clone().play(value)
+            except InvalidActionError as error:
+                raise InvalidActionError(f"env {env}: {error}") from None
+            raise AssertionError(f"{value!r} was played")  # pragma: no cover
         codes: list[int] = found.tolist()
         inside = (found >= 0) & (found < self.action_count)
         if inside.all():  # the usual case: one gather checks every game's mask
@@ -569,3 +577,24 @@ class TrickyTreatsVectorEnv:
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
+
+
+def _first_no_code(actions: object, found: npt.NDArray[Any]) -> tuple[int, Any] | None:
+    """The first env whose action is no code (a bool, a masked value), with that value.
+
+    ``found`` is ``np.asarray(actions)``, which reads a bool as 0 or 1 among ints and the
+    value under a mask as any other.
+    """
+    if found.dtype.kind == "b":
+        return 0, found[0]
+    if isinstance(actions, np.ma.MaskedArray):
+        masked = np.flatnonzero(np.ma.getmaskarray(actions))
+        if len(masked):
+            env = int(masked[0])
+            return env, actions[env]
+        return None
+    if isinstance(actions, list | tuple):
+        for env, value in enumerate(actions):
+            if isinstance(value, bool | np.bool_):
+                return env, value
+    return None
