@@ -63,7 +63,6 @@ core does not cover is encoded from its views instead.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -71,6 +70,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code, seeds_of
 from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
@@ -79,15 +79,13 @@ from tricky_treats.adapters.observation import (
 )
 from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
-from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats.errors import IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core
 from tricky_treats.simulator._simulator import dealt
 from tricky_treats.variants._base_deals import BaseDeals
 
-__all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
-
-_LOWEST_SEED = -(1 << 63)
+__all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
 
 class TrickyTreatsVectorEnv:
@@ -107,9 +105,7 @@ class TrickyTreatsVectorEnv:
         refresh_ends_turn: bool = False,
         components: ComponentData | None = None,
     ) -> None:
-        if type(num_envs) is not int or num_envs < 1:
-            raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
-        self.num_envs = num_envs
+        self.num_envs = checked_size(num_envs)
         self._variants = tuple(variants)
         # new_game's arguments, checked once: each game is new_game(seed=...)'s.
         self._dealer = _Dealer(
@@ -389,21 +385,12 @@ class TrickyTreatsVectorEnv:
 
     def reset(
         self,
-        seed: int | np.integer[Any] | Sequence[int] | None = None,
+        seed: int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
         n = self.num_envs
-        if seed is None:
-            seeds = [secrets.randbits(63) for _ in range(n)]
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(n)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != n:
-                raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
-        if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
-            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
+        seeds = seeds_of(seed, n)  # every seed checked before any game is dealt
         self._rngs = [random.Random(s) for s in seeds]
         seat_rows: list[int] = []
         board_rows: list[int] = []
@@ -492,7 +479,7 @@ class TrickyTreatsVectorEnv:
                 f"step takes {self.num_envs} action codes (whole numbers), one per env; "
                 f"got an array of shape {found.shape} and dtype {found.dtype}"
             )
-        no_code = _first_no_code(actions, found)
+        no_code = first_no_code(actions, found)
         if no_code is not None:  # a bool, or a value under a mask: refused as play() does
             env, value = no_code
             try:
@@ -577,24 +564,3 @@ class TrickyTreatsVectorEnv:
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
-
-
-def _first_no_code(actions: object, found: npt.NDArray[Any]) -> tuple[int, Any] | None:
-    """The first env whose action is no code (a bool, a masked value), with that value.
-
-    ``found`` is ``np.asarray(actions)``, which reads a bool as 0 or 1 among ints and the
-    value under a mask as any other.
-    """
-    if found.dtype.kind == "b":
-        return 0, found[0]
-    if isinstance(actions, np.ma.MaskedArray):
-        masked = np.flatnonzero(np.ma.getmaskarray(actions))
-        if len(masked):
-            env = int(masked[0])
-            return env, actions[env]
-        return None
-    if isinstance(actions, list | tuple):
-        for env, value in enumerate(actions):
-            if isinstance(value, bool | np.bool_):
-                return env, value
-    return None
