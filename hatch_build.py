@@ -1,4 +1,12 @@
-"""Build hook: compile the engine's compact core with mypyc when asked to, else build pure.
+"""Build hooks: the package index's README, and the engine's core compiled with mypyc.
+
+``PackageReadmeHook`` writes the README for the package index: in the repository its links
+are relative (``docs/rules.md``, ``examples/``), so that they work in a clone and on the
+code host; the package index has no files beside the README, so its copy links to the
+documentation site and to the repository instead (``package_readme``).
+
+``CompiledCoreHook`` compiles the engine's compact core with mypyc when asked to, else builds
+pure.
 
 The simulator's fast lane is a group of plain, precisely typed Python modules
 (``COMPILED_MODULES``): the compact core, the ``Simulator`` over it, the deal into it and the
@@ -29,6 +37,7 @@ import contextlib
 import glob
 import io
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -36,6 +45,50 @@ import tempfile
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+from hatchling.metadata.plugin.interface import MetadataHookInterface
+
+SITE = "https://tricky-treats.github.io/tricky-treats/"
+"""The documentation site: the pages of ``docs/``, built by MkDocs."""
+REPOSITORY = "https://github.com/tricky-treats/tricky-treats"
+"""The repository on the code host, for links to its other files."""
+_RELATIVE_LINK = re.compile(r"(\]\(|^\[[^\]]+\]:\s*)(?![a-z][a-z0-9+.-]*:|#|/)([^)\s]+)", re.M)
+"""A Markdown link's target that is a relative path: inline, ``](path)``, or a reference."""
+
+
+def package_readme(text: str, root: str) -> str:
+    """The README ``text`` with its relative links made absolute, for the package index.
+
+    ``docs/PAGE.md#part`` becomes the site's page (``SITE/PAGE/#part``); any other path a
+    file or folder of the repository on the code host.
+    """
+
+    def absolute(match: re.Match[str]) -> str:
+        lead, target = match.groups()
+        path, hash_, part = target.partition("#")
+        anchor = hash_ + part
+        if path.startswith("docs/") and path.endswith(".md"):
+            page = path.removeprefix("docs/").removesuffix(".md")
+            return f"{lead}{SITE}{'' if page == 'index' else page + '/'}{anchor}"
+        kind = "tree" if os.path.isdir(os.path.join(root, path)) else "blob"
+        return f"{lead}{REPOSITORY}/{kind}/main/{path.rstrip('/')}{anchor}"
+
+    return _RELATIVE_LINK.sub(absolute, text)
+
+
+class PackageReadmeHook(MetadataHookInterface):
+    """The project's README as the package index shows it: every link absolute."""
+
+    PLUGIN_NAME = "custom"
+
+    def update(self, metadata: dict[str, Any]) -> None:
+        """Set the long description: README.md, its relative links made absolute."""
+        with open(os.path.join(self.root, "README.md"), encoding="utf-8") as file:
+            text = file.read()
+        metadata["readme"] = {
+            "content-type": "text/markdown",
+            "text": package_readme(text, self.root),
+        }
+
 
 SWITCH = "TRICKY_TREATS_COMPILE"
 """The environment variable that asks for the compiled core (``1``, ``true`` or ``yes``)."""

@@ -31,7 +31,9 @@ To measure another checkout's server with the same benchmark, put its ``src`` an
 ``examples/web/src`` first on ``PYTHONPATH``: the servers are started by this Python.
 
 Needs the web app, ``pip install -e examples/web`` (``-e 'examples/web[postgresql]'`` and
-Debian's ``postgresql`` for the PostgreSQL setups).
+Debian's ``postgresql`` for the PostgreSQL setups, which start PostgreSQL with the tests' own
+helper, ``tests/postgres.py``: it needs pytest too, ``pip install -e '.[test]'``, or
+``--setups sqlite`` leaves them out).
 """
 
 from __future__ import annotations
@@ -106,8 +108,11 @@ def _post_game(base: str, players: int, seed: int) -> dict[str, Any]:
 
 
 async def _receive(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
-    return message
+    """The next message that is not a ``presence`` one (a seat's player came or went)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        if message.get("type") != "presence":
+            return message
 
 
 async def _open(bases: Sequence[str], index: int, players: int, seed: int) -> _Game:

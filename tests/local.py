@@ -16,13 +16,51 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["HOST", "SERVE_COMMAND", "free_port", "post_json", "serving"]
+__all__ = [
+    "HOST",
+    "SERVE_COMMAND",
+    "free_port",
+    "next_message",
+    "post_json",
+    "receive",
+    "serving",
+    "skip_presence",
+]
 
 HOST = "127.0.0.1"
 """Where every test server listens."""
 
 SERVE_COMMAND = (sys.executable, "-m", "tricky_treats_web", "serve")
 """``tricky-treats-web serve`` as a subprocess, run by the Python of the tests."""
+
+
+def skip_presence(message: Any) -> bool:
+    """Whether ``message`` (text or parsed) is a ``presence`` message: who is at the table.
+
+    The server sends one whenever a seat's player comes, goes, is taken over or is back; a
+    test that reads the answers to its moves passes over them.
+    """
+    if isinstance(message, str | bytes):
+        message = json.loads(message)
+    return isinstance(message, dict) and message.get("type") == "presence"
+
+
+def receive(session: Any) -> dict[str, Any]:
+    """The next message of a test client's WebSocket that is not a ``presence`` message."""
+    while True:
+        message: dict[str, Any] = session.receive_json()
+        if not skip_presence(message):
+            return message
+
+
+async def next_message(socket: Any, timeout: float = 20) -> dict[str, Any]:
+    """The next message of a ``websockets`` client that is not a ``presence`` message."""
+    import asyncio
+
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+        if not skip_presence(message):
+            return message
 
 
 def free_port() -> int:

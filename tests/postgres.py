@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -103,6 +104,36 @@ class TemporaryPostgres:
     def stop(self) -> None:
         """Stop the server as an outage would: every connection is cut (``-m fast``)."""
         self._run(str(self.bin / "pg_ctl"), "stop", "-m", "fast", "-w", "-D", str(self.data))
+
+    def processes(self) -> list[int]:
+        """The server's processes: the postmaster (its pid file's first line) and its children."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        found = [postmaster]
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == postmaster:  # its parent
+                found.append(int(entry.name))
+        return found
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The server frozen for the block (SIGSTOP): its connections stay open, nothing
+        answers, and a new connection waits in the listen queue, as on a host that hangs."""
+        stopped = []
+        try:
+            for pid in self.processes():
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            yield
+        finally:
+            for pid in stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

@@ -173,6 +173,7 @@ BAD_ARGUMENTS: tuple[dict[str, Any], ...] = (
     {"players": 2, "seed": 1, "variants": ["no-such-variant"]},
     {"players": 2, "seed": 1, "variants": ["family", "family"]},
     {"players": 2, "seed": 1, "variant_options": {"family": {"x": 1}}},
+    {"players": 2, "seed": 1, "components": "x"},
 )
 
 

@@ -113,7 +113,7 @@ def test_simulate_with_a_variant(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--agents", "random"], "for 2 to 4 players, got 1"),
         (["simulate", "--variant", "chess"], "no variant called 'chess'"),
         (["play", "--players", "5", "--seed", "1"], "for 2 to 4 players, got 5"),
-        (["play", "--seats", "human,robot"], "no agent 'robot'"),
+        (["play", "--seats", "human,robot"], "'robot' is neither human nor a bot"),
         (["replay", "/no/such/file.json"], "cannot read /no/such/file.json"),
     ],
 )

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
+from tricky_treats._extras import install_hint
 from tricky_treats.agents import make_agent
 from tricky_treats.cli import main
 
@@ -67,17 +68,19 @@ def test_a_whole_game_against_a_bot_ends_with_the_sheets_and_the_winner(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     record = tmp_path / "game.json"
-    lines, final = _script(["human", "random"], ["You", "Random 2"], seed=4)
+    lines, final = _script(["human", "random"], ["Player 1", "Random 2"], seed=4)
     _stdin(monkeypatch, lines)
     status, out, _ = _run(
         capsys, "play", "--players", "2", "--seed", "4", "--bot", "random", "--save", str(record)
     )
     assert status == 0
-    assert "You (A) to play" in out
+    assert "Player 1 (A), your turn" in out
     assert "Take card to kid: " in out
     saved = tt.loads(record.read_text())
     assert saved == final
-    assert saved.config.players == ("You", "Random 2")
+    # A lone human is "Player 1", a name: never "You", which other screens would read as
+    # the reader (issue 48).
+    assert saved.config.players == ("Player 1", "Random 2")
     tail = out[out.index("Score sheets") :]
     assert "(winner)" in tail
     assert "Game over; " in tail
@@ -91,7 +94,7 @@ def test_the_seed_is_shown_only_once_the_game_is_over(
 ) -> None:
     """Issue 10: with the seed, a player could compute the deck and the bots' secret tiles."""
     seed = 987_654_321_123
-    lines, _ = _script(["human", "greedy", "greedy"], ["You", "Greedy 2", "Greedy 3"], seed)
+    lines, _ = _script(["human", "greedy", "greedy"], ["Player 1", "Greedy 2", "Greedy 3"], seed)
     _stdin(monkeypatch, lines)
     status, out, _ = _run(capsys, "play", "--seed", str(seed))
     assert status == 0
@@ -144,7 +147,7 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     for screen in screens[1:]:
         to_play = screen.split(".", 1)[0]
         other = "Bo" if to_play == "Ann" else "Ann"
-        assert f"{to_play} ({'AB'[to_play == 'Bo']}) to play" in screen
+        assert f"{to_play} ({'AB'[to_play == 'Bo']}), your turn" in screen
         assert f"your secret tile {tiles[to_play]}" in screen
         assert f"{other} (" not in screen.split("Score sheets")[0]
     assert "Ann, your action>" in out
@@ -211,7 +214,7 @@ def test_resume_a_saved_game(
     _stdin(monkeypatch, ["pass", "v99", "quit"])  # answered with hints, then quit
     status, out, _ = _run(capsys, "play", "--load", str(saved))
     assert status == 0
-    assert f"Round {half.round} · Ann (A) to play" in out
+    assert f"Round {half.round} · Ann (A), your turn" in out
     assert "Last round: You " in out  # the moves before the save are known again
 
     status, _, err = _run(capsys, "play", "--load", str(saved), "--seed", "0")
@@ -298,7 +301,7 @@ def test_commands_without_rich_say_which_extra_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.returncode == 2
-    assert "pip install 'tricky-treats[cli]'" in result.stderr
+    assert install_hint("cli") in result.stderr
 
 
 def tt_tile_text(tile: tt.TrickTile) -> str:
@@ -328,7 +331,7 @@ def test_rules_shows_the_short_guide_a_page_at_a_time(
 def test_explain_why_and_look_at_the_prompt(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = tt.new_game(players=["You", "Greedy 2"], seed=2)
+    game = tt.new_game(players=["Player 1", "Greedy 2"], seed=2)
     house = game.setup.grid[0].neighbour
     _stdin(monkeypatch, ["why", "explain t1k3", "explain", "v0", "why", "look B", "look Z",
                          "log", "t0k0-4", "quit"])  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import hashlib
 import pickle
 import random
 import sys
@@ -34,9 +35,158 @@ def test_digest_through_simulators_equals_the_reference_digest() -> None:
     assert core_equivalence.digest(games) == core_equivalence.digest(games, reference=True)
 
 
-def test_the_digest_sees_a_difference() -> None:
-    """A digest that could not tell two games apart would prove nothing."""
-    assert core_equivalence.digest(1) != core_equivalence.digest(2)
+class _Sink:
+    """A SHA-256 that also keeps what it is fed, piece by piece."""
+
+    def __init__(self) -> None:
+        self.sha = hashlib.sha256()
+        self.pieces: list[bytes] = []
+
+    def update(self, data: bytes) -> None:
+        self.sha.update(data)
+        self.pieces.append(data)
+
+
+def _hash_one_game() -> tuple[int, _Sink]:
+    """One game of the digest, by ``apply()``: its moves, and what it fed the hash."""
+    sink = _Sink()
+    moves = core_equivalence.play_and_hash(0, {}, 2, sink, reference=True)
+    return moves, sink
+
+
+def _nth_call(n: int, function: Any, change: Any, when: Any = lambda *a, **k: True) -> Any:
+    """``function``, whose ``n``-th result (counting the calls ``when`` accepts) is changed."""
+    calls = 0
+
+    def changed(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        result = function(*args, **kwargs)
+        if when(*args, **kwargs):
+            calls += 1
+            if calls == n:
+                return change(result)
+        return result
+
+    return changed
+
+
+def _refusals_reworded(n: int, apply: Any) -> Any:
+    """``GameState.apply`` whose ``n``-th refusal has another message."""
+    calls = 0
+
+    def reworded(state: tt.GameState, action: tt.Action) -> tt.GameState:
+        nonlocal calls
+        try:
+            return apply(state, action)  # type: ignore[no-any-return]
+        except TrickyTreatsError as error:
+            calls += 1
+            if calls == n:
+                raise type(error)(f"{error}!") from None
+            raise
+
+    return reworded
+
+
+def _first_pumpkins_added(sheets: tuple[tt.ScoreSheet, ...]) -> tuple[tt.ScoreSheet, ...]:
+    return (attrs.evolve(sheets[0], pumpkins=sheets[0].pumpkins + 2), *sheets[1:])
+
+
+def _last_event_dropped(
+    result: tuple[tt.GameState, tuple[tt.Event, ...]],
+) -> tuple[tt.GameState, tuple[tt.Event, ...]]:
+    return result[0], result[1][:-1]
+
+
+def _is_view(game: tt.GameState, player: int | None = None, **_: Any) -> bool:
+    return player is not None
+
+
+def _is_record(game: tt.GameState, player: int | None = None, **_: Any) -> bool:
+    return player is None
+
+
+def _differ_in_one_place(monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """Make the hashed ``part`` of one step of the game differ, and nothing else."""
+    dumps, state = tt.dumps, tt.GameState
+    if part == "legal":  # the text of the first action of the first list of legal actions
+        monkeypatch.setattr(tt.TakeCard, "__str__", _nth_call(1, tt.TakeCard.__str__, "X".__add__))
+    elif part == "totals":  # winners, read with the totals, then with the score sheets
+        monkeypatch.setattr(state, "winners", _nth_call(5, state.winners, lambda w: (*w, 9)))
+    elif part == "view":
+        monkeypatch.setattr(tt, "dumps", _nth_call(7, dumps, " ".__add__, when=_is_view))
+    elif part == "scores":  # read for the totals, then as score sheets
+        monkeypatch.setattr(state, "scores", _nth_call(8, state.scores, _first_pumpkins_added))
+    elif part == "record":
+        monkeypatch.setattr(tt, "dumps", _nth_call(3, dumps, " ".__add__, when=_is_record))
+    elif part == "events":
+        changed = _nth_call(4, state.apply_with_events, _last_event_dropped)
+        monkeypatch.setattr(state, "apply_with_events", changed)
+    elif part == "refused":
+        monkeypatch.setattr(state, "apply", _refusals_reworded(2, state.apply))
+    else:
+        raise AssertionError(part)
+
+
+PARTS = ("legal", "totals", "view", "scores", "record", "events", "refused")
+"""The parts of a step the digest hashes (``core_equivalence.play_and_hash``)."""
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_the_digest_sees_a_difference_in_every_part_it_hashes(
+    monkeypatch: pytest.MonkeyPatch, part: str
+) -> None:
+    """A digest that could not tell two games apart would prove nothing: the same game, as
+    long, with one part of one step changed (a legal action's text, a total, a view, a score
+    sheet, a record, an event, a refusal's message), hashes differently."""
+    moves, original = _hash_one_game()
+    with monkeypatch.context() as patch:
+        _differ_in_one_place(patch, part)
+        changed_moves, changed = _hash_one_game()
+    assert changed_moves == moves
+    assert len(changed.pieces) == len(original.pieces)
+    pairs = zip(original.pieces, changed.pieces, strict=True)
+    differ = [i for i, (was, now) in enumerate(pairs) if was != now]
+    assert len(differ) == 1, f"{len(differ)} pieces differ, not one"
+    labels = {repr(core_equivalence.canonical(name)).encode(): name for name in PARTS}
+    label = next(labels[p] for p in reversed(original.pieces[: differ[0]]) if p in labels)
+    assert label == part
+    assert changed.sha.hexdigest() != original.sha.hexdigest()
+    # ``digest()`` hashes what the game feeds it, not only which games it played.
+    reference = core_equivalence.digest(1, reference=True)
+    with monkeypatch.context() as patch:
+        _differ_in_one_place(patch, part)
+        assert core_equivalence.digest(1, reference=True) != reference
+
+
+def test_the_digest_sees_every_field_of_a_board() -> None:
+    """Boards are hashed through ``canonical``: a board that differs in one field only, of
+    any field, gives another value; equal sets give one value, whatever their order."""
+    game = tt.new_game(2, seed=0)
+    card = game.setup.deck[0]
+    board = attrs.evolve(
+        game.players[0],
+        kids=((card,), (), (), (), ()),
+        visited=frozenset({3, 1, 2}),
+        tricked=frozenset({0}),
+    )
+    changes: dict[str, Any] = {
+        "name": "Zoe",
+        "kids": ((), (card,), (), (), ()),
+        "treats": (*board.treats[:-1], board.treats[-1] + 1),
+        "pumpkins": board.pumpkins + 1,
+        "visited": board.visited | {4},
+        "tricked": frozenset({1}),
+        "footprints": board.footprints - 1,
+        "secret_tile": next(t for t in tt.base_components().trick_tiles if t != board.secret_tile),
+    }
+    public = [f.name for f in attrs.fields(tt.PlayerState) if not f.name.startswith("_")]
+    assert sorted(changes) == sorted(public)
+    for name, value in changes.items():
+        other = attrs.evolve(board, **{name: value})
+        assert getattr(other, name) != getattr(board, name)
+        assert core_equivalence.canonical(other) != core_equivalence.canonical(board), name
+    same = attrs.evolve(board, visited=frozenset([2, 1, 3]))
+    assert core_equivalence.canonical(same) == core_equivalence.canonical(board)
 
 
 games = st.tuples(

@@ -43,9 +43,13 @@ def test_last_footprint_triggers_the_end_and_the_round_is_finished(game: tt.Game
     assert after.players[0].footprints == 0
     assert after.end_trigger == tt.EndTrigger(0, tt.Termination.LAST_FOOTPRINT, 0)
     assert tt.EndTriggered(0, tt.Termination.LAST_FOOTPRINT) in events
+    assert (after.is_over, after.outcome(), after.winners()) == (False, None, ())  # not yet
     final, seats = _finish_round(after)
     assert seats == [1, 2]
     assert final.is_over
+    assert final.outcome() == tt.Outcome(
+        tt.Termination.LAST_FOOTPRINT, after.end_trigger, final.winners(), final.scores()
+    )
     assert final.current_player is None
     assert final.legal_actions() == ()
 
@@ -137,12 +141,26 @@ def test_a_whole_round_of_passes_triggers_the_end(game: tt.GameState) -> None:
     assert final.outcome().termination is tt.Termination.DEADLOCK  # type: ignore[union-attr]
 
 
-def test_passes_in_a_row_reset_on_any_other_turn(game: tt.GameState) -> None:
+@pytest.mark.parametrize("action", [tt.TakeCard(0, 0), tt.VisitHouse(0), tt.TrickHouse(0)])
+def test_passes_in_a_row_reset_on_any_other_turn(game: tt.GameState, action: tt.Action) -> None:
+    """R17: "The run of passes is broken by any action that is not a pass": a take, a visit
+    or a trick."""
     stuck = _stuck(game)
     after = stuck.apply(tt.Pass())
     assert after.passes_in_a_row == 1
-    revived = with_market(after, [card("red", "fable", "head"), None, None, None, None])
-    revived = revived.apply(tt.TakeCard(0, 0))
+    box = tt.base_components().cards
+    if isinstance(action, tt.TakeCard):  # a card comes to the market
+        revived = with_market(after, [card("red", "fable", "head"), None, None, None, None])
+    elif isinstance(action, tt.VisitHouse):  # seat 1 wears what nice house 0 wants, and may visit
+        wants = game.setup.grid[0].neighbour.wants
+        heads = [c for c in box if wants in (c.type, c.theme, c.colour) and c.type.value == "head"]
+        revived = with_player(after, 1, kids=[[c] for c in heads[:5]], visited=())
+    else:  # seat 1's kids show mean house 0's icon, and seat 1 may trick it
+        icon = game.setup.mean_houses[0].icon
+        heads = [c for c in box if c.icon is icon and c.type.value == "head"]
+        revived = with_player(after, 1, kids=[[c] for c in heads[:3]] + [[], []], visited=())
+    assert action in revived.legal_actions()
+    revived = revived.apply(action)
     assert revived.passes_in_a_row == 0
 
 

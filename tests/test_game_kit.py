@@ -145,3 +145,27 @@ def test_narrow_text_wraps_exactly_as_textwrap_did() -> None:
         text, 80, subsequent_indent="      ", break_on_hyphens=False
     )
     assert kit.wrap("basket 1:  -  (0 candy)", 80) == ["basket 1:  -  (0 candy)"]
+
+
+def _parse_notation(text: str) -> tuple[str, ...]:
+    words = tuple(text.lower().split())  # as the games read actions: in any letter case
+    if words[:1] not in (("play",), ("pass",)) or not set(words[1:]) <= {"k3", "bomb"}:
+        raise ValueError(f"{text!r} is not an action")
+    return words
+
+
+def test_a_notation_is_spelled_and_read_in_the_players_words() -> None:
+    """Issue 48: the consoles listed English notation under a Spanish, Dutch or Chinese board."""
+    words = {"play": ("play",), "pass": ("pass",), "bomb": ("bomb basket", "bomb")}
+    chinese = {"play": "出牌", "bomb basket": "炸彈提籃", "bomb": "炸彈"}
+    spoken = kit.Notation(words, _parse_notation, lambda m: chinese.get(m, m))
+    assert spoken.spell("play K3 bomb") == "出牌 K3 炸彈提籃"
+    assert spoken.spell("pass") == "pass"  # a word with no translation stays the notation's
+    # Read back in either language, both at once, with or without spaces between wide words.
+    for typed in ("出牌 K3 炸彈提籃", "出牌K3炸彈提籃", "play K3 炸彈", "PLAY k3 BOMB"):
+        assert spoken.read(typed) == ("play", "k3", "bomb"), typed
+    assert spoken.read("出牌 K9") is None  # no action: None, not the parser's error
+    # English: each word is the notation's own, not its message id ("bomb basket").
+    english = kit.Notation(words, _parse_notation, lambda m: m)
+    assert english.spell("play K3 bomb") == "play K3 bomb"
+    assert english.read("play K3 bomb") == ("play", "k3", "bomb")

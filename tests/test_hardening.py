@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,9 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests.boards import random_playout
+from tests.requirements import install_hint
 from tricky_treats import serialization
+from tricky_treats._json import StrictJSONError
 from tricky_treats.rules import build_player
 
 
@@ -65,12 +68,30 @@ def test_action_notation_is_short_ascii(text: str, problem: str) -> None:
         ({"players": 3, "seed": 2**200}, r"seed must be a whole number from 0 to 2\*\*128 - 1"),
         ({"players": 3, "seed": -1}, r"seed must be a whole number"),
         ({"players": 3, "seed": "42"}, r"seed must be a whole number"),
+        (
+            {"players": 2, "components": "x"},
+            r"components must be a ComponentData \(from tt.load_components\(\) .*got 'x'",
+        ),
+        ({"players": 2, "components": {"a": 1} | {str(i): i for i in range(10**5)}}, r"\.\.\."),
     ],
 )
 def test_new_game_refuses_hostile_arguments(arguments: dict[str, Any], problem: str) -> None:
     with pytest.raises(tt.ConfigurationError, match=problem) as caught:
         tt.new_game(**arguments)
     assert len(str(caught.value)) < 400
+
+
+def test_components_that_are_no_component_data_are_refused_everywhere() -> None:
+    """Before: new_game, start_game and the vector env raised AttributeError ('str' object
+    has no attribute 'rules') for components='x' (issue 46, item 4)."""
+    problem = r"components must be a ComponentData .* got 'x'"
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        tt.start_game(tt.new_game(2, seed=1).config, components="x")  # type: ignore[arg-type]
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        TrickyTreatsVectorEnv(2, components="x")  # type: ignore[arg-type]
 
 
 def _nested(depth: int) -> dict[str, Any]:
@@ -121,10 +142,49 @@ def test_records_are_strict_bounded_json(text: str | bytes, problem: str) -> Non
         assert len(str(caught.value)) < 400
 
 
-def test_saving_writes_strict_json_only(middle: tt.GameState) -> None:
-    text = tt.dumps(middle)
-    assert "NaN" not in text
-    json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} written"))
+FLOAT_OPTIONS = {"weight": 0.1, "tiny": 5e-324, "huge": 1.7976931348623157e308, "list": [-2.5]}
+"""Variant options are JSON values, so they may hold floats: these reach every record."""
+
+WRITERS: dict[str, Callable[[tt.GameState], str]] = {
+    "game-record": tt.dumps,
+    "game-record-indented": lambda game: tt.dumps(game, indent=2),
+    "player-record": lambda game: tt.dumps(game, player=0),
+    "player-record-indented": lambda game: tt.dumps(game, player=1, indent=2),
+}
+"""Every way of saving a game: both records, compact (the fast writers) and indented."""
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_floats_in_variant_options_are_written_as_json_and_read_back(writer: str) -> None:
+    game = tt.new_game(players=3, variants=["family"], variant_options={"family": FLOAT_OPTIONS})
+    text = WRITERS[writer](game)
+    record = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} written"))
+    if writer.startswith("player"):
+        assert record["view"]["variant_options"] == {"family": FLOAT_OPTIONS}
+        assert tt.loads_view(text).variant_options == {"family": FLOAT_OPTIONS}
+    else:
+        assert record["config"]["variant_options"] == {"family": FLOAT_OPTIONS}
+        assert tt.loads(text) == game
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf], ids=str)
+def test_new_game_refuses_nan_and_infinity_in_variant_options(value: float) -> None:
+    """JSON has no NaN nor infinity, so a game whose options hold one could not be saved."""
+    with pytest.raises(tt.ConfigurationError, match=r"\['x'\] is -?(nan|inf), which JSON"):
+        tt.new_game(players=3, variants=["family"], variant_options={"family": {"x": value}})
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf], ids=str)
+def test_no_writer_writes_nan_or_infinity(value: float, writer: str) -> None:
+    """A state that holds NaN or infinity all the same (its config evolved by hand, past
+    ``new_game``) is not saved: the writer raises rather than write ``NaN`` or ``Infinity``,
+    which are not JSON and which strict readers refuse."""
+    game = tt.new_game(players=3, variants=["family"], variant_options={"family": {"x": 0.5}})
+    config = attrs.evolve(game.config, variant_options={"family": {"x": value}})
+    game = attrs.evolve(game, setup=attrs.evolve(game.setup, config=config))
+    with pytest.raises(StrictJSONError, match=r"not JSON compliant"):
+        WRITERS[writer](game)
 
 
 def test_a_log_of_many_bad_entries_gives_a_short_message(middle: tt.GameState) -> None:
@@ -250,6 +310,20 @@ def test_a_version_1_player_record_is_migrated(middle: tt.GameState) -> None:
     record["format_version"] = 1
     jsonschema.validate(record, tt.view_schema(1))
     assert tt.loads_view(json.dumps(record)) == middle.view(2)
+
+
+def test_dumps_of_a_view_says_how_a_view_is_saved(middle: tt.GameState) -> None:
+    """Before: AttributeError ('PlayerView' object has no attribute 'setup'); a view lacks
+    the name of its component data, which its record holds, so only its game can write it
+    (issue 46, item 12)."""
+    view = middle.view(1)
+    with pytest.raises(tt.ConfigurationError, match=r"dumps\(game, player=view.player\)"):
+        tt.dumps(view)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"not a PlayerView"):
+        tt.dumps(view, player=1)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"got 'xxx.*\(1000002 characters\)$"):
+        tt.dumps("x" * 10**6)  # type: ignore[arg-type]
+    assert tt.loads_view(tt.dumps(middle, player=1)) == view
 
 
 def test_a_record_with_huge_player_names_is_refused(middle: tt.GameState) -> None:
@@ -393,3 +467,59 @@ def test_a_saved_table_still_resumes() -> None:
     again = tt.Table.resume(table.save())
     assert again.game == table.game
     assert again.save() == table.save()
+
+
+# -- messages quote hostile input short; limits have upper bounds (issue 46, item 9) ----------
+
+
+def test_a_hostile_language_is_quoted_short() -> None:
+    """Before: a 100,000-character --lang value was echoed whole; a number raised
+    AttributeError."""
+    with pytest.raises(tt.ConfigurationError, match=r"\(100002 characters\); the languages") as c:
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language="x" * 100_000)
+    assert len(str(c.value)) < 200
+    with pytest.raises(tt.ConfigurationError, match=r"a language is a code like 'nl', got 5"):
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limit", [4 * 1024 * 1024, 10**100, 63, "big", True])
+def test_a_table_message_limit_has_an_upper_bound(limit: object) -> None:
+    """Before: max_message_bytes=10**100 (or 4 MB) was accepted and "big" raised TypeError."""
+    game = tt.new_game(2, seed=3)
+    with pytest.raises(tt.ConfigurationError, match=r"from 64 to 65,536, got ") as caught:
+        tt.Table(game, max_message_bytes=limit)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 200
+    saved = json.loads(tt.Table(game).save())
+    with pytest.raises(tt.RecordError, match=r"^\$.max_message_bytes: expected a whole number"):
+        tt.Table.resume(json.dumps({**saved, "max_message_bytes": limit}))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"k" * 60_000: 1},  # an unknown key
+        {f"key{i}": 1 for i in range(3_000)},  # many unknown keys
+        {"action": list(range(10_000))},
+        {"moves_played": 10**4000},
+    ],
+    ids=["long-key", "many-keys", "long-action", "huge-moves-played"],
+)
+def test_a_table_refusal_quotes_the_message_short(extra: dict[str, Any]) -> None:
+    """Before: the refusal echoed the unknown keys, the action or moves_played whole (with a
+    4 MB limit, a 1 MB key)."""
+    table = tt.Table(tt.new_game(2, seed=3), max_message_bytes=64 * 1024)
+    move = {"credential": table.credential(0), "action": "pass"} | extra
+    (reply,) = table.handle(json.dumps(move))
+    assert reply.message["code"] in {"malformed", "invalid-action", "stale"}
+    assert len(reply.message["error"]) < 200
+
+
+def test_a_vector_env_seed_message_is_short() -> None:
+    """Before: the message listed every seed (440,037 characters for 20,000 bad seeds)."""
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    env = TrickyTreatsVectorEnv(2)
+    with pytest.raises(tt.ConfigurationError) as caught:
+        env.reset(seed=[10**4000, 0])
+    assert len(str(caught.value)) < 400

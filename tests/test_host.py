@@ -207,7 +207,7 @@ def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str,
             json.dumps({"credential": ann, "action": "pass", "cheat": 1}),
             None,
             "malformed",
-            "unknown keys ['cheat']",
+            "unknown key 'cheat':",
         ),
         (
             json.dumps({"type": "undo", "credential": ann}),
@@ -375,6 +375,143 @@ def test_follow_plays_no_move_past_the_end() -> None:
         table.follow(["pass"])
 
 
+# -- the host's own moves: hosted seats, seats it fills in ------------------------------------
+
+
+def test_a_hosted_seat_is_played_by_the_host_never_by_the_table() -> None:
+    table = tt.Table.new(
+        ["Ann", "Prog", "Cy"], seed=SEED, hosted={1: "exec:rm -rf /"}, bots={2: "greedy"}
+    )
+    assert table.human_seats == (0,)
+    assert table.hosted == {1: "exec:rm -rf /"}
+    with pytest.raises(tt.ConfigurationError, match="played by a bot"):
+        table.credential(1)
+    hello = table.connect(table.credential(0)).message
+    assert hello["bots"] == {"1": "exec:rm -rf /", "2": "greedy"}
+    table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    assert table.game.current_player == 1  # the table waits for the host: nothing runs
+    # Nobody can move for it with a credential, and a refusal changes nothing.
+    assert table.seat_of("") is None
+    action = table.game.legal_actions()[-1]
+    updates = table.play_for(1, action)
+    assert [o.to for o in updates] == [0, tt.SPECTATORS]
+    moves = updates[0].message["moves"]
+    assert moves[0] == {**moves[0], "player": 1, "action": str(action)}
+    assert "played_by" not in moves[0]  # its own program's move
+    assert moves[1]["player"] == 2  # the greedy bot answered at once
+    assert table.game.current_player == 0
+
+
+@pytest.mark.parametrize(
+    ("seat", "action", "error", "message"),
+    [
+        (1, "t0k0", tt.IllegalActionError, "not seat 1's turn"),
+        (2, "t0k0", tt.ConfigurationError, "the greedy bot's"),
+        (0, "v4", tt.IllegalActionError, "wants at least"),  # no kid dressed yet
+        (0, "jump", tt.InvalidActionError, "jump"),
+        (7, "t0k0", tt.UnknownPlayerError, "no player 7"),
+    ],
+)
+def test_play_for_refuses_what_is_not_the_seats_legal_move_and_changes_nothing(
+    seat: int, action: str, error: type[Exception], message: str
+) -> None:
+    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    before = table.game
+    with pytest.raises(error, match=message):
+        table.play_for(seat, action, played_by=tt.PlayedBy("greedy", "away"))
+    assert table.game is before
+    assert table.played_by == {}
+
+
+def test_a_move_played_for_an_away_seat_says_so_to_everyone_and_after_a_reconnection() -> None:
+    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    by = tt.PlayedBy("greedy", "away", "Bo has been away for 60 s")
+    updates = table.play_for(1, table.game.legal_actions()[0], played_by=by)
+    for out in updates:
+        (move,) = out.message["moves"]
+        assert move["played_by"] == {
+            "bot": "greedy",
+            "reason": "away",
+            "detail": "Bo has been away for 60 s",
+        }
+    # The whole log, as a reconnecting seat or a new spectator gets it, says it too.
+    for credential in (table.credential(0), table.credential(1), None):
+        moves = table.connect(credential).message["moves"]
+        assert "played_by" not in moves[0]
+        assert moves[1]["played_by"]["bot"] == "greedy"
+    assert table.played_by == {1: by}
+    assert table.connect(None).message["protocol_version"] == tt.host.PROTOCOL_VERSION == 2
+
+
+def test_a_failed_commit_undoes_the_hosts_move_and_its_played_by() -> None:
+    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    before = table.game
+
+    def fail(_: tt.Table) -> None:
+        raise OSError("disk full")
+
+    answer = table.play_for(0, "t0k0", played_by=tt.PlayedBy("greedy", "time"), commit=fail)
+    assert answer[0].message["code"] == "not-saved"
+    assert table.game is before
+    assert table.played_by == {}
+
+
+def test_played_by_and_hosted_seats_survive_save_and_resume_and_follow_tells_them() -> None:
+    table = tt.Table.new(["Ann", "Bo", "Prog"], seed=SEED, hosted={2: "js"})
+    follower = tt.Table.resume(table.save(hash_credentials=True))
+    by = tt.PlayedBy("search:50", "time")
+    for step in range(6):
+        seat = table.game.current_player
+        assert seat is not None
+        since = len(table.game.history)
+        action = str(table.game.legal_actions()[0])
+        if seat == 2:
+            direct = table.play_for(2, action)
+            followed = follower.follow([action])
+        elif step % 2:
+            direct = table.play_for(seat, action, played_by=by)
+            followed = follower.follow(table.game.history[since:], played_by={0: by})
+        else:
+            direct = table.handle(_move(table, seat, action))
+            followed = follower.follow(table.game.history[since:])
+        assert [o.text for o in followed] == [o.text for o in direct]
+    assert table.played_by
+    assert follower.played_by == table.played_by
+    for saved in (table.save(), follower.save()):
+        resumed = tt.Table.resume(saved)
+        assert resumed.hosted == {2: "js"}
+        assert resumed.played_by == table.played_by
+        assert resumed.connect(None).text == table.connect(None).text
+
+
+def test_a_save_of_format_version_1_still_resumes() -> None:
+    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
+    document = json.loads(table.save())
+    # As version 1 wrote it: no hosted seats, no played_by.
+    old = {
+        **document,
+        "format_version": 1,
+        "seats": [{"credential": s["credential"], "bot": s["bot"]} for s in document["seats"]],
+    }
+    del old["played_by"]
+    resumed = tt.Table.resume(json.dumps(old))
+    assert resumed.game == table.game
+    assert resumed.bots == {2: "greedy"}
+    assert resumed.hosted == {}
+    assert resumed.credential(1) == table.credential(1)
+
+
+def test_hosted_seats_are_refused_where_a_bot_sits_or_unnamed() -> None:
+    with pytest.raises(tt.ConfigurationError, match="cannot be hosted too"):
+        tt.Table.new(["A", "B"], seed=SEED, bots={1: "greedy"}, hosted={1: "js"})
+    with pytest.raises(tt.ConfigurationError, match="1 to 64 characters"):
+        tt.Table.new(["A", "B"], seed=SEED, hosted={1: ""})
+    with pytest.raises(tt.ConfigurationError, match=r"PlayedBy\.reason"):
+        tt.PlayedBy("greedy", "")
+
+
 def test_bad_messages_leak_no_secret_in_their_errors() -> None:
     table = tt.Table.new(["Ann", "Bo"], seed=SEED)
     for message, sender, _, _ in _refusals(table):
@@ -425,7 +562,15 @@ def test_a_saved_table_resumes_with_the_same_game_seats_and_credentials() -> Non
     [
         (lambda d: "not json", "not valid JSON"),
         (lambda d: {**d, "format": "tricky-treats-record"}, "$.format"),
-        (lambda d: {**d, "format_version": 2}, "$.format_version"),
+        (lambda d: {**d, "format_version": 3}, "$.format_version"),
+        (
+            lambda d: {**d, "played_by": [{"move": 99, "bot": "greedy", "reason": "x"}]},
+            "$.played_by",
+        ),
+        (lambda d: {**d, "played_by": [{"move": 0, "bot": "", "reason": "x"}]}, "$.played_by"),
+        (lambda d: {**d, "played_by": {}}, "$.played_by"),
+        (lambda d: {**d, "seats": [{**s, "hosted": "yes"} for s in d["seats"]]}, "$.seats"),
+        (lambda d: {**d, "format_version": 1}, "$: unknown key 'played_by'"),
         (lambda d: {**d, "seats": [{"credential": "short", "bot": None}] * 2}, "$.seats"),
         (lambda d: {**d, "seats": [1, 2]}, "$.seats"),
         (lambda d: {**d, "max_message_bytes": "big"}, "$.max_message_bytes"),

@@ -6,12 +6,14 @@ src/tricky_treats/locale, edited as .po and read at run time, compiled, as .mo.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import string
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,20 +37,36 @@ from tricky_treats.events import (
 
 babel = pytest.importorskip("babel", reason="needs Babel: pip install -e '.[dev]'")
 from babel.messages.catalog import Catalog, Message  # noqa: E402
-from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "tricky_treats"
 TRANSLATED = [language for language in _i18n.LANGUAGES if language != "en"]
-KEYWORDS = {
-    "_": None,
-    "N_": None,
-    "ngettext": (1, 2),
-    "pgettext": ((1, "c"), 2),
-    "NP_": ((1, "c"), 2),
-}
+
+
+@functools.cache
+def _workflow() -> Any:
+    """``scripts/translations`` as a module: its catalogs and its extraction."""
+    import importlib.machinery
+    import importlib.util
+
+    path = ROOT / "scripts" / "translations"
+    loader = importlib.machinery.SourceFileLoader("_translations_script", str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[loader.name] = module  # its dataclasses look their module up
+    loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _found(domain: str) -> frozenset[tuple[str | None, str]]:
+    """The messages of a catalog's sources, as ``scripts/translations`` extracts them."""
+    workflow = _workflow()
+    (chosen,) = [d for d in workflow.DOMAINS if d.name == domain]
+    return frozenset(_key(m) for m in workflow.extract(chosen) if m.id)
 
 
 def _po(language: str) -> Catalog:
@@ -58,14 +76,8 @@ def _po(language: str) -> Catalog:
 
 
 def _extracted() -> set[tuple[str | None, str]]:
-    """The messages of the source, as scripts/translations extracts them."""
-    found = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        singular = message if isinstance(message, str) else message[0]
-        found.add((context, singular))
-    return found
+    """The messages of the engine, as scripts/translations extracts them."""
+    return set(_found("tricky_treats"))
 
 
 def _strings(message: Message) -> list[str]:
@@ -161,7 +173,8 @@ def test_every_component_word_is_marked_for_the_catalogs() -> None:
     [
         ({}, "en"),
         ({"LANG": "nl_NL.UTF-8"}, "nl"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
+        # "qaa" (ISO 639's reserved for local use) names a language that will never ship.
+        ({"LANG": "qaa_QA.UTF-8"}, "en"),
         ({"LANG": "en_GB.UTF-8", "LC_ALL": "nl_BE.UTF-8"}, "nl"),
         ({"LC_ALL": "C"}, "en"),
         ({"LANGUAGE": "fr:nl", "LANG": "en_US.UTF-8"}, "nl"),
@@ -179,7 +192,7 @@ def test_the_locale_chooses_the_language(environ: dict[str, str], language: str)
         (None, "en"),
         ("nl-NL,nl;q=0.9,en;q=0.8", "nl"),
         ("en-US,en;q=0.9,nl;q=0.8", "en"),
-        ("de-DE,nl;q=0.5", "nl"),
+        ("qaa-QA,nl;q=0.5", "nl"),
         ("fr", "en"),
         ("nl;q=0, en", "en"),
         ("*", "en"),
@@ -190,10 +203,11 @@ def test_accept_language_chooses_the_web_language(header: str | None, language: 
 
 
 def test_an_unknown_language_is_a_clear_error() -> None:
+    shipped = ", ".join(_i18n.LANGUAGES)  # however many ship
     with pytest.raises(
-        tt.ConfigurationError, match=r"no translation into 'fr'; the languages are en, nl"
+        tt.ConfigurationError, match=rf"no translation into 'qaa'; the languages are {shipped}$"
     ):
-        describe_event(Passed(0), ["Ann"], language="fr")
+        describe_event(Passed(0), ["Ann"], language="qaa")
 
 
 def test_the_command_line_takes_lang_before_the_locale(
@@ -515,15 +529,7 @@ def _web_po(language: str) -> Catalog:
 
 
 def test_every_message_of_the_web_pages_is_in_its_catalog_and_translated() -> None:
-    from babel.messages.extract import extract_from_dir as extract
-
-    method_map = [("**.js", "javascript"), ("**.html", "tricky_treats_web._html_messages.extract")]
-    found = {
-        message if isinstance(message, str) else message[0]
-        for _f, _l, message, _c, _ctx in extract(
-            str(WEB / "static"), method_map=method_map, keywords={"t": None, "N_": None}
-        )
-    }
+    found = {ident for _context, ident in _found("tricky_treats_web")}
     for language in TRANSLATED:
         catalog = _web_po(language)
         held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
@@ -559,10 +565,55 @@ def test_a_page_is_served_in_the_players_language() -> None:
     assert page_language(None, {"accept-language": "nl-BE,nl;q=0.9"}) == "nl"
     assert page_language("en", {"accept-language": "nl"}) == "en"  # the switch wins
     assert page_language("xx", {"accept-language": "nl"}) == "nl"  # a bad cookie is ignored
+    # A host's link in a language (issue 48: ?lang=nl did nothing) wins over both.
+    assert page_language("en", {"accept-language": "en"}, "nl") == "nl"
+    assert page_language("nl", {}, "qaa") == "nl"  # one the pages do not speak is passed over
+    assert page_language("nl", {}, "x" * 100_000) == "nl"
     dutch = _page_html("index", "nl")
     assert '<html lang="nl">' in dutch
     assert '"Nieuw spel"' in dutch  # the messages, for the scripts
     assert '<html lang="en">' in _page_html("index", "en")
+
+
+def test_the_language_switch_offers_every_catalog_shipped() -> None:
+    """The switch knew English and Dutch only (a map in i18n.js)."""
+    import json
+
+    from tricky_treats_web.app import _page_html, web_languages
+
+    catalogs = sorted(p.stem for p in (WEB / "static" / "i18n").glob("*.json"))
+    assert set(web_languages()) == {"en", *catalogs}  # each a language the engine speaks too
+    assert set(catalogs) <= set(_i18n.LANGUAGES)
+    for code, name in web_languages().items():
+        # Each named in its own words: a catalog's translation of "English".
+        own = (
+            json.loads((WEB / "static" / "i18n" / f"{code}.json").read_text())
+            if code != "en"
+            else {}
+        )
+        assert name == own.get("English", "English")
+        assert name != "English" or code == "en"
+    page = _page_html("game", "nl")
+    listed = re.search(r'<script id="tt-languages" type="application/json">(.*?)</script>', page)
+    assert listed is not None
+    assert json.loads(listed.group(1)) == web_languages()
+
+
+def test_a_page_link_in_a_language_serves_that_language(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="pip install -e examples/web")
+    from starlette.testclient import TestClient
+    from tricky_treats_web.app import Lobby, create_app
+
+    client = TestClient(create_app(Lobby(), wheel_dir=tmp_path / "wheels"))
+    english = {"accept-language": "en-US"}
+    assert '<html lang="nl">' in client.get("/?lang=nl", headers=english).text
+    assert '<html lang="en">' in client.get("/", headers=english).text
+    client.cookies.set("tt_lang", "en")
+    assert '<html lang="nl">' in client.get("/offline?lang=nl").text  # the link wins
+    titles = client.get("/api/variants?lang=nl", headers=english).json()["variants"]
+    assert any(v["title"] != v["name"] for v in titles)
+    english_titles = client.get("/api/variants", headers=english).json()["variants"]
+    assert [v["title"] for v in titles] != [v["title"] for v in english_titles]
 
 
 def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
@@ -624,13 +675,8 @@ def _candy_languages(domain: str) -> list[str]:
 
 @pytest.mark.parametrize("domain", sorted(CANDY))
 def test_every_message_of_a_candy_console_is_translated_and_compiled(domain: str) -> None:
-    found = {
-        message if isinstance(message, str) else message[0]
-        for folder in (CANDY[domain], PACKAGE / "protocol")  # the shared console's words too
-        for _f, _l, message, _c, _ctx in extract_from_dir(
-            str(folder), method_map=[("**.py", "python")], keywords={"N_": None, "_": None}
-        )
-    }
+    # The game's messages and the shared console's words (tricky_treats.protocol).
+    found = {ident for _context, ident in _found(domain)}
     for language in _candy_languages(domain):
         catalog = _candy_po(domain, language)
         held = {m.id: m for m in catalog if isinstance(m.id, str) and m.id}
@@ -680,7 +726,82 @@ def test_a_candy_console_plays_a_whole_game_in_its_original_language(
         if message.id:
             english |= _words(" ".join(_ids(message)))
             translated |= _words(" ".join(_strings(message)))
-    assert _words(out) & (english - translated) == set()
+    # The help may name the English notation, in parentheses, for those who type it.
+    notation = re.compile(
+        r"\uff08[^\uff08\uff09]*[a-z][^\uff08\uff09]*\uff09|\([^()]*(move|draw|ask)[^()]*\)"
+    )
+    assert _words(notation.sub(" ", out)) & (english - translated) == set()
+
+
+CONSOLE_WORDS = [
+    # domain, language, arguments, what the player types, what the screens must then say
+    (
+        "candy_chaser",
+        "es",
+        ["--seed", "3", "--players", "3", "--bot", "greedy"],
+        ["ayuda", "pasar", "xyz", "move rojo"],
+        [
+            "posibles: [0] mover rojo, [1] mover naranja,",
+            "Acciones: mover CARAMELO, acusar JUGADOR CARAMELO, pasar",
+            "ahora no se puede pasar: en la fase de marketing se tira el dado y se mueve un cubo",
+            "'xyz' no es una acción; escribe una de las acciones de arriba o su número (ayuda",
+            "jugador 0: saca +2 y mueve el cubo rojo de 0 a 2",
+        ],
+    ),
+    (
+        "hack_trick",
+        "nl",
+        ["--seed", "3", "--bot", "random"],
+        ["hulp", "dwing", "speel 5", "trek"],
+        [
+            "mogelijk: [0] trek, [1] speel 0, [2] speel 0x",
+            "Acties: start N, vraag, trek, speel N,",
+            "dwing mag nu niet: passen, dwingen en blokkeren doe je na het spelen van een kaart",
+            "speel 5 mag nu niet: je hebt geen 5 op hand [2.B]",
+            "speler 0: trekt een kaart",
+            "speler 1: legt 2 open als startkaart",
+        ],
+    ),
+    (
+        "tricks_and_treats",
+        "zh_Hant",
+        ["--seed", "12", "--bot", "random", "--specials", "2"],
+        ["幫助", "出牌 G1 迪斯可提籃", "抽牌", "出牌G4小豬提籃"],
+        [
+            "可行的行動：[0] 抽牌, [1] 檢舉 1 1,",
+            "M 是薄荷糖、G 是軟糖、C 是巧克力、K 是玉米糖",
+            "迪斯可提籃（迪斯可，disco）：",  # noqa: RUF001 - Chinese punctuation
+            "好人緣提籃（好人緣，popular）：遊戲結束時，若此提籃卡下方的糖果數量為偶數，",  # noqa: RUF001
+            "現在不能出牌 G1 迪斯可提籃：請先抽取1張卡牌",
+            "玩家 0：抽取1張卡牌",
+            "玩家 0：將 G4 置於小豬提籃下方",
+            "樂透提籃: C4 G2 G2",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("domain", "language", "argv", "typed", "said"), CONSOLE_WORDS)
+def test_a_candy_console_takes_commands_in_its_language_and_says_why_it_refuses(
+    domain: str,
+    language: str,
+    argv: list[str],
+    typed: list[str],
+    said: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 48: the consoles listed English notation ("move red" under "rojo"), refused
+    "ayuda", "hulp", "幫助" and "move rojo" as illegal moves, and never said why."""
+    import importlib
+
+    pytest.importorskip(domain, reason=f"pip install -e examples/{domain.replace('_', '-')}")
+    console = importlib.import_module(f"{domain}.__main__")
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{t}\n" for t in typed)))
+    console.main(["play", "--lang", language, *argv])  # the input ends: the game is abandoned
+    out = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert " ".join(words.split()) in out, words
 
 
 def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
@@ -698,9 +819,12 @@ def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
     monkeypatch.setenv("LANG", "nl_NL.UTF-8")  # the locale chooses when --lang does not
     hack_trick(["play", "--seed", "3"])
     assert "jij bent speler 0" in capsys.readouterr().out
+    from hack_trick._i18n import LANGUAGES
+
     with pytest.raises(SystemExit):
-        hack_trick(["play", "--lang", "es"])
-    assert "no translation into 'es'; the languages are en, nl" in capsys.readouterr().err
+        hack_trick(["play", "--lang", "qaa"])
+    shipped = ", ".join(LANGUAGES)
+    assert f"no translation into 'qaa'; the languages are {shipped}" in capsys.readouterr().err
 
 
 def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
@@ -727,12 +851,12 @@ def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
         out = capsys.readouterr().out
         assert "時間到" in out  # a whole game, to its scoring
         lines = [re.sub(r"^(玩家 \d> )+", "", line) for line in out.splitlines()]
-        # The notation stays English: the legal actions, and the action in the news of a move.
-        notation = re.compile(
-            r"^可行的行動：.*|(?<=^玩家 \d：)(draw|skip|(play|swap|pull|accuse) \S+ \S+)"
-        )
+        # The legal actions and the news of each move are in Chinese too (issue 48); only the
+        # help names the English notation, in parentheses, for those who type it.
+        notation = re.compile(r"\uff08[^\uff08\uff09]*[a-z][^\uff08\uff09]*\uff09")
         words = _words("\n".join(notation.sub(" ", line) for line in lines))
         assert words & (english - translated) == set()
+        assert "可行的行動：[0] " in out
         effects += [line for line in lines if line.startswith("  特殊提籃：")]
         # Every screen, help and news line fits 80 columns; the list of legal actions is one
         # line of notation, as in English, that the terminal folds.

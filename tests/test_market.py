@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import tricky_treats as tt
@@ -28,21 +29,43 @@ def game() -> tt.GameState:
     return tt.new_game(players=2, seed=21)
 
 
-@pytest.mark.parametrize(
-    "market",
-    [
-        HEADS,
-        [c for c in BASE.cards if c.theme is tt.Theme.SPACE][:5],
-        [c for c in BASE.cards if c.colour is tt.Colour.RED][::3][:5],
+FEATURES = ("type", "theme", "colour")
+SHARING_ONE_FEATURE = {
+    "type": [
+        card("purple", "animal", "head"),
+        card("red", "horror", "head"),
+        card("green", "fable", "head"),
+        card("purple", "space", "head"),
+        card("red", "animal", "head"),
     ],
-    ids=["type", "theme", "colour"],
-)
+    "theme": [
+        card("purple", "space", "head"),
+        card("red", "space", "body"),
+        card("green", "space", "legs"),
+        card("purple", "space", "body"),
+        card("red", "space", "head"),
+    ],
+    "colour": [
+        card("red", "animal", "head"),
+        card("red", "horror", "body"),
+        card("red", "fable", "legs"),
+        card("red", "space", "head"),
+        card("red", "animal", "body"),
+    ],
+}
+"""Five cards that share one feature and no other: only that feature allows the refresh."""
+
+
+@pytest.mark.parametrize("feature", FEATURES)
 def test_refresh_when_all_five_share_a_type_theme_or_colour(
-    game: tt.GameState, market: list[tt.CostumeCard]
+    game: tt.GameState, feature: str
 ) -> None:
     """R8 / "If the 5 costume cards revealed are all either the same type or theme or color,
     you can, in your turn, discard all of them and reveal 5 new cards".
     """
+    market = SHARING_ONE_FEATURE[feature]
+    for other in FEATURES:  # the five share this feature, and no other
+        assert (len({getattr(c, other) for c in market}) == 1) is (other == feature)
     game = with_market(game, market)
     assert tt.RefreshMarket() in game.legal_actions()
     after, events = game.apply_with_events(tt.RefreshMarket())
@@ -50,6 +73,31 @@ def test_refresh_when_all_five_share_a_type_theme_or_colour(
     assert after.market == game.setup.deck[game.deck_position : game.deck_position + 5]
     assert after.deck_size == game.deck_size - 5
     assert events[0] == tt.MarketRefreshed(0, tuple(market))
+
+
+@pytest.mark.parametrize("odd_slot", range(5))
+def test_no_refresh_when_one_card_differs(game: tt.GameState, odd_slot: int) -> None:
+    """R8: "all either the same type or theme or color": four purple heads and, in any slot,
+    a red body do not all share a feature."""
+    market = [
+        card("purple", theme, "head", copy) for theme in ("animal", "horror") for copy in (0, 1)
+    ]
+    market.insert(odd_slot, card("red", "space", "body"))
+    game = with_market(game, market)
+    assert tt.RefreshMarket() not in game.legal_actions()
+
+
+def test_a_market_of_one_card_may_always_be_refreshed(game: tt.GameState) -> None:
+    """R8 with a market of one card (component data may set a market of 1 to 10 cards): that
+    card shares each of its features with every card of the market, so it may be refreshed
+    while the deck lasts."""
+    box = tt.base_components()
+    box = attrs.evolve(box, rules=attrs.evolve(box.rules, market_size=1))
+    game = tt.new_game(players=2, seed=21, components=box)
+    assert len(game.market) == 1
+    assert tt.RefreshMarket() in game.legal_actions()
+    after = game.apply(tt.RefreshMarket())
+    assert after.market == (game.setup.deck[game.deck_position],)
 
 
 def test_no_refresh_for_a_mixed_market(game: tt.GameState) -> None:
@@ -129,6 +177,23 @@ def test_no_refresh_with_an_empty_deck(game: tt.GameState) -> None:
         game.apply(tt.RefreshMarket())
 
 
-def test_no_refresh_of_a_market_with_a_gap(game: tt.GameState) -> None:
-    game = with_deck(with_market(game, [*HEADS[:4], None]), [])
-    assert tt.RefreshMarket() not in game.legal_actions()
+@pytest.mark.parametrize("gap", [0, 4], ids=["first-slot", "last-slot"])
+def test_no_refresh_of_a_market_with_a_gap(game: tt.GameState, gap: int) -> None:
+    """R8: "If the 5 costume cards revealed are all either the same type or theme or color",
+    P4: "A market with an empty slot cannot be refreshed": four heads and a gap are not five
+    cards sharing a feature.
+
+    Only the gap forbids the refresh here: the four cards share their type and the deck still
+    holds cards (R19 allows it), which the same board with its fifth head shows. A market
+    with a gap and cards in the deck is built by hand (in play a slot empties only once the
+    deck has run out, R9); the rules refuse to refresh it all the same.
+    """
+    full = with_deck(with_market(game, HEADS), MIXED)
+    assert tt.RefreshMarket() in full.legal_actions()  # the board, gap filled, may refresh
+    market: list[tt.CostumeCard | None] = list(HEADS)
+    market[gap] = None
+    holed = with_market(full, market)
+    assert holed.deck_size == len(MIXED)
+    assert tt.RefreshMarket() not in holed.legal_actions()
+    with pytest.raises(tt.IllegalActionError, match=r"\(R8\)"):
+        holed.apply(tt.RefreshMarket())

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tricky_treats._extras import install_hint
+
 ROOT = Path(__file__).parent.parent
 REPOSITORY = "https://github.com/tricky-treats/tricky-treats"
 SITE = "https://tricky-treats.github.io/tricky-treats/"
@@ -33,19 +35,48 @@ def _links(markdown: str) -> list[str]:
     return inline + references
 
 
-def test_readme_links_work_on_the_package_index() -> None:
-    """The README is the package's long description: a relative link would break there.
+def test_readme_links_work_in_a_clone() -> None:
+    """Issue 48: all 23 links went to the site or the code host, none to ``docs/*.md``.
 
-    Documentation pages link to the built site, where their snippets and API entries are
-    rendered (a code host would show them as text); other files link to the repository.
+    In the repository the README links its files relatively: a documentation page is its
+    Markdown file under ``docs/`` (a page of the site too), anything else a file or folder.
     """
     links = _links((ROOT / "README.md").read_text())
+    assert len(links) >= 10
+    config = (ROOT / "mkdocs.yml").read_text()
+    relative = [link for link in links if "://" not in link]
+    assert len(relative) >= 20
+    assert all(link.startswith(("https://", "http://")) for link in set(links) - set(relative))
+    for link in relative:
+        path = link.partition("#")[0]
+        assert (ROOT / path).exists(), link
+        if path.startswith("docs/"):
+            assert f": {path.removeprefix('docs/')}" in config, f"{link}: not in the site's nav"
+
+
+def test_readme_links_work_on_the_package_index() -> None:
+    """The README is the package's long description: there, no file stands beside it.
+
+    The build (hatch_build.py) makes every relative link absolute: documentation pages link
+    to the built site, where their snippets and API entries are rendered, other files to the
+    repository. The installed metadata holds that copy.
+    """
+    sys.path.insert(0, str(ROOT))
+    try:
+        from hatch_build import package_readme
+    finally:
+        sys.path.remove(str(ROOT))
+    description = package_readme((ROOT / "README.md").read_text(), str(ROOT))
+    assert importlib.metadata.metadata("tricky-treats")["Description"].strip() == (
+        description.strip()
+    ), "reinstall: pip install -e ."
+    links = _links(description)
     assert len(links) >= 10
     config = (ROOT / "mkdocs.yml").read_text()
     assert f"site_url: {SITE}\n" in config
     for link in links:
         if link.startswith(SITE):
-            page = link.removeprefix(SITE).rstrip("/")
+            page = link.removeprefix(SITE).partition("#")[0].rstrip("/")
             assert (ROOT / "docs" / f"{page or 'index'}.md").is_file(), link
             assert f": {page}.md" in config or not page, f"{link}: not in the site's nav"
             continue
@@ -102,7 +133,7 @@ def test_strategies_without_hypothesis_say_which_extra_to_install() -> None:
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError: tricky_treats.testing.strategies needs Hypothesis")
-    assert "pip install 'tricky-treats[test]'" in last
+    assert install_hint("test") in last
 
 
 @pytest.fixture(scope="module")

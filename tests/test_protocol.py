@@ -117,7 +117,7 @@ def test_the_terminal_player_asks_until_the_answer_is_legal() -> None:
     )
     assert player.choose(info, random.Random(0)) == info.legal_actions[1]
     assert written[0] == "VIEW"
-    assert sum("is not legal now" in line for line in written) == 2
+    assert sum("is not an action" in line for line in written) == 2
     by_text = TerminalPlayer(read=lambda _: str(info.legal_actions[0]), write=written.append)
     assert by_text.choose(info, random.Random(0)) == info.legal_actions[0]
 

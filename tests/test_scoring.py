@@ -205,3 +205,26 @@ def test_costume_points_for_every_complete_costume_of_the_box() -> None:
         4: 3 * 8 * (64 - 4),
         2: 13824 - 96 - 768 - 1440,
     }
+
+
+def _bonus(state: tt.GameState, player: int) -> list[tt.ExtraScore]:
+    return [tt.ExtraScore("bonus", 10 + player)]
+
+
+def test_a_score_sheet_holds_every_line_so_far() -> None:
+    """R24: "score sheets can be asked for at any time and show the points so far": a player's
+    sheet (``score_sheet``) and every sheet (``scores()``) hold the secret tile (R14) and the
+    lines a variant's scoring adds."""
+    from tricky_treats.scoring import score_sheet, score_sheets
+
+    game = tt.new_game(players=3, seed=7)
+    game = attrs.evolve(game, setup=attrs.evolve(game.setup, scorers=(_bonus,)))
+    game = with_player(game, 1, treats=(6, 6, 6))
+    sheets = score_sheets(game)
+    assert sheets == game.scores()
+    for seat, sheet in enumerate(sheets):
+        assert sheet == score_sheet(game, seat)
+        assert sheet.trick_tiles[0].tile == game.players[seat].secret_tile
+        assert sheet.extras == (tt.ExtraScore("bonus", 10 + seat),)
+    assert sheets[1].trick_tiles[0].points > 0
+    assert sheets[1].total == sheets[1].treats + 11

@@ -330,8 +330,15 @@ def test_player_record_round_trips_to_the_view(games: list[list[tt.GameState]]) 
 
 
 def test_player_record_after_the_end_shows_every_secret_tile(finished: tt.GameState) -> None:
-    record = json.loads(tt.dumps(finished, player=0))
-    assert all(t is not None for t in record["view"]["secret_tiles"])
+    """R16: each secret tile is hidden from the other players "until the game ends": then
+    every player's record shows each seat's secret tile, the very one dealt to that seat."""
+    dealt = finished.setup.secret_tiles
+    assert len({tile.id for tile in dealt}) == len(dealt) == 3  # no seat could pass for another
+    for player in range(3):
+        text = tt.dumps(finished, player=player)
+        shown = json.loads(text)["view"]["secret_tiles"]
+        assert [tile["id"] for tile in shown] == [tile.id for tile in dealt]
+        assert tt.loads_view(text).secret_tiles == dealt
 
 
 def test_a_player_record_is_not_a_game_record(finished: tt.GameState) -> None:

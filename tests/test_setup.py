@@ -5,9 +5,11 @@ from __future__ import annotations
 import collections
 import random
 
+import attrs
 import pytest
 
 import tricky_treats as tt
+from tricky_treats.rules import build_player
 
 
 @pytest.fixture(params=[2, 3, 4])
@@ -72,6 +74,50 @@ def test_each_player_starts_with_8_footprints_empty_tracks_and_a_secret_tile(
         assert player.kids == ((),) * 5
         assert player.pumpkins == 0
         assert player.secret_tile is game.setup.secret_tiles[seat]
+
+
+def test_a_board_built_from_a_name_and_a_tile_is_a_starting_board(game: tt.GameState) -> None:
+    """ "Each player takes ... 3 treat markers and 8 footprint tokens ... on the space 0 of each
+    track": ``build_player`` given only a name and a secret tile builds that board."""
+    for player in game.players:
+        built = build_player(game.setup, name=player.name, secret_tile=player.secret_tile)
+        assert built == player
+
+
+@pytest.mark.parametrize(
+    ("board", "problem"),
+    [
+        ({"treats": (0, 0)}, r"expected 3 treat counts >= 0, got \(0, 0\)"),
+        ({"treats": (0, -1, 0)}, r"expected 3 treat counts >= 0, got \(0, -1, 0\)"),
+        ({"visited": [9]}, r"no such house among \[9\] / \[\]"),
+        ({"visited": [0], "tricked": [3]}, r"no such house among \[0\] / \[3\]"),
+        ({"visited": range(9)}, r"9 visits need more than 8 footprints \(R6\)"),
+        ({"visited": range(6), "tricked": range(3)}, r"9 visits need more than 8 footprints"),
+    ],
+    ids=["two-tracks", "below-0", "no-nice-house-9", "no-mean-house-3", "9-visits", "9-in-all"],
+)
+def test_a_board_the_rules_cannot_produce_is_refused(
+    game: tt.GameState, board: dict[str, object], problem: str
+) -> None:
+    """ "3 treat markers ... on the space 0 of each track" and R6: "Each visit places one of
+    the player's 8 footprints": no board has other tracks, counts below 0, visits to houses
+    not in the game, or more visits than footprints."""
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        build_player(game.setup, name="Ann", secret_tile=game.players[0].secret_tile, **board)  # type: ignore[arg-type]
+
+
+def test_with_enough_footprints_a_board_may_visit_every_house() -> None:
+    """R6 with 12 footprints (component data may give 1 to 20): a board may have visited all
+    9 nice houses and tricked all 3 mean ones."""
+    box = tt.base_components()
+    box = attrs.evolve(box, rules=attrs.evolve(box.rules, footprints_per_player=12))
+    game = tt.new_game(players=2, seed=7, components=box)
+    secret = game.players[0].secret_tile
+    board = build_player(
+        game.setup, name="Ann", secret_tile=secret, visited=range(9), tricked=range(3)
+    )
+    assert board.visited == frozenset(range(9))
+    assert (board.tricked, board.footprints) == (frozenset(range(3)), 0)
 
 
 def test_player_names() -> None:

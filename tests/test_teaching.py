@@ -165,9 +165,13 @@ def test_the_tie_break_is_explained_only_when_it_decides() -> None:
     assert decided == (
         "Greedy 2 wins the tie on trick tiles: 9 points from trick tiles against 4 (R15)."
     )
-    mine = tie_break_text([_sheet(0, 10, 4), _sheet(1, 5, 9)], ["Ann", "You"])
+    mine = tie_break_text([_sheet(0, 10, 4), _sheet(1, 5, 9)], ["Ann", "Bo"], you=1)
     assert mine is not None
     assert mine.startswith("You win the tie on trick tiles: 9 points")
+    # Names are names: a player called "You" is not the reader (issue 46, item 8).
+    theirs = tie_break_text([_sheet(0, 10, 4), _sheet(1, 5, 9)], ["Ann", "You"], you=0)
+    assert theirs is not None
+    assert theirs.startswith("You wins the tie on trick tiles: 9 points")
     shared = tie_break_text([_sheet(0, 5, 9), _sheet(1, 5, 9), _sheet(2, 0, 0)], names)
     assert shared == (
         "Ann and Greedy 2 tie on 14 points and on 9 points from trick tiles, so they share "
@@ -175,14 +179,31 @@ def test_the_tie_break_is_explained_only_when_it_decides() -> None:
     )
 
 
-def test_a_player_named_you_is_told_in_the_second_person() -> None:
-    """The command line names a lone human "You": no log line may read "You puts"."""
-    game = tt.new_game(players=["You", "Bo"], seed=1)
-    state = game
-    told = []
-    for _ in range(4):
-        state, events = state.apply_with_events(state.legal_actions()[0])
-        told += [tt.describe_event(e, ["You", "Bo"]) for e in events]
-    assert any(line.startswith("You put ") for line in told)
-    assert not any(line.startswith(("You puts", "You completes", "You triggers")) for line in told)
-    assert tt.describe_event(tt.GameOver((0,)), ["You", "Bo"]) == "game over; you win"
+def test_a_player_named_you_is_a_name_to_every_other_seat() -> None:
+    """Issue 46 (item 8) and 48: a player called "You" (or "Jij") is never the reader.
+
+    Only the seat a line is told to (``you=``) reads in the second person; to anyone else, a
+    player named "You" is a name like any other.
+    """
+    for language, name in (("en", "You"), ("nl", "Jij"), ("nl", "You")):
+        names = [name, "Bo"]
+        state = tt.new_game(players=names, seed=1)
+        for _ in range(4):
+            state, events = state.apply_with_events(state.legal_actions()[0])
+            for event in events:
+                if getattr(event, "player", None) != 0:
+                    continue
+                to_bo = tt.describe_event(event, names, you=1, language=language)
+                to_them = tt.describe_event(event, names, you=0, language=language)
+                assert to_bo.startswith(f"{name} "), to_bo
+                if language == "en":  # Dutch says "Jij legt" to both: the same words
+                    assert to_bo != to_them, to_them
+        over = tt.GameOver((0,))
+        told = tt.describe_event(over, names, you=1, language=language)
+        assert told == (
+            "game over; You wins" if language == "en" else f"het spel is voorbij; {name} wint"
+        )
+        assert tt.describe_event(over, names, you=0) == "game over; you win"
+    ann = tt.new_game(players=["Ann", "You"], seed=1)
+    first = ann.apply_with_events(ann.legal_actions()[0])[1][0]
+    assert tt.describe_event(first, ["Ann", "You"]).startswith("Ann puts ")

@@ -57,7 +57,7 @@ def test_the_turn_screen_shows_what_the_player_needs() -> None:
     game = tt.new_game(players=["Ann", "Bo", "Cy"], seed=42)
     screen = "\n".join(turn_screen(game.view(0), [], game.round))
     view = game.view(0)
-    assert screen.startswith("Round 1 · Ann (A) to play · your secret tile ")
+    assert screen.startswith("Round 1 · Ann (A), your turn · your secret tile ")
     for house, cell in enumerate(view.grid):
         assert f"v{house} {cell.neighbour.wants.value}(0)" in screen
     for slot in range(5):

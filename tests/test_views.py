@@ -71,6 +71,28 @@ def test_running_scores_in_a_view_leave_out_others_secret_tiles(game: tt.GameSta
     assert game.view(1).scores[0].trick_tiles == ()
 
 
+def _secret_bonus(state: tt.GameState, player: int) -> list[tt.ExtraScore]:
+    """A scoring function that reads the player's secret tile (hidden information)."""
+    return [tt.ExtraScore("secret bonus", state.players[player].secret_tile.points)]
+
+
+def test_lines_of_a_scorer_that_may_read_hidden_information_wait_for_the_end(
+    game: tt.GameState,
+) -> None:
+    """R16: each secret tile is hidden "from the other players until the game ends", and R24:
+    running scores show "secret tiles only to their owner": the lines of a scoring function
+    not declared public are in their owner's view only, until the end."""
+    game = attrs.evolve(game, setup=attrs.evolve(game.setup, scorers=(_secret_bonus,)))
+    line = game.scores()[0].extras
+    assert line == (tt.ExtraScore("secret bonus", game.players[0].secret_tile.points),)
+    assert game.view(0).scores[0].extras == line
+    assert game.view(1).scores[0].extras == ()
+    over = attrs.evolve(
+        game, current_player=None, end_trigger=tt.EndTrigger(0, tt.Termination.DEADLOCK, 0)
+    )
+    assert over.view(1).scores[0].extras == line
+
+
 def test_legal_actions_only_for_the_player_to_act(game: tt.GameState) -> None:
     assert game.view(0).legal_actions == game.legal_actions()
     assert game.view(1).legal_actions == ()

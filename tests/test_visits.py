@@ -97,6 +97,17 @@ def test_below_the_minimum_no_visit(game: tt.GameState) -> None:
         game.apply(tt.VisitHouse(GREEN))
 
 
+def test_the_lowest_tier_is_enough_to_visit(game: tt.GameState) -> None:
+    """R5: "you need at least the house's lowest threshold": exactly that many cards offer
+    the visit, which pays the lowest tier."""
+    green = game.setup.grid[GREEN].neighbour
+    kids = [[card("green", "space", "head")], [card("green", "animal", "body")], [], [], []]
+    game = with_player(game, 0, kids=kids)
+    assert game.players[0].count(tt.Colour.GREEN) == green.minimum == 2
+    assert tt.VisitHouse(GREEN) in game.legal_actions()
+    assert game.apply(tt.VisitHouse(GREEN)).players[0].treats == (1, 0, 0)
+
+
 def test_a_visit_places_a_footprint_and_the_first_visitor_takes_the_pumpkin(
     game: tt.GameState,
 ) -> None:
@@ -105,12 +116,14 @@ def test_a_visit_places_a_footprint_and_the_first_visitor_takes_the_pumpkin(
     """
     game = with_player(game, 0, kids=FOUR_GREEN)
     game = with_player(game, 1, kids=FOUR_GREEN)
-    first = game.apply(tt.VisitHouse(GREEN))
+    first, events = game.apply_with_events(tt.VisitHouse(GREEN))
     assert first.players[0].footprints == 7
     assert first.players[0].visited == {GREEN}
     assert first.players[0].pumpkins == 1
     assert not first.pumpkin_on_house[GREEN]
-    second = first.apply(tt.VisitHouse(GREEN))
+    assert tt.PumpkinTaken(0, GREEN, mean=False) in events  # a nice house's pumpkin
+    second, events = first.apply_with_events(tt.VisitHouse(GREEN))
+    assert not any(isinstance(event, tt.PumpkinTaken) for event in events)
     assert second.players[1].footprints == 7
     assert second.players[1].pumpkins == 0  # the pumpkin was gone
     assert second.players[1].treats == (2, 0, 0)  # "a house may be visited by more than one"
@@ -178,10 +191,11 @@ def test_three_matching_icons_trick_the_mean_house_with_that_icon(game: tt.GameS
     game = with_player(game, 0, kids=_showing(icon, 3))
     tricks = [a for a in game.legal_actions() if isinstance(a, tt.TrickHouse)]
     assert tricks == [tt.TrickHouse(house)]
-    after = game.apply(tt.TrickHouse(house))
+    after, events = game.apply_with_events(tt.TrickHouse(house))
     assert after.players[0].tricked == {house}
     assert after.players[0].footprints == 7
-    assert after.players[0].pumpkins == 1
+    assert after.players[0].pumpkins == 1  # R6: the first visitor takes the pumpkin
+    assert tt.PumpkinTaken(0, house, mean=True) in events  # a mean house's pumpkin
 
 
 def test_two_icons_are_not_enough(game: tt.GameState) -> None:
@@ -212,6 +226,18 @@ def test_any_mean_house_option() -> None:
     assert tricks == [tt.TrickHouse(0), tt.TrickHouse(1), tt.TrickHouse(2)]
     after = game.apply(tt.TrickHouse(0))
     assert after.players[0].tricked == {0}
+
+
+def test_under_the_any_mean_house_option_three_icons_must_still_match() -> None:
+    """R4 option any-mean-house: "any 3 matching icons let you trick any mean house"; two
+    eggs and two spiderwebs on top are no 3 matching icons."""
+    game = tt.new_game(players=2, seed=5, any_mean_house=True)
+    eggs = cards_with_icon(tt.TrickIcon.EGG, "head")
+    webs = cards_with_icon(tt.TrickIcon.SPIDERWEB, "head")
+    game = with_player(game, 0, kids=[[eggs[0]], [eggs[1]], [webs[0]], [webs[1]], []])
+    assert not any(isinstance(a, tt.TrickHouse) for a in game.legal_actions())
+    with pytest.raises(tt.IllegalActionError, match=r"R4 option any-mean-house"):
+        game.apply(tt.TrickHouse(0))
 
 
 def test_a_mean_house_is_tricked_once_per_player_but_by_several_players(

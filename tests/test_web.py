@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.local import SERVE_COMMAND
+from tests.local import SERVE_COMMAND, receive
 from tests.requirements import WEB_APP_HINT, install_hint
 
 pytest.importorskip("httpx2", reason=install_hint("webtest"))
@@ -163,7 +163,7 @@ def test_play_again_sends_each_seat_its_own_link_to_a_new_deal(
             bo.send_text(json.dumps({"type": "hello", "credential": keys[1]}))
             assert bo.receive_json()["over"]
             ann.send_text(json.dumps({"type": "again"}))
-            links = [socket.receive_json() for socket in (ann, bo)]
+            links = [receive(socket) for socket in (ann, bo)]
         with client.websocket_connect(f"/ws/{answer['game']}") as spectator:
             spectator.send_text(json.dumps({"type": "hello", "credential": None}))
             spectator.receive_json()

@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tests.local import SERVE_COMMAND, free_port, post_json
+from tests.local import SERVE_COMMAND, free_port, post_json, skip_presence
 from tests.requirements import WEB_APP_HINT, install_hint
 from tests.stored_games import stored_tables
 
@@ -51,9 +51,11 @@ START_SECONDS = 30.0
 class Server:
     """The web example's server as a subprocess on one store; killed and started again."""
 
-    def __init__(self, store: Path | str, log: Path) -> None:
+    def __init__(self, store: Path | str, log: Path, options: Sequence[str] = ()) -> None:
         self.store = store
         self.log = log
+        self.options = tuple(options)
+        """More options of ``tricky-treats-web serve``."""
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.up = asyncio.Event()
@@ -78,7 +80,14 @@ class Server:
         self.port = free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [*SERVE_COMMAND, "--port", str(self.port), "--store", str(self.store)],
+                [
+                    *SERVE_COMMAND,
+                    "--port",
+                    str(self.port),
+                    "--store",
+                    str(self.store),
+                    *self.options,
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -163,8 +172,11 @@ class Progress:
 
 
 async def _recv(ws: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
-    return message
+    """The next message that is not a ``presence`` message (who is at the table)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if not skip_presence(message):
+            return message
 
 
 def _server_of(servers: Sequence[Server], game: Game, seat: int) -> Server:

@@ -28,7 +28,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
-from tricky_treats_web import Lobby, SqliteTableStore, TableStore, create_app
+from tricky_treats_web import Lobby, SqliteTableStore, StoredMove, TableStore, create_app
 
 SEED = 4_611_686_018_427_387_000 + 4901
 TWO = {"players": [{"name": "Ann"}, {"name": "Bo"}], "seed": SEED}
@@ -109,7 +109,8 @@ def _tell(client: TestClient, lobby: Lobby, game_id: str, version: int, actions:
     """Hand ``lobby`` the notification of a move, on its event loop, as ``watch`` does."""
 
     async def deliver() -> None:
-        work = lobby.changed(game_id, version, actions)
+        move = None if actions is None else StoredMove(version, tuple(actions))
+        work = lobby.changed(game_id, version, move)
         assert work is not None, "the process holds the game at an older version"
         await work
 

@@ -32,6 +32,9 @@ babel = pytest.importorskip("babel", reason="needs Babel: pip install -e '.[dev]
 from babel.messages.pofile import read_po  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402 - after the skips above
 from tricky_treats_web import Lobby  # noqa: E402
+from tricky_treats_web.app import Limits, create_app  # noqa: E402
+
+from tests.local import post_json, serving  # noqa: E402
 
 WEB = Path(__file__).parents[1] / "examples" / "web" / "src" / "tricky_treats_web"
 NAMES = ("Anna", "Bram", "Tricky Treats", "tricky-treats", "Pyodide", "Python")
@@ -64,8 +67,11 @@ _LINK = re.compile(r"https?://\S+")
 
 
 def _english_left(text: str) -> set[str]:
+    from tricky_treats_web.app import web_languages
+
     text = _LINK.sub(" ", text)
-    for name in NAMES:
+    # The players' names, and the languages' own names on the switch ("English").
+    for name in (*NAMES, *web_languages().values()):
         text = text.replace(name, " ")
     for variant in tt.available_variants():
         if variant.distribution != "tricky-treats":  # a plugin's own words, shown as written
@@ -147,6 +153,21 @@ def _dutch_game(base: str, browser: Browser, shots: Path, size: str, how: str) -
     def after_move(moves: int) -> None:
         if moves % 6 == 0:
             seen.update(_english_left(_page_words(page)))
+            # Issue 48: the kids' covered strips cut "HOOFDDEKSEL" to "HOOFDDEKS", and the
+            # tracks read "1 pompoenen", "1 voetafdrukken over".
+            strips = ".stack .layer .card-type, .stack .layer:not(:last-child) .card-theme"
+            assert _overflowing(page, f"{strips}, .market .card-type") == []
+            tracks = " ".join(
+                page.eval_on_selector_all(
+                    ".track, [data-testid=pays]", "els => els.map(e => e.innerText)"
+                )
+            )
+            assert not re.search(
+                r"\b1\s+(pompoenen|zuurtjes|lolly's|gomberen|voetafdrukken)", tracks
+            )
+            assert not re.search(
+                r"\b([02-9]|\d\d)\s+(pompoen|zuurtje|lolly|gombeer|voetafdruk)\b(?!')", tracks
+            )
         if moves == 12:
             page.screenshot(
                 path=str(shots / f"nl-{size}-4-mid-game.png"), full_page=size == "desktop"
@@ -204,3 +225,49 @@ def test_the_switch_changes_the_language_and_the_choice_is_kept(
     other = _Watched(browser, locale="en-GB").page()
     other.goto(f"{server[0]}/")
     assert other.get_attribute("html", "lang") == "en"
+    # A host's link in Dutch (issue 48: ?lang=nl did nothing) opens in Dutch; the switch then
+    # goes to English and leaves the link's choice behind, so that the choice is kept.
+    other.goto(f"{server[0]}/?lang=nl")
+    other.wait_for_selector("#variants input")
+    assert other.get_attribute("html", "lang") == "nl"
+    other.click("[data-testid=language]")
+    other.wait_for_function("document.documentElement.lang === 'en'")
+    assert "lang=" not in other.url
+    other.wait_for_selector("#variants input")
+    other.reload()
+    assert other.get_attribute("html", "lang") == "en"
+
+
+def test_the_servers_refusals_are_dutch_on_a_dutch_page(browser: Browser, tmp_path: Path) -> None:
+    """Issue 48: on Dutch pages the server's refusals (quota, busy, spectators full, too many
+    sockets, server full, store unavailable) were English."""
+    lobby = Lobby(limits=Limits(games_per_client=1, spectators_per_game=1))
+    app = create_app(lobby, wheel_dir=tmp_path / "wheels")
+    with serving(app, ws="websockets-sansio") as base:
+        answer = post_json(f"{base}/api/games", {"players": [{"name": "Anna"}, {"name": "Bram"}]})
+        watched = _Watched(browser, locale="nl-NL")
+        watcher = watched.page()
+        watcher.goto(f"{base}{answer['watch']}")
+        watcher.wait_for_selector("main.table")
+        turned = watched.page()
+        turned.goto(f"{base}{answer['watch']}")
+        refusal = turned.wait_for_selector("[data-testid=refusal]")
+        assert refusal is not None
+        assert refusal.inner_text() == (
+            "Dit spel heeft al zoveel toeschouwers als het kan hebben; probeer het later opnieuw."
+        )
+        # A second game from this address is past its quota: the lobby says so in Dutch,
+        # with the minutes the server counted.
+        lobby_page = watched.page()
+        lobby_page.goto(f"{base}/")
+        lobby_page.wait_for_selector("#variants input")
+        lobby_page.click("#create-game")
+        lobby_page.wait_for_selector("#error:has-text('Je hebt')")
+        said = lobby_page.inner_text("#error")
+        assert re.fullmatch(
+            r"Je hebt de laatste tijd zoveel spellen aangemaakt als één adres mag; probeer het "
+            r"over \d+ minuten opnieuw, of speel een van die spellen\.",
+            said,
+        ), said
+        assert _english_left(said) == set()
+        watched.check()

@@ -202,12 +202,15 @@ class FullDiskStore(SqliteTableStore):
 
     full = False
 
-    def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
-    ) -> None:
+    def save(self, game_id: str, table: tt.Table, **details: Any) -> None:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
-        super().save(game_id, table, version=version, since=since)
+        super().save(game_id, table, **details)
+
+    def create(self, game_id: str, table: tt.Table, **details: Any) -> list[str]:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().create(game_id, table, **details)
 
 
 def test_a_move_the_store_cannot_write_is_refused_and_changes_nothing(

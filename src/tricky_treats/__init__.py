@@ -10,8 +10,7 @@ True
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
+from tricky_treats._version import VERSION as _VERSION
 from tricky_treats.actions import (
     Action,
     ActionSpace,
@@ -52,12 +51,13 @@ from tricky_treats.components import (
     load_components,
 )
 from tricky_treats.dealing import Draw, deal_draws, deal_from_draws, new_game, start_game
-from tricky_treats.drawing import BOARD_PARTS, board_svg
+from tricky_treats.drawing import BOARD_PARTS, BoardSvg, board_svg
 from tricky_treats.errors import (
     ComponentDataError,
     ConfigurationError,
     IllegalActionError,
     InvalidActionError,
+    PolicyFileError,
     TrickyTreatsError,
     UnknownPlayerError,
 )
@@ -83,7 +83,7 @@ from tricky_treats.events import (
     describe_event,
 )
 from tricky_treats.hookspecs import hookimpl
-from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 from tricky_treats.model import (
     STREETS,
     Board,
@@ -124,10 +124,8 @@ from tricky_treats.simulator import COMPILED as _COMPILED
 from tricky_treats.simulator import Simulator
 from tricky_treats.views import PlayerView, PublicPlayer
 
-try:
-    __version__ = version("tricky-treats")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree, not installed
-    __version__ = "0.0.0+unknown"
+__version__: str = _VERSION
+"""The installed distribution's version."""
 
 __compiled__: bool = _COMPILED
 """Whether the simulator's core runs compiled by mypyc (a platform wheel) or as plain Python.
@@ -153,6 +151,7 @@ __all__ = [
     "ActionSpace",
     "Agent",
     "Board",
+    "BoardSvg",
     "CardPlaced",
     "CardRevealed",
     "Colour",
@@ -185,9 +184,11 @@ __all__ = [
     "Outgoing",
     "Pass",
     "Passed",
+    "PlayedBy",
     "PlayerState",
     "PlayerView",
     "PluginError",
+    "PolicyFileError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",

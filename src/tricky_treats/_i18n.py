@@ -23,7 +23,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 
 if TYPE_CHECKING:
     import gettext
@@ -48,6 +48,8 @@ def check_language(language: str, shipped: Sequence[str] = LANGUAGES) -> str:
     ``shipped`` are the languages there are (the engine's by default; a candy game's console
     names its own). Raises ``ConfigurationError`` naming them.
     """
+    if not isinstance(language, str):
+        raise ConfigurationError(f"a language is a code like 'nl', got {brief(language)}")
     code = language.strip().replace("-", "_").split(".")[0]
     # zh_TW and zh_Hant (traditional Chinese) keep their region or script; others their language.
     main, _sep, rest = code.partition("_")
@@ -56,7 +58,7 @@ def check_language(language: str, shipped: Sequence[str] = LANGUAGES) -> str:
         code = "zh_Hant"
     if code not in shipped:
         raise ConfigurationError(
-            f"no translation into {language!r}; the languages are {', '.join(shipped)}"
+            f"no translation into {brief(language)}; the languages are {', '.join(shipped)}"
         )
     return code
 
@@ -135,6 +137,14 @@ def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, as meant in ``context`` (``short``: abbreviated)."""
     code = _language.get()
     return message if code == "en" else catalog(code).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """The singular or plural of a message in ``context`` for ``count``, in the current language."""
+    code = _language.get()
+    if code == "en":
+        return singular if count == 1 else plural
+    return catalog(code).npgettext(context, singular, plural, count)
 
 
 def NP_(context: str, message: str) -> str:  # noqa: N802 - gettext's own name

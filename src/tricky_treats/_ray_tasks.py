@@ -10,6 +10,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from tricky_treats._extras import install_hint
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.simulation import _BATCHES_AHEAD, GameResult, _default_batch, _play_batch
 
@@ -24,9 +25,7 @@ def ray_module() -> Any:
     try:
         import ray
     except ImportError:
-        raise ConfigurationError(
-            "the ray backend needs Ray: pip install 'tricky-treats[ray]'"
-        ) from None
+        raise ConfigurationError(f"the ray backend needs Ray: {install_hint('ray')}") from None
     return ray
 
 

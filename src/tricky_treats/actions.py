@@ -13,6 +13,7 @@ All indices count from 0. ``parse_action(str(action)) == action`` for every acti
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -157,7 +158,6 @@ class ActionSpace:
     """Mean houses (3), for the tricks."""
     actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
     """Every action of the space, in the order of its integers."""
-    _codes: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         actions: list[Action] = [
@@ -167,7 +167,10 @@ class ActionSpace:
         actions += [TrickHouse(h) for h in range(self.mean_houses)]
         actions += [RefreshMarket(), Pass()]
         object.__setattr__(self, "actions", tuple(actions))
-        object.__setattr__(self, "_codes", {a: i for i, a in enumerate(actions)})
+
+    @functools.cached_property
+    def _codes(self) -> dict[Action, int]:
+        return {action: code for code, action in enumerate(self.actions)}
 
     @property
     def size(self) -> int:

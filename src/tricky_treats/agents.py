@@ -19,6 +19,7 @@ from typing import Protocol
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats.actions import Action, TakeCard
 from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
 from tricky_treats.errors import ConfigurationError
@@ -399,7 +400,7 @@ def _shipped_policy() -> Agent:
         from tricky_treats.adapters.policy import ValuePolicyAgent
     except ImportError:
         raise ConfigurationError(
-            "the policy agent needs numpy: pip install 'tricky-treats[policy]'"
+            f"the policy agent needs numpy: {install_hint('policy')}"
         ) from None
     return ValuePolicyAgent.shipped()
 

@@ -204,9 +204,9 @@ def describe_event(
     """One line of plain words for ``event``; ``names`` are the players' names by seat.
 
     Events of seat ``you`` are told in the second person ("You put ..."), for a frontend
-    that tells a player about their own moves; so are those of a player named "You" (the
-    command line's name for a lone human, or its translation), so that no line reads "You
-    puts". ``language`` is a shipped language code (``"en"``, ``"nl"``); without it the line
+    that tells a player about their own moves. Names are names: a player who calls themselves
+    "You" (or "Jij") is told in the third person like anyone else, to every seat but their
+    own. ``language`` is a shipped language code (``"en"``, ``"nl"``); without it the line
     is English, unless a caller chose another language (``tricky_treats._i18n.speaking``).
     Raises ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have,
     and ``ConfigurationError`` for a language that is not shipped.
@@ -216,7 +216,7 @@ def describe_event(
     'Bo triggers the end of the game (deck-empty); the round is finished'
     >>> describe_event(Passed(0), ["Ann", "Bo"], you=0)
     'You pass'
-    >>> describe_event(EndTriggered(0, Termination.DECK_EMPTY), ["You", "Bo"])
+    >>> describe_event(EndTriggered(0, Termination.DECK_EMPTY), ["Ann", "Bo"], you=0)
     'You trigger the end of the game (deck-empty); the round is finished'
     >>> describe_event(Passed(1), ["Ann", "Bo"], language="nl")
     'Bo past'
@@ -234,7 +234,8 @@ def _describe(event: Event, names: Sequence[str], you: int | None) -> str:
         return names[player]
 
     def second(player: int) -> bool:
-        return player == you or name(player) in ("You", _("You"))
+        name(player)  # an unknown seat is an error, whoever reads the line
+        return player == you
 
     def told(player: int, yours: str, theirs: str, **values: object) -> str:
         """The sentence in the second person for ``you``, else in the third with the name."""

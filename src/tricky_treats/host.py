@@ -6,7 +6,10 @@ a chat bot). It speaks JSON text: a client sends a message, the table answers wi
 ``SENDER`` (the client that sent the message, and only it).
 
 Every human seat gets a secret credential (``secrets.token_urlsafe``) that only its player
-knows; bots fill the other seats and move as soon as it is their turn. The messages:
+knows; bots fill the other seats and move as soon as it is their turn. A *hosted* seat is
+played by the host itself (a program it runs, a player on another channel): the table never
+runs it, and the host moves for it with ``play_for``, as it may for a human seat whose player
+is away or out of time (the move then says which bot played it, and why). The messages:
 
 - a client connects with ``connect(credential)`` (None for a spectator) and gets the current
   state of the game for its seat, with every move so far and its events in ``moves`` (all of
@@ -17,7 +20,8 @@ knows; bots fill the other seats and move as soon as it is their turn. The messa
   left (another message came first) is then refused as ``stale``;
 - after a move, every human seat gets an ``update`` with its player record
   (``tt.dumps(game, player=seat)``), the moves since the last message with their events
-  (``event_to_json``) and its legal actions; spectators get the public view;
+  (``event_to_json``) and, for a move the host played for a seat, ``played_by`` (its bot,
+  why, and a line of words), and its legal actions; spectators get the public view;
 - a message from the wrong seat or with a wrong credential, out of turn, malformed, too
   large or naming an illegal action gets an ``error`` for the sender alone, and the game is
   unchanged.
@@ -70,6 +74,7 @@ __all__ = [
     "TABLE_FORMAT",
     "TABLE_FORMAT_VERSION",
     "Outgoing",
+    "PlayedBy",
     "Table",
 ]
 
@@ -79,11 +84,15 @@ SPECTATORS: Final = "spectators"
 """``Outgoing.to`` for a message meant for every spectator."""
 
 TABLE_FORMAT = "tricky-treats-table"
-TABLE_FORMAT_VERSION = 1
-PROTOCOL_VERSION = 1
-"""The version of the messages' shape (``protocol_version`` in every update)."""
+TABLE_FORMAT_VERSION = 2
+"""The version of ``Table.save()``: 2 added hosted seats and ``played_by``; 1 still resumes."""
+PROTOCOL_VERSION = 2
+"""The version of the messages' shape (``protocol_version`` in every update): 2 added the
+hosted seats to ``bots`` and ``played_by`` to the moves a host played for a seat."""
 
 _DEFAULT_MAX_MESSAGE_BYTES = 1024
+_MOST_MESSAGE_BYTES = 64 * 1024
+"""The largest ``max_message_bytes``: a move is a few hundred bytes, its credential included."""
 
 
 class Outgoing:
@@ -127,11 +136,57 @@ class Outgoing:
         return f"Outgoing(to={self.to!r}, text={self.text[:60]!r}...)"
 
 
+def _short_text(limit: int, *, empty: bool = False) -> Callable[[Any, Any, Any], None]:
+    def check(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+        if not isinstance(value, str) or len(value) > limit or (not empty and not value):
+            what = "a string" if empty else "a non-empty string"
+            raise ConfigurationError(
+                f"PlayedBy.{attribute.name} must be {what} of at most {limit} characters, "
+                f"got {brief(value)}"
+            )
+
+    return check
+
+
+@attrs.frozen
+class PlayedBy:
+    """Who played a move for a seat that did not make it itself, and why.
+
+    A host that moves for a seat (``Table.play_for``: its player is away or out of time, or
+    a hosted program failed) says so; every client sees it on that move (``played_by``).
+    """
+
+    bot: str = attrs.field(validator=_short_text(64))
+    """The bot that played, by the name the table shows (``greedy``, a program's name)."""
+    reason: str = attrs.field(validator=_short_text(32))
+    """Why, as a short code of the host's (the web app's: ``away``, ``time``, ``failed``)."""
+    detail: str = attrs.field(default="", validator=_short_text(200, empty=True))
+    """A line of words for the log, if any (why a hosted program's move failed)."""
+
+    def to_json(self) -> dict[str, str]:
+        """The JSON object of a move's ``played_by``."""
+        return {"bot": self.bot, "reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, value: object) -> PlayedBy:
+        """A ``PlayedBy`` from its JSON object; ``ConfigurationError`` for another shape."""
+        if not isinstance(value, dict) or not {"bot", "reason"} <= set(value) <= {
+            "bot",
+            "reason",
+            "detail",
+        }:
+            raise ConfigurationError(
+                f"played_by is an object with bot, reason and detail, got {brief(value)}"
+            )
+        return cls(value["bot"], value["reason"], value.get("detail", ""))
+
+
 @attrs.frozen
 class _Move:
     player: int
     action: Action
     events: tuple[Event, ...]
+    played_by: PlayedBy | None = None
 
 
 class _RefusalError(Exception):
@@ -151,6 +206,12 @@ def _is_sha256(text: object) -> bool:
     return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
+def _json_brief(value: object) -> str:
+    """``value`` as the JSON a client sent, cut as ``brief`` cuts: no echo of a long list."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else f"{text[:40]}...({len(text)} characters)"
+
+
 def _error(code: str, text: str) -> Outgoing:
     return Outgoing(SENDER, json.dumps({"type": "error", "code": code, "error": text}))
 
@@ -158,12 +219,15 @@ def _error(code: str, text: str) -> Outgoing:
 class Table:
     """One game hosted for several clients: seats with credentials, bots and spectators.
 
-    ``bots`` maps seats to agent names (``random``, ``greedy``, ``search:N``); every other
-    seat is a human seat with a credential. Bots draw their randomness from the game's seed
-    and the move number, so a table plays the same way after ``resume()``.
-    ``max_message_bytes`` bounds an incoming message. ``credential_hashes`` (instead of
-    ``credentials``) seats a table whose credentials are known only by their SHA-256, as
-    ``save(hash_credentials=True)`` keeps them: it checks a credential but cannot tell one.
+    ``bots`` maps seats to agent names (``random``, ``greedy``, ``search:N``); ``hosted``
+    maps seats the host plays itself (with ``play_for``) to the names the clients see; every
+    other seat is a human seat with a credential. The table never runs a hosted seat: a name
+    in it is only a name. Bots draw their randomness from the game's seed and the move
+    number, so a table plays the same way after ``resume()``.
+    ``max_message_bytes`` (64 to 65,536) bounds an incoming message. ``credential_hashes``
+    (instead of ``credentials``) seats a table whose credentials are known only by their
+    SHA-256, as ``save(hash_credentials=True)`` keeps them: it checks a credential but cannot
+    tell one.
 
     >>> import tricky_treats as tt
     >>> table = Table.new(["Ann", "Bot"], seed=7, bots={1: "greedy"})
@@ -182,29 +246,47 @@ class Table:
         game: GameState,
         *,
         bots: Mapping[int, str] | None = None,
+        hosted: Mapping[int, str] | None = None,
         credentials: Sequence[str | None] | None = None,
         credential_hashes: Sequence[str | None] | None = None,
         max_message_bytes: int = _DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         bots = dict(bots or {})
+        hosted = dict(hosted or {})
         self._agents: dict[int, Agent] = {}
         for seat, name in bots.items():
             game.check_player(seat)
             if not isinstance(name, str):
                 raise ConfigurationError(f"bots must be named by a string, got {brief(name)}")
             self._agents[seat] = make_agent(name)
+        for seat, name in hosted.items():
+            game.check_player(seat)
+            if seat in bots:
+                raise ConfigurationError(f"seat {seat} is a bot's; it cannot be hosted too")
+            if not isinstance(name, str) or not 0 < len(name) <= 64:
+                raise ConfigurationError(
+                    f"a hosted seat is named by a string of 1 to 64 characters, got {brief(name)}"
+                )
         self._bots = bots
+        self._hosted = hosted
+        others = {**bots, **hosted}
         seats = range(len(game.players))
         if credential_hashes is not None:
             if credentials is not None:
                 raise ConfigurationError("give credentials or credential_hashes, not both")
-            self._init_hashes(seats, bots, credential_hashes)
+            self._init_hashes(seats, others, credential_hashes)
         else:
-            self._init_credentials(seats, bots, credentials)
-        if max_message_bytes < 64:
-            raise ConfigurationError("max_message_bytes must be at least 64")
+            self._init_credentials(seats, others, credentials)
+        if type(max_message_bytes) is not int or not (
+            64 <= max_message_bytes <= _MOST_MESSAGE_BYTES
+        ):
+            raise ConfigurationError(
+                f"max_message_bytes must be a whole number from 64 to {_MOST_MESSAGE_BYTES:,}, "
+                f"got {brief(max_message_bytes)}"
+            )
         self._max_bytes = max_message_bytes
         self._game = game
+        self._played_by: dict[int, PlayedBy] = {}
         self._history_cache: tuple[GameState, str] | None = None
         self._play_bots()
 
@@ -218,7 +300,8 @@ class Table:
         for seat, credential in zip(seats, credentials, strict=True):
             if (credential is None) != (seat in bots):
                 raise ConfigurationError(
-                    f"seat {seat}: a human seat needs a credential and a bot seat has none"
+                    f"seat {seat}: a human seat needs a credential and a bot or hosted seat "
+                    "has none"
                 )
             if credential is not None and (not isinstance(credential, str) or len(credential) < 16):
                 raise ConfigurationError(f"seat {seat}: a credential is a string of 16+ characters")
@@ -235,7 +318,8 @@ class Table:
         for seat, digest in zip(seats, hashes, strict=True):
             if (digest is None) != (seat in bots):
                 raise ConfigurationError(
-                    f"seat {seat}: a human seat needs a credential hash and a bot seat has none"
+                    f"seat {seat}: a human seat needs a credential hash and a bot or hosted "
+                    "seat has none"
                 )
             if digest is not None and not _is_sha256(digest):
                 raise ConfigurationError(
@@ -253,6 +337,7 @@ class Table:
         seed: int | None = None,
         *,
         bots: Mapping[int, str] | None = None,
+        hosted: Mapping[int, str] | None = None,
         variants: Iterable[str] = (),
         variant_options: Mapping[str, Mapping[str, Any]] | None = None,
         any_mean_house: bool = False,
@@ -270,7 +355,7 @@ class Table:
             variants=variants,
             variant_options=variant_options,
         )
-        return cls(game, bots=bots, max_message_bytes=max_message_bytes)
+        return cls(game, bots=bots, hosted=hosted, max_message_bytes=max_message_bytes)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -283,6 +368,16 @@ class Table:
     def bots(self) -> Mapping[int, str]:
         """The bot seats and their agent names."""
         return dict(self._bots)
+
+    @property
+    def hosted(self) -> Mapping[int, str]:
+        """The seats the host plays itself (``play_for``), and the names clients see."""
+        return dict(self._hosted)
+
+    @property
+    def played_by(self) -> Mapping[int, PlayedBy]:
+        """Who played the moves the host made for a seat, by their index in the history."""
+        return dict(self._played_by)
 
     @property
     def human_seats(self) -> tuple[int, ...]:
@@ -338,11 +433,11 @@ class Table:
             return self._history_cache[1]
         state = _first_state(game.setup)
         moves = []
-        for action in game.history:
+        for index, action in enumerate(game.history):
             player = state.current_player
             assert player is not None  # a recorded action was played by someone
             state, events = state.apply_with_events(action)
-            moves.append(_Move(player, action, events))
+            moves.append(_Move(player, action, events, self._played_by.get(index)))
         text = self._moves_json(moves)
         self._history_cache = (game, text)
         return text
@@ -380,6 +475,55 @@ class Table:
                 return (_error("not-saved", "the server could not store this move; try again"),)
         return self._updates(moves)
 
+    def play_for(
+        self,
+        seat: int,
+        action: Action | str,
+        *,
+        played_by: PlayedBy | None = None,
+        commit: Callable[[Table], object] | None = None,
+    ) -> tuple[Outgoing, ...]:
+        """The host plays ``action`` for ``seat``: a hosted seat, or a human seat it fills in.
+
+        No credential is asked: this is the host's own move, for a seat it plays (a program
+        it runs) or whose player is away or out of time. ``played_by`` says which bot played
+        it and why, and every client sees it on the move (``played_by``); a hosted seat's own
+        program needs none. The bots that follow play, as after ``handle``, and ``commit``
+        is called as there; if it raises, the moves are undone and ``not-saved`` is the
+        answer (for ``SENDER``: the host).
+
+        Raises ``ConfigurationError`` for a bot's seat (the table plays those),
+        ``IllegalActionError`` if it is not ``seat``'s turn or the rules forbid the action,
+        and ``InvalidActionError`` for text that is no action; the table is then unchanged.
+        """
+        seat = self._game.check_player(seat)
+        if seat in self._bots:
+            raise ConfigurationError(
+                f"seat {seat} is the {self._bots[seat]} bot's: it plays itself"
+            )
+        if self._game.current_player != seat:
+            raise IllegalActionError(
+                f"it is not seat {seat}'s turn"
+                + ("" if self._game.current_player is not None else ": the game is over")
+            )
+        if isinstance(action, str):
+            action = parse_action(action)
+        before = self._game
+        index = len(before.history)
+        self._game, events = before.apply_with_events(action)  # raises for an illegal one
+        moves = [_Move(seat, action, events, played_by)]
+        if played_by is not None:
+            self._played_by[index] = played_by
+        moves += self._play_bots()
+        if commit is not None:
+            try:
+                commit(self)
+            except Exception:  # whatever the store raises, the move must not stand
+                self._game = before
+                self._played_by.pop(index, None)
+                return (_error("not-saved", "the server could not store this move; try again"),)
+        return self._updates(moves)
+
     def updates_since(self, earlier: GameState) -> tuple[Outgoing, ...]:
         """The updates that bring clients who last saw ``earlier`` to this table's game.
 
@@ -391,33 +535,45 @@ class Table:
         moves: list[_Move] = []
         game = earlier
         if game.config == self._game.config and history[: len(game.history)] == game.history:
-            for action in history[len(game.history) :]:
+            for index in range(len(game.history), len(history)):
                 seat = game.current_player
                 assert seat is not None  # a game with moves after it is not over
-                game, events = game.apply_with_events(action)
-                moves.append(_Move(seat, action, events))
+                game, events = game.apply_with_events(history[index])
+                moves.append(_Move(seat, history[index], events, self._played_by.get(index)))
         return self._updates(moves if game == self._game else [])
 
-    def follow(self, actions: Iterable[Action | str]) -> tuple[Outgoing, ...]:
+    def follow(
+        self,
+        actions: Iterable[Action | str],
+        *,
+        played_by: Mapping[int, PlayedBy] | None = None,
+    ) -> tuple[Outgoing, ...]:
         """Play moves that another server process accepted and stored: the updates they make.
 
         A server with several processes uses it when another process moved the game: the
         actions (``Action`` values or their notation) are the ones stored after this table's
-        game, bots' moves included, and each is checked as any move is, by ``apply``. If one
-        is not legal here (the store is damaged, or this table is not the state they follow),
-        the table is unchanged and ``IllegalActionError`` or ``InvalidActionError`` says why.
-        The updates' texts are written when first read, as ever.
+        game, bots' moves included, and each is checked as any move is, by ``apply``.
+        ``played_by`` maps the position of an action among ``actions`` to who played it, for
+        those a host played for their seat (``play_for``). If one is not legal here (the
+        store is damaged, or this table is not the state they follow), the table is unchanged
+        and ``IllegalActionError`` or ``InvalidActionError`` says why. The updates' texts are
+        written when first read, as ever.
         """
         game = self._game
-        moves = []
+        first = len(game.history)
+        played_by = dict(played_by or {})
+        moves: list[_Move] = []
         for item in actions:
             action = parse_action(item) if isinstance(item, str) else item
             seat = game.current_player
             if seat is None:
                 raise IllegalActionError(f"the game is over: no more moves ({action} was stored)")
             game, events = game.apply_with_events(action)
-            moves.append(_Move(seat, action, events))
+            moves.append(_Move(seat, action, events, played_by.get(len(moves))))
         self._game = game
+        for offset, by in played_by.items():
+            if 0 <= offset < len(moves):
+                self._played_by[first + offset] = by
         return self._updates(moves)
 
     def _updates(self, moves: Sequence[_Move]) -> tuple[Outgoing, ...]:
@@ -450,8 +606,10 @@ class Table:
             raise _RefusalError("malformed", "expected a JSON object")
         unknown = sorted(set(document) - {"type", "seat", "credential", "action", "moves_played"})
         if unknown:
+            more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
             raise _RefusalError(
-                "malformed", f"unknown keys {unknown}: a move has credential, action"
+                "malformed",
+                f"unknown key {brief(unknown[0])}{more}: a move has credential, action",
             )
         if document.get("type", "move") != "move":
             raise _RefusalError("malformed", f"unknown message type {brief(document.get('type'))}")
@@ -471,7 +629,7 @@ class Table:
             if seen != played:
                 raise _RefusalError(
                     "stale",
-                    f"this move was meant for the game after {seen} moves, but {played} "
+                    f"this move was meant for the game after {brief(seen)} moves, but {played} "
                     "have been played: another message came first; look at the update",
                 )
         if self._game.current_player != seat:
@@ -489,7 +647,7 @@ class Table:
                 action = self._game.action_space.decode(raw)
             else:
                 raise InvalidActionError(
-                    f"action must be notation (like 't0k2') or an integer, got {json.dumps(raw)}"
+                    f"action must be notation (like 't0k2') or an integer, got {_json_brief(raw)}"
                 )
         except InvalidActionError as exc:
             raise _RefusalError("invalid-action", str(exc)) from None
@@ -529,6 +687,7 @@ class Table:
                     "events": [event_to_json(e) for e in move.events],
                     "text": [describe_event(e, names) for e in move.events],
                 }
+                | ({} if move.played_by is None else {"played_by": move.played_by.to_json()})
                 for move in moves
             ],
             ensure_ascii=False,
@@ -543,7 +702,7 @@ class Table:
             "event_format_version": EVENT_FORMAT_VERSION,
             "seat": seat,
             "players": list(game.config.players),
-            "bots": {str(s): name for s, name in sorted(self._bots.items())},
+            "bots": {str(s): name for s, name in sorted((self._bots | self._hosted).items())},
             "current_player": game.current_player,
             "moves_played": len(game.history),
             "over": game.is_over,
@@ -589,16 +748,20 @@ class Table:
         It holds every secret (the seed, the deck, the credentials): keep it on the server.
         With ``hash_credentials`` each seat holds ``credential_sha256`` instead of its
         credential: a table resumed from it checks credentials but cannot tell them. A table
-        that knows only the hashes always saves them.
+        that knows only the hashes always saves them. Each seat says whether it is hosted;
+        ``played_by`` lists the moves the host played for a seat.
         """
         hashed = hash_credentials or any(
             c is None and h is not None
             for c, h in zip(self._credentials, self._hashes, strict=True)
         )
+        key = "credential_sha256" if hashed else "credential"
         seats = [
-            {"credential_sha256": digest, "bot": self._bots.get(seat)}
-            if hashed
-            else {"credential": credential, "bot": self._bots.get(seat)}
+            {
+                key: digest if hashed else credential,
+                "bot": self._bots.get(seat, self._hosted.get(seat)),
+                "hosted": seat in self._hosted,
+            }
             for seat, (credential, digest) in enumerate(
                 zip(self._credentials, self._hashes, strict=True)
             )
@@ -608,6 +771,9 @@ class Table:
             "format_version": TABLE_FORMAT_VERSION,
             "seats": seats,
             "max_message_bytes": self._max_bytes,
+            "played_by": [
+                {"move": index, **by.to_json()} for index, by in sorted(self._played_by.items())
+            ],
             "record": json.loads(dumps(self._game)),
         }
         return json.dumps(document, ensure_ascii=False)
@@ -616,9 +782,11 @@ class Table:
     def resume(cls, text: str | bytes) -> Table:
         """A table saved by ``save()``: same game, seats, credentials and bots.
 
-        Raises ``RecordError`` for a malformed save (the game record is checked by ``tt.loads``):
-        text that is not strict JSON, larger than a game record may be (``MAX_RECORD_BYTES``)
-        and 64 KiB for the seats, or with a key ``save()`` does not write.
+        Reads every ``format_version`` up to ``TABLE_FORMAT_VERSION`` (1 had no hosted seats
+        and no ``played_by``). Raises ``RecordError`` for a malformed save (the game record is
+        checked by ``tt.loads``): text that is not strict JSON, larger than a game record may
+        be (``MAX_RECORD_BYTES``) and 64 KiB for the seats, or with a key ``save()`` does not
+        write.
         """
         # Strict and bounded like a record (tt.loads), before any work grows with the text: a
         # save nested 100,000 deep, or of 48 MB, is refused at once.
@@ -628,25 +796,32 @@ class Table:
             raise RecordError(f"not a saved table: {exc}") from None
         if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
             raise RecordError(f"$.format: expected {TABLE_FORMAT!r}")
-        if document.get("format_version") != TABLE_FORMAT_VERSION:
-            raise RecordError(f"$.format_version: expected {TABLE_FORMAT_VERSION}")
-        unknown = sorted(set(document) - _TABLE_KEYS)
+        version = document.get("format_version")
+        if version not in (1, TABLE_FORMAT_VERSION):
+            raise RecordError(f"$.format_version: expected 1 to {TABLE_FORMAT_VERSION}")
+        keys = _TABLE_KEYS if version == TABLE_FORMAT_VERSION else _TABLE_KEYS - {"played_by"}
+        unknown = sorted(set(document) - keys)
         if unknown:
             raise RecordError(
                 f"$: unknown key {brief(unknown[0])} (a saved table holds "
-                f"{', '.join(sorted(_TABLE_KEYS))})"
+                f"{', '.join(sorted(keys))})"
             )
         seats = document.get("seats")
+        seat_keys = {"bot"} if version == 1 else {"bot", "hosted"}
         plain = isinstance(seats, list) and all(
-            isinstance(s, dict) and set(s) == {"credential", "bot"} for s in seats
+            isinstance(s, dict) and set(s) == {"credential", *seat_keys} for s in seats
         )
         hashed = isinstance(seats, list) and all(
-            isinstance(s, dict) and set(s) == {"credential_sha256", "bot"} for s in seats
+            isinstance(s, dict) and set(s) == {"credential_sha256", *seat_keys} for s in seats
         )
         if not isinstance(seats, list) or not (plain or hashed):
+            what = "bot" if version == 1 else "bot, hosted"
             raise RecordError(
-                "$.seats: expected a list of {credential, bot} or {credential_sha256, bot} objects"
+                f"$.seats: expected a list of {{credential, {what}}} or "
+                f"{{credential_sha256, {what}}} objects"
             )
+        if any(s.get("hosted", False) not in (True, False) for s in seats):
+            raise RecordError("$.seats: hosted is true or false")
         # Written again in the layout tt.dumps uses, an intact record takes the quick check.
         game = loads(
             json.dumps(
@@ -654,25 +829,54 @@ class Table:
             )
         )
         max_bytes = document.get("max_message_bytes")
-        if type(max_bytes) is not int:
-            raise RecordError("$.max_message_bytes: expected an integer")
-        bots = {s: seat["bot"] for s, seat in enumerate(seats) if seat["bot"] is not None}
+        if type(max_bytes) is not int or not 64 <= max_bytes <= _MOST_MESSAGE_BYTES:
+            raise RecordError(
+                f"$.max_message_bytes: expected a whole number from 64 to {_MOST_MESSAGE_BYTES:,}"
+            )
+        named = {s: seat for s, seat in enumerate(seats) if seat["bot"] is not None}
+        bots = {s: seat["bot"] for s, seat in named.items() if not seat.get("hosted")}
+        hosted = {s: seat["bot"] for s, seat in named.items() if seat.get("hosted")}
+        played_by = _read_played_by(document.get("played_by", []), len(game.history))
         try:
             if plain:
-                return cls(
+                table = cls(
                     game,
                     bots=bots,
+                    hosted=hosted,
                     credentials=[seat["credential"] for seat in seats],
                     max_message_bytes=max_bytes,
                 )
-            return cls(
-                game,
-                bots=bots,
-                credential_hashes=[seat["credential_sha256"] for seat in seats],
-                max_message_bytes=max_bytes,
-            )
+            else:
+                table = cls(
+                    game,
+                    bots=bots,
+                    hosted=hosted,
+                    credential_hashes=[seat["credential_sha256"] for seat in seats],
+                    max_message_bytes=max_bytes,
+                )
         except TrickyTreatsError as exc:
             raise RecordError(f"$.seats: {exc}") from None
+        table._played_by = played_by
+        return table
+
+
+def _read_played_by(value: object, moves: int) -> dict[int, PlayedBy]:
+    """The ``played_by`` list of a save, by move index; ``RecordError`` if it is malformed."""
+    if not isinstance(value, list):
+        raise RecordError("$.played_by: expected a list")
+    found: dict[int, PlayedBy] = {}
+    for i, entry in enumerate(value):
+        where = f"$.played_by[{i}]"
+        if not isinstance(entry, dict) or type(entry.get("move")) is not int:
+            raise RecordError(f"{where}: expected {{move, bot, reason, detail}}")
+        index = entry["move"]
+        if not 0 <= index < moves or index in found:
+            raise RecordError(f"{where}.move: no move {index} of {moves}, or given twice")
+        try:
+            found[index] = PlayedBy.from_json({k: v for k, v in entry.items() if k != "move"})
+        except ConfigurationError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return found
 
 
 @functools.cache
@@ -684,7 +888,9 @@ def _legal_texts(space: ActionSpace) -> dict[Action, str]:
 _MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024
 """The largest save ``Table.resume`` reads: a game record's limit, and room for the seats."""
 
-_TABLE_KEYS = frozenset({"format", "format_version", "seats", "max_message_bytes", "record"})
+_TABLE_KEYS = frozenset(
+    {"format", "format_version", "seats", "max_message_bytes", "played_by", "record"}
+)
 
 
 def _public_view(game: GameState) -> PlayerView:

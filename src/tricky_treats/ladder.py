@@ -44,6 +44,7 @@ from functools import partial
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
 from tricky_treats.agents import Agent, begin_game, end_game, make_agent
 from tricky_treats.bot_protocol import BotLimits, ExecAgent, exec_command, is_exec_spec
@@ -111,7 +112,7 @@ def make_bot(spec: str, *, bot_limits: BotLimits | None = None, fallback: str = 
             from tricky_treats.adapters.openspiel import ISMCTSAgent
         except ImportError:
             raise ConfigurationError(
-                "the ismcts bot is OpenSpiel's: pip install 'tricky-treats[openspiel]'"
+                f"the ismcts bot is OpenSpiel's: {install_hint('openspiel')}"
             ) from None
         return ISMCTSAgent(_count(spec, argument or "100", "simulations"))
     if name == "policy" and argument:
@@ -119,7 +120,7 @@ def make_bot(spec: str, *, bot_limits: BotLimits | None = None, fallback: str = 
             from tricky_treats.adapters.policy import load_policy
         except ImportError:
             raise ConfigurationError(
-                "the policy bot needs numpy: pip install 'tricky-treats[policy]'"
+                f"the policy bot needs numpy: {install_hint('policy')}"
             ) from None
         return load_policy(argument)
     return make_agent(spec)

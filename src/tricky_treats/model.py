@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
-import itertools
 import operator
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +23,7 @@ from tricky_treats.actions import (
     ActionSpace,
 )
 from tricky_treats.components import (
+    FEATURES,
     ComponentData,
     CostumeCard,
     CostumeType,
@@ -55,6 +54,7 @@ __all__ = [
     "GridHouse",
     "MeanHouse",
     "PlayerState",
+    "PublicPlayer",
     "Setup",
     "Termination",
     "VariantRef",
@@ -293,6 +293,26 @@ def _setup_memo(setup: Setup) -> dict[Any, Any]:
 
 
 @attrs.frozen
+class PublicPlayer:
+    """What everyone sees of a player's board; their secret tile is not part of it."""
+
+    name: str
+    """The player's name."""
+    kids: tuple[tuple[CostumeCard, ...], ...]
+    """Each kid's cards, bottom first; the last one is on top (R3)."""
+    treats: tuple[int, ...]
+    """The treat tracks, in the order of ``Treat``."""
+    pumpkins: int
+    """Pumpkins taken (R6)."""
+    visited: frozenset[int]
+    """The nice houses this player visited."""
+    tricked: frozenset[int]
+    """The mean houses this player tricked."""
+    footprints: int
+    """Footprints left to place."""
+
+
+@attrs.frozen
 class PlayerState:
     """One player's board: kids, treat tracks, pumpkins, visits, footprints and secret tile.
 
@@ -319,6 +339,19 @@ class PlayerState:
     secret_tile: TrickTile
     """The player's secret trick tile (hidden from the others until the end, R16)."""
 
+    @functools.cached_property
+    def public(self) -> PublicPlayer:
+        """What everyone sees of this board: all of it but the secret tile (R16)."""
+        return PublicPlayer(
+            self.name,
+            self.kids,
+            self.treats,
+            self.pumpkins,
+            self.visited,
+            self.tricked,
+            self.footprints,
+        )
+
     def treat_count(self, treat: Treat) -> int:
         """The position of this player's marker on the track of ``treat``."""
         return self.treats[list(Treat).index(treat)]
@@ -332,11 +365,15 @@ class PlayerState:
         """Cards of ``feature`` worn by all kids together, covered ones included (R1)."""
         return self.counts_by_feature()[feature]
 
-    def counts_by_feature(self) -> Counter[Feature]:
-        """``count(feature)`` of every feature worn (R1); 0 for the others."""
-        # Every card counts once for its colour, once for its theme and once for its type.
-        cards = itertools.chain.from_iterable(self.kids)
-        return Counter(itertools.chain.from_iterable(map(_CARD_FEATURES, cards)))
+    def counts_by_feature(self) -> dict[Feature, int]:
+        """``count(feature)`` of every feature, in the order of ``FEATURES`` (R1)."""
+        counts = dict.fromkeys(FEATURES, 0)
+        for kid in self.kids:
+            for card in kid:  # every card counts for its colour, its theme and its type
+                counts[card.colour] += 1
+                counts[card.theme] += 1
+                counts[card.type] += 1
+        return counts
 
     def shown_icons(self) -> tuple[TrickIcon | None, ...]:
         """The trick icon on top of each kid, or None for a kid without cards (R3)."""
@@ -351,7 +388,6 @@ class PlayerState:
         return tuple(map(_CARD_TYPE, self.kids[kid]))
 
 
-_CARD_FEATURES = operator.attrgetter("colour", "theme", "type")
 _CARD_TYPE = operator.attrgetter("type")
 
 
@@ -483,9 +519,7 @@ class GameState:
 
     def scores(self) -> tuple[ScoreSheet, ...]:
         """One score sheet per player, with the points so far (R24; full information)."""
-        import tricky_treats.scoring as scoring
-
-        return scoring.score_sheets(self)
+        return self._score_sheets
 
     def winners(self) -> tuple[int, ...]:
         """The seats that share the win (R15); empty while the game is not over (R24)."""
@@ -493,7 +527,7 @@ class GameState:
 
         if not self.is_over:
             return ()
-        return scoring.winners(scoring.score_sheets(self))
+        return scoring.winners(self._score_sheets)
 
     def outcome(self) -> Outcome | None:
         """Why the game ended, who won and the final sheets; None while it goes on."""
@@ -506,6 +540,21 @@ class GameState:
         import tricky_treats.views as views
 
         return views.player_view(self, self.check_player(player))
+
+    # What the methods read, worked out on first read and kept beside the fields (attrs'
+    # cached properties): the views of one state's seats share the score sheets.
+
+    @functools.cached_property
+    def _score_sheets(self) -> tuple[ScoreSheet, ...]:
+        import tricky_treats.scoring as scoring
+
+        return scoring.score_sheets(self)
+
+    @functools.cached_property
+    def _score_sheets_of_others(self) -> tuple[ScoreSheet, ...]:
+        import tricky_treats.scoring as scoring
+
+        return scoring.score_sheets_of_others(self)
 
     def __str__(self) -> str:
         """The table as everyone sees it: no secret tile, no seed until the end (a view's has)."""

@@ -30,7 +30,6 @@ R21       ``_visit``: treat tracks have no maximum
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -98,30 +97,34 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     space = setup.action_space
     every = space.actions  # takes (slot by slot, kid by kid), visits, tricks, refresh, pass
     kids = space.kids
-    legal: list[Action] = []
     # A: take a market card onto a kid who wears no card of its type yet (R2).
-    types_worn = [tuple(map(_CARD_TYPE, kid)) for kid in player.kids]
-    for slot, card in enumerate(state.market):
-        if card is not None:
-            legal += [
-                every[slot * kids + kid] for kid in range(kids) if card.type not in types_worn[kid]
-            ]
+    types_worn = [player.types_worn(kid) for kid in range(kids)]
+    legal = [
+        every[slot * kids + kid]
+        for slot, card in enumerate(state.market)
+        if card is not None
+        for kid in range(kids)
+        if card.type not in types_worn[kid]
+    ]
     # B: visit a house; every visit places a footprint, and a player visits a house once (R6).
     if player.footprints:
         # B1: a nice house wants the lowest tier of its feature, counting every card (R1, R5).
         counts = player.counts_by_feature()
-        visited = player.visited
         first_visit = space.market_size * kids
-        for house, where in enumerate(setup.grid):
-            neighbour = where.neighbour
-            if house not in visited and counts[neighbour.wants] >= neighbour.tiers[0].cards:
-                legal.append(every[first_visit + house])
+        legal += [
+            every[first_visit + house]
+            for house, where in enumerate(setup.grid)
+            if house not in player.visited
+            and counts[where.neighbour.wants] >= where.neighbour.minimum
+        ]
         # B2: a mean house wants its icon on top of 3 kids (R3, R4).
-        shown = [kid[-1].icon for kid in player.kids if kid]
+        shown = player.shown_icons()
         first_trick = first_visit + space.nice_houses
-        for house, mean_house in enumerate(setup.mean_houses):
-            if house not in player.tricked and _icons_trick(setup, shown, mean_house.icon):
-                legal.append(every[first_trick + house])
+        legal += [
+            every[first_trick + house]
+            for house, mean_house in enumerate(setup.mean_houses)
+            if house not in player.tricked and _icons_trick(setup, shown, mean_house.icon)
+        ]
     refresh, pass_ = every[-2:]
     if _may_refresh(state):
         legal.append(refresh)  # R8: offered beside the turn's actions
@@ -147,12 +150,13 @@ def _may_refresh(state: GameState) -> bool:
     market = state.market
     if not all(market) or state.deck_position == len(state.setup.deck):
         return False  # a slot the deck could not refill (R9), or no card left to draw (R19)
-    colours, themes, types = zip(*map(_CARD_FEATURES, market), strict=True)
-    return len(set(types)) == 1 or len(set(themes)) == 1 or len(set(colours)) == 1
-
-
-_CARD_FEATURES = operator.attrgetter("colour", "theme", "type")
-_CARD_TYPE = operator.attrgetter("type")
+    first = market[0]
+    same_type = same_theme = same_colour = True
+    for card in market:
+        same_type = same_type and card.type is first.type  # type: ignore[union-attr]
+        same_theme = same_theme and card.theme is first.theme  # type: ignore[union-attr]
+        same_colour = same_colour and card.colour is first.colour  # type: ignore[union-attr]
+    return same_type or same_theme or same_colour
 
 
 # -- playing an action -----------------------------------------------------------------------

@@ -22,6 +22,7 @@ __all__ = [
     "outcome",
     "score_sheet",
     "score_sheets",
+    "score_sheets_of_others",
     "winners",
 ]
 
@@ -115,6 +116,21 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     """Every player's score sheet with full information."""
     return tuple(
         [_sheet(state, p, secret_tile=True, extras=True) for p in range(len(state.players))]
+    )
+
+
+def score_sheets_of_others(state: GameState) -> tuple[ScoreSheet, ...]:
+    """Every player's sheet as the other players see it (R16, R24).
+
+    While the game goes on, each sheet leaves out the player's secret tile (unless a variant
+    dealt the tiles face up) and the lines of scorers that are not public; once it is over,
+    every sheet is the full one.
+    """
+    if state.is_over:
+        return score_sheets(state)
+    shown = state.setup.secret_tiles_face_up
+    return tuple(
+        [_sheet(state, p, secret_tile=shown, extras=False) for p in range(len(state.players))]
     )
 
 

@@ -17,33 +17,13 @@ import attrs
 
 from tricky_treats.actions import Action
 from tricky_treats.components import CostumeCard, RulesData, StreetBonusToken, TrickTile
-from tricky_treats.model import EndTrigger, GridHouse, MeanHouse, PlayerState, VariantRef
-from tricky_treats.scoring import ScoreSheet, _sheet
+from tricky_treats.model import EndTrigger, GridHouse, MeanHouse, PublicPlayer, VariantRef
+from tricky_treats.scoring import ScoreSheet
 
 if TYPE_CHECKING:
     from tricky_treats.model import GameState
 
 __all__ = ["PlayerView", "PublicPlayer", "player_view"]
-
-
-@attrs.frozen
-class PublicPlayer:
-    """What everyone sees of a player's board; their secret tile is not part of it."""
-
-    name: str
-    """The player's name."""
-    kids: tuple[tuple[CostumeCard, ...], ...]
-    """Each kid's cards, bottom first; the last one is on top (R3)."""
-    treats: tuple[int, ...]
-    """The treat tracks, in the order of ``Treat``."""
-    pumpkins: int
-    """Pumpkins taken (R6)."""
-    visited: frozenset[int]
-    """The nice houses this player visited."""
-    tricked: frozenset[int]
-    """The mean houses this player tricked."""
-    footprints: int
-    """Footprints left to place."""
 
 
 @attrs.frozen(repr=False)
@@ -163,9 +143,7 @@ def _onlooker_view(state: GameState) -> PlayerView:
             sorted([*view.unseen_tiles, state.players[view.player].secret_tile], key=_BY_ID)
         )
     # Every sheet as the other players see it: the acting seat's private lines left out too.
-    fields["scores"] = tuple(
-        _sheet(state, p, secret_tile=shown, extras=False) for p in range(len(state.players))
-    )
+    fields["scores"] = state._score_sheets_of_others
     return _OnlookerView(**fields)
 
 
@@ -194,23 +172,15 @@ def player_view(state: GameState, player: int) -> PlayerView:
     )
     # R16, R24: the sheets so far; the others' secret tiles and the lines of scorers that may
     # read hidden information wait for the end of the game, as the secret tiles do.
-    over = state.is_over
-    scores = tuple(
-        _sheet(
-            state,
-            seat,
-            secret_tile=shown or seat == player,
-            extras=over or seat == player,
-        )
-        for seat in range(len(state.players))
-    )
+    full, seen = state.scores(), state._score_sheets_of_others
+    scores = tuple(full[seat] if seat == player else seen[seat] for seat in range(len(full)))
     return PlayerView(
         player=player,
         first_player=config.first_player,
         variants=config.variants,
         variant_options={name: dict(options) for name, options in config.variant_options.items()},
         rules=setup.rules,
-        players=tuple(_public(board) for board in state.players),
+        players=tuple(board.public for board in state.players),
         secret_tiles=secret_tiles,
         unseen_tiles=unseen_tiles,
         grid=setup.grid,
@@ -231,19 +201,6 @@ def player_view(state: GameState, player: int) -> PlayerView:
         scores=scores,
         history=state.history,
         legal_actions=state.legal_actions() if state.current_player == player else (),
-    )
-
-
-def _public(board: PlayerState) -> PublicPlayer:
-    """What everyone sees of ``board``: all of it but the secret tile."""
-    return PublicPlayer(
-        name=board.name,
-        kids=board.kids,
-        treats=board.treats,
-        pumpkins=board.pumpkins,
-        visited=board.visited,
-        tricked=board.tricked,
-        footprints=board.footprints,
     )
 
 

@@ -302,9 +302,10 @@ def test_command_line_simulates_and_plays() -> None:
 
 def test_the_terminal_hides_others_accusations() -> None:
     game = tattletale(("red", "green", "yellow"))
-    assert describe(game, cc.Accuse(1, "green"), 2) == "accuse 1 (candy hidden): right"
-    assert describe(game, cc.Accuse(1, "green"), 1) == "accuse 1 green: right"
-    assert describe(game, cc.Accuse(1, "green"), 0) == "accuse 1 green: right"
+    told = describe(game, cc.Accuse(1, "green"), 2)
+    assert told == "accuses player 1 (candy hidden): right"
+    assert describe(game, cc.Accuse(1, "green"), 1) == "accuses player 1 of dealing green: right"
+    assert describe(game, cc.Accuse(1, "green"), 0) == "accuses player 1 of dealing green: right"
 
 
 def test_oversized_records_are_refused_unread() -> None:
@@ -342,8 +343,12 @@ def test_the_end_shows_the_survivors_candies_and_why_the_winner_won() -> None:
     game = tattletale(("red", "green", "yellow"))
     game = game.apply(cc.Accuse(1, "green")).apply(cc.Pass()).apply(cc.Pass())
     text = outcome(game, 0)
-    assert "player 0: red at G" in text
-    assert "player 1: eliminated (candy stays hidden)" in text
-    assert "player 2: yellow at 2" in text
-    assert "player 0 wins: the highest price among the survivors, G" in text
+    # Issue 48: the eliminated were listed among "the survivors show their candies".
+    assert text.splitlines() == [
+        "the survivors show their candies:",
+        "  player 0: red at G",
+        "  player 2: yellow at 2",
+        "eliminated, their candy stays hidden: player 1",
+        "player 0 wins: the highest price among the survivors, G",
+    ]
     assert "G only while another cube" in HELP

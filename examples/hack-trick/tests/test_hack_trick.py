@@ -344,7 +344,7 @@ def test_bad_notation_is_refused(text: str) -> None:
 def test_an_illegal_action_names_the_legal_ones_and_changes_nothing() -> None:
     state = turn(0, row=(3,), hands=((1, 4), (2, 2, 5)))
     before = attrs.asdict(state)
-    with pytest.raises(ht.IllegalActionError, match=r"player 0 holds no 5.*legal now: draw"):
+    with pytest.raises(ht.IllegalActionError, match=r"you hold no 5.*legal now: draw"):
         state.apply(ht.Play(5))
     assert attrs.asdict(state) == before
     assert isinstance(ht.IllegalActionError("x"), ht.HackTrickError)
@@ -579,6 +579,30 @@ def test_the_rules_that_decide_a_turn_are_said_when_they_do() -> None:
     played = turn(0, row=(3,), hands=((1, 4), (2, 2, 5))).apply(ht.Play(1))
     assert RULES_WHEN_THEY_MATTER["end of turn"] in render(played.view(0))
     assert RULES_WHEN_THEY_MATTER["end of turn"] not in render(played.view(1))  # not their turn
+
+
+def test_the_start_card_is_explained_when_it_is_laid() -> None:
+    """Issue 48: the console never explained the start card ("start N")."""
+    match = ht.new_match(seed=1)
+    dealer = match.current_player
+    assert dealer is not None
+    assert match.step is ht.Step.START
+    text = render(match.view(dealer))
+    assert RULES_WHEN_THEY_MATTER["start card"] in text
+    assert RULES_WHEN_THEY_MATTER["start card"] not in render(match.view(1 - dealer))
+    assert "start card" in HELP
+    assert "start N" in HELP
+
+
+def test_the_final_screen_announces_no_hand_that_is_not_played() -> None:
+    """Issue 48: the final screen showed a "ronde 6" never played, as if a hand went on."""
+    final = finish(3)
+    text = render(final.view(0))
+    played = len(final.results)
+    assert text.startswith(f"-- the match is over after {played} hands; you are player 0 (A)")
+    assert f"hand {played + 1}" not in text
+    assert "your hand:" not in text  # no hand is held any more
+    assert "last hand: player " in text
 
 
 def test_the_screen_shows_both_captured_counts_and_why_force_is_missing() -> None:

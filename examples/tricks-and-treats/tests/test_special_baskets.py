@@ -484,9 +484,9 @@ def test_special_baskets_take_places_all_along_the_row() -> None:
 def test_the_first_screens_say_what_each_special_basket_in_play_does() -> None:
     start = tnt.new_game(3, seed=3, specials=["bomb", "lice"])
     text = render(start.view(0))
-    assert "  bomb: whoever plays a card under it may swap the bomb basket card" in text
-    assert "  lice: at the end the candy kind most under it has lice" in text
-    assert "disco:" not in text  # not in play
+    assert "  bomb basket: whoever plays a card under it may swap the bomb basket card" in text
+    assert "  lice basket: at the end the candy kind most under it has lice" in text
+    assert "disco" not in text  # not in play
     assert all(len(line) <= 80 for line in text.splitlines())
     later = start
     while len(later.history) < 2 * later.num_players:
@@ -575,6 +575,6 @@ def test_every_effect_is_told_in_the_texts_chinese_and_as_before_in_english() ->
 
 def test_the_effects_read_as_before_in_english() -> None:
     state = end(row_with("bomb"), b5="M3", b3="G2")  # the bomb's neighbours: 3 and 1
-    assert state.effects == ("bomb: the candy of baskets 3 and 1 is gone",)
+    assert state.effects == ("bomb: the candy of basket 3 and basket 1 is gone",)
     assert isinstance(state.effects[0], str)
-    assert state.effects[0].message == "bomb: the candy of baskets {baskets} is gone"
+    assert state.effects[0].message == "bomb: the candy of {baskets} is gone"

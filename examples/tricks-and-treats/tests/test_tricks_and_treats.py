@@ -250,7 +250,7 @@ def test_bad_notation_is_refused(text: str) -> None:
 
 def test_illegal_actions_are_explained_and_change_nothing() -> None:
     game = game3(hands=((K("M1"),), (), ()), step=tnt.Step.PLAY)
-    with pytest.raises(tnt.IllegalActionError, match="player 0 holds no K4"):
+    with pytest.raises(tnt.IllegalActionError, match="you hold no K4"):
         game.apply("play K4 1")
     with pytest.raises(tnt.IllegalActionError, match="no basket 6"):
         game.apply("play M1 6")
@@ -394,8 +394,10 @@ def test_the_end_explains_the_scores_and_the_tie_rule() -> None:
 
 def test_actions_are_told_with_their_result() -> None:
     game = game3()
-    assert describe(game, tnt.Accuse(1, 2), 2) == "accuse 1 2: right, player 1 is out"
-    assert describe(game, tnt.Accuse(1, 4), 2) == "accuse 1 4: wrong, player 0 is out"
+    right = "accuses player 1 of holding number 2: right, player 1 is out"
+    assert describe(game, tnt.Accuse(1, 2), 2) == right
+    wrong = "accuses player 1 of holding number 4: wrong, player 0 is out"
+    assert describe(game, tnt.Accuse(1, 4), 2) == wrong
 
 
 def test_help_explains_the_game() -> None:

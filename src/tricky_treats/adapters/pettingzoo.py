@@ -31,6 +31,7 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from tricky_treats._extras import install_hint
 from tricky_treats.adapters._text import outcome_rewards, seat_name, view_text
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.components import Colour, Treat, feature_text
@@ -261,7 +262,7 @@ def board_picture(view: PlayerView, dpi: int = 72) -> np.ndarray[Any, Any]:
         from matplotlib.patches import Rectangle
     except ImportError as exc:  # pragma: no cover - the extra installs it
         raise ConfigurationError(
-            "render_mode 'rgb_array' draws with matplotlib: pip install 'tricky-treats[pettingzoo]'"
+            f"render_mode 'rgb_array' draws with matplotlib: {install_hint('pettingzoo')}"
         ) from exc
     n = len(view.players)
     figure = Figure(figsize=(12, 7.5), dpi=dpi, facecolor=_PAPER)

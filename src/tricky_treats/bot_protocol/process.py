@@ -134,6 +134,12 @@ class BotProcess:
 
     Thread-safe: one call at a time holds the process, and ``kill()``, from any thread,
     ends a call that is waiting. From asyncio, call it through ``asyncio.to_thread``.
+
+    ``die_with_host``: whether the kernel kills the bot when the thread that started it ends
+    (``PR_SET_PDEATHSIG``: a host killed with ``kill -9`` leaves no bot behind). The kernel
+    ties the bot to that thread, not to the host's process, so by default (None) only a bot
+    started from the main thread is; True says the thread that starts it lives as long as
+    the host (one of a pool of threads kept for bots, as the web app's), False never.
     """
 
     def __init__(
@@ -142,12 +148,14 @@ class BotProcess:
         limits: BotLimits | None = None,
         *,
         transcript: Callable[[str, str], None] | None = None,
+        die_with_host: bool | None = None,
     ) -> None:
         self.command: tuple[str, ...] = tuple(command)
         program_path(self.command)
         self.limits = limits if limits is not None else BotLimits()
         self.transcript = transcript
         """Called with ``(">", line)`` for each line sent and ``("<", line)`` for each read."""
+        self.die_with_host = die_with_host
         self.name: str | None = None
         """The name the bot gave in its handshake, if any."""
         self.author: str | None = None
@@ -203,9 +211,9 @@ class BotProcess:
             "file_bytes": limits.file_bytes,
             "open_files": limits.open_files,
             "processes": limits.processes,
-            # Killed if this process dies; only from the main thread: the kernel ties it to
-            # the thread that starts the bot, and other threads may end before the game.
-            "parent": os.getpid() if threading.current_thread() is threading.main_thread() else 0,
+            # Killed if this process dies: the kernel ties it to the thread that starts the
+            # bot, so only from a thread that lives as long as the host (die_with_host).
+            "parent": os.getpid() if self._tied() else 0,
         }
         environment = {k: os.environ[k] for k in _ENVIRONMENT if k in os.environ}
         try:
@@ -267,6 +275,12 @@ class BotProcess:
                 "a shim or a script that starts the bot, name the bot's program itself)",
             )
         return failure
+
+    def _tied(self) -> bool:
+        """Whether the bot started now dies with the thread that starts it (and the host)."""
+        if self.die_with_host is None:
+            return threading.current_thread() is threading.main_thread()
+        return self.die_with_host
 
     def _send(self, lines: str, deadline: float) -> _Event | None:
         assert self._pipes is not None

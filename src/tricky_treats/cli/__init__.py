@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
-from tricky_treats._i18n import _
+from tricky_treats._i18n import N_, _
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import new_game
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+from tricky_treats._extras import install_hint
 from tricky_treats.cli import _simulate_command
 from tricky_treats.cli.common import (
     _PLAYERS,
@@ -71,8 +72,7 @@ def _main(argv: Sequence[str] | None) -> int:
         import rich  # noqa: F401 - only to check that the extra is installed
     except ImportError:
         print(
-            "tricky-treats: the command line needs the 'rich' package: "
-            "pip install 'tricky-treats[cli]'",
+            f"tricky-treats: the command line needs the 'rich' package: {install_hint('cli')}",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -228,6 +228,14 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     save: Path | None = args.save if args.save is not None else args.load
     if game is None:
         names = _names(args, seats)
+        known = [v.name for v in available_variants()]
+        for variant in args.variants:
+            if variant not in known:
+                raise CommandError(
+                    _("no variant {name}; the installed variants are {known}").format(
+                        name=repr(variant[:40]), known=", ".join(known) or _("none")
+                    )
+                )
         # Without --seed the library draws 63 bits from the operating system (issue 10).
         game = new_game(players=names, seed=args.seed, variants=args.variants)
     names = list(game.config.players)
@@ -305,35 +313,75 @@ def _seats(args: argparse.Namespace, loaded_players: int | None) -> list[str]:
         ]
         if given:
             raise CommandError(
-                f"--load takes the players, seed and variants from the record; "
-                f"leave out {', '.join(given)}"
+                _(
+                    "--load takes the players, seed and variants from the record; leave out "
+                    "{options}"
+                ).format(options=", ".join(given))
             )
     most = COMPONENT_LIMITS["players"][1]
     if args.seats:
         if args.seats.count(",") >= most:
-            raise CommandError(f"--seats names more than {most} seats; a game has at most {most}")
+            raise CommandError(
+                _("--seats names more than {most} seats; a game has at most {most}").format(
+                    most=most
+                )
+            )
         seats = [s.strip() for s in args.seats.split(",")]
         if not all(seats):
-            raise CommandError(f"--seats has an empty seat: {args.seats!r}")
+            raise CommandError(_("--seats has an empty seat: {seats}").format(seats=args.seats))
     else:
         count = loaded_players or args.players
         if count is None:
             count = args.names.count(",") + 1 if args.names else 3
             if count > most:
                 raise CommandError(
-                    f"--names names more than {most} players; a game has at most {most}"
+                    _("--names names more than {most} players; a game has at most {most}").format(
+                        most=most
+                    )
                 )
         seats = ["human"] + [args.bot] * (count - 1)
     for seat in seats:
         if seat != "human":
-            make_agent(seat)  # a clear error for an unknown bot, before the game starts
+            _check_bot(seat)  # a clear error for an unknown bot, before the game starts
     if loaded_players is not None and len(seats) != loaded_players:
         raise CommandError(
-            f"the saved game has {loaded_players} players but --seats names {len(seats)} seats"
+            _("the saved game has {players} players but --seats names {seats} seats").format(
+                players=loaded_players, seats=len(seats)
+            )
         )
     if args.players is not None and args.seats and args.players != len(seats):
-        raise CommandError(f"--players {args.players} but --seats names {len(seats)} seats")
+        raise CommandError(
+            _("--players {players} but --seats names {seats} seats").format(
+                players=args.players, seats=len(seats)
+            )
+        )
     return seats
+
+
+def _check_bot(seat: str) -> None:
+    """Refuse a seat that names no bot, in the player's language, before the game starts."""
+    from tricky_treats.agents import AGENTS, MAX_SEARCH_ITERATIONS
+
+    try:
+        make_agent(seat)
+    except TrickyTreatsError:
+        kind, colon, budget = seat.partition(":")
+        most = f"{MAX_SEARCH_ITERATIONS:,}"
+        if kind == "search" and colon:
+            message = _(
+                "the search budget must be a whole number of iterations from 1 to {most}, as "
+                "in 'search:200'; got {budget}"
+            ).format(most=most, budget=repr(budget[:40]))
+        else:
+            message = _(
+                "{seat} is neither human nor a bot: choose from {kinds} (ITERATIONS: a whole "
+                "number from 1 to {most})"
+            ).format(
+                seat=repr(seat[:40]),
+                kinds=", ".join(["human", *AGENTS, "search:ITERATIONS"]),
+                most=most,
+            )
+        raise CommandError(message) from None
 
 
 def _names(args: argparse.Namespace, seats: list[str]) -> list[str]:
@@ -341,21 +389,41 @@ def _names(args: argparse.Namespace, seats: list[str]) -> list[str]:
         names = [n.strip() for n in args.names.split(",")]
         if len(names) != len(seats):
             raise CommandError(
-                f"--names gives {len(names)} names for {len(seats)} seats; give one per seat"
+                _("--names gives {names} names for {seats} seats; give one per seat").format(
+                    names=len(names), seats=len(seats)
+                )
             )
         if not all(names):
-            raise CommandError(f"--names has an empty name: {args.names!r}")
+            raise CommandError(_("--names has an empty name: {names}").format(names=args.names))
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise CommandError(
+                _("--names gives {name} twice; the players' names must differ").format(
+                    name=twice[0]
+                )
+            )
         return names
-    humans = seats.count("human")
+    # A human is "Player N", alone or not: a name, never "You", which would read as the
+    # reader on every screen that names the players (issue 48). A bot is named after its kind.
     names = []
     for i, seat in enumerate(seats):
-        if seat != "human":
-            names.append(f"{seat.partition(':')[0].title()} {i + 1}")
-        elif humans > 1:
+        kind = seat.partition(":")[0]
+        if seat == "human":
             names.append(_("Player {number}").format(number=i + 1))
+        elif kind in _BOT_NAMES:
+            names.append(_(_BOT_NAMES[kind]).format(number=i + 1))
         else:
-            names.append(_("You"))
+            names.append(f"{kind.title()} {i + 1}")
     return names
+
+
+_BOT_NAMES = {
+    "random": N_("Random {number}"),
+    "greedy": N_("Greedy {number}"),
+    "search": N_("Search {number}"),
+    "policy": N_("Policy {number}"),
+}
+"""The bots' default names, by their kind and seat, in the player's language."""
 
 
 # -- simulate ------------------------------------------------------------------------------------

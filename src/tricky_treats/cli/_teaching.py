@@ -241,7 +241,9 @@ def refusal(action: Action | None, message: str) -> tuple[str, tuple[str, ...]]:
             if doing.endswith(named.strip()) and rest.startswith(named):
                 rest = "it " + rest.removeprefix(named)  # "visit nice house 4: it wants ..."
         body = f"You cannot {doing}: {rest}"
-    body = body[0].upper() + body[1:] if body else body
+    typed = action is not None and body.startswith(str(action))
+    if body and not typed:  # what the player typed is shown as typed: "t9k0", never "T9k0"
+        body = body[0].upper() + body[1:]
     return body.rstrip(".") + ".", rulings
 
 
@@ -440,8 +442,14 @@ def look_lines(view: PlayerView, seat: int) -> list[str]:
     return lines
 
 
-def tie_break_text(sheets: Sequence[ScoreSheet], names: Sequence[str]) -> str | None:
-    """How R15 decided the winner when the best total is shared; None when it did not matter."""
+def tie_break_text(
+    sheets: Sequence[ScoreSheet], names: Sequence[str], you: int | None = None
+) -> str | None:
+    """How R15 decided the winner when the best total is shared; None when it did not matter.
+
+    Seat ``you`` (the player reading, if any) is told in the second person; every other
+    seat by its name, whatever the name is.
+    """
     best = max(sheet.total for sheet in sheets)
     tied = [sheet for sheet in sheets if sheet.total == best]
     if len(tied) < 2:
@@ -457,7 +465,7 @@ def tie_break_text(sheets: Sequence[ScoreSheet], names: Sequence[str]) -> str | 
         ).format(who=who, best=best, most=most)
     others = ", ".join(str(s.treats) for s in tied if s.treats != most)
     who = and_.join(names[s.player] for s in won)
-    if who == _("You"):
+    if len(won) == 1 and won[0].player == you:
         text = _(
             "You win the tie on trick tiles: {most} points from trick tiles against {others} (R15)."
         )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import errno
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tricky_treats._i18n import N_, _
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import MAX_SEED
 from tricky_treats.errors import TrickyTreatsError
@@ -21,7 +23,28 @@ __all__: list[str] = []
 
 
 class CommandError(Exception):
-    """A problem to report in one line, with no traceback (exit status 2)."""
+    """A problem to report in one line, with no traceback (exit status 2).
+
+    Its message is written in the player's language (``_``): unlike the engine's exceptions,
+    which read the same in every language, it is said to the person at the terminal.
+    """
+
+
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("the file system is read-only"),
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why a file could not be read or written, in the player's language where known."""
+    known = _OS_REASONS.get(exc.errno or 0)
+    return _(known) if known is not None else str(exc.strerror or exc)
 
 
 def _bounded(low: int, high: int) -> Callable[[str], int]:
@@ -55,26 +78,31 @@ def _read_record(path: Path) -> GameState:
             # No more than a record may hold: /dev/zero or a huge file is refused, not read.
             data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise CommandError(
+            _("cannot read {file}: {reason}").format(file=path, reason=os_reason(exc))
+        ) from None
     if len(data) > MAX_RECORD_BYTES:
         raise CommandError(
-            f"{path} is not a game record: it is larger than a record may be "
-            f"({MAX_RECORD_BYTES:,} bytes)"
+            _(
+                "{file} is not a game record: it is larger than a record may be ({bytes} bytes)"
+            ).format(file=path, bytes=f"{MAX_RECORD_BYTES:,}")
         )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise CommandError(f"{path} is not a text file") from None
+        raise CommandError(_("{file} is not a text file").format(file=path)) from None
     try:
         return loads(text)
     except TrickyTreatsError as exc:
-        raise CommandError(f"{path} is not a valid game record: {exc}") from None
+        # The engine's reason is in English, as its errors are in every language.
+        raise CommandError(
+            _("{file} is not a valid game record: {reason}").format(file=path, reason=exc)
+        ) from None
 
 
 def _score_table(game: GameState) -> Table:
     from rich.table import Table
 
-    from tricky_treats._i18n import _
     from tricky_treats.cli.session import _SHEET_COLUMNS
 
     names = list(game.config.players)
@@ -98,4 +126,6 @@ def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise CommandError(
+            _("cannot write {file}: {reason}").format(file=path, reason=os_reason(exc))
+        ) from None

@@ -6,13 +6,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tricky_treats._i18n import _, language
 from tricky_treats.drawing import board_svg
 from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-from tricky_treats.cli.common import CommandError, _write
+from tricky_treats.cli.common import CommandError, _write, os_reason
 
 __all__: list[str] = []
 
@@ -28,7 +29,9 @@ class _Frames:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise CommandError(f"cannot write {folder}: {exc.strerror or exc}") from None
+                raise CommandError(
+                    _("cannot write {file}: {reason}").format(file=folder, reason=os_reason(exc))
+                ) from None
 
     def add(self, view: PlayerView, caption: str) -> None:
         if self.folder is None:
@@ -42,8 +45,9 @@ class _Frames:
             return
         _write(self.folder / "index.html", _replay_page(self.captions, ", ".join(self.names)))
         console.print(
-            f"Pictures of {len(self.captions)} positions in {self.folder}; open "
-            f"{self.folder / 'index.html'} to step through them.",
+            _(
+                "Pictures of {count} positions in {folder}; open {page} to step through them."
+            ).format(count=len(self.captions), folder=self.folder, page=self.folder / "index.html"),
             markup=False,
         )
 
@@ -72,24 +76,33 @@ _SCRIPT_ESCAPES = (
 
 
 def _replay_page(captions: list[str], players: str) -> str:
-    """A self-contained HTML page showing move-NNN.svg one at a time (buttons, arrow keys)."""
+    """A self-contained HTML page showing move-NNN.svg one at a time (buttons, arrow keys).
+
+    In the language the command speaks: its ``lang``, title, buttons and "position N of M".
+    """
     from html import escape
 
     items = _script_json(captions)
+    title = escape(_("Tricky Treats replay: {players}").format(players=players))
+    where = _script_json(_("position {number} of {count}"))
+    first, previous, next_, last = map(escape, (_("first"), _("previous"), _("next"), _("last")))
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Tricky Treats replay: {escape(players)}</title>
+<html lang="{language().replace("_", "-")}"><head><meta charset="utf-8">
+<title>{title}</title>
 <style>body{{font-family:sans-serif;margin:1em;background:#fdf6e3}}
 nav{{display:flex;gap:.5em;align-items:center;margin:.5em 0}}
 img{{max-width:100%;height:auto;border:1px solid #ccc}}</style></head>
-<body><h1>Tricky Treats replay: {escape(players)}</h1>
-<nav><button id="first">&laquo; first</button><button id="prev">&#x25C0; previous</button>
-<button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
+<body><h1>{title}</h1>
+<nav><button id="first">&laquo; {first}</button>
+<button id="prev">&#x25C0; {previous}</button>
+<button id="next">{next_} &#x25B6;</button>
+<button id="last">{last} &raquo;</button>
 <span id="where" aria-live="polite"></span></nav>
 <p id="caption" aria-live="polite"></p>
 <img id="picture" alt="" src="move-000.svg">
 <script>
 const captions = {items};
+const where = {where};
 let at = 0;
 function show(i) {{
   at = Math.max(0, Math.min(captions.length - 1, i));
@@ -97,7 +110,8 @@ function show(i) {{
   document.getElementById("picture").src = name;
   document.getElementById("picture").alt = captions[at];
   document.getElementById("caption").textContent = captions[at];
-  document.getElementById("where").textContent = "position " + (at + 1) + " of " + captions.length;
+  document.getElementById("where").textContent = where
+    .replace("{{number}}", at + 1).replace("{{count}}", captions.length);
 }}
 document.getElementById("first").onclick = () => show(0);
 document.getElementById("prev").onclick = () => show(at - 1);

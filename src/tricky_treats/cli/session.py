@@ -114,9 +114,7 @@ def _print_end(console: Console, game: GameState, moves: list[Any], humans: list
     won = game.winners()
     told = describe_event(GameOver(won), names, you=you)
     console.print(f"{told[0].upper()}{told[1:]}.", style="bold")
-    tie = _teaching.tie_break_text(
-        game.scores(), [_("You") if p == you else n for p, n in enumerate(names)]
-    )
+    tie = _teaching.tie_break_text(game.scores(), names, you=you)
     if tie is not None:
         console.print(tie, markup=False)
     console.print(

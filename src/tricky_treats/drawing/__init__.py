@@ -41,7 +41,25 @@ from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.events import _street_name
 from tricky_treats.views import PlayerView, _OnlookerView
 
-__all__ = ["BOARD_PARTS", "board_svg"]
+__all__ = ["BOARD_PARTS", "BoardSvg", "board_svg"]
+
+
+class BoardSvg(str):
+    """A picture of ``board_svg``: SVG text that a notebook draws.
+
+    It is a ``str`` (write it to a file, put it in a page, compare it, as before), and Jupyter
+    and IPython show it as the picture, through ``_repr_svg_``, as python-chess's boards are
+    shown.
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+MIN_SIZE, MAX_SIZE = 100, 10_000
+"""The widths ``board_svg(size=...)`` draws at, in pixels."""
 
 
 BOARD_PARTS = ("grid", "mean-houses", "market", "kids", "players", "scores")
@@ -185,8 +203,12 @@ def _viewer(view: PlayerView) -> str:
 
 
 def board_svg(
-    view: PlayerView, *, parts: str | Iterable[str] | None = None, language: str | None = None
-) -> str:
+    view: PlayerView,
+    *,
+    parts: str | Iterable[str] | None = None,
+    language: str | None = None,
+    size: int | None = None,
+) -> BoardSvg:
     """Draw ``view`` as an SVG picture: what its player sees of the table.
 
     ``parts`` chooses what to draw (one name, or several), from ``BOARD_PARTS`` (all of
@@ -201,17 +223,29 @@ def board_svg(
     always gives the same text. Write it to a ``.svg`` file or put it inline in an HTML page;
     several inline pictures on one page share the same icon definitions (ids ``tt-*``).
     ``language`` (``"en"``, ``"nl"``) is the language of its words; English by default.
+    ``size`` is the width in pixels it is shown at (``MIN_SIZE`` to ``MAX_SIZE``), its height
+    in proportion; by default its own size, about 970 pixels wide for the whole table. The
+    result is a ``BoardSvg``: a ``str`` that a notebook draws as the picture.
 
     >>> import tricky_treats as tt
-    >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"])
-    >>> svg.startswith("<svg ") and "<title>" in svg
+    >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"], size=400)
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="400" ')
+    True
+    >>> "<title>" in svg and svg._repr_svg_() == svg
     True
     """
+    if size is not None and (
+        isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE
+    ):
+        raise ConfigurationError(
+            f"board_svg's size is a width in pixels, a whole number from {MIN_SIZE} to "
+            f"{MAX_SIZE:,}; got {brief(size)}"
+        )
     with speaking(language):
-        return _board_svg(view, parts)
+        return BoardSvg(_board_svg(view, parts, size))
 
 
-def _board_svg(view: PlayerView, parts: str | Iterable[str] | None) -> str:
+def _board_svg(view: PlayerView, parts: str | Iterable[str] | None, size: int | None) -> str:
     if not isinstance(view, PlayerView):
         raise ConfigurationError(
             f"board_svg draws a PlayerView, not {brief(view)}: pass game.view(player), never "
@@ -260,8 +294,9 @@ def _board_svg(view: PlayerView, parts: str | Iterable[str] | None) -> str:
     def as_seen(title: str, viewer: str) -> str:
         return _("{title}, as {viewer} sees it").format(title=title, viewer=viewer)
 
+    shown = (width, height) if size is None else (size, max(1, round(height * size / width)))
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown[0]}" height="{shown[1]}" '
         f'viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="tt-title-{key} tt-desc-{key}" '
         f'style="{_FONT}">'

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from tricky_treats._i18n import NP_, _, pgettext
+from tricky_treats._i18n import NP_, _, npgettext, pgettext
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import (
     Colour,
@@ -83,6 +83,24 @@ def short_word(value: str) -> str:
     return pgettext("short", value)
 
 
+def short_amount(count: int, treat: Treat, *, short: bool = False) -> str:
+    """``2 candy`` as the narrow columns say it, singular or plural as the language needs.
+
+    English keeps the short words as they are (``2 lollipop``); ``short`` cuts "lollipop" to
+    "lolli", for a line that must fit.
+    """
+    match treat:
+        case Treat.CANDY:
+            text = npgettext("short", "{count} candy", "{count} candy", count)
+        case Treat.LOLLIPOP if short:
+            text = npgettext("short", "{count} lolli", "{count} lolli", count)
+        case Treat.LOLLIPOP:
+            text = npgettext("short", "{count} lollipop", "{count} lollipop", count)
+        case _:
+            text = npgettext("short", "{count} gummy", "{count} gummy", count)
+    return text.format(count=count)
+
+
 def icon_text(icon: TrickIcon) -> str:
     """A trick icon in a few letters: ``web``, ``paper``, ``egg``."""
     return short_word(_ICONS.get(icon, icon.value))
@@ -122,7 +140,7 @@ def tile_text(tile: TrickTile, *, short: bool = False) -> str:
         return short_word("lolli" if short and treat is Treat.LOLLIPOP else treat.value)
 
     if len(kinds) == 1:
-        return f"{len(tile.treats)} {name(kinds[0])}={tile.points}"
+        return f"{short_amount(len(tile.treats), kinds[0], short=short)}={tile.points}"
     return "+".join(name(t) for t in tile.treats) + f"={tile.points}"
 
 
@@ -140,13 +158,9 @@ def move_text(move: Move, names: Sequence[str], you: int | None, *, full: bool =
             case CardPlaced(card=card):
                 gains.append(f"({card_text(card)})")
             case HouseVisited(treat=treat, treats=treats):
-                gains.append(f"+{treats} {short_word(treat.value)}")
+                gains.append(f"+{short_amount(treats, treat)}")
             case StreetBonusTaken(treat=treat, treats=treats):
-                gains.append(
-                    _("+{treats} {treat} street").format(
-                        treats=treats, treat=short_word(treat.value)
-                    )
-                )
+                gains.append(_("+{treats} street").format(treats=short_amount(treats, treat)))
             case PumpkinTaken():
                 gains.append(_("+pumpkin"))
             case HouseTricked(tile=tile):
@@ -246,7 +260,7 @@ def board_lines(view: PlayerView) -> list[str]:
 def _street(view: PlayerView, street: int) -> str:
     token = view.street_tokens[street]
     amount = token.back if view.street_flipped[street] else token.front
-    return f"{amount} {short_word(token.treat.value)}"
+    return short_amount(amount, token.treat)
 
 
 def kids_and_market_lines(view: PlayerView, seat: int) -> list[str]:
@@ -342,7 +356,8 @@ def turn_screen(view: PlayerView, moves: Sequence[Move], round_number: int) -> l
     names = [p.name for p in view.players]
     tile = view.secret_tile
     lines = [
-        _("Round {round} · {name} ({letter}) to play").format(
+        # Said to the player at the keyboard: "your turn", whatever their name is.
+        _("Round {round} · {name} ({letter}), your turn").format(
             round=round_number, name=short_name(names[seat]), letter=SEAT_LETTERS[seat]
         )
         + (_(" · your secret tile {tile}").format(tile=tile_text(tile)) if tile is not None else "")

@@ -237,7 +237,8 @@ def _kid_status(kid: Sequence[CostumeCard]) -> str:
 
 def _kids_panel(view: PlayerView) -> _Panel:
     me = view.players[view.player]
-    left = 44
+    labels = [*(short_word(kind.value) for kind in CostumeType), _("trick")]
+    left = max(44, 12 + 6 * max(map(len, labels)))  # room for the row labels in any language
     panel = _Panel(left + len(me.kids) * (_CARD_W + _CARD_GAP), _TITLE + 20 + _CARD_H + 22)
     panel.heading(
         _("{name}'s kids: cards lie on top of each other, and they are transparent").format(
@@ -245,10 +246,9 @@ def _kids_panel(view: PlayerView) -> _Panel:
         )
     )
     y = _TITLE + 18
-    for kind in CostumeType:
-        panel.text(left - 6, y + _zone_y(kind) + 18, short_word(kind.value), size=10, fill="#777",
-                   anchor="end")  # fmt: skip
-    panel.text(left - 6, y + 134, _("trick"), size=10, fill="#777", anchor="end")
+    for kind, label in zip(CostumeType, labels, strict=False):
+        panel.text(left - 6, y + _zone_y(kind) + 18, label, size=10, fill="#777", anchor="end")
+    panel.text(left - 6, y + 134, labels[-1], size=10, fill="#777", anchor="end")
     for index, kid in enumerate(me.kids):
         x = left + index * (_CARD_W + _CARD_GAP)
         panel.text(x + _CARD_W / 2, y - 4, _("kid {kid}").format(kid=index), size=11,

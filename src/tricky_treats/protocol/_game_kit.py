@@ -18,8 +18,8 @@ import random
 import re
 import textwrap
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Generic, TypeVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
@@ -28,6 +28,7 @@ from tricky_treats.protocol.players import SearchPlayer
 
 __all__ = [
     "Dealings",
+    "Notation",
     "SpokenAction",
     "bot_named",
     "check_seat",
@@ -59,6 +60,58 @@ class SpokenAction:
     @staticmethod
     def _written(value: object) -> str:
         return str(value)
+
+
+_TOKENS = re.compile(
+    r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+|[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+"
+)
+"""The words of a typed action: runs of wide characters apart from the rest, spaces or not
+(``出牌G4小豬提籃`` is three words)."""
+
+
+@attrs.frozen
+class Notation:
+    """A game's action notation in the console's language: written and read in its words.
+
+    ``words`` maps each word of the notation (``move``, ``red``) to its message ids: the
+    first is the word the player reads (``mover``, ``rojo`` once translated), the others
+    more words the player may type for it. ``parse`` reads the English notation (the game's
+    ``parse_action``); ``translate`` is the console's ``_``. Numbers and card codes pass as
+    they are; the English words are always understood too.
+    """
+
+    words: Mapping[str, tuple[str, ...]]
+    parse: Callable[[str], Hashable]
+    translate: Callable[[str], str]
+
+    def spell(self, action: object) -> str:
+        """``action`` in the player's words: ``move red`` as ``mover rojo``."""
+        return " ".join(self.word(part) for part in str(action).split())
+
+    def word(self, part: str) -> str:
+        """One word of the notation in the player's language (itself if it has none).
+
+        Untranslated (in English), a word is the notation's own: ``bomb``, not its message
+        id ``bomb basket``.
+        """
+        messages = self.words.get(part)
+        if not messages:
+            return part
+        translated = self.translate(messages[0])
+        return part if translated == messages[0] else translated
+
+    def read(self, text: str) -> Any:
+        """The action ``text`` names, in either language's words; None if it names none."""
+        known: dict[str, str] = {}
+        for english, messages in self.words.items():
+            known[english.lower()] = english
+            for message in messages:
+                known.setdefault(self.translate(message).lower(), english)
+        words = [known.get(w.lower(), w) for w in _TOKENS.findall(text)]
+        try:
+            return self.parse(" ".join(words))
+        except ValueError:  # the games' InvalidActionError
+            return None
 
 
 def seeded_random(seed: int, *keys: object) -> random.Random:

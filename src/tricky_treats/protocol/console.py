@@ -7,8 +7,10 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from tricky_treats.errors import ConfigurationError
-from tricky_treats.protocol.game import Agent, TurnBasedGame
+from tricky_treats.protocol.game import Agent, InformationSet, TurnBasedGame
 from tricky_treats.protocol.matches import play_match, simulate
 from tricky_treats.protocol.players import TerminalPlayer, make_player
 
@@ -32,6 +34,9 @@ def run_console(
     make_bot: Callable[[str], Agent] | None = None,
     languages: Sequence[str] = ("en",),
     translate: Callable[[str], str] | None = None,
+    spell: Callable[[Any], str] = str,
+    parse: Callable[[str], Hashable | None] | None = None,
+    refusal: Callable[[InformationSet, Any], str] | None = None,
 ) -> int:
     """A small command line for a game on this protocol: ``play`` against bots, ``simulate``.
 
@@ -51,6 +56,9 @@ def run_console(
     ``languages`` are those the game's texts come in: ``play --lang`` (else the locale) picks
     one, and ``render``, ``describe`` and ``outcome`` run speaking it
     (``tricky_treats._i18n.language()``); ``translate`` gives ``help_text`` in it.
+    ``spell``, ``parse`` and ``refusal`` are the ``TerminalPlayer``'s: the actions in the
+    player's words (in the list and in the news of each move, where ``describe`` is not
+    used), read back in either language, and the reason an action typed is refused.
     """
     names = "random, greedy, search or search:N" if make_bot else "random, search or search:N"
     parser = argparse.ArgumentParser(prog=prog, description=help_text or None)
@@ -155,39 +163,33 @@ def run_console(
     except ConfigurationError as error:
         parser.error(str(error))
     with _i18n.speaking(language, languages):
-        return _play(
-            args,
-            start,
-            render,
-            describe,
-            outcome,
-            help_text,
-            translate,
-            make=lambda: chosen_bot,
-        )
+        terminal = TerminalPlayer(render=render, spell=spell, parse=parse, refusal=refusal)
+        return _play(args, start, terminal, describe, outcome, help_text, translate, chosen_bot)
 
 
 def _play(
     args: argparse.Namespace,
     start: Callable[[int], TurnBasedGame],
-    render: Callable[[Any], str],
+    terminal: TerminalPlayer,
     describe: Callable[[Any, Hashable, int], str] | None,
     outcome: Callable[[Any, int], str] | None,
     help_text: str,
     translate: Callable[[str], str] | None,
-    make: Callable[[], Agent],
+    bot: Agent,
 ) -> int:
     """``play``: the person at the terminal against bots, in the chosen language."""
     from tricky_treats._i18n import _
 
-    bot = make()
     seated: list[Agent] = [bot] * args.players
     if not args.watch:
         shown_help = translate(help_text) if translate is not None and help_text else help_text
-        seated[args.seat] = TerminalPlayer(render=render, help=shown_help)
+        seated[args.seat] = attrs.evolve(terminal, help=shown_help)
 
     def show(state: TurnBasedGame, action: Hashable) -> None:
-        told = str(action) if describe is None or args.watch else describe(state, action, args.seat)
+        if describe is None or args.watch:
+            told = terminal.spell(action)
+        else:
+            told = describe(state, action, args.seat)
         print(_("player {number}: {told}").format(number=state.current_player, told=told))
 
     try:
@@ -195,7 +197,7 @@ def _play(
     except (EOFError, KeyboardInterrupt):
         print("\n" + _("game abandoned"))
         return 1
-    print(render(final.view(args.seat)))
+    print(terminal.render(final.view(args.seat)))
     if outcome is not None:
         print(outcome(final, args.seat))
         return 0

@@ -29,9 +29,16 @@ class RandomPlayer:
 class TerminalPlayer:
     """A person at a terminal: shows the view, lists the legal actions and reads one.
 
-    An action is chosen by its text (``str(action)``, in any letter case) or its number in the
-    list; ``help`` prints ``help`` (the game explained in a few lines). ``render`` turns the
-    view into text; ``read`` and ``write`` default to ``input`` and ``print``.
+    An action is chosen by its text (``str(action)``, or ``spell(action)``, as the list shows
+    it, in any letter case) or its number in the list; ``help`` (or the word for it in the
+    console's language) prints ``help`` (the game explained in a few lines). ``render``
+    turns the view into text; ``read`` and ``write`` default to ``input`` and ``print``.
+
+    A console that speaks another language than its notation gives ``spell`` (an action in
+    the player's words: ``mover rojo`` for ``move red``) and ``parse`` (a typed text, in
+    either language's words, to an action, or None when it is none); an answer that is no
+    legal action is then answered with the reason: not an action at all, or ``refusal(info,
+    action)``, why the rules refuse that action now.
     """
 
     render: Callable[[Any], str] = str
@@ -39,32 +46,60 @@ class TerminalPlayer:
     write: Callable[[str], None] = print
     help: str = ""
     """What ``help`` prints: the game in a few lines and its notation."""
+    spell: Callable[[Any], str] = str
+    """An action as the list shows it, in the player's language."""
+    parse: Callable[[str], Hashable | None] | None = None
+    """A typed text as an action (legal or not), None when it names none."""
+    refusal: Callable[[InformationSet, Any], str] | None = None
+    """Why an action the player typed cannot be played now, in the player's language."""
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Ask until the answer names a legal action; end of input raises ``EOFError``."""
         from tricky_treats._i18n import _  # the prompt in the console's language
 
         self.write(self.render(info.view))
-        texts = [str(a) for a in info.legal_actions]
+        legal = info.legal_actions
+        texts = [self.spell(a) for a in legal]
         self.write(_("legal: ") + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)))
-        # Actions are matched without regard to case: "play k4 2" and "play K4 2" are one action.
-        folded = [" ".join(t.lower().split()) for t in texts]
+        # Actions are matched without regard to case: "play k4 2" and "play K4 2" are one action;
+        # the notation is understood too where the list speaks another language.
+        chosen = {_fold(str(a)): a for a in legal}
+        chosen |= {_fold(t): a for t, a in zip(texts, legal, strict=True)}
+        helps = {"help", "?", _fold(_("help"))}
         while True:
             answer = self.read(_("player {number}> ").format(number=info.player)).strip()
-            key = " ".join(answer.lower().split())
-            if key.isdigit() and int(key) < len(texts):
-                return info.legal_actions[int(key)]
-            if key in folded:
-                return info.legal_actions[folded.index(key)]
-            if key in ("help", "?"):
+            key = _fold(answer)
+            if key.isascii() and key.isdigit() and int(key) < len(texts):
+                return legal[int(key)]
+            if key in chosen:
+                return chosen[key]
+            if key in helps:
                 self.write(self.help or _("type one of the legal actions or its number"))
                 continue
-            self.write(
-                _(
-                    "{answer} is not legal now; type one of the actions or its number"
-                    " (help explains the game)"
-                ).format(answer=repr(answer[:40]))
-            )
+            # Words of both languages in one answer ("move rojo"), or the notation's own.
+            action = self.parse(answer) if self.parse is not None and answer else None
+            if action is not None and action in legal:
+                return action
+            self.write(self._refused(info, answer, action))
+
+    def _refused(self, info: InformationSet, answer: str, action: Hashable | None) -> str:
+        """Why ``answer`` is refused: that it names no action, or the rules' reason."""
+        from tricky_treats._i18n import _
+
+        if action is None:
+            return _(
+                "{answer} is not an action; type one of the actions above or its number "
+                "({help} explains the game)"
+            ).format(answer=repr(answer[:40]), help=_("help"))
+        reason = self.refusal(info, action) if self.refusal is not None else ""
+        return _("{action} cannot be played now: {reason}").format(
+            action=self.spell(action), reason=reason or _("it is not among the actions above")
+        )
+
+
+def _fold(text: str) -> str:
+    """``text`` as answers are compared: lower case, single spaces."""
+    return " ".join(text.lower().split())
 
 
 class _Node:

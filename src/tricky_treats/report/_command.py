@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tricky_treats._extras import install_hint
 from tricky_treats.cli._progress import Progress
 from tricky_treats.report import ReportError, Sample, play_results, read_results, write_report
 from tricky_treats.simulation import game_seed
@@ -157,9 +158,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:  # before playing any game, not after
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ReportError(
-            "the report's plots need matplotlib: pip install 'tricky-treats[report]'"
-        ) from None
+        raise ReportError(f"the report's plots need matplotlib: {install_hint('report')}") from None
     start = time.perf_counter()
     samples: list[Sample] = []
     for config in wanted:

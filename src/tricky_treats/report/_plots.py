@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tricky_treats._extras import install_hint
 from tricky_treats.report.stats import Interval
 
 if TYPE_CHECKING:
@@ -47,9 +48,7 @@ def _matplotlib() -> Any:
     except ImportError:
         from tricky_treats.report import ReportError
 
-        raise ReportError(
-            "the report's plots need matplotlib: pip install 'tricky-treats[report]'"
-        ) from None
+        raise ReportError(f"the report's plots need matplotlib: {install_hint('report')}") from None
     return matplotlib
 
 

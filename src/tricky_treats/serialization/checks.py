@@ -27,6 +27,7 @@ from tricky_treats.model import (
     VariantRef,
 )
 from tricky_treats.plugins import resolve, variant_registry
+from tricky_treats.rules import build_player
 from tricky_treats.serialization.shapes import RecordError, _Config, _listed, _ViewRecord
 from tricky_treats.views import PlayerView
 
@@ -34,6 +35,34 @@ __all__: list[str] = []
 
 
 # -- invariants ----------------------------------------------------------------------------------
+
+
+def _check_boards(state: GameState, where: str) -> None:
+    """Refuse a board the rules cannot produce, as ``loads`` refuses it (``build_player``).
+
+    Two cards of one type on a kid, more visits than footprints, a footprint count that is
+    not what the visits leave of the supply (R6), ...
+    """
+    for seat, board in enumerate(state.players):
+        path = f"{where}: player {seat}"
+        try:
+            built = build_player(
+                state.setup,
+                name=board.name,
+                secret_tile=board.secret_tile,
+                kids=board.kids,
+                treats=board.treats,
+                pumpkins=board.pumpkins,
+                visited=board.visited,
+                tricked=board.tricked,
+            )
+        except TrickyTreatsError as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        if built.footprints != board.footprints:
+            raise RecordError(
+                f"{path} has {board.footprints} footprints left, but the visits leave "
+                f"{built.footprints} (R6)"
+            )
 
 
 def _check_invariants(state: GameState, where: str) -> None:

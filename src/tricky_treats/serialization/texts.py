@@ -10,13 +10,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tricky_treats._version import VERSION
 from tricky_treats.serialization.shapes import _T
 
 
 def _package_version() -> str:
-    from tricky_treats import __version__
-
-    return f"tricky-treats {__version__}"
+    return f"tricky-treats {VERSION}"
 
 
 _WRITE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode

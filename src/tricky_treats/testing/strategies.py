@@ -21,12 +21,14 @@ from typing import Any
 
 import attrs
 
+from tricky_treats._extras import install_hint
+
 try:
     from hypothesis import strategies as st
 except ModuleNotFoundError as exc:  # pragma: no cover - tested in a subprocess
     raise ModuleNotFoundError(
         "tricky_treats.testing.strategies needs Hypothesis, which the engine itself does not: "
-        "pip install 'tricky-treats[test]' (or pip install hypothesis)",
+        f"{install_hint('test')} (or pip install hypothesis)",
         name=exc.name,
     ) from exc
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import textwrap
 from collections.abc import Hashable, Sequence
@@ -17,13 +18,16 @@ from candy_chaser.game import (
     CandyChaserState,
     CandyChaserView,
     Move,
+    Pass,
     Phase,
     _price_lines,
     new_game,
+    parse_action,
 )
-from tricky_treats.protocol import TurnBasedGame, run_console
+from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
+from tricky_treats.protocol import _game_kit as kit
 
-__all__ = ["HELP", "describe", "main", "moves", "outcome", "render"]
+__all__ = ["HELP", "NOTATION", "describe", "main", "moves", "outcome", "refusal", "render"]
 
 HELP: Final = N_("""\
 Candy Chaser: each player secretly deals one of five candies; its cube's space on the board is
@@ -51,7 +55,19 @@ CANDY_WORDS: Final = {
     "green": N_("green"),
     "purple": N_("purple"),
 }
-"""The candies' names, as the screens say them (the actions keep the English notation)."""
+"""The candies' names, as the screens and the actions say them."""
+
+NOTATION: Final = kit.Notation(
+    {
+        "move": (N_("move"),),
+        "accuse": (N_("accuse"),),
+        "pass": (N_("pass"),),
+        **{candy: (word,) for candy, word in CANDY_WORDS.items()},
+    },
+    parse_action,
+    _,
+)
+"""The actions in the player's words (``mover rojo``), read back in either language."""
 
 _PHASES: Final = {
     Phase.MARKETING: N_("marketing"),
@@ -92,7 +108,7 @@ def moves(view: CandyChaserView) -> list[str]:
             note = _("  (reaches G: the Tattletale phase begins)")
         elif end == start:
             note = _("  (cannot move further)")
-        lines.append(f"  move {candy}: {_space(start)} -> {_space(end)}{note}")
+        lines.append(f"  {NOTATION.spell(Move(candy))}: {_space(start)} -> {_space(end)}{note}")
     return lines
 
 
@@ -148,9 +164,24 @@ def describe(state: CandyChaserState, action: Hashable, seat: int) -> str:
         correct = state.apply(action).accusations[-1].correct
         result = ": " + (_("right") if correct else _("wrong"))
         if seat not in (state.current_player, action.target):
-            return _("accuse {target} (candy hidden)").format(target=action.target) + result
-        return f"{action}{result}"
-    return str(action)
+            return _("accuses player {target} (candy hidden)").format(target=action.target) + result
+        told = _("accuses player {target} of dealing {candy}")
+        return told.format(target=action.target, candy=_candy(action.candy)) + result
+    assert isinstance(action, Pass)
+    return _("passes")
+
+
+def refusal(info: InformationSet, action: Hashable) -> str:
+    """Why the rules refuse ``action`` now, in the player's language.
+
+    Asked of a state the player cannot tell from the real one: the reasons read only what
+    the player knows (the phase, who is still in, whose turn it is).
+    """
+    state = info.determinize(random.Random(0))
+    assert isinstance(state, CandyChaserState)
+    assert isinstance(action, Move | Accuse | Pass)
+    reason, values = state.refusal(action)
+    return _(reason).format(**values)
 
 
 def outcome(final: TurnBasedGame, seat: int) -> str:
@@ -165,8 +196,14 @@ def outcome(final: TurnBasedGame, seat: int) -> str:
                     player=p, candy=_candy(candy), price=_space(final.price(candy))
                 )
             )
+    out = [p for p in range(final.num_players) if not final.alive[p]]
+    if out:  # not survivors: said apart, their candies hidden (CC-7)
+        players = _(" and ").join(_("player {player}").format(player=p) for p in out)
+        if len(out) == 1:
+            text = _("eliminated, their candy stays hidden: {players}")
         else:
-            lines.append(_("  player {player}: eliminated (candy stays hidden)").format(player=p))
+            text = _("eliminated, their candies stay hidden: {players}")
+        lines.append(text.format(players=players))
     winners = final.winners()
     price = _space(final.price(final.objectives[winners[0]]))
     names = _(" and ").join(_("player {player}").format(player=p) for p in winners)
@@ -196,6 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         make_bot=make_bot,
         languages=LANGUAGES,
         translate=_,
+        spell=NOTATION.spell,
+        parse=NOTATION.read,
+        refusal=refusal,
     )
 
 

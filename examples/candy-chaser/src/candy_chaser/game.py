@@ -14,6 +14,7 @@ from typing import Final
 
 import attrs
 
+from candy_chaser._i18n import N_
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.protocol import _game_kit as kit
 
@@ -209,17 +210,27 @@ class CandyChaserState:
         return state._next_accuser()
 
     def _why_illegal(self, action: Action, legal: Sequence[Action]) -> str:
+        reason, values = self.refusal(action)
+        return (
+            f"{action} is illegal: {reason.format(**values)}; legal now: {kit.legal_now(legal, 8)}"
+        )
+
+    def refusal(self, action: Action) -> tuple[str, dict[str, int]]:
+        """Why the rules refuse ``action`` now: an English message id and its values.
+
+        The console says it in the player's language; the exception says it in English.
+        """
         if self.phase is Phase.OVER:
-            reason = "the game is over"
-        elif self.phase is Phase.MARKETING:
-            reason = "in the Marketing phase you roll and move one cube [A]"
-        elif isinstance(action, Accuse) and action.target == self.current_player:
-            reason = "you cannot accuse yourself"
-        elif isinstance(action, Accuse):
-            reason = f"player {action.target} is not a player still in the game [B]"
-        else:
-            reason = "in the Tattletale phase you accuse or pass [B]"
-        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 8)}"
+            return N_("the game is over"), {}
+        if self.phase is Phase.MARKETING:
+            return N_("in the Marketing phase you roll and move one cube [A]"), {}
+        if isinstance(action, Accuse) and action.target == self.current_player:
+            return N_("you cannot accuse yourself"), {}
+        if isinstance(action, Accuse):
+            return N_("player {player} is not a player still in the game [B]"), {
+                "player": action.target
+            }
+        return N_("in the Tattletale phase you accuse or pass [B]"), {}
 
     def _move(self, p: int, candy: str) -> CandyChaserState:
         i = CANDIES.index(candy)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Hashable, Sequence
 from typing import Final
@@ -10,21 +11,42 @@ from hack_trick._i18n import LANGUAGES, N_, _
 from hack_trick.bots import make_bot
 from hack_trick.game import (
     HAND_LIMIT,
+    Action,
     Ask,
+    Draw,
+    Force,
+    Guard,
     HackTrickState,
     HackTrickView,
     HandResult,
+    Pass,
+    Play,
+    Start,
     Step,
     _board_lines,
     new_match,
+    parse_action,
 )
-from tricky_treats.protocol import TurnBasedGame, run_console
+from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
+from tricky_treats.protocol import _game_kit as kit
 
-__all__ = ["HELP", "describe", "explain_hand", "explain_result", "main", "outcome", "render"]
+__all__ = [
+    "HELP",
+    "NOTATION",
+    "describe",
+    "explain_hand",
+    "explain_result",
+    "main",
+    "outcome",
+    "refusal",
+    "render",
+]
 
 HELP: Final = N_("""\
 Hack Trick: two players play cards 0-5 onto a row; the last card plus the one you play names a
-square 1-9 of a magic square, where you put a marker (taking the opponent's markers there).
+square 1-9 of a magic square, where you put a marker (taking the opponent's markers there). Each
+hand begins with the start card: the player dealt 4 cards lays one face up as the row's first
+card (start N), and the first card played adds to it.
 Three of your markers in a line or on one square win the hand: 1 point, 2 if your double marker
 is in it and was not placed last. First to 5 points wins. On your turn you may first ask for
 the sum of the opponent's hand (paying a captured marker), then draw (hand limit 4) or play a
@@ -61,6 +83,10 @@ _TOLD: Final = {
 """How each piece of public information of the hand is told, in the past: it may be stale."""
 
 RULES_WHEN_THEY_MATTER: Final = {
+    "start card": N_(
+        "the hand begins: you were dealt 4 cards, so you lay one face up beside the board as "
+        "the start card (start N); the first card played adds to it to name a square"
+    ),
     "four cards": N_("you hold 4 cards, the hand limit: you must play a card, marker or not"),
     "no cards": N_("you hold no card: you must draw"),
     "empty deck": N_(
@@ -83,8 +109,25 @@ RULES_WHEN_THEY_MATTER: Final = {
 
 
 def render(view: HackTrickView) -> str:
-    """A player's view as text; players are named the same way everywhere."""
+    """A player's view as text; players are named the same way everywhere.
+
+    Once the match is over it shows the score, the last board and how the last hand was won,
+    under a heading that counts the hands played: no hand is announced that is not played.
+    """
     me, other = view.player, 1 - view.player
+    if view.step is Step.OVER:
+        return "\n".join(
+            [
+                _("-- the match is over after {hands}; you are {who}").format(
+                    hands=_count(len(view.results), "hand"), who=_name(me)
+                ),
+                _("score: {first} {a}, {second} {b}").format(
+                    first=_name(0, me), a=view.scores[0], second=_name(1, me), b=view.scores[1]
+                ),
+                *_board_lines(view.board),
+                _("last hand: {result}").format(result=explain_result(view.results[-1])),
+            ]
+        )
     lines = [
         _("-- hand {hand}, first to {target}; you are {who}").format(
             hand=view.hand_number + 1, target=view.target, who=_name(me)
@@ -154,7 +197,9 @@ def _rules_now(view: HackTrickView) -> list[str]:
     """The rules that decide what the player to act may do now, in words."""
     me = view.player
     keys = []
-    if view.step is Step.END:
+    if view.step is Step.START:
+        keys.append("start card")
+    elif view.step is Step.END:
         keys.append("end of turn")
     elif view.step is Step.MAIN:
         if len(view.hand) == HAND_LIMIT:
@@ -173,6 +218,7 @@ _COUNTS: Final = {
     "card": (N_("{n} card"), N_("{n} cards")),
     "marker": (N_("{n} marker"), N_("{n} markers")),
     "point": (N_("{n} point"), N_("{n} points")),
+    "hand": (N_("{n} hand"), N_("{n} hands")),
 }
 
 
@@ -222,10 +268,49 @@ def explain_hand(result: HandResult, scores: tuple[int, int]) -> str:
     )
 
 
+NOTATION: Final = kit.Notation(
+    {
+        "start": (N_("start"),),
+        "ask": (N_("ask"),),
+        "draw": (N_("draw"),),
+        "play": (N_("play"),),
+        "pass": (N_("pass"),),
+        "force": (N_("force"),),
+        "guard": (N_("guard"),),
+    },
+    parse_action,
+    _,
+)
+"""The actions in the player's words (``speel 3x``), read back in either language."""
+
+
+def _told(action: Action) -> str:
+    """What a player did, as a sentence's verb phrase: "plays 3 with the double marker"."""
+    match action:
+        case Start(card=card):
+            return _("lays {card} face up as the start card").format(card=card)
+        case Ask():
+            return _("asks for the sum of the opponent's hand")
+        case Draw():
+            return _("draws a card")
+        case Play(card=card, double=True):
+            return _("plays {card} with the double marker").format(card=card)
+        case Play(card=card):
+            return _("plays {card}").format(card=card)
+        case Force():
+            return _("calls Play! (force)")
+        case Guard():
+            return _("guards")
+        case Pass():
+            return _("passes")
+    raise AssertionError(action)  # pragma: no cover - every action is matched
+
+
 def describe(state: HackTrickState, action: Hashable, seat: int) -> str:
     """An action as ``seat`` learns of it, and the end of the hand it brings."""
     after = state.apply(action)  # type: ignore[arg-type]
-    told = str(action)
+    assert isinstance(action, Start | Ask | Draw | Play | Pass | Force | Guard)
+    told = _told(action)
     if isinstance(action, Ask):
         told += _(": player {number}'s hand sums to {sum}").format(
             number=after.reveals[-1].player, sum=after.reveals[-1].hand_sum
@@ -233,6 +318,19 @@ def describe(state: HackTrickState, action: Hashable, seat: int) -> str:
     if len(after.results) > len(state.results):
         told += "\n" + explain_hand(after.results[-1], after.scores)
     return told
+
+
+def refusal(info: InformationSet, action: Hashable) -> str:
+    """Why the rules refuse ``action`` now, in the player's language.
+
+    Asked of a state the player cannot tell from the real one: the reasons read only what
+    the player to act knows (their hand, the Row, the calls made).
+    """
+    state = info.determinize(random.Random(0))
+    assert isinstance(state, HackTrickState)
+    assert isinstance(action, Start | Ask | Draw | Play | Pass | Force | Guard)
+    reason, values = state.refusal(action)
+    return _(reason).format(**values)
 
 
 def outcome(final: TurnBasedGame, seat: int) -> str:
@@ -271,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome=outcome,
         languages=LANGUAGES,
         translate=_,
+        spell=NOTATION.spell,
+        parse=NOTATION.read,
+        refusal=refusal,
         game_options={
             "asking": {
                 "choices": ["hand", "turn"],

@@ -14,6 +14,7 @@ from typing import Final, TypeVar
 
 import attrs
 
+from hack_trick._i18n import N_
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.protocol import _game_kit as kit
 
@@ -355,25 +356,45 @@ class HackTrickState:
         listed = kit.legal_now(legal, none="none, the match is over")
         if not isinstance(action, Start | Ask | Draw | Play | Pass | Force | Guard):
             raise InvalidActionError(f"{action!r:.60} is not a Hack Trick action")
+        reason, values = self.refusal(action)
+        return f"{action} is illegal: {reason.format(**values)}; legal now: {listed}"
+
+    def refusal(self, action: Action) -> tuple[str, dict[str, int]]:
+        """Why the rules refuse ``action`` now: an English message id and its values.
+
+        The console says it in the player's language; the exception says it in English. It
+        reads only what the player to act knows: their hand, the Row, the calls made.
+        """
         p = self.current_player
-        reason = "it is not legal now"
         if p is not None and isinstance(action, Play):
             if action.card not in self.hands[p]:
-                reason = f"player {p} holds no {action.card} [2.B]"
-            elif action.card == self.top:
-                reason = f"the card played may not equal the last card, {self.top} [2.B]"
-            elif not self._markers(p):
-                reason = "you have no marker left to place [2.B]"
+                return N_("you hold no {card} [2.B]"), {"card": action.card}
+            if action.card == self.top:
+                return N_("the card played may not equal the last card, {card} [2.B]"), {
+                    "card": self.top
+                }
+            if not self._markers(p):
+                return N_("you have no marker left to place [2.B]"), {}
         elif p is not None and isinstance(action, Draw):
             if len(self.hands[p]) >= HAND_LIMIT:
-                reason = "your hand limit is 4: with 4 cards you must play [2.A]"
-            elif self.forced[p]:
-                reason = "the opponent called Play!: you must play a card [3.A]"
+                return N_("your hand limit is 4: with 4 cards you must play [2.A]"), {}
+            if self.forced[p]:
+                return N_("the opponent called Play!: you must play a card [3.A]"), {}
         elif isinstance(action, Force) and p is not None and self.guarded[p]:
-            reason = "the opponent guarded: you may not call Play! this turn [3.B]"
+            return N_("the opponent guarded: you may not call Play! this turn [3.B]"), {}
         elif isinstance(action, Ask) and p is not None:
-            reason = "ask once a turn, before drawing or playing, paying a captured marker [1]"
-        return f"{action} is illegal: {reason}; legal now: {listed}"
+            return N_(
+                "ask once a turn, before drawing or playing, paying a captured marker [1]"
+            ), {}
+        if p is None:
+            return N_("the match is over"), {}
+        if isinstance(action, Pass | Force | Guard) and self.step is not Step.END:
+            return N_("pass, force and guard come after playing a card [3]"), {}
+        if self.step is Step.START:
+            return N_("the hand begins: the four-card player lays the start card (start N)"), {}
+        if self.step is Step.END:
+            return N_("after playing a card: pass, force or guard [3]"), {}
+        return N_("it is not legal now"), {}
 
     # -- rules ------------------------------------------------------------------------------
 

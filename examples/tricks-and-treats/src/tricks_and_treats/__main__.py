@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import textwrap
 from collections import Counter
@@ -12,19 +13,38 @@ from tricks_and_treats._i18n import LANGUAGES, N_, _
 from tricks_and_treats.bots import make_bot
 from tricks_and_treats.game import (
     CAPTURE_POINTS,
+    SPECIALS,
     Accuse,
+    Action,
+    Draw,
+    Play,
+    Pull,
+    Skip,
     Step,
+    Swap,
     TricksAndTreatsState,
     TricksAndTreatsView,
+    _basket_words,
     _total,
     basket_id,
     basket_name,
     new_game,
+    parse_action,
 )
-from tricky_treats.protocol import TurnBasedGame, run_console
+from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
 from tricky_treats.protocol import _game_kit as kit
 
-__all__ = ["CHOICES", "HELP", "SPECIAL_RULES", "describe", "main", "outcome", "render"]
+__all__ = [
+    "CHOICES",
+    "HELP",
+    "NOTATION",
+    "SPECIAL_RULES",
+    "describe",
+    "main",
+    "outcome",
+    "refusal",
+    "render",
+]
 
 SPECIAL_RULES: Final = {
     "bomb": N_(
@@ -106,9 +126,11 @@ each player still in scores the candy under their basket plus 5 per card won; th
 held by one player alone wins (tied players drop out). The last player left wins at once.
 With --specials 1 or 2, special baskets join the row (below; the first screens explain those in
 play, and RULES.md has every ruling).
-Actions: draw; play CARD BASKET (play K3 5: card K3 under basket 5); accuse PLAYER NUMBER
-(accuse 2 4); for a special basket: swap A B, pull FROM TO, skip. Or type an action's number.
-Special baskets:
+Cards: a letter for the candy, M mint, G gummy, C chocolate, K candy corn, and the candy it
+counts (K3: 3 candy corn); TU is Time's Up. Actions: draw; play CARD BASKET (play K3 5: card K3
+under basket 5); accuse PLAYER NUMBER (accuse 2 4); for a special basket: swap A B, pull FROM
+TO, skip. A special basket is named by its word below (play K3 bomb). Or type an action's
+number. Special baskets:
 """)
 """The game in a few lines; ``help`` adds each special basket's rule (``_help``)."""
 
@@ -127,16 +149,58 @@ SPECIAL_NAMES: Final = {
 }
 """The special baskets' names as the screens say them (the actions keep the English ones)."""
 
+SPECIAL_ACTION_WORDS: Final = {
+    "bomb": N_("bomb basket"),
+    "monte": N_("monte basket"),
+    "magnet": N_("magnet basket"),
+    "disco": N_("disco basket"),
+    "piggy": N_("piggy basket"),
+    "lottery": N_("lottery basket"),
+    "slide": N_("slide basket"),
+    "popular": N_("popular basket"),
+    "favorite": N_("favorite basket"),
+    "badcandy": N_("badcandy basket"),
+    "lice": N_("lice basket"),
+}
+"""A special basket as an action names it in the player's language: one word (``炸彈提籃``);
+English keeps the notation's word (``bomb``)."""
+
 
 def _basket(basket: int) -> str:
+    """A basket in the row: its number, or a special's name (``bomb``, ``炸彈``)."""
     name = basket_name(basket)
     return _(SPECIAL_NAMES[name]) if name in SPECIAL_NAMES else name
+
+
+def _label(basket: int) -> str:
+    """A basket in a sentence: ``basket 3``, ``bomb basket`` (``提籃 3``, ``炸彈提籃``)."""
+    return _basket_words(basket).told(_)
+
+
+NOTATION: Final = kit.Notation(
+    {
+        "draw": (N_("draw"),),
+        "play": (N_("play"),),
+        "accuse": (N_("accuse"),),
+        "swap": (N_("swap"),),
+        "pull": (N_("pull"),),
+        "skip": (N_("skip"),),
+        # A special basket: its word in an action ("play K3 bomb"), in the player's language
+        # as the name with "basket" ("炸彈提籃"), or the name alone.
+        **{name: (SPECIAL_ACTION_WORDS[name], SPECIAL_NAMES[name]) for name in SPECIALS},
+    },
+    parse_action,
+    _,
+)
+"""The actions in the player's words (``出牌 K3 炸彈提籃``), read back in either language."""
 
 
 def _help() -> str:
     """What ``help`` prints, in the player's language, within 80 display columns.
 
-    English keeps its help as written (``HELP``, also the ``--help`` of the command).
+    English keeps its help as written (``HELP``, also the ``--help`` of the command). Another
+    language names each special basket as its text does, with the word that names it in an
+    action in the player's language and in the notation (``炸彈提籃 (炸彈, bomb)``).
     """
     text = _(HELP_TEXT)
     if text == HELP_TEXT:
@@ -144,7 +208,13 @@ def _help() -> str:
     return text + "\n".join(
         line
         for name, rule in SPECIAL_RULES.items()
-        for line in kit.wrap(f"{_basket(basket_id(name))}: {_(rule)}", 80, subsequent_indent="  ")
+        for line in kit.wrap(
+            _("{basket} ({name}, {code}): {rule}").format(
+                basket=_label(basket_id(name)), name=_(SPECIAL_NAMES[name]), code=name, rule=_(rule)
+            ),
+            80,
+            subsequent_indent="  ",
+        )
     )
 
 
@@ -154,13 +224,13 @@ def _row(view: TricksAndTreatsView) -> list[str]:
     The names are padded to the same display width (a Chinese name's characters take two
     columns each); a long pile goes on in lines indented under its first card.
     """
-    names = [_basket(b) + ":" for b in view.row]
+    names = [_label(b) + ":" for b in view.row]
     width = max(kit.columns(name) for name in names)
     lines = []
     for name, pile in zip(names, view.piles, strict=True):
         cards = " ".join(map(str, pile)) or "-"
-        line = _("basket {name} {cards}  ({count} candy)").format(
-            name=name + " " * (width - kit.columns(name)), cards=cards, count=_total(pile)
+        line = _("{basket} {cards}  ({count} candy)").format(
+            basket=name + " " * (width - kit.columns(name)), cards=cards, count=_total(pile)
         )
         end = line.index(cards) + len(cards)
         indent = " " * kit.columns(line[: line.index(cards)])
@@ -196,7 +266,8 @@ def render(view: TricksAndTreatsView) -> str:
     if len(view.history) < 2 * view.players:  # the first round: what each special does
         for special in view.specials:
             rule = _(SPECIAL_RULES[special])
-            lines.extend(_wrapped(f"  {_basket(basket_id(special))}: {rule}"))
+            told = _("{basket}: {rule}").format(basket=_label(basket_id(special)), rule=rule)
+            lines.extend(_wrapped(f"  {told}"))
     lines.extend(_player_lines(view))
     lines.extend(
         _("player {accuser} accused player {target} of basket {number}: {verdict}").format(
@@ -211,11 +282,15 @@ def render(view: TricksAndTreatsView) -> str:
     if view.step is Step.EFFECT and view.pending is not None:
         name = basket_name(view.pending)
         if view.current_player == me:
-            lines.extend(_wrapped(f"{_basket(view.pending)}: {_(CHOICES[name])}"))
+            lines.extend(
+                _wrapped(
+                    _("{basket}: {rule}").format(basket=_label(view.pending), rule=_(CHOICES[name]))
+                )
+            )
         else:
             lines.append(
-                _("the {name} basket waits for player {player}'s choice").format(
-                    name=_basket(view.pending), player=view.current_player
+                _("the {basket} waits for player {player}'s choice").format(
+                    basket=_label(view.pending), player=view.current_player
                 )
             )
     if view.times_up:
@@ -257,10 +332,48 @@ def _player_lines(view: TricksAndTreatsView) -> list[str]:
     return lines
 
 
+def _told(action: Action) -> str:
+    """What a player did, as a sentence's verb phrase: "plays K3 under basket 5"."""
+    match action:
+        case Draw():
+            return _("draws a card")
+        case Play(card=card, basket=basket):
+            return _("plays {card} under {basket}").format(card=card, basket=_label(basket))
+        case Accuse(target=target, number=number):
+            return _("accuses player {target} of holding number {number}").format(
+                target=target, number=number
+            )
+        case Swap(basket=basket, other=other):
+            return _("swaps {basket} and {other}").format(
+                basket=_label(basket), other=_label(other)
+            )
+        case Pull(source=source, target=target):
+            return _("moves the top card under {source} under {target}").format(
+                source=_label(source), target=_label(target)
+            )
+        case Skip():
+            return _("skips the special basket")
+    raise AssertionError(action)  # pragma: no cover - every action is matched
+
+
+def refusal(info: InformationSet, action: Hashable) -> str:
+    """Why the rules refuse ``action`` now, in the player's language.
+
+    Asked of a state the player cannot tell from the real one: the reasons read only what
+    the player to act knows (their hand, their own number, the row, the cards turned up).
+    """
+    state = info.determinize(random.Random(0))
+    assert isinstance(state, TricksAndTreatsState)
+    assert isinstance(action, Draw | Play | Accuse | Swap | Pull | Skip)
+    reason, values = state.refusal(action, _label, _basket)
+    return _(reason).format(**values)
+
+
 def describe(state: TricksAndTreatsState, action: Hashable, seat: int) -> str:
     """An action and what followed that everyone sees: an accusation's result, specials."""
     after = state.apply(action)  # type: ignore[arg-type]
-    told = str(action)
+    assert isinstance(action, Draw | Play | Accuse | Swap | Pull | Skip)
+    told = _told(action)
     if isinstance(action, Accuse):
         correct = after.accusations[-1].correct
         loser = action.target if correct else state.current_player
@@ -355,6 +468,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome=outcome,
         languages=LANGUAGES,
         translate=lambda _english: _help(),
+        spell=NOTATION.spell,
+        parse=NOTATION.read,
+        refusal=refusal,
         game_options={
             "specials": {
                 "type": int,

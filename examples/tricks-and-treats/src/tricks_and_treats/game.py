@@ -149,9 +149,16 @@ def _told(
     return gettext(message).format(**{key: shown(value) for key, value in values})
 
 
-def _words(*baskets: int) -> tuple[str, ...]:
-    """Baskets as the effects name them: a number, or a special's name (translated)."""
-    return tuple(basket_name(b) for b in baskets)
+def _words(*baskets: int) -> tuple[Effect, ...]:
+    """Baskets as the effects name them: "basket 3", or a special's "piggy basket"."""
+    return tuple(_basket_words(b) for b in baskets)
+
+
+def _basket_words(basket: int) -> Effect:
+    special = _special(basket)
+    if special is None:
+        return Effect(N_("basket {number}"), number=basket)
+    return Effect(N_("{name} basket"), name=(special,))
 
 
 def _player(p: int) -> Effect:
@@ -519,35 +526,54 @@ class TricksAndTreatsState:
         return False
 
     def _why_illegal(self, action: Action, legal: Sequence[Action]) -> str:
+        reason, values = self.refusal(action)
+        return (
+            f"{action} is illegal: {reason.format(**values)}; legal now: {kit.legal_now(legal, 6)}"
+        )
+
+    def refusal(
+        self,
+        action: Action,
+        label: Callable[[int], str] = lambda basket: str(_basket_words(basket)),
+        name: Callable[[int], str] = basket_name,
+    ) -> tuple[str, dict[str, object]]:
+        """Why the rules refuse ``action`` now: an English message id and its values.
+
+        ``label`` names a basket in a sentence ("basket 3", "bomb basket"), ``name`` in the
+        row ("3", "bomb"); the console gives both in the player's language, and says the
+        message in it. It reads only what the player to act knows: their hand, their own
+        number, the row, the cards turned up.
+        """
         p = self.current_player
         if p is None:
-            reason = "the game is over"
-        elif self.step is Step.EFFECT:
+            return N_("the game is over"), {}
+        if self.step is Step.EFFECT:
             assert self.pending is not None
-            reason = (
-                f"first decide what the {basket_name(self.pending)} basket does "
-                "(no accusing meanwhile, TT-12)"
-            )
-        elif isinstance(action, Swap | Pull | Skip):
-            reason = "no special basket is waiting for a decision"
-        elif isinstance(action, Draw):
-            reason = "you have drawn this turn: play a card [2.(2)]"
-        elif isinstance(action, Play) and self.step is Step.DRAW:
-            reason = "draw a card first [2.(1)]"
-        elif isinstance(action, Play) and action.card not in self.hands[p]:
-            reason = f"player {p} holds no {action.card}"
-        elif isinstance(action, Play):
-            shown_row = " ".join(map(basket_name, self.row))
-            reason = f"there is no basket {basket_name(action.basket)}; the row is {shown_row}"
-        elif action.target == p or action.number == self.numbers[p]:
-            reason = "accuse another player, naming a number that is not your own (TT-4)"
-        elif not 0 <= action.target < self.num_players or not self.alive[action.target]:
-            reason = f"player {action.target} is not in the game"
-        elif action.number in self._face_up():
-            reason = f"number card {action.number} is turned up: nobody in the game holds it (TT-9)"
-        else:
-            reason = f"the number cards run from 1 to {self.num_players + 2}"
-        return f"{action} is illegal: {reason}; legal now: {kit.legal_now(legal, 6)}"
+            return N_("first decide what the {basket} does (no accusing meanwhile, TT-12)"), {
+                "basket": label(self.pending)
+            }
+        if isinstance(action, Swap | Pull | Skip):
+            return N_("no special basket is waiting for a decision"), {}
+        if isinstance(action, Draw):
+            return N_("you have drawn this turn: play a card [2.(2)]"), {}
+        if isinstance(action, Play) and self.step is Step.DRAW:
+            return N_("draw a card first [2.(1)]"), {}
+        if isinstance(action, Play) and action.card not in self.hands[p]:
+            return N_("you hold no {card}"), {"card": action.card}
+        if isinstance(action, Play):
+            return N_("there is no {basket}; the row is {row}"), {
+                "basket": label(action.basket),
+                "row": " ".join(map(name, self.row)),
+            }
+        if action.target == p or action.number == self.numbers[p]:
+            return N_("accuse another player, naming a number that is not your own (TT-4)"), {}
+        if not 0 <= action.target < self.num_players or not self.alive[action.target]:
+            return N_("player {player} is not in the game"), {"player": action.target}
+        if action.number in self._face_up():
+            return N_("number card {number} is turned up: nobody in the game holds it (TT-9)"), {
+                "number": action.number
+            }
+        return N_("the number cards run from 1 to {last}"), {"last": self.num_players + 2}
 
     def _draw(self, p: int) -> TricksAndTreatsState:
         card, deck = self.deck[0], self.deck[1:]
@@ -583,7 +609,7 @@ class TricksAndTreatsState:
             state = state._swap(action.basket, action.other)
             moved = _words(action.basket, action.other)
             return state._log(
-                N_("{name}: player {player} swapped baskets {baskets}"),
+                N_("{name}: player {player} swapped {baskets}"),
                 name=(name,),
                 player=p,
                 baskets=moved,
@@ -593,7 +619,7 @@ class TricksAndTreatsState:
         piles = kit.replaced(state.piles, i, state.piles[i][:-1])
         piles = kit.replaced(piles, j, (*piles[j], card))
         state = attrs.evolve(state, piles=piles)._log(
-            N_("magnet: player {player} moved {card} from basket {source} to basket {target}"),
+            N_("magnet: player {player} moved {card} from {source} to {target}"),
             player=p,
             card=str(card),
             source=_words(action.source),
@@ -620,11 +646,7 @@ class TricksAndTreatsState:
             return attrs.evolve(state, step=Step.EFFECT, pending=disco)
         a, b = most[0], fewest[0]
         moved = _words(a, b)
-        return (
-            state._swap(a, b)
-            ._log(N_("disco: baskets {baskets} swapped"), baskets=moved)
-            ._next_turn(p)
-        )
+        return state._swap(a, b)._log(N_("disco: {baskets} swapped"), baskets=moved)._next_turn(p)
 
     def _swap(self, a: int, b: int) -> TricksAndTreatsState:
         i, j = self.row.index(a), self.row.index(b)
@@ -681,12 +703,12 @@ class TricksAndTreatsState:
         piles = kit.replaced(kit.replaced(self.piles, left, ()), right, ())
         state = attrs.evolve(self, piles=piles, removed=(*self.removed, *gone))
         names = _words(self.row[left], self.row[right])
-        return state._log(N_("bomb: the candy of baskets {baskets} is gone"), baskets=names)
+        return state._log(N_("bomb: the candy of {baskets} is gone"), baskets=names)
 
     def _end_monte(self) -> TricksAndTreatsState:
         left, right = self._neighbours(basket_id("monte"))
         a, b = self.row[left], self.row[right]
-        return self._swap(a, b)._log(N_("monte: baskets {baskets} swap"), baskets=_words(a, b))
+        return self._swap(a, b)._log(N_("monte: {baskets} swap"), baskets=_words(a, b))
 
     def _move_pile(self, source: int, target: int, name: str) -> TricksAndTreatsState:
         cards = self.piles[source]
@@ -694,7 +716,7 @@ class TricksAndTreatsState:
         piles = kit.replaced(piles, target, (*piles[target], *cards))
         shown = " ".join(map(str, cards))
         return attrs.evolve(self, piles=piles)._log(
-            N_("{name}: {cards} moved under basket {basket}"),
+            N_("{name}: {cards} moved under {basket}"),
             name=(name,),
             cards=shown,
             basket=_words(self.row[target]),

@@ -11,6 +11,11 @@
   being saved), and the unfinished games come back when the server starts again; with a
   store that several processes share (PostgreSQL), a move made through one process reaches
   the sockets held by the others, which follow it move by move;
+- every table has a policy (``tricky_treats_web.clocks``): a clock, and a takeover bot that
+  plays a seat whose player is away or out of time for the table's grace; every update and
+  ``{"type": "presence"}`` message tells who is connected, since when a seat is away, who
+  is taken over and each seat's time (``web_protocol_version``); a seat may be played by a
+  program the operator allows (``tricky_treats_web.programs``);
 - ``/offline`` is the page that runs the engine in the browser with Pyodide, from the wheels
   under ``/wheels/`` and the Pyodide runtime under ``/pyodide/`` (installed from npm).
 
@@ -30,6 +35,7 @@ import functools
 import ipaddress
 import json
 import logging
+import random
 import re
 import secrets
 import sys
@@ -47,7 +53,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
+from tricky_treats.agents import make_agent
+from tricky_treats_web.clocks import Clock, SeatPresence, TablePolicy, TimeControl, turn_ended
+from tricky_treats_web.programs import Programs
 from tricky_treats_web.store import (
+    PRESENCE_SECONDS,
+    CapReachedError,
+    PresenceRow,
     StoredMove,
     StoreUnavailableError,
     TableStore,
@@ -55,7 +67,18 @@ from tricky_treats_web.store import (
 )
 from tricky_treats_web.wheels import build_wheels
 
-__all__ = ["BOTS", "Limits", "Lobby", "RefusedError", "client_key", "create_app"]
+__all__ = [
+    "BOTS",
+    "TAKEOVER_BOTS",
+    "WEB_PROTOCOL_VERSION",
+    "Limits",
+    "Lobby",
+    "RefusedError",
+    "Room",
+    "TableDefaults",
+    "client_key",
+    "create_app",
+]
 
 _T = TypeVar("_T")
 
@@ -69,6 +92,21 @@ and ``tricky-treats-web serve --pyodide`` name another folder)."""
 
 BOTS = ("random", "greedy")
 """The bots a game can seat: both answer at once (the search bot would keep a table waiting)."""
+
+TAKEOVER_BOTS = ("greedy", "search", "random")
+"""The built-in bots a table may name to play a seat away or out of time."""
+
+WEB_PROTOCOL_VERSION = 1
+"""The version of what the app adds to the table's messages (``clock``, ``presence``,
+``takeover``) and of its ``presence`` messages: ``web_protocol_version`` in each."""
+
+BACKSTOP_SECONDS = 2.0
+"""How much later than the process that stored a game's last move another process holding the
+game plays a move the table's time calls for (that one may be gone): two processes seldom
+both try, and the store's version order takes only one move if they do."""
+
+RETRY_SECONDS = 1.0
+"""How soon a move the table's time calls for is tried again after the store failed."""
 
 HIDDEN_VARIANTS = frozenset({"card-data"})
 """Variants a browser may not ask for: ``card-data`` reads a file named in its options."""
@@ -85,7 +123,9 @@ class Limits:
     max_games: int = 1000
     """Games this process holds in memory at once; games nobody uses are unloaded first."""
     games_per_client: int = 20
-    """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s."""
+    """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s on
+    this process; with a store, also the unplayed games it may hold at once, over every
+    process."""
     create_window: float = 3600.0
     sockets_per_client: int = 32
     """Open sockets of one client, counted from the moment they connect (before hello)."""
@@ -104,7 +144,9 @@ class Limits:
     unplayed_expiry: float = 30 * 60.0
     """A game nobody has made a move in (bots aside) is deleted this long after it was made."""
     max_unplayed: int = 500
-    """Games waiting for their first move, over every process of the store; then 503 busy."""
+    """Unplayed games (fewer than two seats moved in them), over every process of the store;
+    past it a new game takes the place of the oldest unplayed game of the client that holds
+    the most, if that client holds two more than the newcomer; else 503 busy."""
     finished_expiry: float | None = None
     """A finished game is deleted this long after its last move; None keeps it in the store."""
     sweep_seconds: float = 60.0
@@ -113,12 +155,38 @@ class Limits:
     """The largest body of ``POST /api/games`` and the largest hello."""
     max_message_bytes: int = 1024
     """The largest move message (``tt.Table(max_message_bytes=)``)."""
+    exec_bots: int = 16
+    """Bot programs (``--allow-exec-bot``) running at once on this process; past it the
+    fallback bot plays their moves."""
 
     def __attrs_post_init__(self) -> None:
         for field in attrs.fields(Limits):
             value = getattr(self, field.name)
             if value is not None and not value > 0:
                 raise tt.ConfigurationError(f"limit {field.name} must be above 0, got {value}")
+
+
+@attrs.frozen
+class TableDefaults:
+    """What a table gets when its creator does not choose (``tricky-treats-web serve``)."""
+
+    time_control: TimeControl | None = None
+    """No clock by default."""
+    grace: float = 60.0
+    """Seconds a seat may be away, or out of time, before the takeover bot plays it."""
+    takeover: str = "greedy"
+    """The takeover bot (``TAKEOVER_BOTS``, ``search:N`` or an allowed program's name)."""
+
+    def __attrs_post_init__(self) -> None:
+        TablePolicy(self.time_control, self.grace, self.takeover, 0.0)  # checks them
+        if ":" in self.takeover or self.takeover in TAKEOVER_BOTS:
+            make_agent(self.takeover)
+
+    def policy(self, now: float | None = None) -> TablePolicy:
+        """A table's policy by these defaults, starting ``now``."""
+        return TablePolicy(
+            self.time_control, self.grace, self.takeover, time.time() if now is None else now
+        )
 
 
 class RefusedError(Exception):
@@ -152,12 +220,18 @@ class Connection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self._loop = asyncio.get_running_loop()
         self.writer = asyncio.ensure_future(self._write())
+        # A socket that breaks under a send after its reader ended (a presence message to a
+        # client leaving too) ends its writer with the error: seen here, not left unread.
+        self.writer.add_done_callback(_seen)
 
     def _from_elsewhere(self, method: Any, *args: Any) -> bool:
         # A test client may run each socket on an event loop of its own (uvicorn runs one).
         if asyncio.get_running_loop() is self._loop:
             return False
-        self._loop.call_soon_threadsafe(method, *args)
+        try:
+            self._loop.call_soon_threadsafe(method, *args)
+        except RuntimeError:  # its loop is closed: the client is gone
+            self.dropped = self.dropped or "gone"
         return True
 
     def offer(self, text: str) -> None:
@@ -192,6 +266,15 @@ class Connection:
             await self.websocket.send_text(text)
 
 
+def _default_policy() -> TablePolicy:
+    return TableDefaults().policy()
+
+
+def _seen(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 @attrs.define(eq=False)
 class Room:
     """One table, its stored version and the sockets connected to it.
@@ -200,6 +283,13 @@ class Room:
     and queued for its clients before the next message for the table is read. ``holders``
     counts the requests that have the room in hand (a socket before its hello, a new game):
     the room is not unloaded under them.
+
+    It also keeps the table's time and its players' presence: its ``policy``, its ``clock``
+    (after the last move), when this process's last socket of each seat closed (``left``),
+    the other processes' sockets as last read (``others``, read at ``others_at``), the seats
+    announced as taken over (``taken``), and the timer of the next thing the table's time
+    calls for. ``owner``: this process stored (or loaded) the last version, and acts at once
+    on what it calls for.
     """
 
     table: tt.Table
@@ -209,14 +299,34 @@ class Room:
     last_active: float = attrs.field(factory=time.time)
     next_game: str | None = None
     holders: int = 0
+    policy: TablePolicy = attrs.field(factory=_default_policy)
+    clock: Clock | None = None
+    left: dict[int | None, float] = attrs.field(factory=dict)
+    others: tuple[PresenceRow, ...] = ()
+    others_at: float = 0.0
+    taken: frozenset[int] = frozenset()
+    timer: asyncio.TimerHandle | None = None
+    owner: bool = True
+    acting: bool = False
+    retry_at: float = 0.0
+    presence_lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    shown: tuple[object, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.clock is None:
+            self.clock = self.policy.start(len(self.table.game.players))
 
     def deliver(self, outgoing: tuple[tt.Outgoing, ...], sender: Connection | None) -> None:
-        """Queue each message for the sockets it is for."""
+        """Queue each message for the sockets it is for (updates with the table's time)."""
+        extra = None
         for out in outgoing:
             if out.to == tt.SENDER:
                 targets = [] if sender is None else [sender]
             else:
                 targets = [c for c in self.connections if c.who == out.to]
+                if targets:
+                    extra = extra or self.table_state_text()
+                    out = _with_state(out, extra)
             for connection in targets:
                 connection.offer(out.text)
 
@@ -224,6 +334,138 @@ class Room:
     def idle(self) -> bool:
         """Nobody is connected to it and no request has it in hand: it may be unloaded."""
         return not self.connections and not self.holders
+
+    # -- presence and time --------------------------------------------------------------------
+
+    def local_sockets(self, who: int | None) -> int:
+        """The open sockets of seat ``who`` (None: the spectators) on this process."""
+        key: int | str = tt.SPECTATORS if who is None else who
+        return sum(1 for c in self.connections if c.who == key and c.dropped is None)
+
+    def presence(self, seat: int) -> SeatPresence:
+        """Whether ``seat``'s player is connected, on any process, and else since when not."""
+        rows = [r for r in self.others if r.seat == seat]
+        if self.local_sockets(seat) or any(r.sockets for r in rows):
+            return SeatPresence(seat, True, None)
+        times = [self.policy.started, self.left.get(seat, 0.0)]
+        times += [self.others_at - r.away_seconds for r in rows if r.away_seconds is not None]
+        return SeatPresence(seat, False, max(times))
+
+    def seen_presence(self) -> tuple[object, ...]:
+        """What clients are told of when it changes: who is connected, who is taken over."""
+        seats = self.table.human_seats
+        return (tuple(self.presence(seat).connected for seat in seats), self.taken)
+
+    def spectators(self) -> int:
+        """Spectators connected, on every process."""
+        others = sum(r.sockets for r in self.others if r.seat is None)
+        return self.local_sockets(None) + others
+
+    def taken_over(self, now: float) -> frozenset[int]:
+        """The human seats whose player has been away for the grace: the takeover bot's."""
+        taken = set()
+        for seat in self.table.human_seats:
+            away = self.presence(seat).away_for(now)
+            if away is not None and away >= self.policy.grace:
+                taken.add(seat)
+        return frozenset(taken)
+
+    def running(self) -> int | None:
+        """The seat whose clock runs: a human seat to act (None: no clock, a bot's, over)."""
+        seat = self.table.game.current_player
+        if self.clock is None or seat is None or seat not in self.table.human_seats:
+            return None
+        return seat
+
+    def host_due(self, now: float) -> tuple[float, int, str] | None:
+        """When the host must move next, for which seat, and why; None if it need not.
+
+        Why: ``program`` (a hosted seat's turn), ``away`` or ``time`` (its player's). None
+        while a player's move is awaited with time to spare, or once the game is over.
+        """
+        game = self.table.game
+        seat = game.current_player
+        if seat is None:
+            return None
+        if seat in self.table.hosted:
+            return (now, seat, "program")
+        if seat not in self.table.human_seats:
+            return None
+        due = []
+        away = self.presence(seat)
+        if away.away_since is not None:
+            due.append((away.away_since + self.policy.grace, seat, "away"))
+        if self.clock is not None:
+            deadline = self.clock.at + self.clock.left[seat] + self.policy.grace
+            due.append((deadline, seat, "time"))
+        return min(due) if due else None
+
+    def clock_after(self, before: tt.GameState, actions: int, now: float) -> Clock | None:
+        """The clocks once the move of ``actions`` actions from ``before`` is played now."""
+        control = self.policy.time_control
+        if self.clock is None or control is None:
+            return self.clock
+        mover = before.current_player
+        assert mover is not None  # a move was made
+        after = self.table.game
+        if not after.is_over and not turn_ended(mover, actions, after.current_player):
+            return self.clock
+        return self.clock.after_turn(
+            control, mover if mover in self.table.human_seats else None, now
+        )
+
+    def table_state(self, now: float) -> dict[str, Any]:
+        """What every update and presence message adds: the clocks, who is there, the policy."""
+        table = self.table
+        seats: list[dict[str, Any]] = []
+        for seat in range(len(table.game.players)):
+            if seat in table.bots:
+                seats.append({"seat": seat, "bot": table.bots[seat], "program": False})
+            elif seat in table.hosted:
+                seats.append({"seat": seat, "bot": table.hosted[seat], "program": True})
+            else:
+                away = self.presence(seat).away_for(now)
+                seats.append(
+                    {
+                        "seat": seat,
+                        "connected": away is None,
+                        "away_seconds": None if away is None else round(away, 1),
+                        "taken_over": away is not None and away >= self.policy.grace,
+                    }
+                )
+        clock = None
+        control = self.policy.time_control
+        if self.clock is not None and control is not None:
+            running = self.running()
+            clock = {
+                "mode": control.mode,
+                "seconds": control.seconds,
+                "increment": control.increment,
+                "running": running,
+                "left": [
+                    round(self.clock.running_left(s, now) if s == running else left, 2)
+                    for s, left in enumerate(self.clock.left)
+                ],
+            }
+        return {
+            "web_protocol_version": WEB_PROTOCOL_VERSION,
+            "clock": clock,
+            "presence": {"seats": seats, "spectators": self.spectators()},
+            "takeover": {"bot": self.policy.takeover, "grace": self.policy.grace},
+        }
+
+    def table_state_text(self) -> str:
+        """``table_state`` now, as JSON text."""
+        return json.dumps(self.table_state(time.time()), ensure_ascii=False)
+
+    def presence_message(self) -> str:
+        """A ``presence`` message: who is connected, the clocks and the policy, now."""
+        return '{"type": "presence", ' + self.table_state_text()[1:]
+
+
+def _with_state(out: tt.Outgoing, extra: str) -> tt.Outgoing:
+    """``out`` (an update of the table) with the app's ``extra`` members, written when read."""
+    return tt.Outgoing(out.to, lambda: f"{out.text[:-1]}, {extra[1:]}")
 
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -258,6 +500,11 @@ class Lobby:
     ``max_games`` counts what this process holds, and N processes hold N times as many. What
     players share (a game, its next game) lives in the store. It also deletes expired games.
     Without a store, the games live here (finished ones nobody watches are forgotten).
+
+    Each table it holds keeps its time (a timer per room, set for the next thing the table's
+    clock or its absent seats call for) and its players' presence, which it writes to the
+    store for the other processes (as ``process``). ``defaults`` are the tables' defaults
+    (``TableDefaults``); ``programs`` the bot programs the operator allows.
     """
 
     def __init__(
@@ -266,16 +513,25 @@ class Lobby:
         store: TableStore | None = None,
         *,
         limits: Limits | None = None,
+        defaults: TableDefaults | None = None,
+        programs: Programs | None = None,
     ) -> None:
         limits = limits or Limits()
         if max_games is not None:
             limits = attrs.evolve(limits, max_games=max_games)
         self.limits = limits
         self.store = store
+        self.defaults = defaults or TableDefaults()
+        self.programs = programs or Programs(max_running=limits.exec_bots)
+        if self.defaults.takeover not in (*TAKEOVER_BOTS, *self.programs.names):
+            make_agent(self.defaults.takeover)  # a built-in bot with a budget, or an error
+        self.process = secrets.token_hex(6)
+        """This process's name in the store's presence rows."""
         self.rooms: dict[str, Room] = {}
         self.sockets: collections.Counter[str] = collections.Counter()
         self._created: dict[str, collections.deque[float]] = {}
         self._creating = 0
+        self._tasks: set[asyncio.Future[None]] = set()
         if store is not None:
             gone = store.expire(*self._cutoffs(time.time()))
             if gone:
@@ -302,18 +558,45 @@ class Lobby:
     def _make_space(self) -> bool:
         """Unload games nobody uses until one more fits; False if every one is in use.
 
-        Without a store only finished games may go (memory is all there is of the others).
+        Games only spectators watch go next (spectators never hold a room a seat needs): the
+        one watched longest first, its spectators told why. Without a store only finished
+        games may go (memory is all there is of the others).
         """
-        if len(self.rooms) + self._creating < self.limits.max_games:
+        over = len(self.rooms) + self._creating - self.limits.max_games + 1
+        if over <= 0:
             return True
         idle = sorted(
             (room.last_active, game_id)
             for game_id, room in self.rooms.items()
             if room.idle and (self.store is not None or room.table.game.is_over)
         )
-        for _, game_id in idle[: len(self.rooms) + self._creating - self.limits.max_games + 1]:
-            del self.rooms[game_id]
+        watched: list[tuple[float, str]] = []
+        if len(idle) < over and self.store is not None:
+            watched = sorted(
+                (room.last_active, game_id)
+                for game_id, room in self.rooms.items()
+                if not room.idle
+                and not room.holders
+                and all(c.who == tt.SPECTATORS for c in room.connections)
+            )
+        for _, game_id in [*idle, *watched][:over]:
+            room = self._unload(game_id)
+            for connection in room.connections if room is not None else ():
+                connection.refuse(
+                    "server-full",
+                    "this server needs the room of this game for players; watch again later",
+                )
         return len(self.rooms) + self._creating < self.limits.max_games
+
+    def _unload(self, game_id: str) -> Room | None:
+        """Forget the room of ``game_id``: its timer stops and its programs end."""
+        room = self.rooms.pop(game_id, None)
+        if room is not None:
+            if room.timer is not None:
+                room.timer.cancel()
+                room.timer = None
+            self.programs.end(game_id)
+        return room
 
     @contextlib.asynccontextmanager
     async def holding(self, game_id: str) -> AsyncIterator[Room | None]:
@@ -353,22 +636,71 @@ class Lobby:
             raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
         room = self.rooms.get(game_id)  # another client may have loaded it meanwhile
         if room is None and stored is not None:
-            room = self.rooms[game_id] = Room(stored.table, stored.version)
+            try:
+                policy, clock = self._policy_of(stored.policy, stored.clock, stored.table)
+            except tt.RecordError as exc:
+                log.error("game %s: %s; it plays on by the defaults", game_id, exc)
+                policy, clock = self.defaults.policy(), None
+            room = Room(stored.table, stored.version, policy=policy, clock=clock)
             room.next_game = stored.next_game
+            try:
+                room.others = tuple(
+                    await self._store_call(self.store.presence, game_id, self.process)
+                )
+                room.others_at = time.time()
+            except Exception:
+                _store_failed("could not read who is at game %s", game_id)
+            room = self.rooms.setdefault(game_id, room)
         return room
+
+    def _policy_of(
+        self, policy: str | None, clock: str | None, table: tt.Table
+    ) -> tuple[TablePolicy, Clock | None]:
+        """A stored game's policy and clocks: its own, else the defaults' without a clock.
+
+        A game stored before policies takes the defaults; ``tt.RecordError`` if what is
+        stored is damaged.
+        """
+        seats = len(table.game.players)
+        if policy is None:
+            return TableDefaults(None, self.defaults.grace, self.defaults.takeover).policy(), None
+        found = TablePolicy.from_json(policy)
+        if clock is None or found.time_control is None:
+            return found, found.start(seats)
+        return found, Clock.from_json(clock, seats)
 
     async def _store_call(self, call: Callable[..., _T], *args: Any) -> _T:
         """``call(*args)`` in a worker thread: the event loop never waits for the store."""
         return await asyncio.to_thread(call, *args)
 
-    def _save(self, game_id: str, table: tt.Table, version: int, since: int = 0) -> None:
+    def _save(
+        self,
+        game_id: str,
+        table: tt.Table,
+        version: int,
+        since: int = 0,
+        *,
+        policy: TablePolicy | None = None,
+        clock: Clock | None = None,
+        mover: int | None = None,
+    ) -> None:
         """Store ``table`` as ``version`` (runs in a worker thread); failures are logged.
 
-        ``since``: how many actions the game had at the version before.
+        ``since``: how many actions the game had at the version before; ``policy`` the new
+        table's (version 0), ``clock`` the clocks after the move, ``mover`` the seat that made
+        it itself.
         """
         assert self.store is not None
         try:
-            self.store.save(game_id, table, version=version, since=since)
+            self.store.save(
+                game_id,
+                table,
+                version=version,
+                since=since,
+                policy=None if policy is None else policy.to_json(),
+                clock=None if clock is None else clock.to_json(),
+                mover=mover,
+            )
         except VersionConflictError:
             raise
         except Exception:
@@ -415,25 +747,87 @@ class Lobby:
     async def create(self, request: Mapping[str, Any], client: str = "") -> dict[str, Any]:
         """Create a game for ``client`` from a request body; the answer holds the seat links."""
         now = time.time()
-        created = self._check_quota(client_key(client), now)
+        maker = client_key(client)
+        created = self._check_quota(maker, now)
         self._check_room()
-        table, names, bots = _new_table(request, self.limits.max_message_bytes)
-        await self._check_unplayed()
-        game_id = await self._open(table)
+        table, names = self._new_table(request)
+        policy = self._new_policy(request)
+        if self.store is None:
+            await self._check_unplayed()
+        game_id = await self._open(table, policy, maker)
         created.append(now)
+        others = {**table.bots, **table.hosted}
         return {
             "game": game_id,
             "seats": [
                 {
                     "seat": seat,
                     "name": name,
-                    "bot": bots.get(seat),
-                    "link": None if seat in bots else f"/play/{game_id}#{table.credential(seat)}",
+                    "bot": others.get(seat),
+                    "link": None if seat in others else f"/play/{game_id}#{table.credential(seat)}",
                 }
                 for seat, name in enumerate(names)
             ],
             "watch": f"/play/{game_id}",
+            "clock": None if policy.time_control is None else str(policy.time_control),
+            "takeover": {"bot": policy.takeover, "grace": policy.grace},
         }
+
+    def bots_on_offer(self) -> tuple[str, ...]:
+        """The bots a seat may be given: the built-in ones, and the allowed programs."""
+        return (*BOTS, *self.programs.names)
+
+    def takeovers_on_offer(self) -> tuple[str, ...]:
+        """The bots a table may name to play its absent seats."""
+        default = () if self.defaults.takeover in TAKEOVER_BOTS else (self.defaults.takeover,)
+        names = (*TAKEOVER_BOTS, *default, *self.programs.names)
+        return tuple(dict.fromkeys(names))
+
+    def _new_table(self, request: Mapping[str, Any]) -> tuple[tt.Table, list[str]]:
+        players = request.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise tt.ConfigurationError("players must be a list of {name, bot} objects")
+        names = [str(p.get("name") or f"Player {i + 1}")[:24] for i, p in enumerate(players)]
+        chosen = {i: p["bot"] for i, p in enumerate(players) if p.get("bot")}
+        offered = self.bots_on_offer()
+        for seat, bot in chosen.items():
+            if bot not in offered:
+                raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(offered)}")
+        bots = {s: b for s, b in chosen.items() if b in BOTS}
+        hosted = {s: b for s, b in chosen.items() if b not in BOTS}
+        seed = _seed(request.get("seed"))
+        variants = request.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise tt.ConfigurationError("variants must be a list of names")
+        hidden = sorted(set(variants) & HIDDEN_VARIANTS)
+        if hidden:
+            raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
+        table = tt.Table.new(
+            names,
+            seed,
+            bots=bots,
+            hosted=hosted,
+            variants=variants,
+            any_mean_house=request.get("any_mean_house") is True,
+            refresh_ends_turn=request.get("refresh_ends_turn") is True,
+            max_message_bytes=self.limits.max_message_bytes,
+        )
+        return table, names
+
+    def _new_policy(self, request: Mapping[str, Any]) -> TablePolicy:
+        """A new table's policy: what its creator chose, else the defaults."""
+        defaults = self.defaults
+        control = defaults.time_control
+        if "clock" in request:
+            spec = request["clock"]
+            control = None if spec in (None, "", "none") else TimeControl.parse(spec)
+        takeover = request.get("takeover", defaults.takeover)
+        if takeover not in self.takeovers_on_offer():
+            raise tt.ConfigurationError(
+                f"the takeover bot is one of {', '.join(self.takeovers_on_offer())}"
+            )
+        grace = request.get("grace", defaults.grace)
+        return TablePolicy(control, grace, takeover, time.time())
 
     def _check_room(self) -> None:
         if not self._make_space():
@@ -441,21 +835,39 @@ class Lobby:
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
-    async def _open(self, table: tt.Table) -> str:
-        """Store a new table and open its room; its game id."""
+    async def _open(self, table: tt.Table, policy: TablePolicy, maker: str) -> str:
+        """Store a new table of ``maker`` (a client) within the caps, open its room; its id."""
         self._check_room()
         game_id = secrets.token_urlsafe(9)
         if self.store is not None:
             self._creating += 1
             try:
-                await self._store_call(self._save, game_id, table, 0)
+                gone = await self._store_call(
+                    functools.partial(
+                        self.store.create,
+                        policy=policy.to_json(),
+                        maker=maker,
+                        per_maker=self.limits.games_per_client,
+                        most=self.limits.max_unplayed,
+                    ),
+                    game_id,
+                    table,
+                )
+            except CapReachedError as exc:
+                raise _cap_refusal(exc) from None
             except Exception as exc:
+                _store_failed("could not store a new game")
                 raise RefusedError(
                     "not-saved", "the server could not store the new game; try again", 503
                 ) from exc
             finally:
                 self._creating -= 1
-        self.rooms[game_id] = Room(table)
+            for displaced in gone:  # its sockets on the other processes learn at their move
+                log.info("game %s made way for a newcomer's game", displaced)
+                self._close_room(
+                    displaced, "expired", "this game was never played and made way for another"
+                )
+        self.rooms[game_id] = Room(table, policy=policy)
         return game_id
 
     # -- "play again" (the page's end sheet) ------------------------------------------------------
@@ -482,15 +894,19 @@ class Lobby:
         table = tt.Table(
             game,
             bots=room.table.bots,
+            hosted=room.table.hosted,
             credential_hashes=[seat.get("credential_sha256") for seat in seats],
             max_message_bytes=self.limits.max_message_bytes,
         )
+        policy = attrs.evolve(room.policy, started=time.time())
         if self.store is None:
-            room.next_game = await self._open(table)
+            room.next_game = await self._open(table, policy, "")
             return room.next_game
         candidate = secrets.token_urlsafe(9)
         try:
-            room.next_game = await self._store_call(self.store.open_next, game_id, candidate, table)
+            room.next_game = await self._store_call(
+                self.store.open_next, game_id, candidate, table, policy.to_json()
+            )
         except Exception as exc:
             _store_failed("could not store the next game of %s", game_id)
             raise RefusedError("not-saved", "the server could not store the next game") from exc
@@ -526,39 +942,36 @@ class Lobby:
         """Handle one message from ``sender``: apply, store, then queue the answers."""
         async with room.lock:
             if self.store is None:
+                before = room.table.game
                 outgoing = room.table.handle(text, sender=sender.who)
+                if outgoing[0].to != tt.SENDER:
+                    room.clock = self._clock_of(room, before, time.time())
             else:
                 outgoing = await self._stored_move(game_id, room, text, sender)
             if outgoing[0].to != tt.SENDER:
                 room.last_active = time.time()
+                room.owner = True
                 if self.store is None:
                     room.version += 1  # (a store's save counts them)
             room.deliver(outgoing, sender)
+            if outgoing[0].to != tt.SENDER:
+                self._moved(game_id, room)
+
+    def _clock_of(self, room: Room, before: tt.GameState, now: float) -> Clock | None:
+        """The clocks after the move from ``before`` to the room's game, made ``now``."""
+        actions = len(room.table.game.history) - len(before.history)
+        return room.clock_after(before, actions, now)
 
     async def _stored_move(
         self, game_id: str, room: Room, text: str, sender: Connection
     ) -> tuple[tt.Outgoing, ...]:
         for _ in range(5):
-            version = room.version + 1
-            since = len(room.table.game.history)
-            conflict = False
-
-            def commit(table: tt.Table, version: int = version, since: int = since) -> None:
-                nonlocal conflict
-                try:
-                    self._save(game_id, table, version, since)
-                except VersionConflictError:
-                    conflict = True
-                    raise
-
-            # The move and its save run in a worker thread: the event loop (every other table)
-            # never waits for the disk. The table is only touched under its room's lock.
-            outgoing = await asyncio.to_thread(
-                room.table.handle, text, sender=sender.who, commit=commit
+            outgoing, conflict = await self._commit(
+                game_id,
+                room,
+                functools.partial(room.table.handle, text, sender=sender.who),
             )
             if not conflict:
-                if outgoing[0].to != tt.SENDER:
-                    room.version = version
                 return outgoing
             # Another process moved this game first: catch up, then try the message again.
             try:
@@ -568,6 +981,52 @@ class Lobby:
                 _store_failed("could not load game %s from the store", game_id)
                 return (_answer("not-saved", _UNAVAILABLE),)
         return (_answer("busy", "the game is busy; try again"),)
+
+    async def _commit(
+        self,
+        game_id: str,
+        room: Room,
+        play: Callable[..., tuple[tt.Outgoing, ...]],
+    ) -> tuple[tuple[tt.Outgoing, ...], bool]:
+        """Play a move (``play(commit=...)``) and store it as the next version, with its clocks.
+
+        Answers the table's answers, and whether another process stored that version first
+        (then nothing changed). The room's lock is held.
+        """
+        assert self.store is not None
+        version = room.version + 1
+        before = room.table.game
+        conflict = False
+        clock: list[Clock | None] = [room.clock]
+
+        # The human seat to act: it made this move itself unless the host played it for the
+        # seat (play_for, seen in played_by). A game counts as played once two seats have.
+        seat = before.current_player
+        human = seat if seat in room.table.human_seats else None
+
+        def commit(table: tt.Table) -> None:
+            nonlocal conflict
+            clock[0] = self._clock_of(room, before, time.time())
+            own = None if len(before.history) in table.played_by else human
+            try:
+                self._save(game_id, table, version, len(before.history), clock=clock[0], mover=own)
+            except VersionConflictError:
+                conflict = True
+                raise
+
+        # The move and its save run in a worker thread: the event loop (every other table)
+        # never waits for the disk. The table is only touched under its room's lock.
+        outgoing = await asyncio.to_thread(play, commit=commit)
+        if not conflict and outgoing[0].to != tt.SENDER:
+            room.version = version
+            room.clock = clock[0]
+        return outgoing, conflict
+
+    def _moved(self, game_id: str, room: Room) -> None:
+        """After a new version of ``room``: end a finished game's programs, set the timer."""
+        if room.table.game.is_over:
+            self._spawn(self.programs.finish(game_id, room.table.game))
+        self._schedule(game_id, room)
 
     async def _catch_up(self, game_id: str, room: Room) -> bool:
         """Bring ``room`` (its lock held) to the stored version; False if the game is gone.
@@ -589,8 +1048,14 @@ class Lobby:
             if stored.version > room.version:
                 outgoing = stored.table.updates_since(room.table.game)
                 room.table, room.version = stored.table, stored.version
+                with contextlib.suppress(tt.RecordError):  # kept as it was: the log says
+                    room.policy, room.clock = self._policy_of(
+                        stored.policy, stored.clock, stored.table
+                    )
                 room.last_active = time.time()
+                room.owner = False
                 room.deliver(outgoing, None)
+                self._moved(game_id, room)
         if news.next_game is not None and room.next_game is None:
             room.next_game = news.next_game
             self.announce_next(room)
@@ -600,13 +1065,27 @@ class Lobby:
         """Play ``moves``, stored by other processes, at ``room`` (its lock held).
 
         Only if they are the ones right after its version and play by the rules; else False,
-        and the room is unchanged.
+        and the room is unchanged. The room takes the clocks stored with the last of them.
         """
         versions = [move.version for move in moves]
         if not moves or versions != list(range(room.version + 1, room.version + 1 + len(moves))):
             return False
+        seats = len(room.table.game.players)
         try:
-            outgoing = room.table.follow([a for move in moves for a in move.actions])
+            clocks = [
+                None if move.clock is None else Clock.from_json(move.clock, seats) for move in moves
+            ]
+        except tt.RecordError as exc:
+            log.error("game %s: a stored clock is damaged (%s)", game_id, exc)
+            return False
+        actions: list[str] = []
+        played_by = {}
+        for move in moves:
+            if move.played_by is not None:
+                played_by[len(actions)] = move.played_by
+            actions += move.actions
+        try:
+            outgoing = room.table.follow(actions, played_by=played_by)
         except tt.TrickyTreatsError as exc:
             log.error(
                 "the stored moves %d to %d of game %s do not play on this table (%s)",
@@ -617,8 +1096,12 @@ class Lobby:
             )
             return False
         room.version = versions[-1]
+        if clocks[-1] is not None:
+            room.clock = clocks[-1]
         room.last_active = time.time()
+        room.owner = False
         room.deliver(outgoing, None)
+        self._moved(game_id, room)
         return True
 
     async def refresh(self, game_id: str, room: Room) -> bool:
@@ -637,29 +1120,27 @@ class Lobby:
             raise RefusedError("unavailable", _UNAVAILABLE, 503) from None
 
     def changed(
-        self, game_id: str, version: int, actions: tuple[str, ...] | None = None
+        self, game_id: str, version: int, move: StoredMove | None = None
     ) -> Awaitable[None] | None:
         """Another process stored ``version`` of ``game_id``: the work of telling our sockets.
 
-        None if this process holds no such game, or has that version already. ``actions`` are
-        that move's (None if the notification did not carry them): a room at the version
-        before plays them; one further behind reads the log.
+        None if this process holds no such game, or has that version already. ``move`` is
+        that move (None if the notification did not carry it): a room at the version before
+        plays it; one further behind reads the log.
         """
         room = self.rooms.get(game_id)
         if room is None or version <= room.version:
             return None
-        return self._heard(game_id, room, version, actions)
+        return self._heard(game_id, room, version, move)
 
-    async def _heard(
-        self, game_id: str, room: Room, version: int, actions: tuple[str, ...] | None
-    ) -> None:
+    async def _heard(self, game_id: str, room: Room, version: int, move: StoredMove | None) -> None:
         async with room.lock:
             if version <= room.version:
                 return
             if (
-                actions is not None
+                move is not None
                 and version == room.version + 1
-                and self._follow(game_id, room, [StoredMove(version, actions)])
+                and self._follow(game_id, room, [move])
             ):
                 return
             try:
@@ -673,12 +1154,19 @@ class Lobby:
             async with room.lock:
                 try:
                     await self._catch_up(game_id, room)
+                    room.others = (
+                        tuple(await self._store_call(self.store.presence, game_id, self.process))
+                        if self.store is not None
+                        else ()
+                    )
+                    room.others_at = time.time()
                 except Exception:
                     _store_failed("could not read game %s from the store", game_id)
                     return
+            self._told(game_id, room)
 
     def _close_room(self, game_id: str, code: str, message: str) -> None:
-        room = self.rooms.pop(game_id, None)
+        room = self._unload(game_id)
         if room is None:
             return
         for connection in room.connections:
@@ -695,7 +1183,7 @@ class Lobby:
             if room.idle and (self.store is not None or room.table.game.is_over)
         ]
         for game_id in gone:
-            del self.rooms[game_id]
+            self._unload(game_id)
         return gone
 
     async def expire(self, now: float | None = None) -> list[str]:
@@ -741,6 +1229,236 @@ class Lobby:
             except Exception:  # a store that fails now may work next time
                 _store_failed("could not delete expired games")
 
+    # -- presence: who is at each table ---------------------------------------------------------
+
+    async def seated(
+        self, game_id: str, room: Room, who: int | str, newcomer: Connection | None = None
+    ) -> None:
+        """A socket of ``who`` (a seat, or ``SPECTATORS``) joined or left ``room``.
+
+        Every client hears who is there now if that changed (a seat taken over whose player
+        is back is announced so), the timer is set again, and the store is told this
+        process's sockets of that seat, for the other processes. ``newcomer``: the socket
+        that joined (its welcome said it all).
+        """
+        seat = None if who == tt.SPECTATORS else int(who)
+        if not room.local_sockets(seat):
+            room.left[seat] = time.time()
+        self._told(game_id, room, newcomer)
+        if self.store is None:
+            return
+        async with room.presence_lock:  # in order: the last write holds the last count
+            try:
+                sockets = room.local_sockets(seat)
+                await self._store_call(
+                    self.store.set_presence, game_id, self.process, seat, sockets
+                )
+            except Exception:
+                _store_failed("could not store who is at game %s", game_id)
+
+    def presence_changed(self, game_id: str) -> Awaitable[None] | None:
+        """Another process's sockets of ``game_id`` changed: the work of reading them."""
+        room = self.rooms.get(game_id)
+        if room is None or self.store is None:
+            return None
+        return self._read_presence(game_id, room)
+
+    async def _read_presence(self, game_id: str, room: Room) -> None:
+        assert self.store is not None
+        try:
+            rows = await self._store_call(self.store.presence, game_id, self.process)
+        except Exception:
+            _store_failed("could not read who is at game %s", game_id)
+            return
+        if self.rooms.get(game_id) is room:
+            room.others, room.others_at = tuple(rows), time.time()
+            self._told(game_id, room)
+
+    def _told(self, game_id: str, room: Room, newcomer: Connection | None = None) -> None:
+        """Who is at ``room`` may have changed: tell its clients if so, set its timer again.
+
+        They hear when a seat's player comes or goes (on any process) or is taken over or
+        back; ``newcomer`` has heard it in its welcome. A spectator alone is no news: the
+        count comes with the next message.
+        """
+        room.taken = room.taken_over(time.time())
+        shown = room.seen_presence()
+        if shown != room.shown:
+            room.shown = shown
+            message = room.presence_message()
+            for connection in room.connections:
+                if connection is not newcomer:
+                    connection.offer(message)
+        self._schedule(game_id, room)
+
+    async def keep_alive(self) -> None:
+        """Say every ``PRESENCE_SECONDS`` that this process is alive, until cancelled.
+
+        And read again the presence of the games where another process's sockets are open:
+        that process may be gone.
+        """
+        assert self.store is not None
+        while True:
+            await asyncio.sleep(PRESENCE_SECONDS)
+            try:
+                await self._store_call(self.store.heartbeat, self.process)
+            except Exception:
+                _store_failed("could not say this process is alive")
+            for game_id, room in list(self.rooms.items()):
+                if any(row.sockets for row in room.others):
+                    await self._read_presence(game_id, room)
+
+    # -- the table's time: clocks and takeover ----------------------------------------------
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _schedule(self, game_id: str, room: Room) -> None:
+        """Set ``room``'s timer for the next thing its time or its absent seats call for."""
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        if self.rooms.get(game_id) is not room or room.acting or room.table.game.is_over:
+            return
+        now = time.time()
+        times = [
+            presence.away_since + room.policy.grace
+            for seat in room.table.human_seats
+            if seat not in room.taken and (presence := room.presence(seat)).away_since is not None
+        ]
+        due = room.host_due(now)
+        if due is not None:
+            times.append(max(due[0], room.retry_at) + self._backstop(room, due[2]))
+        if not times:
+            return
+        room.timer = asyncio.get_running_loop().call_later(
+            max(0.0, min(times) - now), self._fire, game_id, room
+        )
+
+    def _backstop(self, room: Room, reason: str) -> float:
+        """How much later than due this process acts (0 if it stored the last version)."""
+        if room.owner:
+            return 0.0
+        program = self.programs.limits.move_seconds if reason == "program" else 0.0
+        return BACKSTOP_SECONDS + program
+
+    def _fire(self, game_id: str, room: Room) -> None:
+        room.timer = None
+        self._spawn(self._tick(game_id, room))
+
+    async def _tick(self, game_id: str, room: Room) -> None:
+        """The timer rang: announce the seats newly taken over, make the move now due."""
+        try:
+            now = time.time()
+            if room.taken_over(now) != room.taken:
+                self._told(game_id, room)
+            due = room.host_due(now)
+            if due is not None and due[0] + self._backstop(room, due[2]) <= now + 0.001:
+                await self._host_move(game_id, room, due[1], due[2])
+        except Exception:  # a bug: said in the log; the timer is set again
+            log.exception("game %s: the table's time failed", game_id)
+            room.retry_at = time.time() + RETRY_SECONDS
+        finally:
+            self._schedule(game_id, room)
+
+    async def _host_move(self, game_id: str, room: Room, seat: int, reason: str) -> None:
+        """Play ``seat``'s move as the host, stored as the next version.
+
+        Its program's move, or the takeover bot's (``reason``: its player is ``away`` or out
+        of ``time``).
+        """
+        async with room.lock:
+            if self.store is not None:
+                try:
+                    if not await self._catch_up(game_id, room):
+                        return
+                except Exception:
+                    _store_failed("could not read game %s from the store", game_id)
+                    room.retry_at = time.time() + RETRY_SECONDS
+                    return
+            due = room.host_due(time.time())
+            if due is None or due[1] != seat or due[0] > time.time() + 0.001:
+                return  # a move came first, or the player is back
+            reason = due[2]
+            version, game = room.version, room.table.game
+            name = room.table.hosted.get(seat, room.policy.takeover)
+            room.acting = True
+        try:
+            action, played_by = await self._choose(game_id, room, game, seat, name, reason)
+        finally:
+            room.acting = False
+        async with room.lock:
+            if room.version != version or room.table.game is not game:
+                return  # the player moved meanwhile, or another process did this
+            play = functools.partial(room.table.play_for, seat, action, played_by=played_by)
+            if self.store is None:
+                outgoing = play()
+                room.clock = self._clock_of(room, game, time.time())
+                room.version += 1
+            else:
+                try:
+                    outgoing, conflict = await self._commit(game_id, room, play)
+                except Exception:
+                    _store_failed("could not store the move of game %s", game_id)
+                    room.retry_at = time.time() + RETRY_SECONDS
+                    return
+                if conflict:  # another process made it first: take its move
+                    log.info("game %s: another process played seat %d's move first", game_id, seat)
+                    with contextlib.suppress(Exception):
+                        await self._catch_up(game_id, room)
+                    return
+            if outgoing[0].to == tt.SENDER:  # not stored: try again in a moment
+                room.retry_at = time.time() + RETRY_SECONDS
+                return
+            room.last_active = time.time()
+            room.owner = True
+            room.deliver(outgoing, None)
+            self._moved(game_id, room)
+
+    async def _choose(
+        self, game_id: str, room: Room, game: tt.GameState, seat: int, name: str, reason: str
+    ) -> tuple[tt.Action, tt.PlayedBy | None]:
+        """The action the host plays for ``seat``, by bot ``name``, and who played it.
+
+        A program that fails (no answer in time, a crash, an illegal answer) or that this
+        server does not run loses the move to the greedy bot, and the move says why.
+        """
+        hosted = seat in room.table.hosted
+        if hosted or name in self.programs.allowed:
+            answer = await self.programs.ask(game_id, seat, name, game)
+            if answer.action is not None:
+                return answer.action, None if hosted else tt.PlayedBy(name, reason)
+            failure = f"{name} {answer.failure}"
+            log.info("game %s, seat %d: %s; the greedy bot plays", game_id, seat, failure)
+            name, reason = "greedy", "failed"
+            detail = failure[:200]
+        else:
+            detail = ""
+        agent = make_agent(name)
+        rng = random.Random(f"tricky-treats table takeover {game.config.seed} {len(game.history)}")
+        view, legal = game.view(seat), game.legal_actions()
+        action = await asyncio.to_thread(agent.choose, view, legal, rng)
+        return action, tt.PlayedBy(name, reason, detail)
+
+
+def _cap_refusal(exc: CapReachedError) -> RefusedError:
+    """The refusal of a new game the store's caps turned away."""
+    if exc.code == "too-many-games":
+        return RefusedError(
+            "too-many-games",
+            f"your address has {exc.held} games nobody has played yet, as many as one address "
+            "may; play one of them, or try again once they expire",
+            429,
+        )
+    return RefusedError(
+        "busy",
+        f"{exc.total} new games are waiting to be played, as many as this server keeps, and "
+        "nobody holds more than their share; try again in a few minutes",
+        503,
+    )
+
 
 def _store_failed(message: str, *args: object) -> None:
     """Log the store failure being handled: one line if the store is down, else its traceback."""
@@ -759,14 +1477,39 @@ LANGUAGE_COOKIE = "tt_lang"
 """The cookie of the page's language switch: a player's own choice, kept by their browser."""
 
 
-def page_language(cookie: str | None, headers: Mapping[str, str]) -> str:
-    """The language of a page: the player's switch (the cookie), else the browser's wish."""
+@functools.cache
+def web_languages() -> dict[str, str]:
+    """The languages the pages speak, by code, each named in its own words.
+
+    English, and every catalog shipped (``static/i18n/LL.json``) of a language the engine
+    speaks too; a catalog names its language by its translation of "English".
+    """
+    from tricky_treats._i18n import LANGUAGES
+
+    languages = {"en": "English"}
+    for catalog in sorted((STATIC / "i18n").glob("*.json")):
+        if catalog.stem in LANGUAGES:
+            messages = json.loads(catalog.read_text(encoding="utf-8"))
+            languages[catalog.stem] = messages.get("English", catalog.stem)
+    return languages
+
+
+def page_language(cookie: str | None, headers: Mapping[str, str], asked: str | None = None) -> str:
+    """The language of a page: a link's, else the player's switch, else the browser's wish.
+
+    ``asked`` is a link's ``?lang=``, ``cookie`` the switch's choice; a language the pages do
+    not speak is passed over.
+    """
     from tricky_treats._i18n import check_language, from_accept_language
 
-    if cookie:
-        with contextlib.suppress(tt.ConfigurationError):
-            return check_language(cookie)
-    return from_accept_language(headers.get("accept-language"))
+    for chosen in (asked, cookie):
+        if chosen:
+            with contextlib.suppress(tt.ConfigurationError):
+                code = check_language(chosen[:40])
+                if code in web_languages():
+                    return code
+    found = from_accept_language(headers.get("accept-language"))
+    return found if found in web_languages() else "en"
 
 
 @functools.cache
@@ -781,38 +1524,10 @@ def _page_html(name: str, language: str) -> str:
         + messages.replace("</", "<\\/")
         + "</script>"
     )
+    languages = json.dumps(web_languages(), ensure_ascii=False).replace("</", "<\\/")
+    script += f'\n  <script id="tt-languages" type="application/json">{languages}</script>'
     html = html.replace('<html lang="en">', f'<html lang="{language}">', 1)
     return html.replace("</head>", f"  {script}\n</head>", 1)
-
-
-def _new_table(
-    request: Mapping[str, Any], max_message_bytes: int
-) -> tuple[tt.Table, list[str], dict[int, str]]:
-    players = request.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise tt.ConfigurationError("players must be a list of {name, bot} objects")
-    names = [str(p.get("name") or f"Player {i + 1}")[:24] for i, p in enumerate(players)]
-    bots = {i: p["bot"] for i, p in enumerate(players) if p.get("bot")}
-    for seat, bot in bots.items():
-        if bot not in BOTS:
-            raise tt.ConfigurationError(f"seat {seat}: bots are {', '.join(BOTS)}")
-    seed = _seed(request.get("seed"))
-    variants = request.get("variants", [])
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise tt.ConfigurationError("variants must be a list of names")
-    hidden = sorted(set(variants) & HIDDEN_VARIANTS)
-    if hidden:
-        raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
-    table = tt.Table.new(
-        names,
-        seed,
-        bots=bots,
-        variants=variants,
-        any_mean_house=request.get("any_mean_house") is True,
-        refresh_ends_turn=request.get("refresh_ends_turn") is True,
-        max_message_bytes=max_message_bytes,
-    )
-    return table, names, bots
 
 
 def _seed(seed: object) -> int | None:
@@ -923,7 +1638,9 @@ def create_app(
 
     async def page(request: Request) -> Response:
         name = request.scope["route"].name
-        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        language = page_language(
+            request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
+        )
         html = _page_html(name, language)
         # The page depends on the cookie and the header: caches must keep one per language.
         return Response(html, media_type="text/html", headers={"Vary": "Accept-Language, Cookie"})
@@ -931,7 +1648,9 @@ def create_app(
     async def variants(request: Request) -> Response:
         from tricky_treats._i18n import _, speaking
 
-        language = page_language(request.cookies.get(LANGUAGE_COOKIE), request.headers)
+        language = page_language(
+            request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
+        )
         with speaking(language):  # the engine's catalog has the shipped variants' words
             offered = [
                 {"name": v.name, "title": _(v.title), "description": _(v.description)}
@@ -939,7 +1658,21 @@ def create_app(
                 if v.name not in HIDDEN_VARIANTS
             ]
         offline = (pyodide / "pyodide.mjs").is_file()
-        return JSONResponse({"variants": offered, "bots": list(BOTS), "offline": offline})
+        defaults = lobby.defaults
+        return JSONResponse(
+            {
+                "variants": offered,
+                "bots": list(lobby.bots_on_offer()),
+                "programs": list(lobby.programs.names),
+                "takeovers": list(lobby.takeovers_on_offer()),
+                "defaults": {
+                    "clock": None if defaults.time_control is None else str(defaults.time_control),
+                    "grace": defaults.grace,
+                    "takeover": defaults.takeover,
+                },
+                "offline": offline,
+            }
+        )
 
     async def create_game(request: Request) -> Response:
         try:
@@ -1006,11 +1739,15 @@ def create_app(
         if connection is None:
             return
         try:
+            await lobby.seated(game_id, room, connection.who, connection)
             await _serve(game_id, room, connection)
         finally:
             connection.drop("gone")
             with contextlib.suppress(ValueError):
                 room.connections.remove(connection)
+            # Everyone hears that it left, even if this task is being cancelled.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(lobby.seated(game_id, room, connection.who))
 
     async def _greet(websocket: WebSocket, game_id: str, room: Room) -> Connection | None:
         """Read the hello and seat the socket at ``room``; None if the client left first."""
@@ -1046,7 +1783,7 @@ def create_app(
             seat_key = credential if isinstance(welcome.to, int) else None
             connection = Connection(websocket, welcome.to, limits.send_queue, seat_key)
             room.connections.append(connection)
-            connection.offer(welcome.text)
+            connection.offer(_with_state(welcome, room.table_state_text()).text)
             if following := lobby.next_game_message(room, connection):
                 connection.offer(following)
         return connection
@@ -1089,13 +1826,17 @@ def create_app(
         if background:
             tasks.append(asyncio.ensure_future(lobby.sweep()))
             if lobby.store is not None:
-                watch = lobby.store.watch(lobby.changed, lobby.resync, lobby.next_game)
+                watch = lobby.store.watch(
+                    lobby.changed, lobby.resync, lobby.next_game, lobby.presence_changed
+                )
                 tasks.append(asyncio.ensure_future(watch))
+                tasks.append(asyncio.ensure_future(lobby.keep_alive()))
         try:
             yield
         finally:
             for task in tasks:
                 task.cancel()
+            lobby.programs.close()
 
     routes = [
         Route("/", page, name="index"),

@@ -7,12 +7,21 @@ processes storing version ``v`` of one game, the one that comes second finds it 
 ``VersionConflictError``. The same statement sends
 ``NOTIFY tricky_treats, '<version> <game id> <actions>'``, which PostgreSQL delivers on commit
 to every process that listens: a process that holds the game at the version before plays the
-actions (checked by the rules) and tells its sockets; one further behind reads the log.
-"Play again" is announced the same way (``'next <game id> <next game id>'``).
+actions (checked by the rules) and tells its sockets; one further behind reads the log. The
+move's clock and ``played_by``, if it has them, follow its actions as one JSON object. "Play
+again" is announced the same way (``'next <game id> <next game id>'``), and so is a change of
+a process's sockets of a game (``'presence <game id>'``: the others read its presence rows).
+Each process says it is alive every ``PRESENCE_SECONDS`` (``heartbeat``); the sockets of one
+not heard of for ``PRESENCE_TTL`` count as closed when it was last heard of.
 
 While the database is down, every call fails within ``timeout`` seconds with
 ``StoreUnavailableError`` (never waits for a pool to give up), and the first call after it is
-back opens a fresh connection: service resumes as soon as PostgreSQL answers again.
+back opens a fresh connection: service resumes as soon as PostgreSQL answers again. While it is
+frozen (stopped with SIGSTOP, a host that went quiet: the connections stay open and nothing
+answers), a call that has its connection fails after ``statement_seconds`` the same way: a
+watchdog shuts the connection's socket down. A move cut so may still be stored when the
+database wakes (it had the statement); it is then announced as any move is, and every process
+plays it.
 """
 
 from __future__ import annotations
@@ -20,7 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import itertools
+import json
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -28,16 +41,24 @@ from typing import Any
 
 import tricky_treats as tt
 from tricky_treats_web.store import (
+    PRESENCE_TTL,
     SCHEMA_VERSION,
+    CapReachedError,
     Changed,
     NextGame,
+    PresenceChanged,
+    PresenceRow,
     QuarantinedTable,
     Resync,
+    StoredMove,
     StoredMoves,
     StoredTable,
     StoreUnavailableError,
     VersionConflictError,
+    mover_bit,
     new_actions,
+    played_by_text,
+    read_played_by,
     resume_logged,
     stored_moves,
 )
@@ -62,7 +83,10 @@ CREATE TABLE IF NOT EXISTS tricky_treats_games (
     over BOOLEAN NOT NULL,
     moved BOOLEAN NOT NULL,
     updated TIMESTAMPTZ NOT NULL DEFAULT now(),
-    next_game TEXT
+    next_game TEXT,
+    policy TEXT,
+    maker TEXT,
+    movers BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tricky_treats_games_unplayed
     ON tricky_treats_games (updated) WHERE NOT moved AND NOT over;
@@ -72,8 +96,27 @@ CREATE TABLE IF NOT EXISTS tricky_treats_moves (
     version BIGINT NOT NULL,
     actions TEXT NOT NULL,
     at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    clock TEXT,
+    played_by TEXT,
     PRIMARY KEY (game_id, version)
 );
+ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS policy TEXT;
+ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS maker TEXT;
+ALTER TABLE tricky_treats_games ADD COLUMN IF NOT EXISTS movers BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS tricky_treats_games_maker
+    ON tricky_treats_games (maker) WHERE NOT moved AND NOT over;
+ALTER TABLE tricky_treats_moves ADD COLUMN IF NOT EXISTS clock TEXT;
+ALTER TABLE tricky_treats_moves ADD COLUMN IF NOT EXISTS played_by TEXT;
+CREATE TABLE IF NOT EXISTS tricky_treats_presence (
+    game_id TEXT NOT NULL REFERENCES tricky_treats_games ON DELETE CASCADE,
+    process TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    sockets INTEGER NOT NULL,
+    left_at TIMESTAMPTZ,
+    seen TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, process, seat)
+);
+CREATE INDEX IF NOT EXISTS tricky_treats_presence_process ON tricky_treats_presence (process);
 CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (
     id BIGSERIAL PRIMARY KEY,
     game_id TEXT NOT NULL,
@@ -83,9 +126,36 @@ CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (
     moves TEXT NOT NULL DEFAULT ''
 );
 """
-"""Schema 2 (``SCHEMA_VERSION``): a row per game with its snapshot, a row per move. The log's
-rows go with their game (``ON DELETE CASCADE``), and a move cannot be stored for a game that
-is being deleted (the foreign key)."""
+"""Schema 3 (``SCHEMA_VERSION``): a row per game with its snapshot and policy, a row per move
+with its clock, a row per game, process and seat (-1: the spectators) with its sockets. The
+log's and the presence rows go with their game (``ON DELETE CASCADE``), and a move cannot be
+stored for a game that is being deleted (the foreign key). The ``ALTER TABLE`` lines take a
+database of schema 2 to 3."""
+
+_PRESENCE = """
+WITH written AS (
+    INSERT INTO tricky_treats_presence AS row (game_id, process, seat, sockets, left_at)
+    VALUES (%(game)s, %(process)s, %(seat)s, %(sockets)s,
+        CASE WHEN %(sockets)s = 0 THEN now() END)
+    ON CONFLICT (game_id, process, seat) DO UPDATE
+        SET sockets = excluded.sockets, left_at = excluded.left_at, seen = now()
+    RETURNING game_id
+)
+SELECT pg_notify(%(channel)s, 'presence ' || game_id) FROM written
+"""
+"""One process's sockets of a seat of a game (``seat`` -1: the spectators), and the others told."""
+
+_OTHERS = """
+SELECT process, seat,
+    CASE WHEN seen > now() - make_interval(secs => %(ttl)s) THEN sockets ELSE 0 END,
+    extract(epoch FROM now() - CASE
+        WHEN sockets = 0 THEN left_at
+        WHEN seen > now() - make_interval(secs => %(ttl)s) THEN NULL
+        ELSE seen END)
+FROM tricky_treats_presence WHERE game_id = %(game)s AND process <> %(process)s
+"""
+"""The other processes' presence rows of a game, in the database's time: a process not heard of
+for ``PRESENCE_TTL`` has no sockets, closed when it was last heard of."""
 
 _FROM_WHOLE_TABLES = """
 INSERT INTO tricky_treats_games
@@ -101,25 +171,40 @@ ALTER TABLE tricky_treats_quarantine ADD COLUMN IF NOT EXISTS moves TEXT NOT NUL
 
 _APPEND = """
 WITH logged AS (
-    INSERT INTO tricky_treats_moves (game_id, version, actions)
-    SELECT game_id, %(version)s, %(actions)s FROM tricky_treats_games AS game
+    INSERT INTO tricky_treats_moves (game_id, version, actions, clock, played_by)
+    SELECT game_id, %(version)s, %(actions)s, %(clock)s, %(played_by)s
+    FROM tricky_treats_games AS game
     WHERE game_id = %(game)s AND (snapshot_version = %(version)s - 1 OR EXISTS (
         SELECT 1 FROM tricky_treats_moves AS move
         WHERE move.game_id = game.game_id AND move.version = %(version)s - 1))
     ON CONFLICT DO NOTHING
     RETURNING game_id
 ), marked AS (
-    UPDATE tricky_treats_games AS game SET moved = true, over = %(over)s, updated = now()
+    UPDATE tricky_treats_games AS game SET movers = game.movers | %(mover)s,
+        moved = ((game.movers | %(mover)s) & ((game.movers | %(mover)s) - 1)) <> 0,
+        over = %(over)s, updated = now()
     FROM logged WHERE game.game_id = logged.game_id AND (NOT game.moved OR %(over)s)
 )
 SELECT pg_notify(%(channel)s, %(note)s) FROM logged
 """
 """A move as version v, stored only if v - 1 is (the key (game, version) takes each once);
-the game's row records its first move and its last; the processes are told. One statement,
-one round trip."""
+an unplayed game's row records the seat that moved (played once two have: ``m & (m - 1)``
+clears the lowest bit) and the time of its last move, a played game's its last move; the
+processes are told. One statement, one round trip."""
+
+_UNPLAYED = "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
+_HEAVIEST = (
+    "SELECT maker, count(*) AS held FROM tricky_treats_games WHERE NOT moved AND NOT over "
+    "AND maker IS NOT NULL GROUP BY maker ORDER BY held DESC, min(updated) LIMIT 1"
+)
+_OLDEST = (
+    "SELECT game_id FROM tricky_treats_games WHERE NOT moved AND NOT over AND maker = %s "
+    "ORDER BY updated LIMIT 1"
+)
 
 _LOG = """
-SELECT game.snapshot_version, game.next_game, move.version, move.actions
+SELECT game.snapshot_version, game.next_game, move.version, move.actions, move.clock,
+    move.played_by
 FROM tricky_treats_games AS game LEFT JOIN tricky_treats_moves AS move
     ON move.game_id = game.game_id AND move.version > %s
 WHERE game.game_id = %s ORDER BY move.version
@@ -136,6 +221,65 @@ def _import_psycopg() -> Any:
     return psycopg
 
 
+class _Watchdog:
+    """Cuts the connection of a transaction that runs past its deadline.
+
+    A frozen database keeps its TCP connections open (the kernel still acknowledges what is
+    sent) and answers nothing, so psycopg would wait for ever. Shutting the socket down makes
+    the waiting call fail at once (``OperationalError``). One thread, started on first use,
+    watches every transaction of the process.
+    """
+
+    def __init__(self) -> None:
+        self._running: dict[int, tuple[float, Any]] = {}
+        self._keys = itertools.count()
+        self._condition = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def watching(self, conn: Any, seconds: float | None) -> Iterator[None]:
+        """Cut ``conn`` if the block lasts more than ``seconds`` (None: never)."""
+        if seconds is None:
+            yield
+            return
+        key = next(self._keys)
+        with self._condition:
+            self._running[key] = (time.monotonic() + seconds, conn)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="tricky-treats-web store watchdog", daemon=True
+                )
+                self._thread.start()
+            self._condition.notify()
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._running.pop(key, None)
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                now = time.monotonic()
+                for key, (deadline, conn) in list(self._running.items()):
+                    if deadline <= now:
+                        del self._running[key]
+                        _cut(conn)
+                soonest = min((d for d, _ in self._running.values()), default=now + 60)
+                self._condition.wait(max(0.01, soonest - now))
+
+
+def _cut(conn: Any) -> None:
+    """Shut the socket of ``conn`` down: a call waiting on it fails, in its own thread."""
+    with contextlib.suppress(Exception):  # closed meanwhile: nothing to cut
+        duplicate = socket.socket(fileno=os.dup(conn.pgconn.socket))
+        try:
+            duplicate.shutdown(socket.SHUT_RDWR)
+        finally:
+            duplicate.close()
+    log.warning("PostgreSQL did not answer in time: a connection was cut")
+
+
 class _Connections:
     """At most ``size`` connections to ``url``, opened when needed, each used by one thread.
 
@@ -148,10 +292,14 @@ class _Connections:
     CHECK_AFTER = 1.0
     """Seconds idle after which a connection is checked (``SELECT 1``) before it is used."""
 
-    def __init__(self, psycopg: Any, url: str, size: int, timeout: float) -> None:
+    def __init__(
+        self, psycopg: Any, url: str, size: int, timeout: float, statement_seconds: float
+    ) -> None:
         self._psycopg = psycopg
         self._url = url
         self._timeout = timeout
+        self._statement_seconds = statement_seconds
+        self._watchdog = _Watchdog()
         self._slots = threading.BoundedSemaphore(size)
         self._idle: list[tuple[Any, float]] = []
         self._lock = threading.Lock()
@@ -190,12 +338,13 @@ class _Connections:
             conn.close()
 
     @contextlib.contextmanager
-    def connection(self, *, single: bool = False) -> Iterator[Any]:
+    def connection(self, *, single: bool = False, seconds: float | None = -1.0) -> Iterator[Any]:
         """A connection for one transaction, committed when the block ends without error.
 
         ``single``: the block runs one statement, which is its own transaction (autocommit:
         one round trip to the server instead of three). ``StoreUnavailableError`` if no
-        connection is to be had within the timeout or the database fails under it.
+        connection is to be had within the timeout, or the database fails under it or does
+        not answer within ``seconds`` (by default ``statement_seconds``; None: no bound).
         """
         psycopg = self._psycopg
         if self.closed:
@@ -205,10 +354,12 @@ class _Connections:
         conn = None
         try:
             conn = self._take()
-            if conn.autocommit != single:
-                conn.autocommit = single
-            yield conn
-            conn.commit()
+            bound = self._statement_seconds if seconds is not None and seconds < 0 else seconds
+            with self._watchdog.watching(conn, bound):
+                if conn.autocommit != single:
+                    conn.autocommit = single
+                yield conn
+                conn.commit()
         except psycopg.OperationalError as exc:
             if conn is not None:
                 conn.close()
@@ -237,15 +388,27 @@ class PostgresTableStore:
 
     ``url`` is a libpq connection URL (``postgresql://user@host:port/database``); ``pool_size``
     bounds the connections this process opens for saves and loads (one more listens);
-    ``timeout`` bounds the wait for one, in seconds.
+    ``timeout`` bounds the wait for one, in seconds, and ``statement_seconds`` the wait for
+    the database's answer (a sweep of expired games has ``SWEEP_SECONDS``, a migration no
+    bound). ``StoreUnavailableError`` if the database cannot be reached.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 1.5) -> None:
+    SWEEP_SECONDS = 60.0
+    """The bound on a sweep of expired games, which may delete many."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 8,
+        timeout: float = 1.5,
+        statement_seconds: float = 3.0,
+    ) -> None:
         psycopg = _import_psycopg()
         self._psycopg = psycopg
         self.url = url
-        self._pool = _Connections(psycopg, url, pool_size, timeout)
-        with self._pool.connection() as conn:
+        self._pool = _Connections(psycopg, url, pool_size, timeout, statement_seconds)
+        with self._pool.connection(seconds=None) as conn:
             # One process at a time creates or migrates the schema.
             conn.execute("SELECT pg_advisory_xact_lock(7274251)")
             self._migrate(conn)
@@ -263,6 +426,7 @@ class PostgresTableStore:
             )
         if found == SCHEMA_VERSION:
             return
+        # Schema 2 to 3 is done by _SCHEMA's ALTER TABLE lines, which the new columns need.
         moved = 0
         if found == 1:
             # Schema 1 as its last release left it (the versions and "play again" kept).
@@ -278,13 +442,27 @@ class PostgresTableStore:
                 SCHEMA_VERSION,
                 moved,
             )
+        elif found:
+            log.warning(
+                "the table store is migrated from schema %d to %d (clocks and presence)",
+                found,
+                SCHEMA_VERSION,
+            )
 
     def close(self) -> None:
         """Close this process's connections."""
         self._pool.close()
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        version: int = 0,
+        since: int | None = None,
+        policy: str | None = None,
+        clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), and announce it."""
         if version == 0:
@@ -292,22 +470,29 @@ class PostgresTableStore:
             with self._pool.connection() as conn:
                 cursor = conn.execute(
                     "INSERT INTO tricky_treats_games "
-                    "(game_id, snapshot, snapshot_version, over, moved) "
-                    "VALUES (%s, %s, 0, %s, false) ON CONFLICT (game_id) DO NOTHING",
-                    (game_id, data, table.game.is_over),
+                    "(game_id, snapshot, snapshot_version, over, moved, policy) "
+                    "VALUES (%s, %s, 0, %s, false, %s) ON CONFLICT (game_id) DO NOTHING",
+                    (game_id, data, table.game.is_over, policy),
                 )
                 if cursor.rowcount != 1:
                     raise VersionConflictError(f"game {game_id} is stored already")
             return
         actions = new_actions(table, version, since)
+        assert since is not None  # new_actions checked it
+        by = played_by_text(table, since)
         note = f"{version} {game_id} {actions}"
+        if clock is not None or by is not None:
+            note += f' {{"clock": {clock or "null"}, "played_by": {by or "null"}}}'
         if len(note.encode()) > NOTIFY_BYTES:
             note = f"{version} {game_id}"
         arguments = {
             "game": game_id,
             "version": version,
             "actions": actions,
+            "clock": clock,
+            "played_by": by,
             "over": table.game.is_over,
+            "mover": mover_bit(mover),
             "channel": CHANNEL,
             "note": note,
         }
@@ -321,7 +506,9 @@ class PostgresTableStore:
             raise VersionConflictError(f"game {game_id} is not stored") from None
         # Leaving the block committed: the move is durable and the notification goes out.
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(
+        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
+    ) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._pool.connection() as conn:
@@ -335,8 +522,8 @@ class PostgresTableStore:
                 return str(row[0])
             conn.execute(
                 "INSERT INTO tricky_treats_games (game_id, snapshot, snapshot_version, over, "
-                "moved) VALUES (%s, %s, 0, %s, false)",
-                (next_id, data, table.game.is_over),
+                "moved, policy) VALUES (%s, %s, 0, %s, false, %s)",
+                (next_id, data, table.game.is_over, policy),
             )
             conn.execute(
                 "UPDATE tricky_treats_games SET next_game = %s WHERE game_id = %s",
@@ -345,22 +532,58 @@ class PostgresTableStore:
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"next {game_id} {next_id}"))
         return next_id
 
+    CREATE_LOCK = 7274252
+    """The advisory lock that makes the processes' new games one at a time (their caps)."""
+
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` if the caps allow it (see ``TableStore.create``)."""
+        data = table.save(hash_credentials=True)
+        with self._pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (self.CREATE_LOCK,))
+            (held,) = conn.execute(f"{_UNPLAYED} AND maker = %s", (maker,)).fetchone()
+            (total,) = conn.execute(_UNPLAYED).fetchone()
+            if held >= per_maker:
+                raise CapReachedError("too-many-games", held, total)
+            gone: list[str] = []
+            if total >= most:
+                heaviest = conn.execute(_HEAVIEST).fetchone()
+                if heaviest is None or heaviest[1] < held + 2:
+                    raise CapReachedError("busy", held, total)
+                gone = [conn.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+                conn.execute("DELETE FROM tricky_treats_games WHERE game_id = %s", (gone[0],))
+            conn.execute(
+                "INSERT INTO tricky_treats_games "
+                "(game_id, snapshot, snapshot_version, over, moved, policy, maker) "
+                "VALUES (%s, %s, 0, %s, false, %s, %s)",
+                (game_id, data, table.game.is_over, policy, maker),
+            )
+        return gone
+
     def load(self, game_id: str) -> StoredTable | None:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT snapshot, snapshot_version, next_game FROM tricky_treats_games "
+                "SELECT snapshot, snapshot_version, next_game, policy FROM tricky_treats_games "
                 "WHERE game_id = %s",
                 (game_id,),
             ).fetchone()
             if row is None:
                 return None
             moves = conn.execute(
-                "SELECT version, actions FROM tricky_treats_moves "
+                "SELECT version, actions, clock, played_by FROM tricky_treats_moves "
                 "WHERE game_id = %s AND version > %s ORDER BY version",
                 (game_id, row[1]),
             ).fetchall()
-        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine)
+        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine, row[3])
 
     def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
         """The moves of ``game_id`` stored after ``version`` (None: it is not stored)."""
@@ -368,7 +591,7 @@ class PostgresTableStore:
             rows = conn.execute(_LOG, (version, game_id)).fetchall()
         if not rows:
             return None
-        moves = [(row[2], row[3]) for row in rows if row[2] is not None]
+        moves = [(row[2], row[3], row[4], row[5]) for row in rows if row[2] is not None]
         return stored_moves(rows[0][0], rows[0][1], moves)
 
     def version(self, game_id: str) -> int | None:
@@ -399,11 +622,9 @@ class PostgresTableStore:
         return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
         with self._pool.connection(single=True) as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM tricky_treats_games WHERE NOT moved AND NOT over"
-            ).fetchone()
+            row = conn.execute(_UNPLAYED).fetchone()
         return int(row[0])
 
     def expire(
@@ -415,7 +636,7 @@ class PostgresTableStore:
         """Delete the games left idle too long (see ``TableStore.expire``); answer their ids."""
         # An unfinished game's row is written when it starts and at its first move; the time
         # of its last move is its log's. The log's rows go with their game (the foreign key).
-        with self._pool.connection() as conn:
+        with self._pool.connection(seconds=self.SWEEP_SECONDS) as conn:
             rows = conn.execute(
                 "DELETE FROM tricky_treats_games AS game WHERE (NOT over AND updated < %s "
                 "AND coalesce((SELECT at FROM tricky_treats_moves AS move "
@@ -443,15 +664,61 @@ class PostgresTableStore:
             ).fetchall()
         return [QuarantinedTable(*row) for row in rows]
 
+    def set_presence(self, game_id: str, process: str, seat: int | None, sockets: int) -> None:
+        """Say how many sockets of ``seat`` (None: spectators) ``process`` holds; told to all."""
+        arguments = {
+            "game": game_id,
+            "process": process,
+            "seat": -1 if seat is None else seat,
+            "sockets": sockets,
+            "channel": CHANNEL,
+        }
+        try:
+            with self._pool.connection(single=True) as conn:
+                conn.execute(_PRESENCE, arguments)
+        except self._psycopg.errors.ForeignKeyViolation:  # the game was deleted meanwhile
+            pass
+
+    def presence(self, game_id: str, process: str) -> list[PresenceRow]:
+        """The presence rows of ``game_id`` of every process but ``process`` (see ``_OTHERS``)."""
+        with self._pool.connection(single=True) as conn:
+            rows = conn.execute(
+                _OTHERS, {"game": game_id, "process": process, "ttl": PRESENCE_TTL}
+            ).fetchall()
+        return [
+            PresenceRow(
+                other,
+                None if seat < 0 else seat,
+                sockets,
+                None if away is None else max(0.0, float(away)),
+            )
+            for other, seat, sockets, away in rows
+        ]
+
+    def heartbeat(self, process: str) -> None:
+        """Say that ``process`` is alive: its rows with open sockets are seen now."""
+        with self._pool.connection(single=True) as conn:
+            conn.execute(
+                "UPDATE tricky_treats_presence SET seen = now() WHERE process = %s AND sockets > 0",
+                (process,),
+            )
+
     RETRY_SECONDS = 0.5
     """How soon a broken listening connection is opened again."""
 
-    async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
-        """LISTEN for moves and call ``changed(game_id, version, actions)`` for each.
+    async def watch(
+        self,
+        changed: Changed,
+        resync: Resync,
+        next_game: NextGame,
+        presence: PresenceChanged | None = None,
+    ) -> None:
+        """LISTEN for moves and call ``changed(game_id, version, move)`` for each.
 
-        And ``next_game(game_id, next_id)`` for each next game stored, until cancelled. A lost
-        connection is opened again after ``RETRY_SECONDS``, and ``resync`` is called then:
-        moves announced while nobody listened are found in the log.
+        And ``next_game(game_id, next_id)`` for each next game stored, and
+        ``presence(game_id)`` for each change of another process's sockets, until cancelled.
+        A lost connection is opened again after ``RETRY_SECONDS``, and ``resync`` is called
+        then: moves announced while nobody listened are found in the log.
         """
         psycopg = self._psycopg
         running: set[asyncio.Future[None]] = set()
@@ -482,9 +749,13 @@ class PostgresTableStore:
                         if first == "next":
                             game_id, _, next_id = rest.partition(" ")
                             start(next_game(game_id, next_id))
+                        elif first == "presence":
+                            told = presence(rest) if presence is not None else None
+                            if told is not None:
+                                start(told)
                         elif first.isdigit():
-                            game_id, _, actions = rest.partition(" ")
-                            work = changed(game_id, int(first), tuple(actions.split()) or None)
+                            game_id, _, text = rest.partition(" ")
+                            work = changed(game_id, int(first), _heard_move(int(first), text))
                             if work is not None:  # a game this process holds
                                 start(work)
             except (psycopg.Error, OSError) as exc:
@@ -505,3 +776,28 @@ class PostgresTableStore:
                 (game_id, data, reason, moves),
             )
             conn.execute("DELETE FROM tricky_treats_games WHERE game_id = %s", (game_id,))
+
+
+def _heard_move(version: int, text: str) -> StoredMove | None:
+    """The move a notification carries, or None (none told, or damaged: read the log).
+
+    Its actions, then its clock and ``played_by`` as one JSON object; a move too long for a
+    notification is told without them.
+    """
+    actions, brace, extra = text.partition("{")
+    words = tuple(actions.split())
+    if not words:
+        return None
+    if not brace:
+        return StoredMove(version, words)
+    try:
+        meta = json.loads(brace + extra)
+        clock = meta["clock"]
+        return StoredMove(
+            version,
+            words,
+            None if clock is None else json.dumps(clock),
+            read_played_by(None if meta["played_by"] is None else json.dumps(meta["played_by"])),
+        )
+    except (ValueError, KeyError, TypeError, tt.TrickyTreatsError):
+        return None  # the log has it: read from there

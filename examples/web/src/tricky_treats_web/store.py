@@ -20,11 +20,16 @@ Every stored game has a version: 0 when created, one more per accepted move. ``s
 ``VersionConflictError`` otherwise: the log's key (game, version) puts two processes' moves
 in order in the database, never in a process's memory.
 
-Per-game data beside the moves lives in the ``games`` row (over, when, the next game); data
-that changes with every move (a clock) belongs in the move's row. Each change of the schema
-is a numbered step (``SCHEMA_VERSION``), run once, in one transaction, when a store opens an
-older database; the data of schema 1 (a whole table per game, rewritten on every move) is
-kept, renamed, until the operator drops it.
+Per-game data beside the moves lives in the ``games`` row (over, when, the next game, the
+table's *policy*: its time control and takeover, as the app writes it); data that changes
+with every move lives in the move's row (the *clock* after it, and ``played_by`` when the
+host played it for a seat). The store keeps the policy and the clocks as the app's text and
+never reads them. Who is connected to a game, on which process, is in the *presence* rows:
+each process writes how many sockets it holds for each seat and when the last one closed,
+and reads the others' (``set_presence``, ``presence``). Each change of the schema is a
+numbered step (``SCHEMA_VERSION``), run once, in one transaction, when a store opens an older
+database; the data of schema 1 (a whole table per game, rewritten on every move) is kept,
+renamed, until the operator drops it.
 
 - ``SqliteTableStore`` is the default: one SQLite file (the standard library's ``sqlite3``) in
   WAL mode with ``synchronous=FULL``, one transaction per move, for one server process. On
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import logging
 import sqlite3
 import struct
@@ -54,6 +60,8 @@ import tricky_treats as tt
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CapReachedError",
+    "PresenceRow",
     "QuarantinedTable",
     "SqliteTableStore",
     "StoreUnavailableError",
@@ -68,12 +76,22 @@ __all__ = [
 
 log = logging.getLogger("tricky_treats_web.store")
 
-SCHEMA_VERSION = 2
-"""The stores' schema: 1 kept each game as a whole table, 2 as a snapshot and a log of moves."""
+SCHEMA_VERSION = 3
+"""The stores' schema: 1 kept each game as a whole table, 2 as a snapshot and a log of moves,
+3 added each game's policy, its maker and the seats that moved in it, each move's clock and
+``played_by``, and the presence rows."""
 
-Changed = Callable[[str, int, tuple[str, ...] | None], Awaitable[None] | None]
-"""Called with a game id, its new version and that move's actions (None: not told) when
-another process stored a move; answers the work to run, or None if there is none."""
+PRESENCE_SECONDS = 5.0
+"""How often a process that shares its store says it is alive (``heartbeat``)."""
+PRESENCE_TTL = 3 * PRESENCE_SECONDS
+"""A process not heard of for this long is gone: its sockets count as closed when it was
+last heard of."""
+
+Changed = Callable[[str, int, "StoredMove | None"], Awaitable[None] | None]
+"""Called with a game id, its new version and that move (None: not told) when another
+process stored a move; answers the work to run, or None if there is none."""
+PresenceChanged = Callable[[str], Awaitable[None] | None]
+"""Called with a game id when another process's sockets of that game changed."""
 NextGame = Callable[[str, str], Awaitable[None]]
 """Called with a game id and the id of its next game when another process stored that."""
 Resync = Callable[[], Awaitable[None]]
@@ -88,6 +106,25 @@ class StoreUnavailableError(Exception):
     """The store cannot be reached now (the database is down): try again later."""
 
 
+class CapReachedError(Exception):
+    """A new game the caps refuse (``TableStore.create``).
+
+    ``code`` is ``too-many-games`` (its maker holds its share of unplayed games: ``held``) or
+    ``busy`` (the store holds ``total`` unplayed games, and nobody holds more than their share).
+    """
+
+    def __init__(self, code: str, held: int, total: int) -> None:
+        super().__init__(f"{code}: {held} of the maker's, {total} in all")
+        self.code = code
+        self.held = held
+        self.total = total
+
+
+def mover_bit(mover: int | None) -> int:
+    """The bit of the seat that made a move itself in a game's ``movers`` (0: the host did)."""
+    return 0 if mover is None else 1 << mover
+
+
 @attrs.frozen
 class StoredTable:
     """A table as stored, with its version (0 when created, one more per accepted move)."""
@@ -96,6 +133,10 @@ class StoredTable:
     version: int
     next_game: str | None = None
     """The game "play again" made after this one, once a seat asked for it."""
+    policy: str | None = None
+    """The table's policy as the app stored it (None: a game stored before policies)."""
+    clock: str | None = None
+    """The clock stored with the last move (None: no move, or no clock)."""
 
 
 @attrs.frozen
@@ -104,6 +145,23 @@ class StoredMove:
 
     version: int
     actions: tuple[str, ...]
+    clock: str | None = None
+    """The clock after this move, as the app stored it."""
+    played_by: tt.PlayedBy | None = None
+    """Who played the first action for its seat, when the host did (``Table.play_for``)."""
+
+
+@attrs.frozen
+class PresenceRow:
+    """One process's sockets of one seat of a game, as the store holds them."""
+
+    process: str
+    seat: int | None
+    """The seat; None for the spectators."""
+    sockets: int
+    """Its open sockets now: 0 once they closed, or once the process is gone."""
+    away_seconds: float | None
+    """How long ago the last one closed (or the process was last heard of); None while open."""
 
 
 @attrs.frozen
@@ -134,14 +192,45 @@ class TableStore(Protocol):
     """What the web app needs from a store of tables."""
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        version: int = 0,
+        since: int | None = None,
+        policy: str | None = None,
+        clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game or a move of ``game_id``; return only once it would survive a crash.
 
-        Version 0 stores ``table`` as a new game, if no game has that id. Version ``v > 0``
-        stores a move: the actions ``table.game.history[since:]``, ``since`` being how many
-        the game had at version ``v - 1``. Either raises ``VersionConflictError`` if the
-        stored game is not at the version before (or, for 0, exists).
+        Version 0 stores ``table`` as a new game, if no game has that id, with its ``policy``.
+        Version ``v > 0`` stores a move: the actions ``table.game.history[since:]``, ``since``
+        being how many the game had at version ``v - 1``, the ``clock`` after it, and who
+        played its first action (``table.played_by``); ``mover`` is the human seat that made
+        it itself (None: a bot or the host). A game counts as played once two seats have.
+        Either raises ``VersionConflictError`` if the stored game is not at the version before
+        (or, for 0, exists).
+        """
+
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` (a client) if the caps on unplayed games allow it.
+
+        One transaction, one at a time over every process. Unplayed games are the unfinished
+        ones fewer than two seats have moved in themselves. ``CapReachedError``
+        ``too-many-games`` if ``maker`` holds ``per_maker`` of them; past ``most`` in all, the
+        oldest unplayed game of the maker who holds the most is deleted to make room if that
+        maker holds at least two more than ``maker`` does (else ``busy``): nobody holds more
+        than a fair share while newcomers are waiting. Answers the ids of the games deleted.
         """
 
     def load(self, game_id: str) -> StoredTable | None:
@@ -170,9 +259,11 @@ class TableStore(Protocol):
         """
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(
+        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
+    ) -> str:
         """Store ``table`` as ``next_id``, the next game of ``game_id``, unless it has one.
 
         One transaction; answers the id of the next game: ``next_id``, or the one another
@@ -182,11 +273,30 @@ class TableStore(Protocol):
     def quarantined(self) -> list[QuarantinedTable]:
         """The stored games that failed to load, kept aside."""
 
-    async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
+    def set_presence(self, game_id: str, process: str, seat: int | None, sockets: int) -> None:
+        """Say that ``process`` holds ``sockets`` open sockets of ``seat`` (None: spectators).
+
+        Its row's time of leaving is now if ``sockets`` is 0. Other processes are told.
+        """
+
+    def presence(self, game_id: str, process: str) -> list[PresenceRow]:
+        """The presence rows of ``game_id`` of every process but ``process``."""
+
+    def heartbeat(self, process: str) -> None:
+        """Say that ``process`` is alive, with the sockets it said it holds."""
+
+    async def watch(
+        self,
+        changed: Changed,
+        resync: Resync,
+        next_game: NextGame,
+        presence: PresenceChanged | None = None,
+    ) -> None:
         """Call ``changed`` for every move stored by another process, until cancelled.
 
-        And ``next_game`` for every next game another process stored. A store that only one
-        process uses returns at once.
+        And ``next_game`` for every next game another process stored, and ``presence`` when
+        another process's sockets of a game changed. A store that only one process uses
+        returns at once.
         """
 
 
@@ -219,38 +329,62 @@ def new_actions(table: tt.Table, version: int, since: int | None) -> str:
     return " ".join(map(str, history[since:]))
 
 
+def played_by_text(table: tt.Table, since: int) -> str | None:
+    """Who played the move's first action, as its row keeps it (None: its seat did)."""
+    by = table.played_by.get(since)
+    return None if by is None else json.dumps(by.to_json(), ensure_ascii=False)
+
+
+def read_played_by(text: object) -> tt.PlayedBy | None:
+    """A row's ``played_by`` back: ``tt.RecordError`` if it is not one."""
+    if text is None:
+        return None
+    try:
+        return tt.PlayedBy.from_json(json.loads(str(text)))
+    except (ValueError, tt.TrickyTreatsError) as exc:
+        raise tt.RecordError(f"played_by {str(text)[:80]!r}: {exc}") from None
+
+
+LogRow = tuple[int, str, str | None, str | None]
+"""A row of a game's log as read: version, actions, clock, played_by."""
+
+
 Quarantine = Callable[[str, str, str, str], None]
 """Keeps a game aside: its id, its snapshot, the reason and its log."""
 
 
-def log_text(moves: Iterable[tuple[int, str]]) -> str:
+def log_text(moves: Iterable[Sequence[object]]) -> str:
     """A game's log as text: one move a line, ``<version> <actions>``."""
-    return "".join(f"{version} {actions}\n" for version, actions in moves)
+    return "".join(f"{move[0]} {move[1]}\n" for move in moves)
 
 
 def resume_logged(
     game_id: str,
     snapshot: object,
     snapshot_version: int,
-    moves: Sequence[tuple[int, str]],
+    moves: Sequence[LogRow],
     next_game: str | None,
     quarantine: Quarantine,
+    policy: str | None = None,
 ) -> StoredTable | None:
     """The table of a snapshot and its log, or None after quarantining the game if it fails.
 
     Its snapshot is resumed (``Table.resume``, a verified load) and its moves played in order
     (``Table.follow``: each checked by the rules); a log with a gap is damage too.
     """
+    clock = None
     try:
         if not isinstance(snapshot, str):
             raise tt.RecordError(f"expected text, got {type(snapshot).__name__}")
         table = tt.Table.resume(snapshot)
         expected = snapshot_version + 1
-        for version, actions in moves:
+        for version, actions, moved_clock, played_by in moves:
+            clock = moved_clock
             if version != expected:
                 raise tt.RecordError(f"the log goes from version {expected - 1} to {version}")
             try:
-                table.follow(actions.split())
+                by = read_played_by(played_by)
+                table.follow(actions.split(), played_by=None if by is None else {0: by})
             except tt.TrickyTreatsError as exc:
                 raise tt.RecordError(f"move {version} ({actions}): {exc}") from None
             expected += 1
@@ -260,14 +394,20 @@ def resume_logged(
         data = snapshot if isinstance(snapshot, str) else repr(snapshot)
         quarantine(game_id, data, reason, log_text(moves))
         return None
-    return StoredTable(table, expected - 1, next_game)
+    return StoredTable(table, expected - 1, next_game, policy, clock)
 
 
 def stored_moves(
-    snapshot_version: int, next_game: str | None, moves: Iterable[tuple[int, str]]
+    snapshot_version: int, next_game: str | None, moves: Iterable[LogRow]
 ) -> StoredMoves:
-    """``moves_since``'s answer from the game's row and its log's rows after a version."""
-    logged = tuple(StoredMove(version, tuple(actions.split())) for version, actions in moves)
+    """``moves_since``'s answer from the game's row and its log's rows after a version.
+
+    ``tt.RecordError`` for a row whose ``played_by`` is damaged.
+    """
+    logged = tuple(
+        StoredMove(version, tuple(actions.split()), clock, read_played_by(played_by))
+        for version, actions, clock, played_by in moves
+    )
     version = max(snapshot_version, logged[-1].version if logged else 0)
     return StoredMoves(version, logged, next_game)
 
@@ -463,6 +603,12 @@ class SqliteTableStore:
             stored = dict(self._db.execute(_VERSIONS).fetchall())
             self._report_losses(found, stored)
             self._journal.start(stored)
+        # One process uses this file: the sockets of an earlier run closed when it ended.
+        # That time is unknown; now is when this run began.
+        with self._lock, self._transaction() as db:
+            db.execute(
+                "UPDATE presence SET sockets = 0, left_at = ? WHERE sockets > 0", (_stamp(_now()),)
+            )
 
     def _check_wal(self) -> tuple[_WalCheck, Path] | None:
         wal_path = Path(f"{self.path}-wal")
@@ -564,6 +710,7 @@ class SqliteTableStore:
                 db.execute(statement)
             if "tables" in names:
                 moved = self._from_whole_tables(db)
+            self._add_columns(db)  # schema 2 to 3
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
@@ -578,6 +725,35 @@ class SqliteTableStore:
                 SCHEMA_VERSION,
                 moved,
             )
+        elif found:
+            log.warning(
+                "the table store %s is migrated from schema %d to %d (clocks and presence)",
+                self.path,
+                found,
+                SCHEMA_VERSION,
+            )
+
+    @staticmethod
+    def _add_columns(db: sqlite3.Connection) -> None:
+        """Schema 2 to 3: a game's policy and maker, the seats that moved, a move's clock.
+
+        And its ``played_by``; NULL before (no seat known to have moved: a game that was moved
+        in counts as played, as it did).
+        """
+        for table, column in (
+            ("games", "policy TEXT"),
+            ("games", "maker TEXT"),
+            ("games", "movers INTEGER NOT NULL DEFAULT 0"),
+            ("moves", "clock TEXT"),
+            ("moves", "played_by TEXT"),
+        ):
+            columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if column.split()[0] not in columns:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        # Counted on every new game, per maker (games_per_client).
+        db.execute(
+            "CREATE INDEX IF NOT EXISTS games_maker ON games (maker) WHERE moved = 0 AND over = 0"
+        )
 
     @staticmethod
     def _from_whole_tables(db: sqlite3.Connection) -> int:
@@ -627,33 +803,46 @@ class SqliteTableStore:
             self._journal.deleted(game_ids)
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        version: int = 0,
+        since: int | None = None,
+        policy: str | None = None,
+        clock: str | None = None,
+        mover: int | None = None,
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), committed."""
         stamp = _stamp(_now())
         if version == 0:
             sql = (
-                "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, updated) "
-                "VALUES (?, ?, 0, ?, 0, ?) ON CONFLICT (game_id) DO NOTHING"
+                "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, updated, "
+                "policy) VALUES (?, ?, 0, ?, 0, ?, ?) ON CONFLICT (game_id) DO NOTHING"
             )
             data = table.save(hash_credentials=True)
+            row = (game_id, data, table.game.is_over, stamp, policy)
             with self._lock:
                 with self._transaction() as db:
-                    changed = db.execute(sql, (game_id, data, table.game.is_over, stamp)).rowcount
+                    changed = db.execute(sql, row).rowcount
                 if changed == 1:
                     self._saved(game_id, 0)
             if changed != 1:
                 raise VersionConflictError(f"game {game_id} is stored already")
             return
         actions = new_actions(table, version, since)
+        assert since is not None  # new_actions checked it
+        by = played_by_text(table, since)
         over = table.game.is_over
         with self._lock:
             with self._transaction() as db:
                 changed = db.execute(
-                    _APPEND, (version, actions, stamp, game_id, version - 1, version - 1)
+                    _APPEND,
+                    (version, actions, stamp, clock, by, game_id, version - 1, version - 1),
                 ).rowcount
-                if changed == 1:  # the first move, or the last: the game's row says so
-                    db.execute(_MARK, (over, stamp, game_id, over))
+                if changed == 1:  # a move of an unplayed game, or the last: the row says so
+                    bit = mover_bit(mover)
+                    db.execute(_MARK, (bit, bit, bit, over, stamp, game_id, over))
             if changed == 1:
                 self._saved(game_id, version)
         if changed != 1:
@@ -671,7 +860,9 @@ class SqliteTableStore:
             db.execute("ROLLBACK")
             raise
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(
+        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
+    ) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._lock:
@@ -685,24 +876,58 @@ class SqliteTableStore:
                     return str(row[0])
                 db.execute(
                     "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, "
-                    "updated) VALUES (?, ?, 0, ?, 0, ?)",
-                    (next_id, data, table.game.is_over, _stamp(_now())),
+                    "updated, policy) VALUES (?, ?, 0, ?, 0, ?, ?)",
+                    (next_id, data, table.game.is_over, _stamp(_now()), policy),
                 )
                 db.execute("UPDATE games SET next_game = ? WHERE game_id = ?", (next_id, game_id))
             self._saved(next_id, 0)
         return next_id
 
+    def create(
+        self,
+        game_id: str,
+        table: tt.Table,
+        *,
+        policy: str | None,
+        maker: str,
+        per_maker: int,
+        most: int,
+    ) -> list[str]:
+        """Store a new game of ``maker`` if the caps allow it (see ``TableStore.create``)."""
+        data = table.save(hash_credentials=True)
+        with self._lock:
+            with self._transaction() as db:  # BEGIN IMMEDIATE: one writer at a time
+                (held,) = db.execute(f"{_UNPLAYED} AND maker = ?", (maker,)).fetchone()
+                (total,) = db.execute(_UNPLAYED).fetchone()
+                if held >= per_maker:
+                    raise CapReachedError("too-many-games", held, total)
+                gone: list[str] = []
+                if total >= most:
+                    heaviest = db.execute(_HEAVIEST).fetchone()
+                    if heaviest is None or heaviest[1] < held + 2:
+                        raise CapReachedError("busy", held, total)
+                    gone = [db.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+                    self._delete(db, gone)
+                db.execute(
+                    "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, "
+                    "updated, policy, maker) VALUES (?, ?, 0, ?, 0, ?, ?, ?)",
+                    (game_id, data, table.game.is_over, _stamp(_now()), policy, maker),
+                )
+            self._deleted(gone)
+            self._saved(game_id, 0)
+        return gone
+
     def load(self, game_id: str) -> StoredTable | None:
         """The table stored under ``game_id``, or None (also when it failed to load)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT snapshot, snapshot_version, next_game FROM games WHERE game_id = ?",
+                "SELECT snapshot, snapshot_version, next_game, policy FROM games WHERE game_id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
                 return None
             moves = self._db.execute(_LOG, (game_id, row[1])).fetchall()
-        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine)
+        return resume_logged(game_id, row[0], row[1], moves, row[2], self._quarantine, row[3])
 
     def moves_since(self, game_id: str, version: int) -> StoredMoves | None:
         """The moves of ``game_id`` stored after ``version`` (None: it is not stored)."""
@@ -733,11 +958,9 @@ class SqliteTableStore:
         return tables
 
     def count_unplayed(self) -> int:
-        """How many stored games nobody has moved in yet (no move stored, not over)."""
+        """How many stored games are unplayed (fewer than two seats moved, not over)."""
         with self._lock:
-            (count,) = self._db.execute(
-                "SELECT count(*) FROM games WHERE moved = 0 AND over = 0"
-            ).fetchone()
+            (count,) = self._db.execute(_UNPLAYED).fetchone()
         return int(count)
 
     def expire(
@@ -770,7 +993,7 @@ class SqliteTableStore:
 
     @staticmethod
     def _delete(db: sqlite3.Connection, game_ids: Sequence[str]) -> None:
-        for table in ("moves", "games"):
+        for table in ("moves", "presence", "games"):
             db.executemany(f"DELETE FROM {table} WHERE game_id = ?", ((g,) for g in game_ids))
 
     def quarantined(self) -> list[QuarantinedTable]:
@@ -781,7 +1004,54 @@ class SqliteTableStore:
             ).fetchall()
         return [QuarantinedTable(*row) for row in rows]
 
-    async def watch(self, changed: Changed, resync: Resync, next_game: NextGame) -> None:
+    def set_presence(self, game_id: str, process: str, seat: int | None, sockets: int) -> None:
+        """Say how many sockets of ``seat`` (None: spectators) ``process`` holds (committed)."""
+        stamp = _stamp(_now())
+        with self._lock, self._transaction() as db:
+            if db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
+                db.execute(
+                    "INSERT INTO presence (game_id, process, seat, sockets, left_at, seen) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, process, seat) DO UPDATE "
+                    "SET sockets = excluded.sockets, left_at = excluded.left_at, "
+                    "seen = excluded.seen",
+                    (game_id, process, -1 if seat is None else seat, sockets,
+                     None if sockets else stamp, stamp),
+                )  # fmt: skip
+
+    def presence(self, game_id: str, process: str) -> list[PresenceRow]:
+        """The presence rows of ``game_id`` of every process but ``process``.
+
+        One process uses the file: the others' are of earlier runs, whose sockets closed.
+        """
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT process, seat, sockets, left_at FROM presence "
+                "WHERE game_id = ? AND process <> ?",
+                (game_id, process),
+            ).fetchall()
+        now = _now()
+        return [
+            PresenceRow(
+                other,
+                None if seat < 0 else seat,
+                sockets,
+                None
+                if left is None
+                else max(0.0, (now - datetime.datetime.fromisoformat(left)).total_seconds()),
+            )
+            for other, seat, sockets, left in rows
+        ]
+
+    def heartbeat(self, process: str) -> None:
+        """Nothing to say: one process uses a SQLite store."""
+
+    async def watch(
+        self,
+        changed: Changed,
+        resync: Resync,
+        next_game: NextGame,
+        presence: PresenceChanged | None = None,
+    ) -> None:
         """Nothing to watch: one process owns a SQLite store."""
 
     def _quarantine(self, game_id: str, data: str, reason: str, moves: str) -> None:
@@ -804,7 +1074,10 @@ _SCHEMA = (
         over INTEGER NOT NULL,
         moved INTEGER NOT NULL,
         updated TEXT NOT NULL,
-        next_game TEXT
+        next_game TEXT,
+        policy TEXT,
+        maker TEXT,
+        movers INTEGER NOT NULL DEFAULT 0
     )""",
     # One row per move, clustered by game: a move writes one page of the log.
     """CREATE TABLE IF NOT EXISTS moves (
@@ -812,7 +1085,19 @@ _SCHEMA = (
         version INTEGER NOT NULL,
         actions TEXT NOT NULL,
         at TEXT NOT NULL,
+        clock TEXT,
+        played_by TEXT,
         PRIMARY KEY (game_id, version)
+    ) WITHOUT ROWID""",
+    # A row per game, process and seat (-1: the spectators): its sockets, when they closed.
+    """CREATE TABLE IF NOT EXISTS presence (
+        game_id TEXT NOT NULL,
+        process TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        sockets INTEGER NOT NULL,
+        left_at TEXT,
+        seen TEXT NOT NULL,
+        PRIMARY KEY (game_id, process, seat)
     ) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS quarantine (
         id INTEGER PRIMARY KEY,
@@ -826,19 +1111,40 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS games_unplayed ON games (updated) WHERE moved = 0 AND over = 0",
     "CREATE INDEX IF NOT EXISTS games_idle ON games (over, updated)",
 )
-"""Schema 2 (``SCHEMA_VERSION``): a row per game, with its snapshot; a row per move."""
+"""Schema 3 (``SCHEMA_VERSION``): a row per game, with its snapshot and policy; a row per move,
+with its clock; the presence rows."""
 
 _APPEND = (
-    "INSERT INTO moves (game_id, version, actions, at) SELECT game_id, ?, ?, ? FROM games "
+    "INSERT INTO moves (game_id, version, actions, at, clock, played_by) "
+    "SELECT game_id, ?, ?, ?, ?, ? FROM games "
     "WHERE game_id = ? AND (snapshot_version = ? OR EXISTS (SELECT 1 FROM moves "
     "WHERE moves.game_id = games.game_id AND version = ?)) ON CONFLICT DO NOTHING"
 )
 """A move as version v, stored only if v - 1 is (the key (game, version) takes each once)."""
 
-_MARK = "UPDATE games SET moved = 1, over = ?, updated = ? WHERE game_id = ? AND (moved = 0 OR ?)"
-"""After a move: the game's row records its first move and its last; other moves leave it."""
+_MARK = (
+    "UPDATE games SET movers = movers | ?, moved = ((movers | ?) & ((movers | ?) - 1)) <> 0, "
+    "over = ?, updated = ? WHERE game_id = ? AND (moved = 0 OR ?)"
+)
+"""After a move: an unplayed game's row records the seat that moved (played once two have:
+``m & (m - 1)`` clears the lowest bit) and the time of its last move; a played game's row
+records its last move only."""
 
-_LOG = "SELECT version, actions FROM moves WHERE game_id = ? AND version > ? ORDER BY version"
+_UNPLAYED = "SELECT count(*) FROM games WHERE moved = 0 AND over = 0"
+_HEAVIEST = (
+    "SELECT maker, count(*) AS held FROM games WHERE moved = 0 AND over = 0 "
+    "AND maker IS NOT NULL GROUP BY maker ORDER BY held DESC, min(updated) LIMIT 1"
+)
+"""The maker who holds the most unplayed games (of two, the one with the oldest), and how
+many."""
+_OLDEST = (
+    "SELECT game_id FROM games WHERE moved = 0 AND over = 0 AND maker = ? ORDER BY updated LIMIT 1"
+)
+
+_LOG = (
+    "SELECT version, actions, clock, played_by FROM moves WHERE game_id = ? AND version > ? "
+    "ORDER BY version"
+)
 
 _VERSIONS = (
     "SELECT game_id, max(snapshot_version, coalesce((SELECT max(version) FROM moves "

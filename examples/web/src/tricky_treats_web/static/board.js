@@ -1,9 +1,12 @@
 // Draws a Tricky Treats table from the host's "update" messages; shared by the online page
 // (messages over a WebSocket) and the offline page (messages from the engine in Pyodide).
+// Online, the server adds who is connected ("presence"), the clocks and the takeover bot to
+// its updates and sends "presence" messages between them: the clocks count down here, from
+// the server's figures, and the log says when a bot plays a seat and when its player is back.
 // Plain DOM, no build step. Every house, card and kid is a real button: a legal one is
 // outlined, and an illegal one, when pressed, says why (the table's own refusal, in words).
 
-import { languageSwitch, N_, t } from "/static/i18n.js";
+import { languageSwitch, N_, serverText, t } from "/static/i18n.js";
 
 const TREATS = ["candy", "lollipop", "gummy"]; // the order of a player's treat tracks
 const SEAT_COLOURS = ["#f39c12", "#3c9cf0", "#ef5da8", "#14c9b6"];
@@ -16,6 +19,23 @@ const WORDS = [
   N_("head"), N_("body"), N_("legs"), N_("candy"), N_("lollipop"), N_("gummy"),
   N_("colour"), N_("theme"), N_("type"), N_("pumpkin"), N_("foot"), N_("random"), N_("greedy"), N_("search"),
 ];
+// Why the host's bot played a seat's move (played_by.reason), and the table's news.
+const PLAYED_FOR = {
+  away: N_("played by the {bot}: {name} was away"),
+  time: N_("played by the {bot}: {name} was out of time"),
+  failed: N_("played by the {bot}: {detail}"),
+};
+const LOW_SECONDS = 10; // a clock shows it is running low, and the player hears it once a turn
+
+// "0:27", "12:05", "1:02:03": a clock's time, never below 0.
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
 // A count and its noun, singular or plural, in the page's language.
 const PLURALS = {
   card: [N_("{n} card"), N_("{n} cards")],
@@ -85,6 +105,18 @@ export function pic(name, cls = "pic", label = word(name.replace("-", " "))) {
 
 function cap(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The noun after a count shown apart (a bold number, then its word): singular or plural.
+const NOUNS = {
+  candy: [N_("candy"), N_("candies")],
+  lollipop: [N_("lollipop"), N_("lollipops")],
+  gummy: [N_("gummy"), N_("gummies")],
+  pumpkin: [N_("pumpkin"), N_("pumpkins")],
+  "footprint left": [N_("footprint left"), N_("footprints left")],
+};
+function noun(n, what) {
+  return t(NOUNS[what][n === 1 ? 0 : 1]);
 }
 
 function plural(n, noun) {
@@ -199,6 +231,8 @@ const REASONS = [N_("last footprint"), N_("complete costumes"), N_("deck empty")
 export function plainError(message, view) {
   const code = message.code;
   if (code === "stale") return t("The game moved on before your move arrived; here is the current position.");
+  // The server's and the table's own refusals (a limit, a lost game): by their code.
+  if (code && !["illegal-action", "invalid-action", "not-your-turn", "wrong-seat"].includes(code)) return serverText(message);
   let text = message.message || message.error || t("the move was refused");
   text = text.replace(/\s*\((R\d+[^)]*)\)/g, "").replace(/^cannot play \S+: /, "");
   const said = refusalWords(text.trim(), view);
@@ -265,9 +299,9 @@ export function visitPreview(view, seat, i) {
 }
 
 function previewText(p) {
-  const parts = [`+${p.treats} ${word(p.treat)}`];
+  const parts = [`+${p.treats} ${noun(p.treats, p.treat)}`];
   if (p.pumpkin) parts.push(t("pumpkin"));
-  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: word(s.treat) }));
+  for (const s of p.streets) parts.push(t("street +{treats} {treat}", { treats: s.treats, treat: noun(s.treats, s.treat) }));
   return parts.join(", ");
 }
 
@@ -357,6 +391,11 @@ export class BoardView {
     this.sheetClosed = false;
     this.nextLink = null;
     this.focusKey = null;
+    this.table = null; // the server's clocks, presence and takeover, and when they came
+    this.notes = []; // the table's news in the log: {after: moves played, text}
+    this.warned = null; // the turn whose "time is running low" was said
+    // The clocks and the times away count down between the server's messages.
+    this.ticker = setInterval(() => this.tick(), 250);
     // The end sheet is a modal dialog: Escape closes it wherever focus is, and Tab stays in it.
     // (A page may make a new board on the same root, as on switching seats: only the newest
     // one answers.)
@@ -393,6 +432,11 @@ export class BoardView {
       this.refused(message);
       return;
     }
+    if (message.type === "presence") {
+      this.tableNews(message);
+      if (this.message) this.render();
+      return;
+    }
     if (message.type === "next-game") {
       this.nextLink = message.link;
       this.announce(t("The next game is ready."));
@@ -407,6 +451,7 @@ export class BoardView {
       this.log[first + i] = move;
     });
     this.message = message;
+    if ("presence" in message) this.tableNews(message, !previous);
     this.selectedSlot = null;
     // A new position clears the last refusal, except the one that explains this position.
     if (this.keepNotice) this.keepNotice = false;
@@ -422,12 +467,113 @@ export class BoardView {
       this.announce(t("Game over: {winners}.", { winners: this.winnersText(message) }));
       return;
     }
-    const news = previous ? (message.moves || []).filter((m) => m.player !== message.seat) : [];
-    const lines = news.map((m) => `${message.players[m.player]} ${this.moveSummary(m, message.players, view)}`);
+    const news = previous ? (message.moves || []).filter((m) => m.player !== message.seat || m.played_by) : [];
+    const lines = news.map((m) => {
+      const name = message.players[m.player];
+      const by = m.played_by ? ` (${this.playedByText(m.played_by, name)})` : "";
+      return `${name} ${this.moveSummary(m, message.players, view)}${by}`;
+    });
     if (message.your_turn && (!previous || !previous.your_turn || previous.moves_played !== message.moves_played)) {
       lines.push(t("Your turn."));
     }
     if (lines.length) this.announce(lines.join(". "));
+  }
+
+  // The clocks, presence and takeover the server sent (with an update or alone): kept with the
+  // moment they came, so that the page counts down from them; what changed goes in the log.
+  tableNews(message, first = false) {
+    const before = this.table;
+    this.table = { clock: message.clock, presence: message.presence, takeover: message.takeover, at: performance.now() };
+    const m = this.message;
+    if (!m || !message.presence) return;
+    const after = m.moves_played;
+    const bot = message.takeover ? t("{bot} bot", { bot: t(message.takeover.bot) }) : "";
+    for (const now of message.presence.seats) {
+      if (now.bot !== undefined) continue;
+      const was = before && before.presence ? before.presence.seats[now.seat] : null;
+      const name = m.players[now.seat];
+      let text = null;
+      if (first && now.seat === m.seat && this.playedForMe()) {
+        this.say(t("The {bot} played for you while you were away or out of time. Your seat is yours again.", { bot: t("{bot} bot", { bot: t(this.lastPlayedForMe().bot) }) }));
+      }
+      if (!was) continue;
+      if (now.taken_over && !was.taken_over) text = t("{name} has been away too long: the {bot} plays for them.", { name, bot });
+      else if (was.taken_over && now.connected) text = t("{name} is back and plays again.", { name });
+      else if (was.connected && !now.connected) text = t("{name} left the table.", { name });
+      else if (!was.connected && now.connected) text = t("{name} is back.", { name });
+      if (text && now.seat !== m.seat) {
+        this.notes.push({ after, text });
+        this.announce(text);
+      }
+    }
+  }
+
+  // Whether this seat's last move was played for it by the host's bot.
+  playedForMe() {
+    return Boolean(this.lastPlayedForMe());
+  }
+
+  lastPlayedForMe() {
+    const mine = this.log.filter((move) => move && move.player === this.message.seat);
+    return mine.length ? mine[mine.length - 1].played_by : null;
+  }
+
+  // Each seat's time now: the server's figure less the time since it came (the running seat's).
+  secondsLeft(seat) {
+    const clock = this.table && this.table.clock;
+    if (!clock) return null;
+    const left = clock.left[seat];
+    return clock.running === seat ? left - (performance.now() - this.table.at) / 1000 : left;
+  }
+
+  awaySeconds(seat) {
+    const entry = this.table && this.table.presence && this.table.presence.seats[seat];
+    if (!entry || entry.away_seconds === null || entry.away_seconds === undefined) return null;
+    return entry.away_seconds + (performance.now() - this.table.at) / 1000;
+  }
+
+  // A clock's words: its time; once out, in the header (after "Your time"), how long until
+  // the bot plays, and in a seat's panel that it is out.
+  clockWords(seat, header = false) {
+    const left = this.secondsLeft(seat);
+    if (left === null) return "";
+    if (left > 0 || !this.table.takeover) return clockText(left);
+    if (!header) return t("out of time");
+    return t("is up: the bot plays in {time}", { time: clockText(left + this.table.takeover.grace) });
+  }
+
+  // Four times a second: the clocks and the times away, written where they show.
+  tick() {
+    if (this.root.boardView !== this) {
+      clearInterval(this.ticker); // a newer board draws on this root (the page switched seats)
+      return;
+    }
+    if (!this.message || !this.table) return;
+    for (const el of this.root.querySelectorAll("[data-clock-seat]")) {
+      const seat = Number(el.dataset.clockSeat);
+      const left = this.secondsLeft(seat);
+      if (left === null) continue;
+      const text = this.clockWords(seat, "header" in el.dataset);
+      if (el.textContent !== text) el.textContent = text;
+      const running = this.table.clock.running === seat;
+      el.parentElement.classList.toggle("low", running && left <= LOW_SECONDS && left > 0);
+      el.parentElement.classList.toggle("out", running && left <= 0);
+    }
+    for (const el of this.root.querySelectorAll("[data-away-seat]")) {
+      const away = this.awaySeconds(Number(el.dataset.awaySeat));
+      const text = away === null ? "" : t("away {time}", { time: clockText(away) });
+      if (el.textContent !== text) el.textContent = text;
+    }
+    const m = this.message;
+    const mine = this.table && this.table.clock && this.table.clock.running === m.seat && m.seat !== null;
+    if (mine && !m.over) {
+      const left = this.secondsLeft(m.seat);
+      const turn = `${m.moves_played}`;
+      if (left <= LOW_SECONDS && left > 0 && this.warned !== turn) {
+        this.warned = turn;
+        this.announce(t("{seconds} seconds left for your move.", { seconds: Math.ceil(left) }));
+      }
+    }
   }
 
   moveSummary(move, names, view) {
@@ -579,13 +725,17 @@ export class BoardView {
     } else status = t("{name} is playing…", { name: m.players[v.current_player] });
     const who = m.seat === null ? t("You are watching") : t("You are {name}", { name: m.players[m.seat] });
     const round = m.over ? t("final scores") : t("round {number}", { number: Math.floor(v.turn / m.players.length) + 1 });
+    const watching = this.table && this.table.presence ? this.table.presence.spectators : 0;
+    const meta = [who, round, t("{cards} in the deck", { cards: plural(v.deck_size, "card") })];
+    if (watching) meta.push(t("{count} watching", { count: watching }));
     return h(
       "header",
       { class: "top" },
       h("h1", {}, t("Tricky Treats")),
       h("div", { class: `status${cls}`, "data-testid": "status", tabindex: "-1", "data-key": "status" }, status),
+      this.turnClockEl(m),
       this.connectionEl(),
-      h("div", { class: "meta" }, [who, round, t("{cards} in the deck", { cards: plural(v.deck_size, "card") })].join(" · ")),
+      h("div", { class: "meta" }, meta.join(" · ")),
       h(
         "div",
         { class: "header-scores", "aria-hidden": "true", "data-testid": "header-scores" },
@@ -633,6 +783,49 @@ export class BoardView {
     );
   }
 
+  // The running seat's clock, in the sticky header: in sight wherever the player scrolled.
+  turnClockEl(m) {
+    const clock = this.table && this.table.clock;
+    if (!clock || clock.running === null || m.over) return null;
+    const seat = clock.running;
+    const whose = seat === m.seat ? t("Your time") : t("{name}'s time", { name: m.players[seat] });
+    return h(
+      "div",
+      { class: "turn-clock clock", role: "timer", "data-testid": "turn-clock" },
+      h("span", { class: "clock-label" }, whose + " "),
+      h("b", { "data-clock-seat": seat, "data-header": "" }, this.clockWords(seat, true)),
+    );
+  }
+
+  // A human seat's presence and clock, in its panel: connected, away (for how long), or
+  // played by the takeover bot; and its time.
+  seatStatus(m, s) {
+    const entry = this.table && this.table.presence ? this.table.presence.seats[s] : null;
+    const parts = [];
+    if (entry && entry.bot === undefined) {
+      if (entry.taken_over) {
+        const bot = t("{bot} bot", { bot: t(this.table.takeover.bot) });
+        parts.push(h("span", { class: "presence taken", "data-testid": "presence" }, t("away: the {bot} plays", { bot })));
+      } else if (entry.connected) {
+        parts.push(h("span", { class: "presence here", "data-testid": "presence" }, t("at the table")));
+      } else {
+        parts.push(h("span", { class: "presence away", "data-testid": "presence", "data-away-seat": s }, t("away {time}", { time: clockText(this.awaySeconds(s)) })));
+      }
+    }
+    const clock = this.table && this.table.clock;
+    if (clock && !(entry && entry.bot !== undefined) && !m.over) {
+      parts.push(
+        h(
+          "span",
+          { class: `clock${clock.running === s ? " running" : ""}`, role: "timer", "data-testid": "clock" },
+          h("span", { class: "sr-only" }, t("time left: ")),
+          h("span", { "data-clock-seat": s }, this.clockWords(s)),
+        ),
+      );
+    }
+    return parts.length ? h("div", { class: "seat-status" }, parts) : null;
+  }
+
   connectionEl() {
     if (this.connection === "local") return null;
     const text = {
@@ -655,14 +848,15 @@ export class BoardView {
         {
           class: "act quiet small",
           "data-key": "dismiss",
-          "aria-label": t("Dismiss this message"),
           onclick: () => {
             this.notice = null;
             this.focusKey = "status";
             this.render();
           },
         },
+        // Its name holds what it shows ("OK"), then what it does, for screen readers.
         t("OK"),
+        h("span", { class: "sr-only" }, " " + t("Dismiss this message")),
       ),
     );
   }
@@ -975,22 +1169,27 @@ export class BoardView {
 
   logEl(m, v) {
     const entries = [];
+    const notes = (n) => this.notes.filter((note) => note.after === n).map((note) => h("li", { class: "log-note", "data-testid": "log-note" }, note.text));
     this.log.forEach((move, n) => {
       if (!move) return;
+      entries.push(...notes(n));
       const name = m.players[move.player];
       const own = move.events.filter((e) => e.type !== "game-over");
       const texts = own.map((e) => describeEvent(e, m.players, v));
+      const by = move.played_by;
       entries.push(
         h(
           "li",
-          { "data-move": n },
+          { "data-move": n, class: by ? "played-for" : null },
           h("span", { class: "swatch", style: `background:${SEAT_COLOURS[move.player]}`, "aria-hidden": "true" }),
           h("b", {}, name),
           " ",
           texts.length ? texts.join("; ") : move.action,
+          by ? h("span", { class: "played-by", "data-testid": "played-by" }, ` (${this.playedByText(by, name)})`) : null,
         ),
       );
     });
+    entries.push(...notes(this.log.length));
     if (m.over) entries.push(h("li", { class: "log-end" }, h("b", {}, t("Game over: {winners}.", { winners: this.winnersText(m) }))));
     return h(
       "section",
@@ -1005,6 +1204,12 @@ export class BoardView {
     );
   }
 
+  // Who played a move for its seat, and why, in words.
+  playedByText(by, name) {
+    const bot = t("{bot} bot", { bot: t(by.bot) });
+    return t(PLAYED_FOR[by.reason] || PLAYED_FOR.failed, { bot, name, detail: by.detail || by.reason });
+  }
+
   playersEl(m, v) {
     const note =
       m.seat === null
@@ -1017,7 +1222,7 @@ export class BoardView {
       v.players.map((p, s) => {
         const sheet = v.scores[s];
         const tile = v.secret_tiles[s];
-        const treats = TREATS.map((treat) => `${p.treats[treat]} ${word(treat)}`).join(", ");
+        const treats = TREATS.map((treat) => `${p.treats[treat]} ${noun(p.treats[treat], treat)}`).join(", ");
         return h(
           "section",
           {
@@ -1036,17 +1241,18 @@ export class BoardView {
             v.current_player === s && !m.over ? h("span", { class: "bot" }, t("to play")) : null,
             h("span", { class: "score", "data-testid": "score" }, t("{points} pts", { points: sheet.total })),
           ),
+          this.seatStatus(m, s),
           h(
             "div",
             { class: "tracks", "data-testid": "treats", "aria-label": t("treats: {treats}; {pumpkins}; {footprints} left", { treats, pumpkins: plural(p.pumpkins, "pumpkin"), footprints: plural(p.footprints, "footprint") }) },
-            TREATS.map((treat) => h("span", { class: "track", "data-treat": treat }, pic(treat, "pic", ""), h("b", {}, p.treats[treat]), h("span", { class: "track-name" }, word(treat)))),
-            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, t("pumpkins"))),
+            TREATS.map((treat) => h("span", { class: "track", "data-treat": treat }, pic(treat, "pic", ""), h("b", {}, p.treats[treat]), h("span", { class: "track-name" }, noun(p.treats[treat], treat)))),
+            h("span", { class: "track", "data-treat": "pumpkins" }, pic("pumpkin", "pic", ""), h("b", {}, p.pumpkins), h("span", { class: "track-name" }, noun(p.pumpkins, "pumpkin"))),
             h(
               "span",
               { class: "track foot" },
               h("span", { style: `color:${SEAT_COLOURS[s]}` }, pic("foot", "pic", "")),
               h("b", {}, p.footprints),
-              h("span", { class: "track-name" }, t("footprints left")),
+              h("span", { class: "track-name" }, noun(p.footprints, "footprint left")),
             ),
           ),
           h(

@@ -2,7 +2,7 @@
 // link's fragment (#...), which the browser never sends in a request; without one we watch.
 // The connection's state is always on the page; a lost connection is retried with backoff.
 import { BoardView } from "/static/board.js";
-import { t, translatePage } from "/static/i18n.js";
+import { serverText, t, translatePage } from "/static/i18n.js";
 
 translatePage();
 
@@ -94,7 +94,7 @@ function connect() {
     if (message.type === "error" && FINAL.has(message.code)) {
       // Connecting again cannot help: say why, and stop retrying.
       finished = true;
-      const text = message.message || message.error;
+      const text = serverText(message);
       if (board.message) {
         board.setConnection("closed", text);
         board.update(message);
@@ -104,7 +104,7 @@ function connect() {
     }
     if (message.type === "error" && !board.message) {
       // A refusal before any state (a server limit, say): shown, and the page retries.
-      refusal = message.message || message.error;
+      refusal = serverText(message);
       showRefusal(refusal, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] / 1000);
       announce(t(refusal), true);
       return;
@@ -127,6 +127,7 @@ function connect() {
       return;
     }
     board.update(message);
+    if (message.type !== "update") return; // presence, next-game: the title stays
     document.title = message.over ? t("Game over · Tricky Treats") : message.your_turn ? t("Your turn · Tricky Treats") : "Tricky Treats";
   };
   ws.onclose = (event) => {

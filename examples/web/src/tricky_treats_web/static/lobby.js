@@ -1,7 +1,7 @@
 // The lobby: choose players, bots, rules and a seed; get one link per human seat. The links of
 // the games created here are kept in this browser (localStorage), with copy buttons, built
 // from an address the creator can set (the one friends on other machines use).
-import { languageSwitch, N_, t, translatePage } from "/static/i18n.js";
+import { LANGUAGE, languageSwitch, N_, serverText, t, translatePage } from "/static/i18n.js";
 
 translatePage();
 document.querySelector(".header-buttons").append(languageSwitch());
@@ -10,7 +10,26 @@ const defaults = ["Ann", "Bo", "Cy", "Di"];
 const STORE = "tricky-treats-games";
 const ADDRESS = "tricky-treats-address";
 const BOT_WORDS = [N_("random"), N_("greedy"), N_("search")]; // a bot's name, in words
-const BOT_NAMES = { random: t("Random bot (plays any legal move)"), greedy: t("Greedy bot (takes the best move now)") };
+const BOT_NAMES = {
+  random: t("Random bot (plays any legal move)"),
+  greedy: t("Greedy bot (takes the best move now)"),
+  search: t("Search bot (plans ahead; slower)"),
+};
+// The clocks a table may have (the server takes any move:SECONDS or bank:SECONDS+INCREMENT).
+const CLOCKS = [
+  ["none", N_("No clock")],
+  ["move:30", N_("30 seconds a turn")],
+  ["move:60", N_("1 minute a turn")],
+  ["move:120", N_("2 minutes a turn")],
+  ["bank:300+5", N_("5 minutes a game, 5 seconds more a turn")],
+  ["bank:600+10", N_("10 minutes a game, 10 seconds more a turn")],
+];
+const GRACES = [
+  [30, N_("30 seconds")],
+  [60, N_("1 minute")],
+  [120, N_("2 minutes")],
+  [300, N_("5 minutes")],
+];
 
 function seatRow(i, bots) {
   const row = document.createElement("div");
@@ -23,16 +42,23 @@ function seatRow(i, bots) {
   row.querySelector("option").textContent = t("a person (gets a link)");
   row.querySelector("input").value = defaults[i];
   const select = row.querySelector("select");
-  for (const bot of bots) select.append(new Option(BOT_NAMES[bot] || t("{bot} bot", { bot: t(bot) }), bot));
+  for (const bot of bots) select.append(new Option(botName(bot), bot));
   if (i > 0 && bots.includes("greedy")) select.value = "greedy";
   return row;
+}
+
+// A bot's name in words: a program the server runs says so.
+function botName(bot) {
+  if (BOT_NAMES[bot]) return BOT_NAMES[bot];
+  if ((info.programs || []).includes(bot)) return t("{bot} (a program this server runs)", { bot });
+  return t("{bot} bot", { bot: t(bot) });
 }
 
 function announce(text) {
   document.getElementById("announce").textContent = text;
 }
 
-const response = await fetch("/api/variants");
+const response = await fetch(`/api/variants?lang=${LANGUAGE}`);
 const info = await response.json();
 
 function setSeats(n) {
@@ -61,6 +87,18 @@ for (const variant of info.variants) {
   label.querySelector("span").textContent = variant.description;
   variants.append(label);
 }
+
+// The clock, the takeover bot and its grace: the server's defaults chosen.
+function fill(select, choices, chosen) {
+  const values = choices.map(([value]) => String(value));
+  if (chosen !== null && chosen !== undefined && !values.includes(String(chosen))) choices = [...choices, [chosen, String(chosen)]];
+  for (const [value, label] of choices) select.append(new Option(t(label), String(value)));
+  select.value = String(chosen ?? choices[0][0]);
+}
+const chosen = info.defaults || { clock: null, grace: 60, takeover: "greedy" };
+fill(document.getElementById("clock"), CLOCKS, chosen.clock || "none");
+fill(document.getElementById("grace"), GRACES, chosen.grace);
+fill(document.getElementById("takeover"), (info.takeovers || ["greedy"]).map((bot) => [bot, botName(bot)]), chosen.takeover);
 
 const address = document.getElementById("address");
 address.value = localStorage.getItem(ADDRESS) || location.origin;
@@ -171,12 +209,16 @@ document.getElementById("create").onsubmit = async (event) => {
     return;
   }
   const body = {
-    players: [...seats.children].map((row) => ({
-      name: row.querySelector("[name=name]").value,
+    players: [...seats.children].map((row, i) => ({
+      // An empty name is the seat's, in the page's language: a name, never "you".
+      name: row.querySelector("[name=name]").value.trim() || t("Player {number}", { number: i + 1 }),
       bot: row.querySelector("[name=bot]").value || null,
     })),
     variants: [...form.querySelectorAll("[name=variant]:checked")].map((box) => box.value),
     refresh_ends_turn: form.refresh_ends_turn.checked,
+    clock: form.clock.value === "none" ? null : form.clock.value,
+    takeover: form.takeover.value,
+    grace: Number(form.grace.value),
     // A string: JavaScript's numbers would round seeds past 2^53.
     seed: seed === "" ? null : seed,
   };
@@ -190,7 +232,7 @@ document.getElementById("create").onsubmit = async (event) => {
     answer = { error: t("The server cannot be reached: is it running?") };
   }
   if (!ok) {
-    error.textContent = t(answer.message || answer.error);
+    error.textContent = serverText(answer);
     return;
   }
   error.textContent = "";

@@ -2,7 +2,7 @@
 // Table in the browser, from the wheels the app serves. Nothing is fetched from elsewhere.
 // Every step of the loading shows on the page, and so does every error.
 import { BoardView } from "/static/board.js";
-import { languageSwitch, t, translatePage } from "/static/i18n.js";
+import { LANGUAGE, languageSwitch, t, translatePage } from "/static/i18n.js";
 
 translatePage();
 document.querySelector(".header-buttons").append(languageSwitch());
@@ -70,8 +70,8 @@ function fail(text) {
   button.textContent = t("Cannot start");
 }
 
-window.addEventListener("error", (event) => fail(`Error: ${event.message}`));
-window.addEventListener("unhandledrejection", (event) => fail(`Error: ${event.reason?.message || event.reason}`));
+window.addEventListener("error", (event) => fail(t("Error: {message}", { message: event.message })));
+window.addEventListener("unhandledrejection", (event) => fail(t("Error: {message}", { message: event.reason?.message || event.reason })));
 
 function step(done, total, text) {
   progress.max = total;
@@ -85,7 +85,7 @@ function botRow(i) {
   row.innerHTML = `<label><span></span> <select name="bot"></select></label>`;
   row.querySelector("span").textContent = t("Seat {number}:", { number: i + 2 });
   const select = row.querySelector("select");
-  for (const bot of botNames) select.append(new Option(BOT_TITLES[bot] || t("{bot} bot", { bot }), bot));
+  for (const bot of botNames) select.append(new Option(BOT_TITLES[bot] || t("{bot} bot", { bot: t(bot) }), bot));
   return row;
 }
 
@@ -103,10 +103,10 @@ let pyodide = null;
 const STEPS = 4; // the runtime check, Python, the wheels, the engine
 try {
   step(0, STEPS, t("Checking that this server has the Python runtime…"));
-  const info = await (await fetch("/api/variants")).json();
+  const info = await (await fetch(`/api/variants?lang=${LANGUAGE}`)).json();
   if (!info.offline) {
     throw new Error(
-      t("This server has no Pyodide runtime, so the offline page cannot run. Whoever runs the server: run `npm ci` in examples/web, then restart it."),
+      t("This server has no Pyodide runtime, so the offline page cannot run. Whoever runs the server: start it with --pyodide FOLDER, the folder of npm's pyodide package (npm install pyodide puts it in node_modules/pyodide; in a clone of the project, npm ci in examples/web does it)."),
     );
   }
   step(1, STEPS, t("Loading Python (Pyodide, about 10 MB; the first time takes a while)…"));
@@ -117,7 +117,7 @@ try {
   for (const [i, url] of wheels.entries()) {
     step(2 + i / wheels.length, STEPS, t("Loading {file} ({number} of {count})…", { file: url.split("/").pop(), number: i + 1, count: wheels.length }));
     const reply = await fetch(url);
-    if (!reply.ok) throw new Error(`the server could not send ${url} (HTTP ${reply.status})`);
+    if (!reply.ok) throw new Error(t("the server could not send {file} (HTTP {status})", { file: url, status: reply.status }));
     pyodide.unpackArchive(await reply.arrayBuffer(), "wheel");
   }
   step(3, STEPS, t("Starting the engine…"));
@@ -125,7 +125,7 @@ try {
   botNames = JSON.parse(pyodide.globals.get("bots")());
   for (const select of opponents.querySelectorAll("select")) {
     const value = select.value;
-    select.replaceChildren(...botNames.map((bot) => new Option(BOT_TITLES[bot] || t("{bot} bot", { bot }), bot)));
+    select.replaceChildren(...botNames.map((bot) => new Option(BOT_TITLES[bot] || t("{bot} bot", { bot: t(bot) }), bot)));
     select.value = botNames.includes(value) ? value : botNames[0];
   }
   const version = pyodide.runPython("tt.__version__");
@@ -168,11 +168,14 @@ document.getElementById("start").onsubmit = (event) => {
     return;
   }
   const picks = [...opponents.querySelectorAll("select")].map((s) => s.value);
-  const names = [form.name.value || t("You")];
+  // Names, in the page's language: the player's own (else "Player 1", never "you") and each
+  // bot's, numbered when two are alike.
+  const names = [form.name.value.trim() || t("Player {number}", { number: 1 })];
   const bots = {};
   picks.forEach((bot, i) => {
-    const title = `${bot[0].toUpperCase()}${bot.slice(1)} bot`;
-    names.push(picks.filter((b) => b === bot).length > 1 ? `${title} ${i + 1}` : title);
+    const title = t("{bot} bot", { bot: t(bot) });
+    const name = picks.filter((b) => b === bot).length > 1 ? t("{name} {number}", { name: title, number: i + 2 }) : title;
+    names.push(name.charAt(0).toUpperCase() + name.slice(1));
     bots[i + 1] = bot;
   });
   startGame({ names: JSON.stringify(names), bots: JSON.stringify(bots), seed });
