@@ -8,24 +8,27 @@ documentation site and to the repository instead (``package_readme``).
 ``CompiledCoreHook`` compiles the engine's compact core with mypyc when asked to, else builds
 pure.
 
-The simulator's core (``src/tricky_treats/simulator/_core.py``) is one plain, precisely typed
-Python module that imports the standard library only. Built
-with ``TRICKY_TREATS_COMPILE=1`` in the environment, a wheel carries it compiled by mypyc as
-well (a platform wheel such as ``cp311-cp311-linux_x86_64``); without it, the wheel is
-``py3-none-any`` and the same file runs as plain Python. Both builds play identical games:
+The simulator's fast lane is a group of plain, precisely typed Python modules
+(``COMPILED_MODULES``): the compact core, the ``Simulator`` over it, the deal into it and the
+deal's shuffles. Built with ``TRICKY_TREATS_COMPILE=1`` in the environment, a wheel carries
+them compiled by mypyc as one group (a platform wheel such as ``cp311-cp311-linux_x86_64``),
+so that they call each other natively; without it, the wheel is ``py3-none-any`` and the same
+files run as plain Python. Both builds play identical games:
 ``.ci/run`` checks them against each other. If compiling fails (no C compiler, no Python
 headers), the hook says why on stderr and the wheel is built pure, so an install never fails
 for want of a compiler. ``python -c "import tricky_treats; print(tricky_treats.__compiled__)"``
 tells which build is installed.
 
-An editable install (``pip install -e .``) with the switch compiles in place, next to
-``_core.py``; one without the switch removes what an earlier compiled install left there,
-so that editing ``_core.py`` is never hidden by a stale compiled copy.
+An editable install (``pip install -e .``) with the switch compiles in place, next to the
+sources; one without the switch removes what an earlier compiled install left there, so that
+editing a module is never hidden by a stale compiled copy.
 
 mypyc type-checks only the listed modules (``--follow-imports=skip``): never the rest of the
-package or its optional imports, so a compiled build needs nothing installed but the build
-requirements, as in pip's and cibuildwheel's isolated build environments. Any failure of the
-compiler, mypy's ``SystemExit`` included, builds pure instead with one line on stderr.
+package or its optional imports, which it sees as ``Any`` (``Simulator`` calls them off the
+hot path: building states, the rules' errors), so a compiled build needs nothing installed
+but the build requirements, as in pip's and cibuildwheel's isolated build environments. Any
+failure of the compiler, mypy's ``SystemExit`` included, builds pure instead with one line on
+stderr.
 """
 
 from __future__ import annotations
@@ -92,12 +95,22 @@ SWITCH = "TRICKY_TREATS_COMPILE"
 
 COMPILED_MODULES = (
     "src/tricky_treats/simulator/_core.py",
+    "src/tricky_treats/simulator/_deal.py",
+    "src/tricky_treats/simulator/_simulator.py",
     "src/tricky_treats/variants/_shuffles.py",
 )
-"""The modules mypyc compiles, each on its own: the core's moves and the deal's shuffles.
+"""The modules mypyc compiles, as one group: the compact core, the deal into it, the
+``Simulator`` over it and the deal's shuffles.
 
-Each imports nothing of the package, so that each compiles alone and runs the same as plain
-Python."""
+They call each other natively. The core, the deal and the shuffles import the standard library
+and each other only; the ``Simulator`` imports the rest of the package too, which mypyc sees
+as ``Any`` (off its hot path). Each runs the same as plain Python."""
+
+MYPYC_OPTIONS = ("--follow-imports=skip", "--ignore-missing-imports", "--no-warn-return-any")
+"""How mypyc reads the group: alone, the package's other modules (and what they return) Any."""
+
+GROUP = "tricky_treats.simulator._compiled"
+"""The group's name: mypyc's runtime library for it is ``<GROUP>__mypyc.<tag>.so``."""
 
 BUILD_REQUIREMENTS = (
     "mypy==2.4.1",  # mypyc: pinned, as a new release may compile the same file differently
@@ -113,41 +126,40 @@ def compile_requested() -> bool:
 def compile_core(root: str, out_dir: str) -> list[str]:
     """Compile ``COMPILED_MODULES`` with mypyc into ``out_dir``; the paths of the extensions.
 
-    The extensions lie under ``out_dir`` by package: for each module, ``<module>.<tag>.so``
-    and mypyc's runtime library for it, ``<module>__mypyc.<tag>.so``, beside it. Raises
-    whatever mypyc or the C compiler raised.
+    The extensions lie under ``out_dir`` by package: for each module, ``<module>.<tag>.so``,
+    and the group's runtime library, ``tricky_treats/simulator/_compiled__mypyc.<tag>.so``.
+    Raises whatever mypyc or the C compiler raised.
     """
     from mypyc.build import mypycify  # the build requirements, only when compiling
     from setuptools import Distribution
 
     work = tempfile.mkdtemp(prefix="tricky-treats-mypyc-")
     here = os.getcwd()
-    outputs: list[str] = []
     try:
         os.chdir(root)  # mypyc names modules from paths relative to the project
-        for number, module in enumerate(COMPILED_MODULES):
-            c_dir = os.path.join(work, f"c{number}")
-            # Only this module: its imports (the standard library) are not followed, so no
-            # other module of the package, and none of its dependencies, needs to be there.
-            report = io.StringIO()  # mypy prints its errors: kept for the one line about them
-            try:
-                with contextlib.redirect_stdout(report):
-                    extensions = mypycify(
-                        ["--follow-imports=skip", "--ignore-missing-imports", module],
-                        opt_level="3",
-                        target_dir=c_dir,
-                    )
-            except SystemExit as error:
-                raise RuntimeError(
-                    f"mypyc refused {module}: {report.getvalue().strip()}"
-                ) from error
-            distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
-            command: Any = distribution.get_command_obj("build_ext")
-            command.build_lib = out_dir
-            command.build_temp = os.path.join(work, f"temp{number}")
-            command.ensure_finalized()
-            command.run()
-            outputs += command.get_outputs()
+        # Only these modules: their other imports are not followed, so no other module of
+        # the package, and none of its dependencies, needs to be there (what they return is
+        # Any here, typed in the project's own mypy check).
+        report = io.StringIO()  # mypy prints its errors: kept for the one line about them
+        try:
+            with contextlib.redirect_stdout(report):
+                extensions = mypycify(
+                    [*MYPYC_OPTIONS, *COMPILED_MODULES],
+                    opt_level="3",
+                    target_dir=os.path.join(work, "c"),
+                    group_name=GROUP,
+                )
+        except SystemExit as error:
+            raise RuntimeError(
+                f"mypyc refused {', '.join(COMPILED_MODULES)}: {report.getvalue().strip()}"
+            ) from error
+        distribution = Distribution({"name": "tricky-treats", "ext_modules": extensions})
+        command: Any = distribution.get_command_obj("build_ext")
+        command.build_lib = out_dir
+        command.build_temp = os.path.join(work, "temp")
+        command.ensure_finalized()
+        command.run()
+        outputs: list[str] = command.get_outputs()
         return outputs
     finally:
         os.chdir(here)
@@ -155,9 +167,13 @@ def compile_core(root: str, out_dir: str) -> list[str]:
 
 
 def _in_place_builds(root: str) -> list[str]:
-    """Compiled copies an editable install left beside the modules they were built from."""
+    """Compiled copies an editable install left beside the modules they were built from.
+
+    With those of earlier builds that compiled each module on its own (``<module>__mypyc``).
+    """
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    found: list[str] = []
+    group = os.path.join(root, "src", *GROUP.split("."))
+    found = glob.glob(f"{group}__mypyc{suffix}")
     for module in COMPILED_MODULES:
         stem = os.path.join(root, module[: -len(".py")])
         found += glob.glob(f"{stem}{suffix}") + glob.glob(f"{stem}__mypyc{suffix}")
@@ -165,8 +181,11 @@ def _in_place_builds(root: str) -> list[str]:
 
 
 def _up_to_date(root: str, built: list[str]) -> bool:
-    """Whether ``built`` holds every compiled module, each newer than its source."""
-    if len(built) < 2 * len(COMPILED_MODULES):
+    """Whether ``built`` holds the group's modules and library, all newer than its sources."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    needed = {os.path.join(root, m[: -len(".py")]) + suffix for m in COMPILED_MODULES}
+    needed.add(os.path.join(root, "src", *GROUP.split(".")) + f"__mypyc{suffix}")
+    if not needed <= set(built):
         return False
     newest_source = max(os.path.getmtime(os.path.join(root, m)) for m in COMPILED_MODULES)
     return min(map(os.path.getmtime, built)) > newest_source

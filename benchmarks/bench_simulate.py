@@ -1,23 +1,29 @@
-"""Simulation speed beside its targets: playouts against OpenSpiel, search, simulate, jobs.
+"""Simulation speed beside its targets: playouts against OpenSpiel, the steps of a game, search.
 
 Install the peer first: ``pip install -e '.[bench,cli]'``; then run
-``python benchmarks/bench_simulate.py``. It prints figures and asserts nothing. Run it on
-both builds (``TRICKY_TREATS_COMPILE=1 pip install --no-deps -e .`` compiles the core in
-place; ``pip install --no-deps -e .`` goes back to the pure one).
+``python benchmarks/bench_simulate.py`` (``--quick`` for a smoke run of seconds). It prints
+figures and asserts nothing. Run it on both builds (``TRICKY_TREATS_COMPILE=1 pip install
+--no-deps -e .`` compiles the simulator in place; ``pip install --no-deps -e .`` goes back to
+the pure one), and on older code for a before-and-after in the same minutes
+(``PYTHONPATH=/path/to/old/src``: a build without ``Simulator.new_game`` starts its games as
+``Simulator(new_game(...))``, and says so).
 
-1. Random playouts, dealing and legal-action listing included, 2 and 4 players, in actions
-   per second of CPU time, beside OpenSpiel's pure-Python ``python_tic_tac_toe`` random
-   playouts measured in the same run (rounds alternate; the best round of each counts):
-   through ``tt.Simulator`` (targets: compiled at least 8x OpenSpiel with 2 players and 9x
-   with 4; pure at least 4x) and through ``GameState.apply()``, the reference path (no
-   slower than before the simulator: 3.2x to 3.7x in the pure build).
-1b. ``SearchAgent`` iterations per CPU second at its moves of whole games, each move's view
-   fresh, in play order (target: twice the state-based search before the simulator, run in
-   the same minutes; that read about 4,200 a second with the other core idle).
-2. ``tricky-treats simulate`` with random bots and ``--jobs 1`` against the same games
-   played bare, in CPU time on one core. Target: at least 60%.
-3. ``tricky-treats simulate --jobs 2`` against ``--jobs 1``, in wall time (process start-up
-   included). Target: at least 1.7 times; it needs two otherwise idle cores.
+Every figure is CPU time (``time.process_time``), the median of alternating rounds with the
+spread (lowest to highest) beside it, each round on games never dealt before, in play order.
+
+1. Random playouts as a client plays them, 2 and 4 players: ``Simulator.new_game``, then
+   ``legal_codes()`` and ``play()`` to the end, then ``scores()`` and ``winners()``; in
+   actions per second, beside OpenSpiel's pure-Python ``python_tic_tac_toe`` random playouts
+   in the same rounds. Targets (issue 50): compiled at least 12x OpenSpiel with 2 players and
+   14x with 4; pure at least 6x and 7x. The reference path (``GameState.apply()``) beside.
+2. Where a 2-player game's time goes: ``new_game``, ``Simulator(state)`` of a first state,
+   ``Simulator.new_game`` (to a playable simulator), a move (``legal_codes()`` + ``play()``),
+   ``scores()`` and ``winners()`` of a finished game. Targets, compiled: 25 us to start, 2.5 us
+   a move (5 pure), 3 us to score.
+3. ``SearchAgent`` iterations per CPU second at every move of whole games, each move's view
+   fresh; ``tricky-treats simulate --agents random,random --jobs 1`` games per CPU second.
+4. ``tricky-treats simulate --jobs 2`` against ``--jobs 1``, in wall time (not with
+   ``--quick``; it needs two otherwise idle cores).
 """
 
 from __future__ import annotations
@@ -29,16 +35,45 @@ import io
 import os
 import random
 import resource
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import tricky_treats as tt
 from tricky_treats.cli import main as cli_main
 
+Measure = Callable[[int], tuple[float, int]]
+"""One round of a measurement (its number given): the CPU seconds taken and the work done."""
 
-def tricky_treats_playouts(players: int, seeds: range) -> int:
-    """Deal and play one random game per seed; return the number of actions."""
+
+def start(players: int, seed: int) -> tt.Simulator:
+    """A simulator of ``new_game(players, seed=seed)``, started as the build starts one."""
+    new = getattr(tt.Simulator, "new_game", None)  # older builds: none
+    if new is None:
+        return tt.Simulator(tt.new_game(players, seed=seed))
+    sim: tt.Simulator = new(players, seed=seed)
+    return sim
+
+
+def simulator_playouts(players: int, seeds: range) -> int:
+    """Deal, play at random and score one game per seed on a simulator; the actions played."""
+    actions = 0
+    for seed in seeds:
+        sim = start(players, seed)
+        rng = random.Random(seed)
+        codes = sim.legal_codes()
+        while codes:
+            sim.play(codes[rng.randrange(len(codes))])
+            actions += 1
+            codes = sim.legal_codes()
+        sim.scores()
+        sim.winners()
+    return actions
+
+
+def apply_playouts(players: int, seeds: range) -> int:
+    """The same games by ``GameState.apply()``, the reference path; the actions played."""
     actions = 0
     for seed in seeds:
         game = tt.new_game(players=players, seed=seed)
@@ -47,47 +82,13 @@ def tricky_treats_playouts(players: int, seeds: range) -> int:
             legal = game.legal_actions()
             game = game.apply(legal[rng.randrange(len(legal))])
             actions += 1
+        game.scores()
+        game.winners()
     return actions
-
-
-def simulator_playouts(players: int, seeds: range) -> int:
-    """The same games as ``tricky_treats_playouts``, played on a ``tt.Simulator``."""
-    actions = 0
-    for seed in seeds:
-        sim = tt.Simulator(tt.new_game(players=players, seed=seed))
-        rng = random.Random(seed)
-        while not sim.is_over:
-            legal = sim.legal_codes()
-            sim.play(legal[rng.randrange(len(legal))])
-            actions += 1
-    return actions
-
-
-def search_rate(games: int, iterations: int = 40) -> float:
-    """``SearchAgent`` iterations per CPU second at every move of ``games`` 2-player games.
-
-    The games are between search agents; each move's view is made fresh, in play order.
-    """
-    agent = tt.SearchAgent(iterations=iterations)
-    seconds = 0.0
-    searched = 0
-    for seed in range(games):
-        game = tt.new_game(players=2, seed=seed)
-        rng = random.Random(seed)
-        while game.current_player is not None:
-            view = game.view(game.current_player)
-            legal = game.legal_actions()
-            start = time.process_time()
-            action = agent.choose(view, legal, rng)
-            seconds += time.process_time() - start
-            if len(legal) > 1:  # a single legal action is played without a search
-                searched += iterations
-            game = game.apply(action)
-    return searched / seconds
 
 
 def open_spiel_playouts(game: Any, seeds: range) -> int:
-    """Random games of OpenSpiel's ``python_tic_tac_toe``; return the number of actions."""
+    """Random games of OpenSpiel's ``python_tic_tac_toe``; the actions played."""
     actions = 0
     for seed in seeds:
         state = game.new_initial_state()
@@ -96,31 +97,145 @@ def open_spiel_playouts(game: Any, seeds: range) -> int:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             actions += 1
+        state.returns()
     return actions
 
 
-def best_rate(rounds: int, runs: dict[str, Callable[[int], int]]) -> dict[str, float]:
-    """Alternate the runs ``rounds`` times; the best actions per CPU second of each."""
-    best = dict.fromkeys(runs, 0.0)
-    for number in range(rounds):
-        for label, run in runs.items():
-            start = time.process_time()
-            actions = run(number)
-            best[label] = max(best[label], actions / (time.process_time() - start))
-    return best
+def timed(run: Callable[[int], int]) -> Measure:
+    """A measure of ``run(round)``, which returns the work it did."""
+
+    def measure(number: int) -> tuple[float, int]:
+        begun = time.process_time()
+        work = run(number)
+        return time.process_time() - begun, work
+
+    return measure
 
 
-def bare_games(seeds: range) -> int:
-    """Two-player random playouts, one per seed; return the number of games."""
-    tricky_treats_playouts(2, seeds)
-    return len(seeds)
+def alternate(count: int, measures: dict[str, Measure]) -> dict[str, list[float]]:
+    """Per measure, each round's CPU seconds per unit of work; the rounds alternate them."""
+    found: dict[str, list[float]] = {name: [] for name in measures}
+    for number in range(count):
+        for name, measure in measures.items():
+            seconds, work = measure(number)
+            found[name].append(seconds / work)
+    return found
 
 
-def simulate_games(games: int, seed: int) -> int:
-    """``tricky-treats simulate`` of the same games on one core; return the number of games."""
-    run_cli("simulate", "--games", str(games), "--agents", "random,random", "--jobs", "1",
-            "--seed", str(seed), "--quiet")  # fmt: skip
-    return games
+def seeds_of(first: int, count: int, number: int) -> range:
+    """The ``count`` seeds of round ``number``, from ``first``: never dealt in another round."""
+    return range(first + number * count, first + (number + 1) * count)
+
+
+# -- 2. the steps of a game ---------------------------------------------------------------
+
+
+def step_measures(games: int) -> dict[str, Measure]:
+    """Each step of a 2-player game, on fresh games each round."""
+
+    def deal_states(number: int) -> tuple[float, int]:
+        begun = time.process_time()
+        for seed in seeds_of(10**6, games, number):
+            tt.new_game(2, seed=seed)
+        return time.process_time() - begun, games
+
+    def simulators_of_states(number: int) -> tuple[float, int]:
+        states = [tt.new_game(2, seed=seed) for seed in seeds_of(2 * 10**6, games, number)]
+        begun = time.process_time()
+        for state in states:
+            tt.Simulator(state)
+        return time.process_time() - begun, games
+
+    def dealt_simulators(number: int) -> tuple[float, int]:
+        begun = time.process_time()
+        for seed in seeds_of(3 * 10**6, games, number):
+            start(2, seed)
+        return time.process_time() - begun, games
+
+    def moves(number: int) -> tuple[float, int]:
+        sims = [start(2, seed) for seed in seeds_of(4 * 10**6, games, number)]
+        played = 0
+        begun = time.process_time()
+        for sim in sims:
+            rng = random.Random(played)
+            codes = sim.legal_codes()
+            while codes:
+                sim.play(codes[rng.randrange(len(codes))])
+                played += 1
+                codes = sim.legal_codes()
+        return time.process_time() - begun, played
+
+    def finished(first: int, number: int) -> list[tt.Simulator]:
+        sims = [start(2, seed) for seed in seeds_of(first, games, number)]
+        for sim in sims:
+            rng = random.Random(1)
+            codes = sim.legal_codes()
+            while codes:
+                sim.play(codes[rng.randrange(len(codes))])
+                codes = sim.legal_codes()
+        return sims
+
+    def scores(number: int) -> tuple[float, int]:
+        sims = finished(5 * 10**6, number)
+        begun = time.process_time()
+        for sim in sims:
+            sim.scores()
+        return time.process_time() - begun, games
+
+    def winners(number: int) -> tuple[float, int]:
+        sims = finished(6 * 10**6, number)
+        begun = time.process_time()
+        for sim in sims:
+            sim.winners()
+        return time.process_time() - begun, games
+
+    return {
+        "tt.new_game(2, seed=s)": deal_states,
+        "tt.Simulator(state) of a first state": simulators_of_states,
+        "Simulator.new_game(2, seed=s), to a playable simulator": dealt_simulators,
+        "a move: legal_codes() + play()": moves,
+        "scores() of a finished game, first call": scores,
+        "winners() of a finished game, first call": winners,
+    }
+
+
+# -- 3. search and simulate ---------------------------------------------------------------
+
+
+def search_iterations(games: int, iterations: int = 40) -> Measure:
+    """``SearchAgent`` at every move of ``games`` 2-player games, each view fresh."""
+
+    def measure(number: int) -> tuple[float, int]:
+        agent = tt.SearchAgent(iterations=iterations)
+        seconds = 0.0
+        searched = 0
+        for seed in seeds_of(7 * 10**6, games, number):
+            game = tt.new_game(players=2, seed=seed)
+            rng = random.Random(seed)
+            while game.current_player is not None:
+                view = game.view(game.current_player)
+                legal = game.legal_actions()
+                begun = time.process_time()
+                action = agent.choose(view, legal, rng)
+                seconds += time.process_time() - begun
+                if len(legal) > 1:  # a single legal action is played without a search
+                    searched += iterations
+                game = game.apply(action)
+        return seconds, searched
+
+    return measure
+
+
+def simulate_games(games: int) -> Measure:
+    """``tricky-treats simulate`` of ``games`` random games on one core."""
+
+    def measure(number: int) -> tuple[float, int]:
+        begun = time.process_time()
+        run_cli("simulate", "--games", str(games), "--agents", "random,random", "--jobs", "1",
+                "--seed", str(8 * 10**6 + number * games), "--quiet")  # fmt: skip
+        return time.process_time() - begun, games
+
+    return measure
 
 
 def run_cli(*argv: str) -> None:
@@ -131,26 +246,38 @@ def run_cli(*argv: str) -> None:
         raise SystemExit(f"tricky-treats {' '.join(argv)} failed with status {status}")
 
 
+# -- printing -----------------------------------------------------------------------------
+
+
+def spread(samples: Sequence[float], scale: float, digits: int) -> str:
+    """The median of ``samples`` times ``scale``, with the lowest and highest."""
+    median, low, high = (statistics.median(samples), min(samples), max(samples))
+    return f"{median * scale:,.{digits}f} ({low * scale:,.{digits}f} to {high * scale:,.{digits}f})"
+
+
 def line(label: str, value: str, target: str = "") -> None:
-    print(f"  {label:<58} {value:>14}  {target}")
+    print(f"  {label:<56} {value:>32}  {target}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="Tricky Treats games a round")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of each measurement")
+    parser.add_argument("--rounds", type=int, default=7, help="alternating rounds")
     parser.add_argument(
         "--jobs-games", type=int, default=6000, help="games for the --jobs comparison"
     )
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     args = parser.parse_args()
-    games, rounds = args.games, args.rounds
+    games, rounds = (10, 2) if args.quick else (args.games, args.rounds)
     print(
         f"tricky-treats {tt.__version__}, {os.cpu_count()} CPUs, load average "
-        f"{os.getloadavg()[0]:.2f} at the start"
+        f"{os.getloadavg()[0]:.2f} at the start; CPU time, the median of {rounds} alternating "
+        "rounds (lowest to highest)"
     )
     core = importlib.import_module("tricky_treats.simulator._core")
-    print(f"core: {core.__file__}")  # a .so is the compiled build, a .py the pure one
-    print(f"compiled: {tt.__compiled__}")
+    print(f"compiled: {tt.__compiled__}; core: {core.__file__}")
+    if getattr(tt.Simulator, "new_game", None) is None:
+        print("this build has no Simulator.new_game: games start as Simulator(new_game(...))")
 
     # 1. Playouts beside OpenSpiel's pure-Python tic-tac-toe.
     try:
@@ -159,72 +286,88 @@ def main() -> None:
     except ImportError:
         raise SystemExit("needs OpenSpiel: pip install -e '.[bench]'") from None
     tic_tac_toe = pyspiel.load_game("python_tic_tac_toe")
-    ttt_games = games * 8  # about as many actions as the Tricky Treats games of a round
-    rates = best_rate(
+    ttt_games = games * 6  # about as many actions as the Tricky Treats games of a round
+    per_action = alternate(
         rounds,
         {
-            "openspiel": lambda n: open_spiel_playouts(
-                tic_tac_toe, range(n * ttt_games, (n + 1) * ttt_games)
+            "openspiel": timed(
+                lambda n: open_spiel_playouts(tic_tac_toe, seeds_of(0, ttt_games, n))
             ),
-            "sim 2p": lambda n: simulator_playouts(2, range(n * games, (n + 1) * games)),
-            "sim 4p": lambda n: simulator_playouts(4, range(n * games, (n + 1) * games)),
-            "apply 2p": lambda n: tricky_treats_playouts(2, range(n * games, (n + 1) * games)),
-            "apply 4p": lambda n: tricky_treats_playouts(4, range(n * games, (n + 1) * games)),
+            "sim 2": timed(lambda n: simulator_playouts(2, seeds_of(0, games, n))),
+            "sim 4": timed(lambda n: simulator_playouts(4, seeds_of(10**5, games, n))),
+            "apply 2": timed(lambda n: apply_playouts(2, seeds_of(2 * 10**5, games, n))),
+            "apply 4": timed(lambda n: apply_playouts(4, seeds_of(3 * 10**5, games, n))),
         },
     )
-    print("random playouts, actions per CPU second (dealing and legal actions included):")
-    line("OpenSpiel python_tic_tac_toe", f"{rates['openspiel']:,.0f}")
-    sim_targets = {2: "8x", 4: "9x"} if tt.__compiled__ else {2: "4x", 4: "4x"}
-    for path, targets in (("sim", sim_targets), ("apply", {2: "3.2x", 4: "3.7x"})):
-        for players in (2, 4):
-            rate = rates[f"{path} {players}p"]
-            label = "tt.Simulator" if path == "sim" else "GameState.apply()"
-            line(f"{label}, {players} players", f"{rate:,.0f}")
-            line(
-                f"  ratio to OpenSpiel, {players} players",
-                f"{rate / rates['openspiel']:.2f}x",
-                f"target >= {targets[players]}",
-            )
+    rates = {name: [1 / seconds for seconds in samples] for name, samples in per_action.items()}
+    # The ratio of each round, to the OpenSpiel playouts of the same round.
+    ratios = {
+        name: [rate / base for rate, base in zip(samples, rates["openspiel"], strict=True)]
+        for name, samples in rates.items()
+    }
+    print("1. random playouts (deal, legal codes, moves, scores), actions per CPU second:")
+    line("OpenSpiel python_tic_tac_toe", spread(rates["openspiel"], 1, 0))
+    targets = {2: "12x", 4: "14x"} if tt.__compiled__ else {2: "6x", 4: "7x"}
+    for players in (2, 4):
+        line(f"tt.Simulator, {players} players", spread(rates[f"sim {players}"], 1, 0))
+        line(
+            "  ratio to OpenSpiel, same round",
+            spread(ratios[f"sim {players}"], 1, 2) + "x",
+            f"target >= {targets[players]}",
+        )
+    for players in (2, 4):
+        line(f"GameState.apply(), {players} players", spread(rates[f"apply {players}"], 1, 0))
+        line("  ratio to OpenSpiel, same round", spread(ratios[f"apply {players}"], 1, 2) + "x")
 
-    # 1b. Search iterations at every move of whole games.
-    search = max(search_rate(max(2, games // 100)) for _ in range(rounds))
-    print("SearchAgent(iterations=40) at every move of 2-player games, fresh views:")
-    # The goal is relative: twice the code before the simulator, run in the same minutes
-    # (about 4,200 a second on this machine with the other core idle).
-    line("iterations per CPU second", f"{search:,.0f}", "target >= 2x before (8,400 idle)")
+    # 2. The steps of a game.
+    steps = alternate(rounds, step_measures(games))
+    compiled = bool(tt.__compiled__)
+    step_targets = {
+        "tt.Simulator(state) of a first state": "<= 25 us compiled",
+        "Simulator.new_game(2, seed=s), to a playable simulator": "<= 25 us compiled",
+        "a move: legal_codes() + play()": "<= 2.5 us" if compiled else "<= 5 us",
+        "scores() of a finished game, first call": "<= 3 us compiled",
+        "winners() of a finished game, first call": "<= 3 us compiled",
+    }
+    print("2. a 2-player game step by step, microseconds of CPU time each:")
+    for name, samples in steps.items():
+        line(name, spread(samples, 1e6, 2) + " us", step_targets.get(name, ""))
 
-    # 2. simulate on one core against bare playouts of the same games.
-    sim_games = games * 2
-    sim = best_rate(
+    # 3. Search and simulate.
+    found = alternate(
         rounds,
         {
-            "bare": lambda n: bare_games(range(n * sim_games, (n + 1) * sim_games)),
-            "simulate": lambda n: simulate_games(sim_games, seed=n * sim_games),
+            "search": search_iterations(max(1, games // 100)),
+            "simulate": simulate_games(games * 2),
         },
     )
-    bare_games_rate = sim["bare"]
-    print("tricky-treats simulate --agents random,random --jobs 1, games per CPU second:")
-    line("bare playouts (deal, legal actions, apply)", f"{bare_games_rate:,.1f}")
-    line("simulate (command, random bots, scores, summary)", f"{sim['simulate']:,.1f}")
+    print("3. search and simulate, per CPU second:")
     line(
-        "  simulate / bare",
-        f"{sim['simulate'] / bare_games_rate:.0%}",
-        "target >= 60%",
+        "SearchAgent(iterations=40) iterations, fresh views",
+        spread([1 / s for s in found["search"]], 1, 0),
     )
+    line(
+        "simulate --agents random,random --jobs 1, games",
+        spread([1 / s for s in found["simulate"]], 1, 1),
+    )
+    if not args.quick:
+        jobs(str(args.jobs_games))
+    print(f"load average {os.getloadavg()[0]:.2f} at the end (2 cores idle would be about 0)")
 
-    # 3. Two processes against one, wall time.
-    jobs_games = str(args.jobs_games)
+
+def jobs(games: str) -> None:
+    """4. Two processes against one, wall time, with the CPU time of all the processes."""
     wall: dict[int, float] = {}
     cpu: dict[int, float] = {}
-    for jobs in (1, 2, 1, 2):
+    for count in (1, 2, 1, 2):
         before = cpu_seconds()
-        start = time.perf_counter()
-        run_cli("simulate", "--games", jobs_games, "--agents", "random,random",
-                "--jobs", str(jobs), "--seed", "0", "--quiet")  # fmt: skip
-        elapsed = time.perf_counter() - start
-        wall[jobs] = min(wall.get(jobs, float("inf")), elapsed)
-        cpu[jobs] = min(cpu.get(jobs, float("inf")), cpu_seconds() - before)
-    print(f"tricky-treats simulate --games {jobs_games} --agents random,random, wall time:")
+        begun = time.perf_counter()
+        run_cli("simulate", "--games", games, "--agents", "random,random",
+                "--jobs", str(count), "--seed", "0", "--quiet")  # fmt: skip
+        elapsed = time.perf_counter() - begun
+        wall[count] = min(wall.get(count, float("inf")), elapsed)
+        cpu[count] = min(cpu.get(count, float("inf")), cpu_seconds() - before)
+    print(f"4. tricky-treats simulate --games {games} --agents random,random, wall time:")
     line("--jobs 1", f"{wall[1]:.2f} s")
     line("--jobs 2", f"{wall[2]:.2f} s")
     line("  speed-up of --jobs 2", f"{wall[1] / wall[2]:.2f}x", "target >= 1.7x")
@@ -232,7 +375,6 @@ def main() -> None:
     # bounds what two idle cores would do: the work of --jobs 2 spread over both.
     line("CPU seconds, --jobs 1 / --jobs 2 (all processes)", f"{cpu[1]:.2f} / {cpu[2]:.2f}")
     line("  speed-up on two idle cores at best (CPU-bound)", f"{2 * cpu[1] / cpu[2]:.2f}x")
-    print(f"load average {os.getloadavg()[0]:.2f} at the end (2 cores idle would be about 0)")
 
 
 def cpu_seconds() -> float:

@@ -7,9 +7,10 @@ the core does not cover (6 kids per player), and hashes at every step: the legal
 the view of every seat (as its player record, ``dumps(game, player=seat)``, holds it), the
 score sheets and each seat's total, the events of the move (half of the moves), a refused
 move's error and message, and every fifth move the game's record and its boards field by
-field. ``digest(games)`` plays the games on a simulator and reads its ``state()`` at each
-step; ``digest(games, reference=True)`` plays the same games by ``apply()`` alone, so equal
-digests mean equal games. Boards are hashed field by field, with sets sorted: two equal sets
+field. ``digest(games)`` plays the games on a simulator (made of the first state for an even
+seed, dealt by ``Simulator.new_game`` for an odd one) and reads its ``state()`` at each step;
+``digest(games, reference=True)`` plays the same games by ``apply()`` alone, so equal digests
+mean equal games. Boards are hashed field by field, with sets sorted: two equal sets
 may print their members in different orders.
 
 A helper module, not a test file: ``tests/test_core_equivalence.py`` compares the two
@@ -31,7 +32,7 @@ import attrs
 import tricky_treats as tt
 from tricky_treats.errors import TrickyTreatsError
 
-__all__ = ["CONFIGURATIONS", "canonical", "digest", "play_and_hash"]
+__all__ = ["CONFIGURATIONS", "canonical", "digest", "options_for", "play_and_hash"]
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
@@ -55,6 +56,14 @@ CONFIGURATIONS: tuple[dict[str, Any], ...] = (
     {"components": _SIX_KIDS},  # outside the core's limits: the rules play it
 )
 """``new_game`` keyword arguments of the configurations played, in turn."""
+
+
+def options_for(players: int, configuration: dict[str, Any]) -> dict[str, Any]:
+    """``configuration`` for ``players``: its first player, if any, a seat of theirs."""
+    options = dict(configuration)
+    if options.get("first_player", 0) >= players:
+        options["first_player"] = players - 1
+    return options
 
 
 def canonical(value: object) -> object:
@@ -87,11 +96,14 @@ def play_and_hash(
     ``GameState.apply()`` alone. Returns the number of moves played.
     """
     rng = random.Random(seed)
-    options = dict(configuration)
-    if options.get("first_player", 0) >= players:
-        options["first_player"] = players - 1
+    options = options_for(players, configuration)
     game = tt.new_game(players, seed=seed, **options)
-    sim = None if reference else tt.Simulator(game)
+    sim = None
+    if not reference:  # started both ways: from the state, or dealt straight into the core
+        if seed % 2:
+            sim = tt.Simulator.new_game(players, seed=seed, **options)
+        else:
+            sim = tt.Simulator(game)
     space = game.action_space
     moves = 0
 

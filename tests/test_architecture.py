@@ -41,7 +41,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._words": "base",
     "tricky_treats._extras": "base",
     "tricky_treats._version": "base",
-    "tricky_treats.simulator._core": "base",  # compiled alone by mypyc: imports no package module
+    "tricky_treats.simulator._core": "base",  # compiled by mypyc: imports no package module
     # the state of a game, and the index tables of its setup
     "tricky_treats.model": "model",
     # what actions do, and the events they report
@@ -107,6 +107,8 @@ ALLOWED_IMPORTS: Mapping[tuple[str, str], str] = {
     "only: the player-range check takes the format's rules document as well",
     ("tricky_treats.bot_protocol._pipes", "tricky_treats.bot_protocol.process"): "annotations "
     "only: the pipes report to the process that owns them",
+    ("tricky_treats.simulator._simulator", "tricky_treats.plugins"): "annotations only: "
+    "Simulator.new_game() takes Variant objects, as new_game() does",
     ("tricky_treats.simulation", "tricky_treats.bot_protocol"): "annotations only: simulate "
     "passes exec: bots' limits through",
     ("tricky_treats.report._plots", "tricky_treats.report"): "annotations only: the plots "
@@ -124,6 +126,12 @@ ALLOWED_IMPORTS: Mapping[tuple[str, str], str] = {
     "options are read when the command runs (the candy games' ladders reach the cli back)",
     ("tricky_treats.cli", "tricky_treats.report._command"): "the report command is set up "
     "when the command runs; it extends the command line",
+    ("tricky_treats.simulator._simulator", "tricky_treats.variants"): "Simulator.new_game() "
+    "deals through the one dealer of the simulator's games (variants._base_deals), which "
+    "resolves the variants: imported when called",
+    ("tricky_treats.simulator._simulator", "tricky_treats.variants._base_deals"): "Simulator."
+    "new_game() deals through the one dealer of the simulator's games, which resolves the "
+    "variants and makes simulators: imported when called (it closes the circle)",
     ("tricky_treats.ladder", "tricky_treats._candy_ladder"): "a ladder of another game is "
     "played when asked for (--game)",
     ("tricky_treats.protocol.console", "tricky_treats.cli"): "the candy games' console "
@@ -141,8 +149,8 @@ LONG_MODULES: Mapping[str, str] = {
     "side by side with the rulings they cite (the compact core is checked against it)",
     "tricky_treats.host": "one concern: Table is one state machine, its handlers share its state",
     "tricky_treats.simulator._core": "the compact core and the vector env's encoding of it: "
-    "the encoder reads the core's packed ints natively only in the same compiled module "
-    "(each compiled module imports the stdlib alone, so a module apart would see Any)",
+    "the encoder reads the core's packed ints natively in the same compiled module, which "
+    "imports no package module (mypyc would see the rest as Any)",
 }
 """Modules allowed over ``MAX_LINES``, with the reason; each must still be that long."""
 

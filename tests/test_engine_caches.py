@@ -23,7 +23,8 @@ import tricky_treats as tt
 from tricky_treats import plugins
 from tricky_treats.components import FEATURES
 from tricky_treats.model import ActionLog
-from tricky_treats.simulator._lookup import _qualify
+from tricky_treats.simulator._core import COUNT_BITS, COUNT_MASK, qualified_by
+from tricky_treats.simulator._lookup import qualifying
 from tricky_treats.variants import _shuffles, base
 
 
@@ -170,21 +171,19 @@ def test_the_bounded_cache_drops_the_least_recently_used() -> None:
 
 
 @given(
-    most=st.integers(0, 20),
+    counts=st.lists(st.integers(0, COUNT_MASK), min_size=len(FEATURES), max_size=len(FEATURES)),
     houses=st.lists(st.tuples(st.integers(0, len(FEATURES) - 1), st.integers(0, 25)), max_size=12),
 )
-def test_qualify_table_says_which_houses_a_count_reaches(
-    most: int, houses: list[tuple[int, int]]
+def test_qualifying_table_says_which_houses_a_count_reaches(
+    counts: list[int], houses: list[tuple[int, int]]
 ) -> None:
-    """qualify[f][n] is the set of houses wanting feature f whose minimum n cards reach."""
+    """From the table, the houses wanting feature f whose minimum the count of f reaches."""
     features = tuple(f for f, _ in houses)
     minimums = tuple(m for _, m in houses)
-    table = _qualify(most, features, minimums)
-    assert len(table) == len(FEATURES)
-    for feature in range(len(FEATURES)):
-        for n in range(most + 1):
-            expected = sum(1 << h for h, (f, m) in enumerate(houses) if f == feature and m <= n)
-            assert table[feature][n] == expected
+    table = qualifying(features, minimums)
+    packed = sum(count << COUNT_BITS * feature for feature, count in enumerate(counts))
+    expected = sum(1 << h for h, (f, m) in enumerate(houses) if m <= counts[f])
+    assert qualified_by(table, packed) == expected
 
 
 # -- dealing: the same games from the same seeds -------------------------------------------------

@@ -23,8 +23,9 @@ from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.dealing import _first_state, start_game
+from tricky_treats.errors import brief
 from tricky_treats.simulator._tables import core_of
-from tricky_treats.variants._base_deals import CORE_FIELDS
+from tricky_treats.variants._base_deals import core_difference
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
@@ -200,8 +201,7 @@ def test_a_first_core_is_the_core_of_the_first_state(players: int, options: dict
         assert first is not None
         assert first._core is not None
         assert first._core.tables is made.tables
-        for name in CORE_FIELDS:
-            assert getattr(first._core, name) == getattr(made, name), name
+        assert core_difference(first._core, made) is None
         assert first.state() == tt.new_game(players, seed=seed, **options)
         reference = tt.Simulator(game)
         while not first.is_over:
@@ -274,10 +274,105 @@ def test_step_before_reset_and_bad_sizes_are_refused() -> None:
 
 def test_seeds_outside_64_bits_are_refused_and_numpy_ints_taken() -> None:
     envs = TrickyTreatsVectorEnv(2)
-    with pytest.raises(tt.ConfigurationError, match="64 bits"):
+    with pytest.raises(tt.ConfigurationError, match=r"env 0: .* 2\*\*63 - 1"):
         envs.reset(seed=[1 << 63, 0])
     envs.reset(seed=np.int64(5))
     assert envs.seeds.tolist() == [5, 6]
+    envs.reset(seed=np.array([7, 2**63 - 1], np.uint64))
+    assert envs.seeds.tolist() == [7, 2**63 - 1]
+
+
+# -- refused resets and sizes (issue 46, items 1, 3 and 11) ----------------------------------------
+
+
+def _kept(envs: TrickyTreatsVectorEnv) -> tuple[Any, ...]:
+    """What the env shows and plays: its arrays, its games' states and seeds."""
+    return (
+        envs.observations.copy(),
+        envs.action_masks.copy(),
+        envs.current_players.copy(),
+        envs.seeds.copy(),
+        [sim.state() for sim in envs.simulators],
+    )
+
+
+def _same(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
+    arrays_equal = all(np.array_equal(a, b) for a, b in zip(before[:4], after[:4], strict=True))
+    return arrays_equal and before[4] == after[4]
+
+
+BAD_SEEDS: tuple[tuple[Any, str], ...] = (
+    ([500, -5], r"env 1: a seed must be a whole number from 0 to 2\*\*63 - 1, got -5$"),
+    ([1.7, 2.2], "env 0: a seed must be a whole number .* got 1.7$"),
+    ([np.nan, 1], "env 0: .* got nan$"),
+    ([True, 1], "env 0: .* got True$"),
+    ([1, np.True_], "env 1: .* got np.True_$"),
+    (np.array([1.0, 2.0]), "env 0: .* got np.float64"),
+    ([1, 2, 3], "reset needs 2 seeds, one per env, got 3$"),
+    (1.5, r"reset takes a seed \(a whole number\), 2 seeds .* got 1.5$"),
+    ("abc", "got 'abc'$"),
+    (b"abc", "got b'abc'$"),
+    ({"a": 1}, "got {'a': 1}$"),
+    (True, "got True$"),
+    (iter([1, 2]), "got <list_iterator object"),
+    (-1, r"s must be a whole number from 0 to 2\*\*63 - 2 for 2 envs, got -1$"),
+    (2**63 - 1, r"s must be a whole number from 0 to 2\*\*63 - 2 for 2 envs"),
+    (10**5000, "got <int object>$"),
+    ([10**5000, 1], "env 0: .* got <int object>$"),
+)
+
+
+@pytest.mark.parametrize(("seed", "message"), BAD_SEEDS, ids=[brief(s, 30) for s, _ in BAD_SEEDS])
+def test_a_bad_seed_is_refused_shortly_and_the_env_is_unchanged(seed: Any, message: str) -> None:
+    """Issue 46, items 1 and 3: checked before any game is dealt; the old games go on."""
+    envs = TrickyTreatsVectorEnv(2, players=2)
+    envs.reset(seed=11)
+    before = _kept(envs)
+    with pytest.raises(tt.ConfigurationError, match=message) as refused:
+        envs.reset(seed=seed)
+    assert len(str(refused.value)) < 200
+    assert _same(before, _kept(envs))
+    legal = [int(np.flatnonzero(row)[0]) for row in before[1]]
+    envs.step(np.array(legal))  # legal in the games the env still shows: they are played
+    for sim, state, code in zip(envs.simulators, before[4], legal, strict=True):
+        assert sim.state() == state.apply(state.action_space.decode(code))
+
+
+def test_a_refused_reset_leaves_the_games_it_refused_to_replace() -> None:
+    """Issue 46, item 1: env 0's game was replaced before env 1's seed was refused."""
+    envs = TrickyTreatsVectorEnv(2, players=2)
+    envs.reset(seed=11)
+    before = _kept(envs)
+    with pytest.raises(tt.ConfigurationError):
+        envs.reset(seed=[500, -5])
+    assert _same(before, _kept(envs))
+    legal = [int(np.flatnonzero(row)[0]) for row in before[1]]
+    envs.step(np.array(legal))
+    for sim, state, code in zip(envs.simulators, before[4], legal, strict=True):
+        assert sim.state() == state.apply(state.action_space.decode(code))
+
+
+def test_many_bad_seeds_are_refused_naming_the_first_only() -> None:
+    envs = TrickyTreatsVectorEnv(3)
+    with pytest.raises(tt.ConfigurationError) as refused:
+        envs.reset(seed=[-1] * 20_000)
+    assert "reset needs 3 seeds" in str(refused.value)
+    with pytest.raises(tt.ConfigurationError) as refused:
+        envs.reset(seed=[1, "x" * 10**6, -1])  # type: ignore[list-item]
+    assert str(refused.value).startswith("env 1: ")
+    assert len(str(refused.value)) < 200
+
+
+def test_the_number_of_envs_has_an_upper_bound() -> None:
+    """Issue 46, item 11: ``TrickyTreatsVectorEnv(10**12)`` raised ``MemoryError``."""
+    with pytest.raises(tt.ConfigurationError, match="num_envs"):
+        TrickyTreatsVectorEnv(10**12)
+    from tricky_treats.adapters.vector import MAX_ENVS
+
+    for count in (10**12, MAX_ENVS + 1, 10**5000):
+        with pytest.raises(tt.ConfigurationError, match=f"from 1 to {MAX_ENVS:,}") as refused:
+            TrickyTreatsVectorEnv(count)
+        assert len(str(refused.value)) < 120
 
 
 def test_the_gymnasium_spaces_hold_the_observations_and_actions() -> None:
@@ -300,3 +395,95 @@ def test_import_tricky_treats_imports_no_numpy() -> None:
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- numpy values as actions (issue 46, item 10) ---------------------------------------------------
+
+BY_CORE_AND_BY_RULES: tuple[tuple[int, dict[str, Any]], ...] = (
+    (2, {}),
+    (2, {"components": _SIX_KIDS}),
+)
+"""A game the core plays and one the rules play (six kids): both must take the same values."""
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+@pytest.mark.parametrize(
+    "as_code", [np.int64, np.int32, np.uint8, np.array], ids=lambda f: f.__name__
+)
+def test_a_numpy_integer_plays_as_its_code(
+    players: int, options: dict[str, Any], as_code: Callable[[int], Any]
+) -> None:
+    """RL code passes ``np.argmax(...)``: a numpy integer (or a 0-d array) is its code."""
+    game = tt.new_game(players, seed=4, **options)
+    sim, reference = tt.Simulator(game), tt.Simulator(game)
+    assert sim.fast is (not options)
+    for _ in range(12):
+        code = reference.legal_codes()[-1]
+        sim.play(as_code(code))
+        reference.play(code)
+        assert sim.state() == reference.state()
+
+
+NO_CODES: dict[str, Any] = {
+    "np.True_": np.True_,
+    "np.False_": np.False_,
+    "np.ma.masked": np.ma.masked,
+    "a masked 0": np.ma.masked_array(0, mask=True),
+    "np.float64(1.0)": np.float64(1.0),
+    "np.array([0])": np.array([0]),
+}
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+@pytest.mark.parametrize("value", NO_CODES.values(), ids=NO_CODES.keys())
+def test_numpy_values_that_are_no_code_are_refused(
+    players: int, options: dict[str, Any], value: Any
+) -> None:
+    """A bool is no code (numpy's neither), nor a masked value (whatever lies under it)."""
+    sim = tt.Simulator(tt.new_game(players, seed=4, **options))
+    before = sim.state()
+    with pytest.raises(tt.InvalidActionError, match="action code must be a whole number") as e:
+        sim.play(value)
+    assert ("masked value" in str(e.value)) is np.ma.is_masked(value)
+    assert sim.state() == before
+
+
+def _refused(envs: TrickyTreatsVectorEnv, actions: Any) -> str:
+    """The message ``step(actions)`` is refused with; no game moved."""
+    before = [sim.state() for sim in envs.simulators]
+    kept = envs.observations.copy(), envs.action_masks.copy()
+    with pytest.raises(tt.InvalidActionError) as refused:
+        envs.step(actions)
+    assert [sim.state() for sim in envs.simulators] == before
+    assert np.array_equal(envs.observations, kept[0])
+    assert np.array_equal(envs.action_masks, kept[1])
+    return str(refused.value)
+
+
+def test_bool_actions_are_refused_alike_by_the_core_and_by_the_rules() -> None:
+    """A bool array is no array of codes: refused with the env's prefix on both paths."""
+    for players, options in BY_CORE_AND_BY_RULES:
+        envs = TrickyTreatsVectorEnv(2, players=players, **options)
+        envs.reset(seed=3)
+        assert (envs._cores[0] is not None) is (not options)  # the core's path, the rules'
+        codes = f"action code must be a whole number from 0 to {envs.action_count - 1}"
+        assert _refused(envs, np.array([True, False])) == f"env 0: {codes}, got np.True_"
+        assert _refused(envs, [0, True]) == f"env 1: {codes}, got True"  # np.asarray: [0, 1]
+
+
+@pytest.mark.parametrize(("players", "options"), BY_CORE_AND_BY_RULES)
+def test_a_masked_action_is_refused_and_an_unmasked_one_played(
+    players: int, options: dict[str, Any]
+) -> None:
+    """``np.asarray`` reads the value under a mask: the env refuses it instead."""
+    envs = TrickyTreatsVectorEnv(2, players=players, **options)
+    _, infos = envs.reset(seed=5)
+    legal = [int(np.flatnonzero(row)[0]) for row in infos["action_mask"]]
+    message = _refused(envs, np.ma.masked_array(legal, mask=[False, True]))
+    assert message.startswith("env 1: action code must be a whole number")
+    assert message.endswith("(a masked value)")
+    reference = [sim.clone() for sim in envs.simulators]
+    envs.step(np.ma.masked_array(legal, mask=[False, False]))  # nothing masked: its values
+    for sim, code in zip(reference, legal, strict=True):
+        sim.play(code)
+    assert [sim.state() for sim in envs.simulators] == [sim.state() for sim in reference]

@@ -30,7 +30,7 @@ from tricky_treats.model import (
     Setup,
     VariantRef,
 )
-from tricky_treats.plugins import Variant, resolve, variant_registry
+from tricky_treats.plugins import Resolution, Variant, resolve, variant_registry
 
 __all__ = [
     "Draw",
@@ -134,13 +134,13 @@ class _Dealer:
         """Whether its games are the base game's, from the base box: no variant, no data."""
         return not self._chosen and self._components is None
 
-    def setup(self, seed: int) -> Setup:
-        """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
+    def config(self, seed: int) -> GameConfig:
+        """The configuration of ``new_game(seed=seed)``'s game: the seed checked, then the names."""
         check_seed(seed)
         names = self._names
         if names is None:
             names = self._names = _player_names(self._players)
-        config = GameConfig(
+        return GameConfig(
             names,
             seed,
             self._first_player,
@@ -148,8 +148,22 @@ class _Dealer:
             self._refs,
             self._options,
         )
+
+    def setup(self, seed: int) -> Setup:
+        """The setup ``new_game(seed=seed)`` deals (its first state: ``_first_state``)."""
         components = self._components
-        return _setup(config, self._chosen, components, custom_components=components is not None)
+        return _setup(
+            self.config(seed), self._chosen, components, custom_components=components is not None
+        )
+
+    def resolution(self, config: GameConfig) -> Resolution:
+        """What the variants resolve to for games of ``config`` (``plugins.resolve``)."""
+        return resolve(config, self._chosen, self._components)
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        """The variants of its games, in order."""
+        return tuple(self._chosen)
 
     def game(self, seed: int) -> GameState:
         """``new_game(seed=seed)`` with this dealer's arguments."""

@@ -48,7 +48,6 @@ from tricky_treats._extras import install_hint
 from tricky_treats._workers import end_with_parent
 from tricky_treats.agents import Agent, begin_game, end_game, make_agent
 from tricky_treats.bot_protocol import BotLimits, ExecAgent, exec_command, is_exec_spec
-from tricky_treats.dealing import new_game
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.simulator import Simulator
 
@@ -151,7 +150,7 @@ def _play(
         return LadderGame(bots, seed, *play_candy_game(game_name, bots, seed))
     agents = [make_bot(s, bot_limits=settings.bot_limits, fallback=settings.fallback) for s in bots]
     rng = random.Random(seed)
-    sim = Simulator(new_game(2, seed=seed))
+    sim = Simulator.new_game(2, seed=seed)
     moves = [0, 0]
     seconds = [0.0, 0.0]
     begin_game(agents, sim.state())

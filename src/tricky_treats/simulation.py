@@ -39,7 +39,6 @@ from tricky_treats.actions import Action
 from tricky_treats.agents import Agent, begin_game, end_game, make_agent
 from tricky_treats.dealing import MAX_SEED, new_game
 from tricky_treats.errors import ConfigurationError, brief
-from tricky_treats.scoring import winners
 from tricky_treats.simulator import Simulator
 
 if TYPE_CHECKING:
@@ -383,15 +382,14 @@ def _play_one(
 
     The ``hooked`` agents hear of its start and end (``begin_game``, ``end_game``).
     """
-    game = new_game(players=len(agents), seed=seed, variants=variants)
-    sim = Simulator(game)
+    sim = Simulator.new_game(len(agents), seed=seed, variants=variants)  # no state built
     rng = random.Random(seed)
     # An agent that needs no view chooses from the legal actions directly, and the moves
     # are played on a simulator: no state is built but for the agents that read a view.
     direct: list[_Chooser | None] = [getattr(a, "choose_from_legal", None) for a in agents]
     actions = 0
     if hooked:
-        begin_game(hooked, game)
+        begin_game(hooked, sim.state())
     try:
         seat = sim.current_player
         while seat is not None:
@@ -407,27 +405,28 @@ def _play_one(
     finally:
         if hooked:
             end_game(hooked, sim.state() if sim.current_player is None else None)
-    state = sim.state()
-    sheets = state.scores()
-    won = winners(sheets)
+    won = sim.winners()
     share = 1 / len(won)
+    trigger = sim._trigger  # scored by the core, without building the final state
     return GameResult(
         game=index,
         seed=seed,
         actions=actions,
-        termination=state.end_trigger.reason.value if state.end_trigger else None,
+        termination=trigger.reason.value if trigger else None,
         seats=tuple(
             SeatResult(
                 agent=label,
                 agent_index=agent_index,
-                total=sheet.total,
-                pumpkins=sheet.pumpkins,
-                costumes=sum(sheet.costumes),
-                tiles=sheet.treats,
-                extras=sum(extra.points for extra in sheet.extras),
-                win=share if sheet.player in won else 0.0,
+                total=total,
+                pumpkins=pumpkins,
+                costumes=costumes,
+                tiles=tiles,
+                extras=extras,
+                win=share if seat in won else 0.0,
             )
-            for sheet, (label, agent_index) in zip(sheets, labels, strict=True)
+            for seat, ((total, pumpkins, costumes, tiles, extras), (label, agent_index)) in (
+                enumerate(zip(sim._points(), labels, strict=True))
+            )
         ),
         fallbacks=_fallbacks(hooked),
     )

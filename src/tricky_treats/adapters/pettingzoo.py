@@ -146,16 +146,20 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
             if self._seeds is None:
                 self._seeds = random.Random(secrets.randbits(63))
             game_seed = self._seeds.getrandbits(63)
-        first = self._deal(game_seed)
-        self._sim = Simulator(first)
-        self._state = first
+        self._sim = Simulator.new_game(
+            self._players,
+            seed=game_seed,
+            variants=self._variants,
+            variant_options=self._variant_options,
+        )
+        self._state = None  # built when read
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        seat = first.current_player
+        seat = self._sim.current_player
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
 

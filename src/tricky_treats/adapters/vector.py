@@ -43,11 +43,11 @@ to move there.
 
 Observations and masks are written from the simulators' compact core into preallocated
 arrays, with the core's functions (compiled with it in the compiled build). Each game is
-``new_game``'s, dealt by a ``dealing._Dealer`` that checks the arguments once, its simulator
-made from the setup (``Simulator._first``); the base game's are dealt without their setups
-(``variants._base_deals.BaseDeals``: the deal's shuffles on indices, the same first cores), are
-scored by the core (``_core.totals``), and get a simulator only when one is asked for
-(``simulators``, or a refused action's error). Per game the env keeps what the observations are
+``new_game``'s, dealt by the simulator's one dealer (``variants._base_deals.BaseDeals``, as
+``Simulator.new_game`` deals: the deal's shuffles on indices, straight into the first core,
+the setup built only when something asks for it) for every configuration it covers, else by
+a ``dealing._Dealer`` that checks the arguments once, its simulator made from the setup
+(``Simulator._first``). Per game the env keeps what the observations are
 made of: per viewer a fixed part (``_core.deal_entries``: the board, the secret tiles the
 viewer sees, the tiles unseen, the first player; and the pumpkins and street tokens, which
 visits and tricks change), per seat a block (kids, visited, tricked, treats, pumpkins,
@@ -63,7 +63,6 @@ core does not cover is encoded from its views instead.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -71,6 +70,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code, seeds_of
 from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
@@ -79,14 +79,13 @@ from tricky_treats.adapters.observation import (
 )
 from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
-from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError, brief
+from tricky_treats.errors import IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
-from tricky_treats.simulator import Simulator, _core, outcome_of
+from tricky_treats.simulator import Simulator, _core
+from tricky_treats.simulator._simulator import dealt
 from tricky_treats.variants._base_deals import BaseDeals
 
-__all__ = ["OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
-
-_LOWEST_SEED = -(1 << 63)
+__all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
 
 class TrickyTreatsVectorEnv:
@@ -106,9 +105,7 @@ class TrickyTreatsVectorEnv:
         refresh_ends_turn: bool = False,
         components: ComponentData | None = None,
     ) -> None:
-        if type(num_envs) is not int or num_envs < 1:
-            raise ConfigurationError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
-        self.num_envs = num_envs
+        self.num_envs = checked_size(num_envs)
         self._variants = tuple(variants)
         # new_game's arguments, checked once: each game is new_game(seed=...)'s.
         self._dealer = _Dealer(
@@ -205,21 +202,19 @@ class TrickyTreatsVectorEnv:
             if entries:
                 self._card_drawn[card, 0] = 1
                 self._card_drawn[card, [1 + entry for entry in entries]] = 1
-        # The base game's deals, made without their setups (None for another game). Its
-        # simulators are made when asked for (None until then), from the setup of the seed.
+        # The deals made straight into cores (None for a game they do not cover), whose
+        # simulators build their setups only when asked for one.
         base = BaseDeals.of(self._dealer)
         cards = None if base is None else base.cards
         self._base = base if cards is self._cards or cards == self._cards else None
         tile_index = self.encoding._tile_index
         self._base_tiles = () if base is None else tuple([tile_index[t.id] for t in base.tiles])
         self._dealer_first_player = probe.setup.config.first_player
-        self._sims: list[Simulator | None] = []
+        self._sims: list[Simulator] = []
         self._game_seeds: list[int] = []
         # The games the core plays and encodes (None: by the rules, from their views).
         self._cores: list[_core.Core | None] = []
         self._deals: list[_core.Deal | None] = []
-        # Per game of the base deals: the positions of its secret tiles and mean tiles.
-        self._tiles: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         self._rngs: list[random.Random] = []
         self._ready = False
 
@@ -264,25 +259,23 @@ class TrickyTreatsVectorEnv:
         return tuple([self._simulator(env) for env in range(len(self._sims))])
 
     def _simulator(self, env: int) -> Simulator:
-        """The simulator of env ``env``'s game, made from its seed's setup if not yet made."""
-        sim = self._sims[env]
-        if sim is None:
-            core = self._cores[env]
-            assert core is not None  # only the base deals' games wait for their simulators
-            sim = self._sims[env] = Simulator._of(self._dealer.setup(self._game_seeds[env]), core)
-        return sim
+        """The simulator of env ``env``'s game."""
+        return self._sims[env]
 
     def _outcome(self, env: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The scores and winners of env ``env``'s game, scored once."""
-        base = self._base
-        core = self._cores[env]
-        if base is None or core is None:
-            return self._simulator(env)._outcome()
-        secret, mean = self._tiles[env]
-        flat = _core.totals(
-            core, base.tile_needs, base.tile_points, secret, mean, base.pumpkin_points
-        )
-        return outcome_of(list(zip(flat[::2], flat[1::2], strict=True)))
+        return self._sims[env]._outcome()
+
+    def _place(self, env: int, seed: int, sim: Simulator) -> None:
+        """Make ``sim``, of the game of ``seed``, env ``env``'s game (an env after the last)."""
+        if env == len(self._sims):
+            self._sims.append(sim)
+            self._game_seeds.append(seed)
+            self._cores.append(None)
+            self._deals.append(None)
+        else:
+            self._sims[env] = sim
+            self._game_seeds[env] = seed
 
     def _start(
         self, envs: list[int], seeds: list[int], seat_rows: list[int], board_rows: list[int]
@@ -300,28 +293,21 @@ class TrickyTreatsVectorEnv:
         market: list[int] = []  # in the games' market blocks, one after the other
         played: list[int] = []  # the envs of those games
         deck: list[int] = []  # each game's deck_row
-        sims = self._sims
         base = self._base
         base_tiles = self._base_tiles
         for env, seed in zip(envs, seeds, strict=True):
-            if env == len(sims):
-                sims.append(None)
-                self._game_seeds.append(seed)
-                self._cores.append(None)
-                self._deals.append(None)
-                self._tiles.append(((), ()))
-            self._game_seeds[env] = seed
-            if base is not None:
-                core, secret, mean = base.deal(seed)
-                sims[env] = None  # made when asked for
-                self._tiles[env] = secret, mean
-                secret_tiles = tuple([base_tiles[tile] for tile in secret])
-                mean_tiles = tuple([base_tiles[tile] for tile in mean])
-                face_up = False  # the base deal's
+            dealt_here = None if base is None else base.deal(seed)
+            if dealt_here is not None:
+                assert base is not None
+                core, scoring, face_up = dealt_here
+                sim = dealt(base, seed, core, scoring, base.sheets)
+                self._place(env, seed, sim)
+                secret_tiles = tuple([base_tiles[tile] for tile in scoring.secret])
+                mean_tiles = tuple([base_tiles[tile] for tile in scoring.mean])
             else:
                 setup = self._dealer.setup(seed)
                 sim = Simulator._first(setup) or Simulator(_first_state(setup))
-                sims[env] = sim
+                self._place(env, seed, sim)
                 found = sim._core
                 cards = None if found is None else found.tables.cards
                 if found is None or not (cards is self._cards or cards == self._cards):
@@ -399,21 +385,12 @@ class TrickyTreatsVectorEnv:
 
     def reset(
         self,
-        seed: int | np.integer[Any] | Sequence[int] | None = None,
+        seed: int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
         n = self.num_envs
-        if seed is None:
-            seeds = [secrets.randbits(63) for _ in range(n)]
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(n)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != n:
-                raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
-        if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
-            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {brief(seeds)}")
+        seeds = seeds_of(seed, n)  # every seed checked before any game is dealt
         self._rngs = [random.Random(s) for s in seeds]
         seat_rows: list[int] = []
         board_rows: list[int] = []
@@ -502,6 +479,14 @@ class TrickyTreatsVectorEnv:
                 f"step takes {self.num_envs} action codes (whole numbers), one per env; "
                 f"got an array of shape {found.shape} and dtype {found.dtype}"
             )
+        no_code = first_no_code(actions, found)
+        if no_code is not None:  # a bool, or a value under a mask: refused as play() does
+            env, value = no_code
+            try:
+                self._simulator(env).clone().play(value)
+            except InvalidActionError as error:
+                raise InvalidActionError(f"env {env}: {error}") from None
+            raise AssertionError(f"{value!r} was played")  # pragma: no cover
         codes: list[int] = found.tolist()
         inside = (found >= 0) & (found < self.action_count)
         if inside.all():  # the usual case: one gather checks every game's mask

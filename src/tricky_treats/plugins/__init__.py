@@ -305,7 +305,7 @@ class _Dealer:
     time and cheaply after that.
     """
 
-    __slots__ = ("_board_edits", "_box", "_checked", "_deals", "components", "rules")
+    __slots__ = ("_box", "_checked", "_deals", "board_edits", "components", "rules")
 
     def __init__(
         self,
@@ -317,24 +317,31 @@ class _Dealer:
         self.components = components
         self.rules = rules
         self._deals = tuple(reversed(deals))  # the base game's last: a variant's wins
-        self._board_edits = tuple(board_edits)
+        self.board_edits = tuple(board_edits)  # the variants' board hooks, in order
         self._checked = False
         self._box = _Box(components)
 
+    @property
+    def base_deal(self) -> bool:
+        """Whether its boards are the base game's deal: no variant implements the deal hook."""
+        return len(self._deals) == 1 and self._deals[0].owner == _BASE_GAME
+
     def __call__(self, config: Any, rng: random.Random) -> Any:
-        values: dict[str, object] = {
-            "config": config,
-            "components": self.components,
-            "rules": self.rules,
-            "rng": rng,
-        }
+        values = self._values(config, rng)
         for source in self._deals:
             board = _call(source, values, "tricky_treats_deal")
             if board is not None:
                 break
         full = not self._checked or source.owner != _BASE_GAME
         self._check(board, source, "tricky_treats_deal", config, full)
-        for implementation in self._board_edits:
+        board = self.edited(board, config, rng)
+        self._checked = True
+        return board
+
+    def edited(self, board: Any, config: Any, rng: random.Random) -> Any:
+        """``board`` as the variants' board hooks edit it, each edit checked."""
+        values = self._values(config, rng)
+        for implementation in self.board_edits:
             values["board"] = board
             result = _call(implementation, values, "tricky_treats_board")
             if result is not None and not _same_parts(board, result):
@@ -347,8 +354,10 @@ class _Dealer:
                     )
             if result is not None:
                 board = result
-        self._checked = True
         return board
+
+    def _values(self, config: Any, rng: random.Random) -> dict[str, object]:
+        return {"config": config, "components": self.components, "rules": self.rules, "rng": rng}
 
     def _check(self, board: Any, source: _Impl, hook: str, config: Any, full: bool) -> None:
         players = len(config.players)

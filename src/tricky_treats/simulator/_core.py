@@ -1,34 +1,43 @@
 """The compact core: one game's moving part as plain ints, changed in place by each move.
 
-Private; ``tricky_treats.Simulator`` is its public face. The module imports the standard
-library only and is fully typed, so that mypyc compiles it on its own (``hatch_build.py``);
-without the compiled extension the same file runs as plain Python. It must agree with
-``rules``, the reference implementation, move for move: the equivalence digest of
-``tests/core_equivalence.py`` checks it, in both builds.
+Private; ``tricky_treats.Simulator`` (``simulator._simulator``) is its public face. It must
+agree with ``rules``, the reference implementation, move for move: the equivalence digest of
+``tests/core_equivalence.py`` checks it, in both builds. The module imports the standard
+library only and is fully typed: in the compiled build mypyc compiles it, with the simulator
+and the deal (the group ``hatch_build.COMPILED_GROUP``), so that they call each other natively;
+without the compiled extension the same file runs as plain Python.
 
 Actions are the ints of the game's ``ActionSpace`` (takes, then visits, then tricks, then
-refresh and pass). Per player the core holds, packed into ints:
+refresh and pass). Per player a ``Seat`` holds, packed into ints that mypyc keeps unboxed:
 
 - ``counts``: cards worn per feature, 4 bits per feature; ``icons``: kids showing each trick
   icon, 4 bits per icon; ``ready``: the icons shown by 3 kids or more, a bit mask;
 - ``free``: per costume type, 8 bits of the kids that do not wear it yet;
 - ``qualified``: the nice houses whose lowest tier the player reaches, a bit mask;
-- ``tops``: each kid's top card (id + 1, 10 bits per kid), and ``taken``, the chain of cards
-  taken (``Taken``, newest first, shared between clones), to rebuild the kids' stacks;
+- ``stacks``: per kid the cards it wears (id + 1, 10 bits per card, the top card lowest);
 - ``treats`` (16 bits per treat), ``pumpkins``, ``visited`` and ``tricked`` (bit masks of
   houses) and ``footprints`` left.
+
+The ``Core`` holds the seats, the market as card ids, the pumpkins and street tokens as bit
+masks, whose turn it is, and the log: that of the state it was made from, and the codes played
+since (``played``), which ``Simulator.state()`` turns into the state's log. A move allocates
+nothing but a kid's new stack: no tuple, no object for the garbage collector to follow.
+
+``deal`` deals a game straight into a core: the base game's shuffles drawn from the game's
+``random.Random`` (the numbers ``new_game`` draws), on indices into tables per box worked out
+once (``Box``); ``variants._base_deals`` builds those tables and checks them against
+``new_game``. ``totals``, ``scores`` and ``winners`` score a game (R12 to R15) from the packed
+ints and a ``Scoring``.
 
 For the vector env (``adapters.vector``) it also encodes observations: ``encode`` lists a
 view's entries of the observation encoding (``adapters.observation``, version 1) from the
 packed ints, ``play_all`` and ``encode_all`` play and encode a batch of games in one call,
-``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding, and ``totals``
-scores a game.
+``new_deal`` and ``deal_entries`` give what a deal fixes in the encoding.
 
 Which games it covers (``simulator._tables.covers()`` checks; the simulator plays the others
 by the rules): every built-in variant and rule option, any number of players, at most 5 kids
 per player (so a feature count fits 4 bits), a grid of 9 nice houses with 6 street tokens, at
-most 8 mean houses and card ids below 1,000. Everything fits a 63-bit int, which mypyc keeps
-unboxed.
+most 8 mean houses and card ids below 1,000. Everything fits a 63-bit int.
 """
 
 from __future__ import annotations
@@ -45,9 +54,12 @@ COUNT_BITS: Final = 4
 COUNT_MASK: Final = 15
 FREE_BITS: Final = 8
 FREE_MASK: Final = 255
-TOP_BITS: Final = 10
-TOP_MASK: Final = 1023
+CARD_BITS: Final = 10
+CARD_MASK: Final = 1023
 TREAT_BITS: Final = 16
+TREAT_MASK: Final = 65535
+TYPES: Final = 3
+"""Costume types: a kid wears at most one card of each, so a stack holds 3 cards at most."""
 
 NO_REASON: Final = 0
 LAST_FOOTPRINT: Final = 1
@@ -62,7 +74,12 @@ class Tables:
     ``take_codes[slot][kids]``, ``visit_codes[houses]`` and ``trick_codes[houses]`` are the
     codes of the takes, visits and tricks of each bit mask; ``actions`` the action objects by
     code (for the log); ``cards`` the cards by id; ``make_trigger`` builds the
-    ``EndTrigger`` of a seat, reason and turn.
+    ``EndTrigger`` of a seat, reason and turn. Per card (by id) its costume type, the shift
+    of that type's kids in ``Seat.free``, its trick icon, its features (indices into
+    ``FEATURES``: colour, theme, type), their bit mask and their counts packed as
+    ``Seat.counts`` packs them; per nice house the feature it wants, its treat, and
+    ``house_gain[house][n]``, the treats it gives for n cards; ``qualifying[f << 4 | n]``,
+    the nice houses wanting feature f whose lowest tier wants exactly n cards.
     """
 
     def __init__(
@@ -80,7 +97,7 @@ class Tables:
         card_features: tuple[tuple[int, ...], ...],
         card_mask: tuple[int, ...],
         card_counts: tuple[int, ...],
-        qualify: tuple[tuple[int, ...], ...],
+        qualifying: tuple[int, ...],
         house_feature: tuple[int, ...],
         house_treat: tuple[int, ...],
         house_gain: tuple[tuple[int, ...], ...],
@@ -112,7 +129,7 @@ class Tables:
         self.card_features = card_features
         self.card_mask = card_mask
         self.card_counts = card_counts
-        self.qualify = qualify
+        self.qualifying = qualifying
         self.house_feature = house_feature
         self.house_treat = house_treat
         self.house_gain = house_gain
@@ -139,7 +156,7 @@ class Tables:
         """The same tables for a deck in another order (a determinized game's)."""
         return self.with_board(
             deck,
-            self.qualify,
+            self.qualifying,
             self.house_feature,
             self.house_treat,
             self.house_gain,
@@ -151,7 +168,7 @@ class Tables:
     def with_board(
         self,
         deck: tuple[int, ...],
-        qualify: tuple[tuple[int, ...], ...],
+        qualifying: tuple[int, ...],
         house_feature: tuple[int, ...],
         house_treat: tuple[int, ...],
         house_gain: tuple[tuple[int, ...], ...],
@@ -174,7 +191,7 @@ class Tables:
             self.card_features,
             self.card_mask,
             self.card_counts,
-            qualify,
+            qualifying,
             house_feature,
             house_treat,
             house_gain,
@@ -206,41 +223,87 @@ def ready_icons(icons: int) -> int:
     )
 
 
-class Taken:
-    """A card put on a kid, and the cards the player took before it (a chain, newest first)."""
+class Seat:
+    """One player's board, packed (see the module); ``copy()`` copies it."""
 
-    __slots__ = ("before", "card", "kid")
+    def __init__(
+        self,
+        counts: int,
+        icons: int,
+        free: int,
+        qualified: int,
+        stacks: list[int],
+        treats: int,
+        pumpkins: int,
+        visited: int,
+        tricked: int,
+        footprints: int,
+    ) -> None:
+        self.counts = counts
+        self.icons = icons
+        self.ready = ready_icons(icons)
+        self.free = free
+        self.qualified = qualified
+        self.stacks = stacks
+        self.treats = treats
+        self.pumpkins = pumpkins
+        self.visited = visited
+        self.tricked = tricked
+        self.footprints = footprints
 
-    def __init__(self, kid: int, card: int, before: Taken | None) -> None:
-        self.kid = kid
-        self.card = card
-        self.before = before
+    def copy(self) -> Seat:
+        """An independent copy."""
+        return Seat(
+            self.counts,
+            self.icons,
+            self.free,
+            self.qualified,
+            self.stacks[:],
+            self.treats,
+            self.pumpkins,
+            self.visited,
+            self.tricked,
+            self.footprints,
+        )
+
+
+def empty_seat(kids: int, footprints: int, qualified: int) -> Seat:
+    """A seat at the start of a game: no kid wears a card, every footprint is left.
+
+    ``qualified``: the houses whose lowest tier wants no card (``qualified_by(..., 0)``).
+    """
+    free = 0
+    for kind in range(TYPES):
+        free |= ((1 << kids) - 1) << FREE_BITS * kind
+    return Seat(0, 0, free, qualified, [0] * kids, 0, 0, 0, 0, footprints)
+
+
+def qualified_by(qualifying: tuple[int, ...], counts: int) -> int:
+    """The nice houses whose lowest tier cards counted as ``counts`` (packed) reach."""
+    qualified = 0
+    for feature in range(len(qualifying) >> COUNT_BITS):
+        count = counts >> COUNT_BITS * feature & COUNT_MASK
+        for n in range(count + 1):
+            qualified |= qualifying[feature << COUNT_BITS | n]
+    return qualified
 
 
 class Core:
     """The moving part of one game, changed in place by ``play()``; ``clone()`` copies it.
 
-    ``market`` holds card ids, -1 for an empty slot; ``house_pumpkins`` and ``mean_pumpkins``
-    are bit masks of the houses whose pumpkin is still there; ``flipped`` a bit mask of the
-    street tokens showing their back; ``current`` is -1 once the game is over; ``trigger`` is
-    None or the ``EndTrigger`` that ``tables.make_trigger`` built; ``log`` is the action log
-    (nested pairs of action objects, newest first, as ``GameState.log``).
+    ``seats`` are the players' boards; ``market`` holds card ids, -1 for an empty slot;
+    ``house_pumpkins`` and ``mean_pumpkins`` are bit masks of the houses whose pumpkin is
+    still there; ``flipped`` a bit mask of the street tokens showing their back; ``current``
+    is -1 once the game is over; ``trigger`` is None or the ``EndTrigger`` that
+    ``tables.make_trigger`` built; ``log`` is the action log of the state the core was made
+    from (nested pairs of action objects, newest first, as ``GameState.log``), and ``played``
+    the codes played since, oldest first.
     """
 
     def __init__(
         self,
         tables: Tables,
-        counts: list[int],
-        icons: list[int],
-        free: list[int],
-        qualified: list[int],
-        tops: list[int],
-        taken: list[Taken | None],
-        treats: list[int],
-        pumpkins: list[int],
-        visited: list[int],
-        tricked: list[int],
-        footprints: list[int],
+        seats: list[Seat],
         market: list[int],
         position: int,
         house_pumpkins: int,
@@ -252,20 +315,10 @@ class Core:
         passes: int,
         trigger: object,
         log: object,
+        played: list[int],
     ) -> None:
         self.tables = tables
-        self.counts = counts
-        self.icons = icons
-        self.ready = [ready_icons(packed) for packed in icons]
-        self.free = free
-        self.qualified = qualified
-        self.tops = tops
-        self.taken = taken
-        self.treats = treats
-        self.pumpkins = pumpkins
-        self.visited = visited
-        self.tricked = tricked
-        self.footprints = footprints
+        self.seats = seats
         self.market = market
         self.position = position
         self.house_pumpkins = house_pumpkins
@@ -277,26 +330,17 @@ class Core:
         self.passes = passes
         self.trigger = trigger
         self.log = log
+        self.played = played
 
     def clone(self) -> Core:
-        """An independent copy (the tables, the chains of cards taken and the log are shared)."""
+        """An independent copy (the tables and the log it was made from are shared)."""
         return self.clone_with(self.tables)
 
     def clone_with(self, tables: Tables) -> Core:
         """An independent copy playing with ``tables`` (the same game, another deck order)."""
         return Core(
             tables,
-            self.counts[:],
-            self.icons[:],
-            self.free[:],
-            self.qualified[:],
-            self.tops[:],
-            self.taken[:],
-            self.treats[:],
-            self.pumpkins[:],
-            self.visited[:],
-            self.tricked[:],
-            self.footprints[:],
+            [seat.copy() for seat in self.seats],
             self.market[:],
             self.position,
             self.house_pumpkins,
@@ -308,31 +352,39 @@ class Core:
             self.passes,
             self.trigger,
             self.log,
+            self.played[:],
         )
 
     def legal_codes(self) -> list[int]:
         """The current player's legal actions as codes, in canonical order."""
-        seat = self.current
-        if seat < 0:
+        current = self.current
+        if current < 0:
             return []
         t = self.tables
+        seat = self.seats[current]
         codes: list[int] = []
         take_codes = t.take_codes
         free_shift = t.card_free_shift
         card_mask = t.card_mask
-        free = self.free[seat]
+        free = seat.free
         shared = -1
-        for slot, card in enumerate(self.market):
+        market = self.market
+        for slot in range(len(market)):
+            card = market[slot]
             if card < 0:
                 shared = 0
             else:
-                codes.extend(take_codes[slot][free >> free_shift[card] & FREE_MASK])
+                kids = free >> free_shift[card] & FREE_MASK
+                if kids:
+                    codes.extend(take_codes[slot][kids])
                 shared &= card_mask[card]
-        if self.footprints[seat]:
-            codes.extend(t.visit_codes[self.qualified[seat] & ~self.visited[seat]])
-            ready = self.ready[seat]
+        if seat.footprints:
+            visitable = seat.qualified & ~seat.visited
+            if visitable:
+                codes.extend(t.visit_codes[visitable])
+            ready = seat.ready
             if ready:
-                trickable = t.mean_ready[ready] & ~self.tricked[seat]
+                trickable = t.mean_ready[ready] & ~seat.tricked
                 if trickable:
                     codes.extend(t.trick_codes[trickable])
         if shared and self.position < t.deck_size:
@@ -348,14 +400,17 @@ class Core:
 
         For rollouts that prefer visits: the same codes without listing the takes.
         """
-        seat = self.current
-        if seat < 0 or not self.footprints[seat]:
+        current = self.current
+        if current < 0:
+            return []
+        seat = self.seats[current]
+        if not seat.footprints:
             return []
         t = self.tables
-        codes = list(t.visit_codes[self.qualified[seat] & ~self.visited[seat]])
-        ready = self.ready[seat]
+        codes = list(t.visit_codes[seat.qualified & ~seat.visited])
+        ready = seat.ready
         if ready:
-            trickable = t.mean_ready[ready] & ~self.tricked[seat]
+            trickable = t.mean_ready[ready] & ~seat.tricked
             if trickable:
                 codes.extend(t.trick_codes[trickable])
         return codes
@@ -366,54 +421,55 @@ class Core:
         False, and nothing changed, if it is not legal here (the caller asks the reference
         rules why).
         """
-        seat = self.current
-        if seat < 0 or code < 0:
+        current = self.current
+        if current < 0 or code < 0:
             return False
         t = self.tables
         if code < t.take_count:
-            return self._take(t, seat, code // t.kids, code % t.kids, code)
+            return self._take(t, current, code // t.kids, code % t.kids, code)
         if code < t.visit_end:
-            return self._visit(t, seat, code - t.take_count, code)
+            return self._visit(t, current, code - t.take_count, code)
         if code < t.trick_end:
-            return self._trick(t, seat, code - t.visit_end, code)
+            return self._trick(t, current, code - t.visit_end, code)
         if code == t.refresh_code:
-            return self._refresh(t, seat, code)
+            return self._refresh(t, current, code)
         if code == t.pass_code:
-            return self._pass(t, seat, code)
+            return self._pass(t, current, code)
         return False
 
-    def _take(self, t: Tables, seat: int, slot: int, kid: int, code: int) -> bool:
+    def _take(self, t: Tables, current: int, slot: int, kid: int, code: int) -> bool:
         card = self.market[slot]
         if card < 0:
             return False
-        free = self.free[seat]
+        seat = self.seats[current]
+        free = seat.free
         free_bit = 1 << t.card_free_shift[card] + kid
         if not free & free_bit:
             return False
-        counts = self.counts[seat] + t.card_counts[card]
-        qualified = self.qualified[seat]
-        qualify = t.qualify
-        for feature in t.card_features[card]:
-            qualified |= qualify[feature][counts >> COUNT_BITS * feature & COUNT_MASK]
+        counts = seat.counts + t.card_counts[card]
+        qualified = seat.qualified
+        qualifying = t.qualifying
+        for feature in t.card_features[card]:  # each of its features counts one card more
+            qualified |= qualifying[
+                feature << COUNT_BITS | counts >> COUNT_BITS * feature & COUNT_MASK
+            ]
         card_icon = t.card_icon
-        shift = TOP_BITS * kid
-        tops = self.tops[seat]
-        top = tops >> shift & TOP_MASK
-        icons = self.icons[seat] + (1 << COUNT_BITS * card_icon[card])
-        if top:
-            icons -= 1 << COUNT_BITS * card_icon[top - 1]  # now covered (R3)
+        stacks = seat.stacks
+        stack = stacks[kid]
+        icons = seat.icons + (1 << COUNT_BITS * card_icon[card])
+        if stack:
+            icons -= 1 << COUNT_BITS * card_icon[(stack & CARD_MASK) - 1]  # now covered (R3)
+        stacks[kid] = stack << CARD_BITS | card + 1
         free &= ~free_bit
-        self.counts[seat] = counts
-        self.icons[seat] = icons
-        self.ready[seat] = (
+        seat.counts = counts
+        seat.icons = icons
+        seat.ready = (
             (icons & COUNT_MASK >= 3)  # ready_icons(icons), without a call
             | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
             | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2
         )
-        self.free[seat] = free
-        self.qualified[seat] = qualified
-        self.tops[seat] = tops + ((card + 1 - top) << shift)
-        self.taken[seat] = Taken(kid, card, self.taken[seat])
+        seat.free = free
+        seat.qualified = qualified
         reason = NO_REASON if free else COMPLETE_COSTUMES
         position = self.position
         if position < t.deck_size:
@@ -425,23 +481,24 @@ class Core:
         else:
             self.market[slot] = -1
         self.passes = 0
-        self._end_turn(t, seat, code, reason)
+        self._end_turn(t, current, code, reason)
         return True
 
-    def _visit(self, t: Tables, seat: int, house: int, code: int) -> bool:
-        footprints = self.footprints[seat]
-        visited = self.visited[seat]
+    def _visit(self, t: Tables, current: int, house: int, code: int) -> bool:
+        seat = self.seats[current]
+        footprints = seat.footprints
+        visited = seat.visited
         bit = 1 << house
-        if not footprints or not self.qualified[seat] & ~visited & bit:
+        if not footprints or not seat.qualified & ~visited & bit:
             return False
-        matching = self.counts[seat] >> COUNT_BITS * t.house_feature[house] & COUNT_MASK
+        matching = seat.counts >> COUNT_BITS * t.house_feature[house] & COUNT_MASK
         gained = t.house_gain[house][matching]
         if not gained:
             return False
-        treats = self.treats[seat] + (gained << TREAT_BITS * t.house_treat[house])
+        treats = seat.treats + (gained << TREAT_BITS * t.house_treat[house])
         visited |= bit
         if self.house_pumpkins & bit:
-            self.pumpkins[seat] += 1
+            seat.pumpkins += 1
             self.house_pumpkins &= ~bit
         flipped = self.flipped
         for street in t.streets_of_house[house]:
@@ -454,32 +511,33 @@ class Core:
                     flipped |= 1 << street
                 treats += amount << TREAT_BITS * t.street_treat[street]
         self.flipped = flipped
-        self.treats[seat] = treats
-        self.visited[seat] = visited
+        seat.treats = treats
+        seat.visited = visited
         footprints -= 1
-        self.footprints[seat] = footprints
+        seat.footprints = footprints
         self.passes = 0
-        self._end_turn(t, seat, code, NO_REASON if footprints else LAST_FOOTPRINT)
+        self._end_turn(t, current, code, NO_REASON if footprints else LAST_FOOTPRINT)
         return True
 
-    def _trick(self, t: Tables, seat: int, house: int, code: int) -> bool:
-        footprints = self.footprints[seat]
+    def _trick(self, t: Tables, current: int, house: int, code: int) -> bool:
+        seat = self.seats[current]
+        footprints = seat.footprints
         bit = 1 << house
-        if not footprints or self.tricked[seat] & bit:
+        if not footprints or seat.tricked & bit:
             return False
-        if not t.mean_ready[self.ready[seat]] & bit:
+        if not t.mean_ready[seat.ready] & bit:
             return False
         if self.mean_pumpkins & bit:
-            self.pumpkins[seat] += 1
+            seat.pumpkins += 1
             self.mean_pumpkins &= ~bit
-        self.tricked[seat] |= bit
+        seat.tricked |= bit
         footprints -= 1
-        self.footprints[seat] = footprints
+        seat.footprints = footprints
         self.passes = 0
-        self._end_turn(t, seat, code, NO_REASON if footprints else LAST_FOOTPRINT)
+        self._end_turn(t, current, code, NO_REASON if footprints else LAST_FOOTPRINT)
         return True
 
-    def _refresh(self, t: Tables, seat: int, code: int) -> bool:
+    def _refresh(self, t: Tables, current: int, code: int) -> bool:
         if t.refresh_code not in self.legal_codes():
             return False
         position = self.position
@@ -497,32 +555,171 @@ class Core:
         self.passes = 0  # R17: a refresh changed the market, so it breaks a run of passes
         reason = DECK_EMPTY if end == t.deck_size else NO_REASON
         if t.refresh_ends_turn:
-            self._end_turn(t, seat, code, reason)
+            self._end_turn(t, current, code, reason)
             return True
         # R8: the refresh is not the turn's action; the same player acts again.
         if reason != NO_REASON and self.trigger is None:
-            self.trigger = t.make_trigger(seat, reason, self.turn)
-        self.log = (t.actions[code], self.log)
+            self.trigger = t.make_trigger(current, reason, self.turn)
+        self.played.append(code)
         return True
 
-    def _pass(self, t: Tables, seat: int, code: int) -> bool:
+    def _pass(self, t: Tables, current: int, code: int) -> bool:
         legal = self.legal_codes()
         if legal[-1] != t.pass_code:
             return False
         self.passes += 1
-        self._end_turn(t, seat, code, DEADLOCK if self.passes >= t.players else NO_REASON)  # R17
+        self._end_turn(t, current, code, DEADLOCK if self.passes >= t.players else NO_REASON)
         return True
 
-    def _end_turn(self, t: Tables, seat: int, code: int, reason: int) -> None:
+    def _end_turn(self, t: Tables, current: int, code: int, reason: int) -> None:
         trigger = self.trigger
         if reason != NO_REASON and trigger is None:
-            trigger = self.trigger = t.make_trigger(seat, reason, self.turn)
+            trigger = self.trigger = t.make_trigger(current, reason, self.turn)
         # R10: once triggered, the round ends with the seat to the right of the first player.
         self.current = (
-            -1 if trigger is not None and seat == t.last_player else (seat + 1) % t.players
+            -1 if trigger is not None and current == t.last_player else (current + 1) % t.players
         )
         self.turn += 1
-        self.log = (t.actions[code], self.log)
+        self.played.append(code)
+
+
+def new_core(
+    tables: Tables, footprints: int, market: list[int], position: int, first_player: int
+) -> Core:
+    """The core of a game's first state: nobody wears a card, every pumpkin is out.
+
+    ``market`` holds the ids of the top cards of the deck, which the market shows, and
+    ``position`` is where the deck goes on (the market's size).
+    """
+    kids = tables.kids
+    qualified = qualified_by(tables.qualifying, 0)
+    return Core(
+        tables,
+        [empty_seat(kids, footprints, qualified) for _ in range(tables.players)],
+        market,
+        position,
+        (1 << len(tables.house_feature)) - 1,
+        (1 << len(tables.mean_icon)) - 1,
+        0,
+        (),
+        first_player,
+        0,
+        0,
+        None,
+        None,
+        [],
+    )
+
+
+# -- scoring ------------------------------------------------------------------------------------
+
+
+class Scoring:
+    """What scoring reads of a game beside its core: the trick tiles, and a pumpkin's worth.
+
+    ``tile_needs[t][k]`` is how many of treat k one set of tile t holds (0: none),
+    ``tile_points[t]`` its points; ``secret[seat]`` and ``mean[house]`` are such numbers t:
+    the seats' secret tiles and the mean houses' tiles.
+    """
+
+    def __init__(
+        self,
+        tile_needs: tuple[tuple[int, ...], ...],
+        tile_points: tuple[int, ...],
+        secret: tuple[int, ...],
+        mean: tuple[int, ...],
+        pumpkin_points: int,
+    ) -> None:
+        self.tile_needs = tile_needs
+        self.tile_points = tile_points
+        self.secret = secret
+        self.mean = mean
+        self.pumpkin_points = pumpkin_points
+
+
+def totals(core: Core, scoring: Scoring) -> list[int]:
+    """Per seat four ints, flat: its total, trick-tile, pumpkin and costume points (R12 to R15).
+
+    ``scoring.score_sheet``'s sums without a variant's lines, from the packed ints: the
+    pumpkins, each complete costume (R12: 8 same colour and theme, 6 same theme, 4 same
+    colour, else 2) and each trick tile the seat has access to (R14: its secret tile, and the
+    tile of each mean house it tricked), which scores its points per complete set.
+    """
+    features = core.tables.card_features
+    needs = scoring.tile_needs
+    points = scoring.tile_points
+    mean = scoring.mean
+    pumpkin_points = scoring.pumpkin_points
+    found: list[int] = []
+    for number, seat in enumerate(core.seats):
+        packed = seat.treats
+        secret = scoring.secret[number]
+        tiles = _complete_sets(needs[secret], packed) * points[secret]
+        tricked = seat.tricked
+        house = 0
+        while tricked:
+            if tricked & 1:
+                tile = mean[house]
+                tiles += _complete_sets(needs[tile], packed) * points[tile]
+            tricked >>= 1
+            house += 1
+        costumes = 0
+        for stack in seat.stacks:
+            if stack >> 2 * CARD_BITS:  # three cards, one of each type: complete
+                top = features[(stack & CARD_MASK) - 1]
+                middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
+                bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
+                colour = top[0] == middle[0] == bottom[0]
+                theme = top[1] == middle[1] == bottom[1]
+                costumes += _COSTUME_POINTS[colour | theme << 1]
+        pumpkins = seat.pumpkins * pumpkin_points
+        found.append(pumpkins + costumes + tiles)
+        found.append(tiles)
+        found.append(pumpkins)
+        found.append(costumes)
+    return found
+
+
+def scores(core: Core, scoring: Scoring) -> tuple[int, ...]:
+    """Each seat's total (``ScoreSheet.total``)."""
+    return tuple(totals(core, scoring)[::4])
+
+
+def winners(core: Core, scoring: Scoring) -> tuple[int, ...]:
+    """The seats that share the win (R15): the best total, then the most trick-tile points."""
+    flat = totals(core, scoring)
+    best_total = -1
+    best_tiles = -1
+    won: list[int] = []
+    for seat in range(len(flat) // 4):
+        total = flat[4 * seat]
+        tiles = flat[4 * seat + 1]
+        if total > best_total or (total == best_total and tiles > best_tiles):
+            best_total = total
+            best_tiles = tiles
+            won = [seat]
+        elif total == best_total and tiles == best_tiles:
+            won.append(seat)
+    return tuple(won)
+
+
+_COSTUME_POINTS: Final = (2, 4, 6, 8)
+"""A complete costume's points (R12) by its sameness: bit 0 one colour, bit 1 one theme."""
+
+
+def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
+    """How many complete sets of a tile's treats ``needs`` the packed treat tracks hold."""
+    sets = -1
+    for treat in range(len(needs)):
+        need = needs[treat]
+        if need:
+            held = (packed >> TREAT_BITS * treat & TREAT_MASK) // need
+            if sets < 0 or held < sets:
+                sets = held
+    return 0 if sets < 0 else sets
+
+
+# -- the vector env's encoding ------------------------------------------------------------------
 
 
 class Layout:
@@ -697,7 +894,7 @@ def deal_entries(
         own: list[int] = []
         viewer_ones(layout, deal, viewer, deal.face_up, n, own)
         fixed.extend([at + i for i in own])
-        assert core.taken[viewer] is None, "a deal's kids wear no card yet"
+        assert not core.seats[viewer].counts, "a deal's kids wear no card yet"
         seats.append(game)
         seats.append(viewer)
         seat_row(core, viewer, seats)
@@ -716,84 +913,6 @@ def deck_left(
         for entry in card_deck[deck[at]]:
             counts[entry] += 1
     return counts
-
-
-def totals(
-    core: Core,
-    tile_needs: tuple[tuple[int, ...], ...],
-    tile_points: tuple[int, ...],
-    secret_tiles: tuple[int, ...],
-    mean_tiles: tuple[int, ...],
-    pumpkin_points: int,
-) -> list[int]:
-    """Per seat its total and its trick-tile points (R12 to R15), flat: total, tiles, ...
-
-    ``scoring.score_sheet``'s sums without a variant's lines, from the packed ints: the
-    pumpkins, each complete costume (R12: 8 same colour and theme, 6 same theme, 4 same
-    colour, else 2) and each trick tile the seat has access to (R14: its secret tile, and the
-    tile of each mean house it tricked), which scores its points per complete set.
-    ``tile_needs[t][k]`` is how many of treat k one set of tile t holds (0: none),
-    ``tile_points[t]`` its points; ``secret_tiles[seat]`` and ``mean_tiles[house]`` are such
-    numbers t.
-    """
-    t = core.tables
-    features = t.card_features
-    kids = t.kids
-    found: list[int] = []
-    for seat in range(t.players):
-        packed = core.treats[seat]
-        secret = secret_tiles[seat]
-        tiles = _complete_sets(tile_needs[secret], packed) * tile_points[secret]
-        tricked = core.tricked[seat]
-        house = 0
-        while tricked:
-            if tricked & 1:
-                tile = mean_tiles[house]
-                tiles += _complete_sets(tile_needs[tile], packed) * tile_points[tile]
-            tricked >>= 1
-            house += 1
-        sizes = [0] * kids
-        colours = [0] * kids
-        themes = [0] * kids
-        same = [3] * kids  # bit 0: one colour so far, bit 1: one theme
-        node = core.taken[seat]
-        while node is not None:
-            kid = node.kid
-            colour, theme, _ = features[node.card]
-            if sizes[kid] == 0:
-                colours[kid] = colour
-                themes[kid] = theme
-            else:
-                if colour != colours[kid]:
-                    same[kid] &= 2
-                if theme != themes[kid]:
-                    same[kid] &= 1
-            sizes[kid] += 1
-            node = node.before
-        costumes = 0
-        for kid in range(kids):
-            if sizes[kid] >= _TYPES:  # complete: one card of each type
-                costumes += _COSTUME_POINTS[same[kid]]
-        found.append(core.pumpkins[seat] * pumpkin_points + costumes + tiles)
-        found.append(tiles)
-    return found
-
-
-_TYPES: Final = 3
-_COSTUME_POINTS: Final = (2, 4, 6, 8)
-"""A complete costume's points (R12) by its sameness: bit 0 one colour, bit 1 one theme."""
-
-
-def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
-    """How many complete sets of a tile's treats ``needs`` the packed treat tracks hold."""
-    sets = -1
-    for treat in range(len(needs)):
-        need = needs[treat]
-        if need:
-            held = (packed >> TREAT_BITS * treat & 65535) // need
-            if sets < 0 or held < sets:
-                sets = held
-    return 0 if sets < 0 else sets
 
 
 def deck_row(core: Core, deal: Deal, row: list[int]) -> None:
@@ -824,16 +943,17 @@ def seat_row(core: Core, seat: int, row: list[int]) -> None:
 
     The houses it visited and tricked (bit masks), its treats, pumpkins and footprints.
     """
-    treats = core.treats[seat]
+    board = core.seats[seat]
+    treats = board.treats
     row.extend(
         (
-            core.visited[seat],
-            core.tricked[seat],
-            treats & 65535,
-            treats >> TREAT_BITS & 65535,
-            treats >> 2 * TREAT_BITS & 65535,
-            core.pumpkins[seat],
-            core.footprints[seat],
+            board.visited,
+            board.tricked,
+            treats & TREAT_MASK,
+            treats >> TREAT_BITS & TREAT_MASK,
+            treats >> 2 * TREAT_BITS & TREAT_MASK,
+            board.pumpkins,
+            board.footprints,
         )
     )
 

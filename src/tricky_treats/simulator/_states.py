@@ -3,7 +3,9 @@
 A board is built again only where its player moved since the last state built from the same
 simulator: ``Boards`` keeps, per seat, the last board with what it was built from, so the
 states a simulator gives share every unchanged board (and what views and score sheets worked
-out from it), and the mover's board costs little. Not part of the public API.
+out from it), and the mover's board costs little. It keeps the last log built too, so that
+reading ``state()`` after every move builds each entry of the log once. Not part of the
+public API.
 """
 
 from __future__ import annotations
@@ -21,25 +23,28 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-# Per seat: the chain of cards taken, treats, pumpkins, visited, tricked, footprints and the
-# board built from them.
-_Entry = tuple["_core.Taken | None", int, int, int, int, int, "PlayerState"]
+# Per seat: its kids' stacks, treats, pumpkins, visited, tricked, footprints and the board
+# built from them.
+_Entry = tuple[tuple[int, ...], int, int, int, int, int, "PlayerState"]
 
 
 class Boards:
-    """The last board built for each seat of one simulator, and the last market."""
+    """The last board built for each seat of one simulator, the last market and log."""
 
-    __slots__ = ("entries", "market")
+    __slots__ = ("entries", "log", "market")
 
     def __init__(self, seats: int) -> None:
         self.entries: list[_Entry | None] = [None] * seats
         self.market: tuple[list[int], tuple[CostumeCard | None, ...]] | None = None
+        # The log of the first ``count`` codes played, and the log they were played after.
+        self.log: tuple[int, object, object] | None = None
 
     def copy(self) -> Boards:
         """A copy for a clone of the simulator (the entries are immutable, and shared)."""
         twin = Boards(0)
         twin.entries = self.entries[:]
         twin.market = self.market
+        twin.log = self.log
         return twin
 
 
@@ -51,17 +56,17 @@ def state_of(setup: Setup, core: _core.Core, boards: Boards) -> GameState:
     tiles = setup.secret_tiles
     entries = boards.entries
     players = []
-    for seat in range(len(entries)):
-        taken = core.taken[seat]
-        treats = core.treats[seat]
-        pumpkins = core.pumpkins[seat]
-        visited = core.visited[seat]
-        tricked = core.tricked[seat]
-        footprints = core.footprints[seat]
-        entry = entries[seat]
+    for number, seat in enumerate(core.seats):
+        stacks = tuple(seat.stacks)
+        treats = seat.treats
+        pumpkins = seat.pumpkins
+        visited = seat.visited
+        tricked = seat.tricked
+        footprints = seat.footprints
+        entry = entries[number]
         if (
             entry is not None
-            and entry[0] is taken
+            and entry[0] == stacks
             and entry[1] == treats
             and entry[2] == pumpkins
             and entry[3] == visited
@@ -70,10 +75,8 @@ def state_of(setup: Setup, core: _core.Core, boards: Boards) -> GameState:
         ):
             players.append(entry[6])
             continue
-        board = _board(
-            tables, cards, names[seat], tiles[seat], core, seat, None if entry is None else entry
-        )
-        entries[seat] = (taken, treats, pumpkins, visited, tricked, footprints, board)
+        board = _board(cards, names[number], tiles[number], seat, stacks, entry)
+        entries[number] = (stacks, treats, pumpkins, visited, tricked, footprints, board)
         players.append(board)
     ids = core.market
     last = boards.market
@@ -97,55 +100,72 @@ def state_of(setup: Setup, core: _core.Core, boards: Boards) -> GameState:
         core.turn,
         core.passes,
         cast("EndTrigger | None", core.trigger),
-        cast("ActionLog", core.log),
+        cast("ActionLog", _log(core, boards)),
     )
 
 
+def _log(core: _core.Core, boards: Boards) -> object:
+    """The log of ``core``: the log it was made from, with the codes played since on top.
+
+    Built on the last log built for the same simulator (whose codes the core played first).
+    """
+    played = core.played
+    last = boards.log
+    if last is not None and last[1] is core.log and last[0] <= len(played):
+        count, _, log = last
+    else:
+        count, log = 0, core.log
+    if count < len(played):
+        actions = core.tables.actions
+        for code in played[count:]:
+            log = (actions[code], log)
+        boards.log = (len(played), core.log, log)
+    return log
+
+
 def _board(
-    tables: _core.Tables,
     cards: tuple[object, ...],
     name: str,
     tile: object,
-    core: _core.Core,
-    seat: int,
+    seat: _core.Seat,
+    stacks: tuple[int, ...],
     last: _Entry | None,
 ) -> PlayerState:
-    """One board, sharing the kids of ``last`` where the player took no card."""
-    taken = core.taken[seat]
-    base = None if last is None else last[6]
-    if base is not None and last is not None and last[0] is taken:
-        kids = base.kids
-    elif base is not None and last is not None and taken is not None and taken.before is last[0]:
-        old = base.kids  # one card more than the last board
-        kid = taken.kid
-        card = cast("CostumeCard", cards[taken.card])
-        kids = (*old[:kid], (*old[kid], card), *old[kid + 1 :])
+    """One board, sharing the kids of ``last`` that took no card since."""
+    if last is None:
+        kids = tuple([_stack(cards, stack) for stack in stacks])
+    elif last[0] == stacks:
+        kids = last[6].kids
     else:
-        kids = _kids(tables, taken)
+        before, worn = last[0], last[6].kids
+        kids = tuple(
+            [
+                worn[kid] if before[kid] == stack else _stack(cards, stack)
+                for kid, stack in enumerate(stacks)
+            ]
+        )
     return PlayerState(
         name,
         kids,
-        _unpacked(_TREATS, core.treats[seat], _TREAT_SHIFTS),
-        core.pumpkins[seat],
-        _houses(core.visited[seat]),
-        _houses(core.tricked[seat]),
-        core.footprints[seat],
+        _unpacked(_TREATS, seat.treats, _TREAT_SHIFTS),
+        seat.pumpkins,
+        _houses(seat.visited),
+        _houses(seat.tricked),
+        seat.footprints,
         cast("TrickTile", tile),
     )
 
 
-def _kids(tables: _core.Tables, taken: _core.Taken | None) -> tuple[tuple[Any, ...], ...]:
-    """The kids' stacks, rebuilt from the chain of cards taken."""
-    newest = []
-    node = taken
-    while node is not None:
-        newest.append(node)
-        node = node.before
-    cards = tables.cards
-    kids: list[tuple[Any, ...]] = [()] * tables.kids
-    for node in reversed(newest):
-        kids[node.kid] = (*kids[node.kid], cards[node.card])
-    return tuple(kids)
+def _stack(cards: tuple[object, ...], stack: int) -> tuple[Any, ...]:
+    """A kid's cards, oldest first, from its packed stack (the top card lowest)."""
+    if not stack:
+        return ()
+    worn: list[object] = []
+    while stack:
+        worn.append(cards[(stack & _core.CARD_MASK) - 1])
+        stack >>= _core.CARD_BITS
+    worn.reverse()
+    return tuple(worn)
 
 
 _TREAT_SHIFTS = tuple(_core.TREAT_BITS * i for i in range(len(Treat)))

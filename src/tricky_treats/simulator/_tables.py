@@ -1,9 +1,11 @@
-"""The compact core's tables for a game, and the core of a state.
+"""The compact core's tables for a game, the core of a state, and a game's ``Scoring``.
 
-``tables()`` turns a setup's index tables (``_lookup.lookup(setup)``) into the ints and tuples the
-core (``_core.Tables``) reads, once per game, sharing what a box and an action space have in
-common; ``core_of()`` makes a core from a state's fields, or says (None) that the core does
-not cover the game. Not part of the public API; see ``tricky_treats.simulator``.
+``tables()`` makes the ints and tuples the core (``_core.Tables``) reads, once per game (kept
+in the setup's memo): what a shape of game shares (the box's cards, the action space, the
+players and rules) comes from a template kept per shape, and what a deal fixes (the deck, the
+grid, the street tokens, the mean houses) from index tables kept per house and token
+(``_lookup``). ``core_of()`` makes a core from a state's fields, or says (None) that the core
+does not cover the game. Not part of the public API; see ``tricky_treats.simulator``.
 """
 
 from __future__ import annotations
@@ -12,15 +14,22 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats.components import FEATURES, CostumeType, TrickIcon
+from tricky_treats.components import FEATURES, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
-from tricky_treats.simulator._lookup import _Lookup as Lookup
-from tricky_treats.simulator._lookup import lookup as lookup_of
+from tricky_treats.simulator._lookup import (
+    TYPES,
+    card_tables,
+    house_info,
+    icon_index,
+    needs,
+    qualifying,
+    token_info,
+)
 
 if TYPE_CHECKING:
     from tricky_treats.components import CostumeCard
-    from tricky_treats.model import GridHouse, PlayerState, Setup
+    from tricky_treats.model import PlayerState, Setup
 
 __all__: list[str] = []
 
@@ -33,17 +42,6 @@ def covers(setup: Setup) -> bool:
     return tables(setup) is not None
 
 
-def _covers(setup: Setup, deck: tuple[int, ...]) -> bool:
-    return (
-        setup.rules.kids_per_player <= _core.MAX_KIDS
-        and len(setup.grid) == 9
-        and len(setup.street_tokens) == len(STREETS)
-        and len(setup.mean_houses) <= _core.MAX_MEAN_HOUSES
-        and len(setup.components.cards) <= _core.MAX_CARD_ID + 1  # card ids are positions
-        and max(deck, default=0) <= _core.MAX_CARD_ID
-    )
-
-
 _TERMINATIONS_BY_CODE = {
     _core.LAST_FOOTPRINT: Termination.LAST_FOOTPRINT,
     _core.COMPLETE_COSTUMES: Termination.COMPLETE_COSTUMES,
@@ -52,11 +50,9 @@ _TERMINATIONS_BY_CODE = {
 }
 
 
-def _make_trigger(seat: int, reason: int, turn: int) -> object:
+def make_trigger(seat: int, reason: int, turn: int) -> object:
+    """The ``EndTrigger`` of a seat, one of the core's reasons and a turn."""
     return EndTrigger(seat, _TERMINATIONS_BY_CODE[reason], turn)
-
-
-_TABLE_COUNTS = 1 << _core.COUNT_BITS
 
 
 def tables(setup: Setup) -> _core.Tables | None:
@@ -71,87 +67,144 @@ def tables(setup: Setup) -> _core.Tables | None:
 
 
 def _build_tables(setup: Setup) -> _core.Tables | None:
+    if (
+        len(setup.grid) != 9
+        or len(setup.street_tokens) != len(STREETS)
+        or len(setup.mean_houses) > _core.MAX_MEAN_HOUSES
+    ):
+        return None
+    shape = template_of(setup)
+    if shape is None:
+        return None
+    template, positions = shape
     dealt = setup.deck
-    lookup = lookup_of(setup)
-    space = setup.action_space
-    cards: tuple[object, ...] = setup.components.cards  # card ids are their positions
-    shared = _SHARED.get((id(lookup.card_features), id(cards)))
-    if shared is None:
-        shared = _shared(lookup, cards)
-    positions = shared[5]
+    cards = template.cards
     try:  # usually the deck is the box's own cards (by identity): their positions are ids
         deck = tuple(map(positions.__getitem__, map(id, dealt)))
-    except KeyError:  # a deck dealt by a plugin, of cards of its own
+    except KeyError:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
         deck = tuple(map(_ID, dealt))
-        if not _covers(setup, deck):
+        if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
         for card_id, card in zip(deck, dealt, strict=True):
             known[card_id] = card
         cards = tuple(known)
-    else:
-        if not _covers(setup, ()):
-            return None
+    houses = list(map(house_info, setup.grid))
+    features = tuple([house[1] for house in houses])
+    tokens = list(map(token_info, setup.street_tokens))
+    try:
+        mean_icon = tuple([icon_index(house.neighbour.icon) for house in setup.mean_houses])
+    except KeyError:
+        return None  # not a trick icon: the rules say what is wrong with it
+    any_mean_house = template.any_mean_house
+    return _core.Tables(
+        template.players,
+        template.kids,
+        template.market_size,
+        template.last_player,
+        any_mean_house,
+        template.refresh_ends_turn,
+        deck,
+        template.card_type,
+        template.card_free_shift,
+        template.card_icon,
+        template.card_features,
+        template.card_mask,
+        template.card_counts,
+        qualifying(features, tuple([house[2] for house in houses])),
+        features,
+        tuple([house[3] for house in houses]),
+        tuple([house[4] for house in houses]),
+        template.street_houses,
+        template.streets_of_house,
+        tuple([token[1] for token in tokens]),
+        tuple([token[2] for token in tokens]),
+        tuple([token[3] for token in tokens]),
+        mean_icon,
+        mean_ready(mean_icon, any_mean_house),
+        template.take_codes,
+        template.visit_codes,
+        template.trick_codes,
+        template.actions,
+        cards,
+        make_trigger,
+    )
+
+
+Shape = tuple[_core.Tables, dict[int, int]]
+
+
+def template_of(setup: Setup) -> Shape | None:
+    """What every game of ``setup``'s shape shares; None if the core does not cover it.
+
+    Tables whose deal's parts (deck, grid, street tokens, mean houses) are empty, with the
+    box's cards, the players, the rules and the action space; and each card's position
+    (its id) by the card object's id. Kept per shape.
+    """
+    components = setup.components
     rules = setup.rules
-    tokens = setup.street_tokens
-    mean_icon = lookup.mean_icon
-    any_mean_house = rules.any_mean_house
+    config = setup.config
+    space = setup.action_space
+    key = (id(components), id(rules), len(config.players), config.last_player, id(space))
+    entry = _TEMPLATES.get(key)
+    if entry is not None:
+        return entry[1]
+    shape = _template(setup)
+    if len(_TEMPLATES) >= 64:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = ((components, rules, space), shape)  # holds what the key names
+    return shape
+
+
+# Per shape of game, by the ids of its components, rules and action space (the entry holds
+# them): the shape, or None where the core does not cover it.
+_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, Shape | None]] = {}
+
+
+def _template(setup: Setup) -> Shape | None:
+    components = setup.components
+    rules = setup.rules
+    cards: tuple[Any, ...] = components.cards  # card ids are their positions (checked there)
+    if rules.kids_per_player > _core.MAX_KIDS or len(cards) > _core.MAX_CARD_ID + 1:
+        return None
+    card_type, card_icon, card_features, card_mask = card_tables(components)
+    space = setup.action_space
     take_codes, visit_codes, trick_codes = _codes(
         space.market_size, space.kids, space.nice_houses, space.mean_houses
     )
+    positions = {id(card): i for i, card in enumerate(cards)}
     return _core.Tables(
         len(setup.config.players),
         rules.kids_per_player,
         rules.market_size,
         setup.config.last_player,
-        any_mean_house,
+        rules.any_mean_house,
         rules.refresh_ends_turn,
-        deck,
-        lookup.card_type,
-        shared[3],
-        lookup.card_icon,
-        lookup.card_features,
-        lookup.card_mask,
-        shared[4],
-        lookup.qualify,
-        lookup.house_feature,
-        lookup.house_treat,
-        _house_gains(setup.grid),
+        (),
+        card_type,
+        tuple([_core.FREE_BITS * kind for kind in card_type]),
+        card_icon,
+        card_features,
+        card_mask,
+        tuple([sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features]),
+        (),
+        (),
+        (),
+        (),
         _STREET_HOUSES,
-        lookup.streets_of_house,
-        lookup.street_treat,
-        tuple(map(_FRONT, tokens)),
-        tuple(map(_BACK, tokens)),
-        mean_icon,
-        _MEAN_READY.get((mean_icon, any_mean_house)) or _mean_ready(mean_icon, any_mean_house),
+        _STREETS_OF_HOUSE,
+        (),
+        (),
+        (),
+        (),
+        (),
         take_codes,
         visit_codes,
         trick_codes,
         space.actions,
         cards,
-        _make_trigger,
-    )
-
-
-# Per box: the tables the core adds to the lookup's, worked out once. Keyed by the ids
-# of what they are worked out from, which each entry keeps alive.
-_SHARED: dict[tuple[int, int], tuple[Any, ...]] = {}
-
-
-def _shared(lookup: Any, cards: tuple[object, ...]) -> tuple[Any, ...]:
-    card_features = lookup.card_features
-    entry = (
-        card_features,
-        cards,
-        None,
-        tuple(_core.FREE_BITS * kind for kind in lookup.card_type),
-        tuple(sum(1 << _core.COUNT_BITS * f for f in fs) for fs in card_features),
-        {id(card): i for i, card in enumerate(cards)},
-    )
-    if len(_SHARED) >= 64:
-        _SHARED.clear()
-    _SHARED[id(card_features), id(cards)] = entry
-    return entry
+        make_trigger,
+    ), positions
 
 
 @functools.cache
@@ -187,33 +240,18 @@ def _codes(
 
 
 _ID = operator.attrgetter("id")
-_SECOND = operator.itemgetter(1)
-_FRONT = operator.attrgetter("front")
-_BACK = operator.attrgetter("back")
 _STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
-
-# Per nice house (by id; the entry keeps it alive): the house, and the treats it gives for
-# 0 to 15 cards of its feature. Houses are usually the shared objects of the base game's deal.
-_GAINS: dict[int, tuple[GridHouse, tuple[int, ...]]] = {}
-
-
-def _house_gains(grid: tuple[GridHouse, ...]) -> tuple[tuple[int, ...], ...]:
-    entries = tuple(map(_GAINS.get, map(id, grid)))
-    if None in entries:
-        if len(_GAINS) >= 4096:
-            _GAINS.clear()
-        for house in grid:
-            gains = tuple(house.neighbour.treats_for(n) for n in range(_TABLE_COUNTS))
-            _GAINS[id(house)] = (house, gains)
-        entries = tuple(map(_GAINS.get, map(id, grid)))
-    return tuple(map(_SECOND, entries))  # type: ignore[arg-type]
-
-
+_STREETS_OF_HOUSE = tuple(
+    tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
+)
 _MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
 
 
-def _mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, ...]:
+def mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, ...]:
     """Per bit mask of the icons shown on 3 kids, the mean houses they may trick (R3, R4)."""
+    found = _MEAN_READY.get((mean_icon, any_mean_house))
+    if found is not None:
+        return found
     everyone = (1 << len(mean_icon)) - 1
     ready = tuple(
         (everyone if ready else 0)
@@ -235,65 +273,72 @@ def mask(houses: frozenset[int]) -> int:
     return bits
 
 
+def scoring_of(setup: Setup) -> _core.Scoring:
+    """The trick tiles as ``_core.totals`` reads them, and a pumpkin's worth; kept per setup.
+
+    The tiles are numbered: the secret tiles, then the mean houses' tiles.
+    """
+    memo = getattr(setup, "_memo", None)
+    if memo is None:
+        memo = _setup_memo(setup)
+    found: _core.Scoring | None = memo.get("scoring")
+    if found is None:
+        tiles = (*setup.secret_tiles, *(house.tile for house in setup.mean_houses))
+        seats = len(setup.secret_tiles)
+        found = memo["scoring"] = _core.Scoring(
+            tuple(map(needs, tiles)),
+            tuple([tile.points for tile in tiles]),
+            tuple(range(seats)),
+            tuple(range(seats, len(tiles))),
+            setup.rules.pumpkin_points,
+        )
+    return found
+
+
 def core_of(state: GameState) -> _core.Core | None:
     """A core made from ``state``'s fields; None where the core does not cover the game.
 
     A state made by hand whose boards play could not reach (a house visitable that is not
-    reached, a card of another box, a treat track of 65,536 or more) is not covered either.
+    reached, a card of another box, a kid wearing more than a card of each type, a treat
+    track of 65,536 or more) is not covered either.
     """
     setup = state.setup
     found = tables(setup)
     if found is None:
         return None
-    lookup = lookup_of(setup)
     cards = found.cards
     market = state.market
     discarded = state.discarded
     for card in (*market, *discarded) if discarded else market:
         if card is not None and not _known(cards, card):
             return None  # a card of another box, put there by hand
-    n = len(state.players)
-    counts = [0] * n
-    icons = [0] * n
-    free = [0] * n
-    qualified = [0] * n
-    tops = [0] * n
-    taken: list[_core.Taken | None] = [None] * n
-    treats = [0] * n
-    pumpkins = [0] * n
-    visited = [0] * n
-    tricked = [0] * n
-    footprints = [0] * n
-    for seat, player in enumerate(state.players):
-        if max(player.treats) >= 1 << _core.TREAT_BITS:
-            return None  # more than a treat track holds in play
-        seen = mask(player.visited)
-        costume = _costume(player, cards, lookup)
-        if costume is None:
-            return None
-        free[seat], counts[seat], icons[seat], tops[seat], taken[seat], qualified[seat] = costume
-        packed = 0
-        for treat, count in enumerate(player.treats):
-            packed |= count << _core.TREAT_BITS * treat
-        treats[seat] = packed
-        pumpkins[seat] = player.pumpkins
-        visited[seat] = seen
-        tricked[seat] = mask(player.tricked)
-        footprints[seat] = player.footprints
+    seats: list[_core.Seat] = []
+    if state.turn == 0 and state.log is None:  # a first state: nobody wears a card yet
+        kids = found.kids
+        qualified = _core.qualified_by(found.qualifying, 0)
+        for player in state.players:
+            if (
+                any(player.kids)
+                or len(player.kids) != kids
+                or any(player.treats)
+                or player.visited
+                or player.tricked
+            ):
+                break
+            seat = _core.empty_seat(kids, player.footprints, qualified)
+            seat.pumpkins = player.pumpkins
+            seats.append(seat)
+    if len(seats) != len(state.players):
+        seats = []
+        for player in state.players:
+            made = _seat(player, found)
+            if made is None:
+                return None
+            seats.append(made)
     current = state.current_player
     return _core.Core(
         found,
-        counts,
-        icons,
-        free,
-        qualified,
-        tops,
-        taken,
-        treats,
-        pumpkins,
-        visited,
-        tricked,
-        footprints,
+        seats,
         [-1 if card is None else card.id for card in market],
         state.deck_position,
         _bits(state.pumpkin_on_house),
@@ -305,6 +350,7 @@ def core_of(state: GameState) -> _core.Core | None:
         state.passes_in_a_row,
         state.end_trigger,
         state.log,
+        [],
     )
 
 
@@ -319,8 +365,7 @@ def first_core(setup: Setup) -> _core.Core | None:
     found = tables(setup)
     if found is None:
         return None
-    n = len(setup.config.players)
-    if len(setup.secret_tiles) != n:
+    if len(setup.secret_tiles) != len(setup.config.players):
         return None  # _first_state refuses it
     rules = setup.rules
     market = setup.deck[: rules.market_size]
@@ -328,105 +373,69 @@ def first_core(setup: Setup) -> _core.Core | None:
     for card in market:
         if not _known(cards, card):
             return None
-    return new_core(
+    return _core.new_core(
         found,
         rules.footprints_per_player,
         [card.id for card in market],
         rules.market_size,
-        len(setup.grid),
-        len(setup.mean_houses),
         setup.config.first_player,
     )
 
 
-def new_core(
-    tables: _core.Tables,
-    footprints: int,
-    market: list[int],
-    position: int,
-    nice_houses: int,
-    mean_houses: int,
-    first_player: int,
-) -> _core.Core:
-    """The core of a game's first state: nobody wears a card, every pumpkin is out.
+def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
+    """``player``'s board as the core packs it; None for one the core does not cover.
 
-    ``market`` holds the ids of the top cards of the deck, which the market shows, and
-    ``position`` is where the deck goes on (the market's size).
+    A card the core does not know, a kid wearing two cards of a type (more than a stack
+    holds), a count past 4 bits or a treat track past 16 bits: a board made by hand.
     """
-    n = tables.players
-    free = 0
-    for kind in range(_TYPES):
-        free |= ((1 << tables.kids) - 1) << _core.FREE_BITS * kind
-    return _core.Core(
-        tables,
-        [0] * n,
-        [0] * n,
-        [free] * n,
-        [0] * n,
-        [0] * n,
-        [None] * n,
-        [0] * n,
-        [0] * n,
-        [0] * n,
-        [0] * n,
-        [footprints] * n,
-        market,
-        position,
-        (1 << nice_houses) - 1,
-        (1 << mean_houses) - 1,
-        0,
-        (),
-        first_player,
-        0,
-        0,
-        None,
-        None,
-    )
-
-
-_TYPES = len(CostumeType)
-
-
-def _costume(
-    player: PlayerState, cards: tuple[object, ...], lookup: Lookup
-) -> tuple[int, int, int, int, _core.Taken | None, int] | None:
-    """``player``'s kids as the core packs them.
-
-    Free kids per type, counts per feature, icons on top, the top cards, the cards taken and
-    the houses qualified for. None for a card the core does not know. The chain of cards
-    taken lists them kid by kid, which is all the boards built from it need (the order of
-    the kids' stacks).
-    """
-    free = [lookup.all_kids] * _TYPES
+    if max(player.treats) > _core.TREAT_MASK or len(player.kids) != tables.kids:
+        return None  # more than a treat track holds in play, or kids made by hand
+    cards = tables.cards
+    card_type = tables.card_type
+    card_features = tables.card_features
+    card_icon = tables.card_icon
+    free = [(1 << tables.kids) - 1] * TYPES
     counts = [0] * len(FEATURES)
     icons = [0] * len(TrickIcon)
-    tops = 0
-    taken: _core.Taken | None = None
-    for kid, stack in enumerate(player.kids):
-        for card in stack:
-            if not _known(cards, card):
+    stacks: list[int] = []
+    for kid, worn in enumerate(player.kids):
+        stack = 0
+        for card in worn:
+            if not _known(cards, card) or not free[card_type[card.id]] >> kid & 1:
                 return None
-            taken = _core.Taken(kid, card.id, taken)
-            free[lookup.card_type[card.id]] &= ~(1 << kid)
-            for feature in lookup.card_features[card.id]:
+            free[card_type[card.id]] &= ~(1 << kid)
+            stack = stack << _core.CARD_BITS | card.id + 1
+            for feature in card_features[card.id]:
                 counts[feature] += 1
-        if stack:
-            tops |= (stack[-1].id + 1) << _core.TOP_BITS * kid
-            icons[lookup.card_icon[stack[-1].id]] += 1
+        if worn:
+            icons[card_icon[worn[-1].id]] += 1
+        stacks.append(stack)
     packed_free = 0
     for kind, kids in enumerate(free):
         packed_free |= kids << _core.FREE_BITS * kind
     packed_counts = 0
-    qualified = 0
     for feature, n in enumerate(counts):
         if n > _core.COUNT_MASK:
             return None  # more cards than the core counts: a board made by hand
         packed_counts |= n << _core.COUNT_BITS * feature
-        qualified |= lookup.qualify[feature][n]
     packed_icons = 0
     for icon, n in enumerate(icons):
         packed_icons |= n << _core.COUNT_BITS * icon
-    return packed_free, packed_counts, packed_icons, tops, taken, qualified
+    treats = 0
+    for treat, count in enumerate(player.treats):
+        treats |= count << _core.TREAT_BITS * treat
+    return _core.Seat(
+        packed_counts,
+        packed_icons,
+        packed_free,
+        _core.qualified_by(tables.qualifying, packed_counts),
+        stacks,
+        treats,
+        player.pumpkins,
+        mask(player.visited),
+        mask(player.tricked),
+        player.footprints,
+    )
 
 
 def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
