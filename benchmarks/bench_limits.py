@@ -25,6 +25,7 @@ import tracemalloc
 from collections.abc import Callable
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 
 
 def _variant(name: str, plugin: object) -> tt.Variant:
@@ -72,7 +73,7 @@ def _huge_points() -> None:
 
 
 def _surrogate_label() -> None:
-    table = tt.Table(
+    table = Table(
         tt.new_game(2, seed=1, variants=[_scorer(lambda s, p: [tt.ExtraScore("\ud800", 1)])])
     )
     table.connect(table.credential(0)).text.encode()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import tricky_treats as tt
 from tests.boards import random_playout
 from tricky_treats import serialization
+from tricky_treats.host import Table
 from tricky_treats.rules import build_player
 
 
@@ -358,7 +359,7 @@ def test_player_records_of_games_with_variants_load(variants: list[str]) -> None
 
 
 def _saved_table() -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(tt.Table(tt.new_game(2, seed=3)).save())
+    document: dict[str, Any] = json.loads(Table(tt.new_game(2, seed=3)).save())
     return document
 
 
@@ -384,12 +385,12 @@ def test_a_saved_table_is_strict_bounded_json(text: Callable[[], str], problem: 
     """``Table.resume`` gave RecursionError for JSON nested 100,000 deep and accepted a 48 MB
     save with an unknown key."""
     with pytest.raises(tt.RecordError, match=problem) as caught:
-        tt.Table.resume(text())
+        Table.resume(text())
     assert len(str(caught.value)) < 300
 
 
 def test_a_saved_table_still_resumes() -> None:
-    table = tt.Table(tt.new_game(2, seed=3), bots={1: "greedy"})
-    again = tt.Table.resume(table.save())
+    table = Table(tt.new_game(2, seed=3), bots={1: "greedy"})
+    again = Table.resume(table.save())
     assert again.game == table.game
     assert again.save() == table.save()

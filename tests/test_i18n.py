@@ -21,6 +21,7 @@ import tricky_treats as tt
 from tests.test_cli_play import _script, _stdin
 from tricky_treats import _i18n
 from tricky_treats.cli import main
+from tricky_treats.drawing import board_svg
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -497,7 +498,7 @@ def test_the_svg_draws_a_whole_game_without_english(language: str) -> None:
     while True:
         for seat in range(3):
             left |= _english_left(
-                _svg_text(tt.board_svg(game.view(seat), language=language)),
+                _svg_text(board_svg(game.view(seat), language=language)),
                 language,
                 ("Ann", "Bo", "Cy"),
             )
@@ -511,11 +512,11 @@ def test_the_svg_draws_a_whole_game_without_english(language: str) -> None:
 
 def test_the_svg_is_english_by_default_and_dutch_when_asked() -> None:
     view = tt.new_game(players=2, seed=1).view(0)
-    english, dutch = tt.board_svg(view), tt.board_svg(view, language="nl")
+    english, dutch = board_svg(view), board_svg(view, language="nl")
     assert "Nice neighbours: visit them for treats" in english
     assert "Aardige buren: bezoek ze voor snoep" in dutch
     assert "Nice neighbours" not in dutch
-    assert tt.board_svg(view, language="en") == english
+    assert board_svg(view, language="en") == english
 
 
 # -- the web pages' catalog ----------------------------------------------------------------------

@@ -40,8 +40,8 @@ from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-import tricky_treats as tt
 from tests.requirements import WEB_APP_HINT
+from tricky_treats.host import Table
 
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
@@ -377,7 +377,7 @@ class SlowStore(SqliteTableStore):
         self.waiting = threading.Event()
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self, game_id: str, table: Table, *, version: int = 0, since: int | None = None
     ) -> None:
         if game_id == self.slow_game:
             self.waiting.set()
@@ -640,8 +640,8 @@ def test_a_nul_or_odd_byte_in_a_game_id_is_no_game_on_postgresql(
         store.close()
 
 
-def _finished_table(seed: int) -> tt.Table:
-    table = tt.Table.new(["Ann", "Bo"], seed)
+def _finished_table(seed: int) -> Table:
+    table = Table.new(["Ann", "Bo"], seed)
     while not table.game.is_over:
         seat = table.game.current_player
         assert seat is not None

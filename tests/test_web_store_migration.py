@@ -29,6 +29,7 @@ from tricky_treats_web.store import SCHEMA_VERSION
 
 import tricky_treats as tt
 from tests.stored_games import stored_tables, stored_versions
+from tricky_treats.host import Table
 
 SEED = 4_611_686_018_427_387_000 + 4949
 
@@ -76,7 +77,7 @@ CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (
 """The PostgreSQL store's schema before the move log."""
 
 
-def _play(table: tt.Table, messages: int) -> tt.Table:
+def _play(table: Table, messages: int) -> Table:
     for _ in range(messages):
         seat = table.game.current_player
         assert seat is not None
@@ -85,24 +86,24 @@ def _play(table: tt.Table, messages: int) -> tt.Table:
     return table
 
 
-def _finished(seed: int) -> tt.Table:
-    table = tt.Table.new(["Ann", "Bo"], seed)
+def _finished(seed: int) -> Table:
+    table = Table.new(["Ann", "Bo"], seed)
     while not table.game.is_over:
         _play(table, 1)
     return table
 
 
-def _old_games() -> dict[str, tuple[tt.Table, int, str | None]]:
+def _old_games() -> dict[str, tuple[Table, int, str | None]]:
     """Games as the old store held them: table, version, next game."""
     return {
-        "playing": (_play(tt.Table.new(["Ann", "Bo", "Cy"], SEED, bots={2: "greedy"}), 5), 5, None),
-        "unplayed": (tt.Table.new(["Ann", "Bo"], SEED + 1), 0, None),
+        "playing": (_play(Table.new(["Ann", "Bo", "Cy"], SEED, bots={2: "greedy"}), 5), 5, None),
+        "unplayed": (Table.new(["Ann", "Bo"], SEED + 1), 0, None),
         "finished": (_finished(SEED + 2), 44, "playing"),
-        "bots": (tt.Table.new(["A", "B"], SEED + 3, bots={0: "random", 1: "random"}), 0, None),
+        "bots": (Table.new(["A", "B"], SEED + 3, bots={0: "random", 1: "random"}), 0, None),
     }
 
 
-def _check_migrated(store: TableStore, old: dict[str, tuple[tt.Table, int, str | None]]) -> None:
+def _check_migrated(store: TableStore, old: dict[str, tuple[Table, int, str | None]]) -> None:
     """Every old game is there, the same, at its version, with its link; and plays on."""
     for game_id, (table, version, following) in old.items():
         stored = store.load(game_id)
@@ -125,7 +126,7 @@ def _check_migrated(store: TableStore, old: dict[str, tuple[tt.Table, int, str |
     assert (stored.version, stored.table.game) == (version + 1, table.game)
 
 
-def _old_sqlite_file(path: Path, old: dict[str, tuple[tt.Table, int, str | None]]) -> None:
+def _old_sqlite_file(path: Path, old: dict[str, tuple[Table, int, str | None]]) -> None:
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("PRAGMA journal_mode=WAL")

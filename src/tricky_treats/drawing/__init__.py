@@ -228,7 +228,8 @@ def board_svg(
     result is a ``BoardSvg``: a ``str`` that a notebook draws as the picture.
 
     >>> import tricky_treats as tt
-    >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"], size=400)
+    >>> from tricky_treats.drawing import board_svg
+    >>> svg = board_svg(tt.new_game(3, seed=1).view(0), parts=["market"], size=400)
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="400" ')
     True
     >>> "<title>" in svg and svg._repr_svg_() == svg

@@ -47,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, Table
 from tricky_treats_web.store import (
     StoredMove,
     StoreUnavailableError,
@@ -112,7 +113,7 @@ class Limits:
     max_request_bytes: int = 4096
     """The largest body of ``POST /api/games`` and the largest hello."""
     max_message_bytes: int = 1024
-    """The largest move message (``tt.Table(max_message_bytes=)``)."""
+    """The largest move message (``tricky_treats.host.Table(max_message_bytes=)``)."""
 
     def __attrs_post_init__(self) -> None:
         for field in attrs.fields(Limits):
@@ -202,7 +203,7 @@ class Room:
     the room is not unloaded under them.
     """
 
-    table: tt.Table
+    table: Table
     version: int = 0
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     connections: list[Connection] = attrs.field(factory=list)
@@ -210,10 +211,10 @@ class Room:
     next_game: str | None = None
     holders: int = 0
 
-    def deliver(self, outgoing: tuple[tt.Outgoing, ...], sender: Connection | None) -> None:
+    def deliver(self, outgoing: tuple[Outgoing, ...], sender: Connection | None) -> None:
         """Queue each message for the sockets it is for."""
         for out in outgoing:
-            if out.to == tt.SENDER:
+            if out.to == SENDER:
                 targets = [] if sender is None else [sender]
             else:
                 targets = [c for c in self.connections if c.who == out.to]
@@ -361,7 +362,7 @@ class Lobby:
         """``call(*args)`` in a worker thread: the event loop never waits for the store."""
         return await asyncio.to_thread(call, *args)
 
-    def _save(self, game_id: str, table: tt.Table, version: int, since: int = 0) -> None:
+    def _save(self, game_id: str, table: Table, version: int, since: int = 0) -> None:
         """Store ``table`` as ``version`` (runs in a worker thread); failures are logged.
 
         ``since``: how many actions the game had at the version before.
@@ -441,7 +442,7 @@ class Lobby:
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
-    async def _open(self, table: tt.Table) -> str:
+    async def _open(self, table: Table) -> str:
         """Store a new table and open its room; its game id."""
         self._check_room()
         game_id = secrets.token_urlsafe(9)
@@ -479,7 +480,7 @@ class Lobby:
             refresh_ends_turn=old.refresh_ends_turn,
         )
         seats = json.loads(room.table.save(hash_credentials=True))["seats"]
-        table = tt.Table(
+        table = Table(
             game,
             bots=room.table.bots,
             credential_hashes=[seat.get("credential_sha256") for seat in seats],
@@ -529,7 +530,7 @@ class Lobby:
                 outgoing = room.table.handle(text, sender=sender.who)
             else:
                 outgoing = await self._stored_move(game_id, room, text, sender)
-            if outgoing[0].to != tt.SENDER:
+            if outgoing[0].to != SENDER:
                 room.last_active = time.time()
                 if self.store is None:
                     room.version += 1  # (a store's save counts them)
@@ -537,13 +538,13 @@ class Lobby:
 
     async def _stored_move(
         self, game_id: str, room: Room, text: str, sender: Connection
-    ) -> tuple[tt.Outgoing, ...]:
+    ) -> tuple[Outgoing, ...]:
         for _ in range(5):
             version = room.version + 1
             since = len(room.table.game.history)
             conflict = False
 
-            def commit(table: tt.Table, version: int = version, since: int = since) -> None:
+            def commit(table: Table, version: int = version, since: int = since) -> None:
                 nonlocal conflict
                 try:
                     self._save(game_id, table, version, since)
@@ -557,7 +558,7 @@ class Lobby:
                 room.table.handle, text, sender=sender.who, commit=commit
             )
             if not conflict:
-                if outgoing[0].to != tt.SENDER:
+                if outgoing[0].to != SENDER:
                     room.version = version
                 return outgoing
             # Another process moved this game first: catch up, then try the message again.
@@ -751,8 +752,8 @@ def _store_failed(message: str, *args: object) -> None:
         log.exception(message, *args)
 
 
-def _answer(code: str, message: str) -> tt.Outgoing:
-    return tt.Outgoing(tt.SENDER, _refusal(code, message))
+def _answer(code: str, message: str) -> Outgoing:
+    return Outgoing(SENDER, _refusal(code, message))
 
 
 LANGUAGE_COOKIE = "tt_lang"
@@ -814,7 +815,7 @@ def _page_html(name: str, language: str) -> str:
 
 def _new_table(
     request: Mapping[str, Any], max_message_bytes: int
-) -> tuple[tt.Table, list[str], dict[int, str]]:
+) -> tuple[Table, list[str], dict[int, str]]:
     players = request.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise tt.ConfigurationError("players must be a list of {name, bot} objects")
@@ -830,7 +831,7 @@ def _new_table(
     hidden = sorted(set(variants) & HIDDEN_VARIANTS)
     if hidden:
         raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
-    table = tt.Table.new(
+    table = Table.new(
         names,
         seed,
         bots=bots,
@@ -1063,15 +1064,15 @@ def create_app(
             if not await lobby.refresh(game_id, room):
                 raise RefusedError("no-game", "no such game")
             welcome = room.table.connect(credential)
-            if welcome.to == tt.SENDER:
+            if welcome.to == SENDER:
                 raise RefusedError(welcome.message["code"], welcome.message["error"])
             same = [c for c in room.connections if c.who == welcome.to and not c.dropped]
-            if welcome.to == tt.SPECTATORS and len(same) >= limits.spectators_per_game:
+            if welcome.to == SPECTATORS and len(same) >= limits.spectators_per_game:
                 raise RefusedError(
                     "spectators-full",
                     f"this game has {limits.spectators_per_game} spectators already",
                 )
-            if welcome.to != tt.SPECTATORS and len(same) >= limits.tabs_per_seat:
+            if welcome.to != SPECTATORS and len(same) >= limits.tabs_per_seat:
                 # A seat always gets in: its oldest tab gives way.
                 same[0].refuse("replaced", "this seat was opened in another tab")
             seat_key = credential if isinstance(welcome.to, int) else None

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 from tricky_treats_web.store import (
     SCHEMA_VERSION,
     Changed,
@@ -284,7 +285,7 @@ class PostgresTableStore:
         self._pool.close()
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self, game_id: str, table: Table, *, version: int = 0, since: int | None = None
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), and announce it."""
         if version == 0:
@@ -321,7 +322,7 @@ class PostgresTableStore:
             raise VersionConflictError(f"game {game_id} is not stored") from None
         # Leaving the block committed: the move is durable and the notification goes out.
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._pool.connection() as conn:

@@ -51,6 +51,7 @@ from typing import Protocol
 import attrs
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -92,7 +93,7 @@ class StoreUnavailableError(Exception):
 class StoredTable:
     """A table as stored, with its version (0 when created, one more per accepted move)."""
 
-    table: tt.Table
+    table: Table
     version: int
     next_game: str | None = None
     """The game "play again" made after this one, once a seat asked for it."""
@@ -134,7 +135,7 @@ class TableStore(Protocol):
     """What the web app needs from a store of tables."""
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self, game_id: str, table: Table, *, version: int = 0, since: int | None = None
     ) -> None:
         """Store a new game or a move of ``game_id``; return only once it would survive a crash.
 
@@ -172,7 +173,7 @@ class TableStore(Protocol):
     def count_unplayed(self) -> int:
         """How many stored games nobody has moved in yet (no move stored, not over)."""
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table) -> str:
         """Store ``table`` as ``next_id``, the next game of ``game_id``, unless it has one.
 
         One transaction; answers the id of the next game: ``next_id``, or the one another
@@ -209,7 +210,7 @@ def _stamp(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
 
 
-def new_actions(table: tt.Table, version: int, since: int | None) -> str:
+def new_actions(table: Table, version: int, since: int | None) -> str:
     """The actions a move adds to the log, in notation, one space apart."""
     if since is None:
         raise ValueError(f"storing version {version} needs since: the actions at version before")
@@ -244,7 +245,7 @@ def resume_logged(
     try:
         if not isinstance(snapshot, str):
             raise tt.RecordError(f"expected text, got {type(snapshot).__name__}")
-        table = tt.Table.resume(snapshot)
+        table = Table.resume(snapshot)
         expected = snapshot_version + 1
         for version, actions in moves:
             if version != expected:
@@ -627,7 +628,7 @@ class SqliteTableStore:
             self._journal.deleted(game_ids)
 
     def save(
-        self, game_id: str, table: tt.Table, *, version: int = 0, since: int | None = None
+        self, game_id: str, table: Table, *, version: int = 0, since: int | None = None
     ) -> None:
         """Store a new game (version 0) or a move (see ``TableStore.save``), committed."""
         stamp = _stamp(_now())
@@ -671,7 +672,7 @@ class SqliteTableStore:
             db.execute("ROLLBACK")
             raise
 
-    def open_next(self, game_id: str, next_id: str, table: tt.Table) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._lock:
