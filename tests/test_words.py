@@ -15,7 +15,7 @@ import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _run, _script, _stdin
-from tricky_treats import _extras, _i18n
+from tricky_treats import _extras, i18n
 from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
 from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
 from tricky_treats.drawing._terminal import Move, move_text, turn_screen
@@ -82,12 +82,12 @@ def test_the_picture_of_a_command_line_game_calls_nobody_you(
 def test_a_player_named_jij_is_a_name_on_the_dutch_screens() -> None:
     """A name given is shown as given, and the reader is addressed as "jij" whatever it is."""
     game = tt.new_game(players=["Jij", "Bo"], seed=2)
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         screen = turn_screen(game.view(0), [], game.round)
     assert screen[0].startswith("Ronde 1 · Jij (A), jij bent aan de beurt · ")
     state, events = game.apply_with_events(game.legal_actions()[0])
     move = Move(0, state.history[-1], events)
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         assert move_text(move, ["Jij", "Bo"], you=1).startswith("Jij t")  # a name, to Bo
         assert move_text(move, ["Jij", "Bo"], you=0).startswith("Jij t")  # the reader: jij
 
@@ -104,10 +104,10 @@ def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy() -> None:
         tt.ScoreSheet(1, 10, (), (tt.TileScore(tile, None, 1, 0),)),
     ]
     assert tied[0].total == tied[1].total
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         told = tie_break_text(tied, ["Anna", "Bram"])
         mine = tie_break_text(tied, ["Anna", "Bram"], you=0)
-        guide = "\n".join(_i18n._(page) for page in GUIDE_PAGES)
+        guide = "\n".join(i18n._(page) for page in GUIDE_PAGES)
     assert told == "Anna wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
     assert mine == "Jij wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
     assert "punten uit snoep" in guide
@@ -139,14 +139,14 @@ def test_dutch_amounts_agree_with_their_numbers_on_the_terminal() -> None:
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
-        with _i18n.speaking("nl"):
+        with i18n.speaking("nl"):
             screens += turn_screen(game.view(seat), moves, game.round)
         legal = game.legal_actions()
         visits = [a for a in legal if isinstance(a, tt.VisitHouse)]
         action = visits[0] if visits else legal[0]
         game, events = game.apply_with_events(action)
         moves.append(Move(seat, action, events))
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         told = [move_text(m, ["Anna", "Bram"], None) for m in moves]
     # The players' lines are tracks, "zuurtje  0 lolly  2 gombeer  1": a word, then a count.
     text = "\n".join(line for line in screens + told if "voetafdruk" not in line)

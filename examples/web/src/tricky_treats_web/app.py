@@ -767,7 +767,7 @@ def web_languages() -> dict[str, str]:
     English, and every catalog shipped (``static/i18n/LL.json``) of a language the engine
     speaks too; a catalog names its language by its translation of "English".
     """
-    from tricky_treats._i18n import LANGUAGES
+    from tricky_treats.i18n import LANGUAGES
 
     languages = {"en": "English"}
     for catalog in sorted((STATIC / "i18n").glob("*.json")):
@@ -783,7 +783,7 @@ def page_language(cookie: str | None, headers: Mapping[str, str], asked: str | N
     ``asked`` is a link's ``?lang=``, ``cookie`` the switch's choice; a language the pages do
     not speak is passed over.
     """
-    from tricky_treats._i18n import check_language, from_accept_language
+    from tricky_treats.i18n import check_language, from_accept_language
 
     for chosen in (asked, cookie):
         if chosen:
@@ -959,7 +959,7 @@ def create_app(
         return Response(html, media_type="text/html", headers={"Vary": "Accept-Language, Cookie"})
 
     async def variants(request: Request) -> Response:
-        from tricky_treats._i18n import _, speaking
+        from tricky_treats.i18n import _, speaking
 
         language = page_language(
             request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
