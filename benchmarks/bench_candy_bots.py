@@ -100,7 +100,11 @@ def main() -> None:
         default="greedy",
         help="the bot in every other seat (greedy); PREVIOUS names each game's previous search",
     )
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: the script still works, the figures mean nothing
+        args.games = 2
+        args.iterations = 5
     for name, (new_game, make_bot, previous, iterations) in GAMES.items():
         if args.only and not name.startswith(args.only):
             continue

@@ -142,7 +142,12 @@ def main() -> None:
     parser.add_argument(
         "--jobs-games", type=int, default=6000, help="games for the --jobs comparison"
     )
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: the script still works, the figures mean nothing
+        args.games = 4
+        args.rounds = 1
+        args.jobs_games = 20
     games, rounds = args.games, args.rounds
     print(
         f"tricky-treats {tt.__version__}, {os.cpu_count()} CPUs, load average "
