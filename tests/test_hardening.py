@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests.boards import random_playout
+from tests.requirements import install_hint
 from tricky_treats import serialization
 from tricky_treats.host import Table
 from tricky_treats.rules import build_player
@@ -66,12 +67,30 @@ def test_action_notation_is_short_ascii(text: str, problem: str) -> None:
         ({"players": 3, "seed": 2**200}, r"seed must be a whole number from 0 to 2\*\*128 - 1"),
         ({"players": 3, "seed": -1}, r"seed must be a whole number"),
         ({"players": 3, "seed": "42"}, r"seed must be a whole number"),
+        (
+            {"players": 2, "components": "x"},
+            r"components must be a ComponentData \(from tt.load_components\(\) .*got 'x'",
+        ),
+        ({"players": 2, "components": {"a": 1} | {str(i): i for i in range(10**5)}}, r"\.\.\."),
     ],
 )
 def test_new_game_refuses_hostile_arguments(arguments: dict[str, Any], problem: str) -> None:
     with pytest.raises(tt.ConfigurationError, match=problem) as caught:
         tt.new_game(**arguments)
     assert len(str(caught.value)) < 400
+
+
+def test_components_that_are_no_component_data_are_refused_everywhere() -> None:
+    """Before: new_game, start_game and the vector env raised AttributeError ('str' object
+    has no attribute 'rules') for components='x' (issue 46, item 4)."""
+    problem = r"components must be a ComponentData .* got 'x'"
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        tt.start_game(tt.new_game(2, seed=1).config, components="x")  # type: ignore[arg-type]
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    with pytest.raises(tt.ConfigurationError, match=problem):
+        TrickyTreatsVectorEnv(2, components="x")  # type: ignore[arg-type]
 
 
 def _nested(depth: int) -> dict[str, Any]:
@@ -253,6 +272,20 @@ def test_a_version_1_player_record_is_migrated(middle: tt.GameState) -> None:
     assert tt.loads_view(json.dumps(record)) == middle.view(2)
 
 
+def test_dumps_of_a_view_says_how_a_view_is_saved(middle: tt.GameState) -> None:
+    """Before: AttributeError ('PlayerView' object has no attribute 'setup'); a view lacks
+    the name of its component data, which its record holds, so only its game can write it
+    (issue 46, item 12)."""
+    view = middle.view(1)
+    with pytest.raises(tt.ConfigurationError, match=r"dumps\(game, player=view.player\)"):
+        tt.dumps(view)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"not a PlayerView"):
+        tt.dumps(view, player=1)  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match=r"got 'xxx.*\(1000002 characters\)$"):
+        tt.dumps("x" * 10**6)  # type: ignore[arg-type]
+    assert tt.loads_view(tt.dumps(middle, player=1)) == view
+
+
 def test_a_record_with_huge_player_names_is_refused(middle: tt.GameState) -> None:
     record = json.loads(tt.dumps(middle))
     record["config"]["players"][0] = "A" * 100_000
@@ -394,3 +427,59 @@ def test_a_saved_table_still_resumes() -> None:
     again = Table.resume(table.save())
     assert again.game == table.game
     assert again.save() == table.save()
+
+
+# -- messages quote hostile input short; limits have upper bounds (issue 46, item 9) ----------
+
+
+def test_a_hostile_language_is_quoted_short() -> None:
+    """Before: a 100,000-character --lang value was echoed whole; a number raised
+    AttributeError."""
+    with pytest.raises(tt.ConfigurationError, match=r"\(100002 characters\); the languages") as c:
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language="x" * 100_000)
+    assert len(str(c.value)) < 200
+    with pytest.raises(tt.ConfigurationError, match=r"a language is a code like 'nl', got 5"):
+        tt.describe_event(tt.Passed(0), ["Ann", "Bo"], language=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limit", [4 * 1024 * 1024, 10**100, 63, "big", True])
+def test_a_table_message_limit_has_an_upper_bound(limit: object) -> None:
+    """Before: max_message_bytes=10**100 (or 4 MB) was accepted and "big" raised TypeError."""
+    game = tt.new_game(2, seed=3)
+    with pytest.raises(tt.ConfigurationError, match=r"from 64 to 65,536, got ") as caught:
+        Table(game, max_message_bytes=limit)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 200
+    saved = json.loads(Table(game).save())
+    with pytest.raises(tt.RecordError, match=r"^\$.max_message_bytes: expected a whole number"):
+        Table.resume(json.dumps({**saved, "max_message_bytes": limit}))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"k" * 60_000: 1},  # an unknown key
+        {f"key{i}": 1 for i in range(3_000)},  # many unknown keys
+        {"action": list(range(10_000))},
+        {"moves_played": 10**4000},
+    ],
+    ids=["long-key", "many-keys", "long-action", "huge-moves-played"],
+)
+def test_a_table_refusal_quotes_the_message_short(extra: dict[str, Any]) -> None:
+    """Before: the refusal echoed the unknown keys, the action or moves_played whole (with a
+    4 MB limit, a 1 MB key)."""
+    table = Table(tt.new_game(2, seed=3), max_message_bytes=64 * 1024)
+    move = {"credential": table.credential(0), "action": "pass"} | extra
+    (reply,) = table.handle(json.dumps(move))
+    assert reply.message["code"] in {"malformed", "invalid-action", "stale"}
+    assert len(reply.message["error"]) < 200
+
+
+def test_a_vector_env_seed_message_is_short() -> None:
+    """Before: the message listed every seed (440,037 characters for 20,000 bad seeds)."""
+    pytest.importorskip("numpy", reason=install_hint("pettingzoo"))
+    from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+
+    env = TrickyTreatsVectorEnv(2)
+    with pytest.raises(tt.ConfigurationError) as caught:
+        env.reset(seed=[10**4000, 0])
+    assert len(str(caught.value)) < 400

@@ -208,7 +208,7 @@ def _refusals(table: Table) -> list[tuple[str | bytes, int | str | None, str, st
             json.dumps({"credential": ann, "action": "pass", "cheat": 1}),
             None,
             "malformed",
-            "unknown keys ['cheat']",
+            "unknown key 'cheat':",
         ),
         (
             json.dumps({"type": "undo", "credential": ann}),

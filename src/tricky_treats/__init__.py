@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # what the type checker and readers see; __getattr__ imports 
         ConfigurationError,
         IllegalActionError,
         InvalidActionError,
+        PolicyFileError,
         TrickyTreatsError,
         UnknownPlayerError,
     )
@@ -202,6 +203,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "ConfigurationError",
         "IllegalActionError",
         "InvalidActionError",
+        "PolicyFileError",
         "TrickyTreatsError",
         "UnknownPlayerError",
     ),
@@ -345,6 +347,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PluginError",
+    "PolicyFileError",
     "Provenance",
     "PublicPlayer",
     "PumpkinTaken",

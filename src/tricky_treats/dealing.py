@@ -127,7 +127,7 @@ class _Dealer:
         self._names: tuple[str, ...] | None = None  # checked after the seed, as ever
         self._first_player = first_player
         self._rules = (bool(any_mean_house), bool(refresh_ends_turn))
-        self._components = components
+        self._components = _checked_components(components)
 
     @property
     def base_game(self) -> bool:
@@ -170,7 +170,18 @@ def start_game(
     """
     registry = variant_registry()
     variants = [registry.get(ref.name) for ref in config.variants]
+    components = _checked_components(components)
     return _start(config, variants, components, custom_components=custom_components)
+
+
+def _checked_components(components: object) -> ComponentData | None:
+    """``components`` if it is None or component data; ConfigurationError naming it if not."""
+    if components is None or isinstance(components, ComponentData):
+        return components
+    raise ConfigurationError(
+        f"components must be a ComponentData (from tt.load_components() or "
+        f"tt.base_components()), got {brief(components)}"
+    )
 
 
 def _start(

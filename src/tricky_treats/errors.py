@@ -13,6 +13,7 @@ __all__ = [
     "ConfigurationError",
     "IllegalActionError",
     "InvalidActionError",
+    "PolicyFileError",
     "TrickyTreatsError",
     "UnknownPlayerError",
 ]
@@ -44,6 +45,14 @@ class UnknownPlayerError(TrickyTreatsError, IndexError):
 
 class ComponentDataError(TrickyTreatsError, ValueError):
     """A component data file is malformed; the message names the file, entry and problem."""
+
+
+class PolicyFileError(ConfigurationError):
+    """A policy file (``load_policy``, ``policy:FILE``) cannot be used as a bot's policy.
+
+    The message names the file, the problem and how to write a good one. A bot that cannot
+    be made is a configuration error, so code catching ``ConfigurationError`` catches it.
+    """
 
 
 def brief(value: object, limit: int = 60) -> str:

@@ -84,6 +84,8 @@ PROTOCOL_VERSION = 1
 """The version of the messages' shape (``protocol_version`` in every update)."""
 
 _DEFAULT_MAX_MESSAGE_BYTES = 1024
+_MOST_MESSAGE_BYTES = 64 * 1024
+"""The largest ``max_message_bytes``: a move is a few hundred bytes, its credential included."""
 
 
 class Outgoing:
@@ -151,6 +153,12 @@ def _is_sha256(text: object) -> bool:
     return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
+def _json_brief(value: object) -> str:
+    """``value`` as the JSON a client sent, cut as ``brief`` cuts: no echo of a long list."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else f"{text[:40]}...({len(text)} characters)"
+
+
 def _error(code: str, text: str) -> Outgoing:
     return Outgoing(SENDER, json.dumps({"type": "error", "code": code, "error": text}))
 
@@ -161,9 +169,10 @@ class Table:
     ``bots`` maps seats to agent names (``random``, ``greedy``, ``search:N``); every other
     seat is a human seat with a credential. Bots draw their randomness from the game's seed
     and the move number, so a table plays the same way after ``resume()``.
-    ``max_message_bytes`` bounds an incoming message. ``credential_hashes`` (instead of
-    ``credentials``) seats a table whose credentials are known only by their SHA-256, as
-    ``save(hash_credentials=True)`` keeps them: it checks a credential but cannot tell one.
+    ``max_message_bytes`` (64 to 65,536) bounds an incoming message. ``credential_hashes``
+    (instead of ``credentials``) seats a table whose credentials are known only by their
+    SHA-256, as ``save(hash_credentials=True)`` keeps them: it checks a credential but cannot
+    tell one.
 
     >>> import tricky_treats as tt
     >>> table = Table.new(["Ann", "Bot"], seed=7, bots={1: "greedy"})
@@ -201,8 +210,13 @@ class Table:
             self._init_hashes(seats, bots, credential_hashes)
         else:
             self._init_credentials(seats, bots, credentials)
-        if max_message_bytes < 64:
-            raise ConfigurationError("max_message_bytes must be at least 64")
+        if type(max_message_bytes) is not int or not (
+            64 <= max_message_bytes <= _MOST_MESSAGE_BYTES
+        ):
+            raise ConfigurationError(
+                f"max_message_bytes must be a whole number from 64 to {_MOST_MESSAGE_BYTES:,}, "
+                f"got {brief(max_message_bytes)}"
+            )
         self._max_bytes = max_message_bytes
         self._game = game
         self._history_cache: tuple[GameState, str] | None = None
@@ -450,8 +464,10 @@ class Table:
             raise _RefusalError("malformed", "expected a JSON object")
         unknown = sorted(set(document) - {"type", "seat", "credential", "action", "moves_played"})
         if unknown:
+            more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
             raise _RefusalError(
-                "malformed", f"unknown keys {unknown}: a move has credential, action"
+                "malformed",
+                f"unknown key {brief(unknown[0])}{more}: a move has credential, action",
             )
         if document.get("type", "move") != "move":
             raise _RefusalError("malformed", f"unknown message type {brief(document.get('type'))}")
@@ -471,7 +487,7 @@ class Table:
             if seen != played:
                 raise _RefusalError(
                     "stale",
-                    f"this move was meant for the game after {seen} moves, but {played} "
+                    f"this move was meant for the game after {brief(seen)} moves, but {played} "
                     "have been played: another message came first; look at the update",
                 )
         if self._game.current_player != seat:
@@ -489,7 +505,7 @@ class Table:
                 action = self._game.action_space.decode(raw)
             else:
                 raise InvalidActionError(
-                    f"action must be notation (like 't0k2') or an integer, got {json.dumps(raw)}"
+                    f"action must be notation (like 't0k2') or an integer, got {_json_brief(raw)}"
                 )
         except InvalidActionError as exc:
             raise _RefusalError("invalid-action", str(exc)) from None
@@ -654,8 +670,10 @@ class Table:
             )
         )
         max_bytes = document.get("max_message_bytes")
-        if type(max_bytes) is not int:
-            raise RecordError("$.max_message_bytes: expected an integer")
+        if type(max_bytes) is not int or not 64 <= max_bytes <= _MOST_MESSAGE_BYTES:
+            raise RecordError(
+                f"$.max_message_bytes: expected a whole number from 64 to {_MOST_MESSAGE_BYTES:,}"
+            )
         bots = {s: seat["bot"] for s, seat in enumerate(seats) if seat["bot"] is not None}
         try:
             if plain:

@@ -28,7 +28,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, brief
 
 if TYPE_CHECKING:
     import gettext
@@ -70,6 +70,8 @@ def check_language(language: str, shipped: Sequence[str] = LANGUAGES) -> str:
     ``shipped`` are the languages there are (the engine's by default; a candy game's console
     names its own). Raises ``ConfigurationError`` naming them.
     """
+    if not isinstance(language, str):
+        raise ConfigurationError(f"a language is a code like 'nl', got {brief(language)}")
     code = language.strip().replace("-", "_").split(".")[0]
     # zh_TW and zh_Hant (traditional Chinese) keep their region or script; others their language.
     main, _sep, rest = code.partition("_")
@@ -78,7 +80,7 @@ def check_language(language: str, shipped: Sequence[str] = LANGUAGES) -> str:
         code = "zh_Hant"
     if code not in shipped:
         raise ConfigurationError(
-            f"no translation into {language!r}; the languages are {', '.join(shipped)}"
+            f"no translation into {brief(language)}; the languages are {', '.join(shipped)}"
         )
     return code
 

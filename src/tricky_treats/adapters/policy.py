@@ -13,7 +13,9 @@ agent encodes its view (``tricky_treats.adapters.observation``), divides it by t
 bounds (``high``, at least 1), scores every action code by ``weights @ x + bias`` and plays
 the legal action with the highest score. It draws nothing: ``rng`` is not used.
 
-``load_policy(path)`` reads either kind of file. numpy is needed (the ``pettingzoo`` and
+``load_policy(path)`` reads either kind of file, within limits (``MAX_POLICY_FILE_BYTES``,
+``MAX_POLICY_WEIGHTS``) that it checks before any array is made; it refuses a file it cannot
+use with ``PolicyFileError``. numpy is needed (the ``policy``, ``pettingzoo`` and
 ``openspiel`` extras bring it); ``import tricky_treats`` never imports this module.
 """
 
@@ -22,30 +24,35 @@ from __future__ import annotations
 import collections
 import functools
 import importlib.resources
+import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tricky_treats.actions import Action
+from tricky_treats.adapters._npz import NpzField, read_npz
 from tricky_treats.adapters.observation import OBSERVATION_VERSION, ObservationEncoding
 from tricky_treats.agents import _costume_potential, determinize
 from tricky_treats.components import FEATURES, CostumeType, Treat, TrickIcon
-from tricky_treats.dealing import new_game
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.dealing import _MAX_PLAYERS, new_game
+from tricky_treats.errors import ConfigurationError, PolicyFileError, brief
 from tricky_treats.model import GameState
 from tricky_treats.scoring import score_sheet
 from tricky_treats.views import PlayerView
 
 __all__ = [
     "FEATURE_NAMES",
+    "MAX_POLICY_FILE_BYTES",
+    "MAX_POLICY_WEIGHTS",
     "POLICY_FEATURES_VERSION",
     "SEAT_FEATURES",
     "SHIPPED_POLICY",
     "LinearPolicyAgent",
+    "PolicyFileError",
     "ValuePolicyAgent",
     "afterstate_features",
     "load_policy",
@@ -55,42 +62,57 @@ _TREATS = tuple(Treat)
 _ICONS = tuple(TrickIcon)
 _FEATURES = tuple(FEATURES)
 
+MAX_POLICY_FILE_BYTES = 16 * 1024 * 1024
+"""The largest policy file ``load_policy`` reads (16 MiB; a 4-player linear policy is 0.4 MB)."""
+MAX_POLICY_WEIGHTS = 1 << 20
+"""The most weights a policy file's ``weights`` may hold (a 4-player linear policy has 51,831)."""
+
+
+def _real_array(value: npt.ArrayLike, what: str) -> npt.NDArray[np.float64]:
+    """``value`` as a read-only array of finite float64s; ConfigurationError if it is not one."""
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError) as exc:  # ragged lists, objects numpy cannot hold
+        raise ConfigurationError(
+            f"{what} must be an array of real numbers ({brief(str(exc), 120)})"
+        ) from None
+    if array.dtype.kind not in "fiu":
+        raise ConfigurationError(f"{what} must be real numbers, got an array of {array.dtype}")
+    result = array.astype(np.float64)  # a copy: the caller's array may change later
+    if not np.all(np.isfinite(result)):
+        raise ConfigurationError(f"{what} must be finite numbers, got NaN or infinity")
+    result.setflags(write=False)
+    return result
+
 
 class LinearPolicyAgent:
-    """Plays the legal action whose linear score of the observation is highest."""
+    """Plays the legal action whose linear score of the observation is highest.
 
-    def __init__(
-        self, weights: npt.NDArray[np.float64], bias: npt.NDArray[np.float64], players: int
-    ) -> None:
-        if weights.ndim != 2 or bias.shape != (weights.shape[0],):
+    ``weights`` (actions by observation size) and ``bias`` (one per action) are real, finite
+    numbers, kept as read-only float64 arrays; ``players`` is the player count it plays.
+    """
+
+    def __init__(self, weights: npt.ArrayLike, bias: npt.ArrayLike, players: int) -> None:
+        matrix = _real_array(weights, "a linear policy's weights")
+        offsets = _real_array(bias, "a linear policy's bias")
+        if matrix.ndim != 2 or offsets.shape != (matrix.shape[0],):
             raise ConfigurationError(
                 f"a linear policy has weights of shape (actions, observation size) and a bias "
-                f"per action, got {weights.shape} and {bias.shape}"
+                f"per action, got {matrix.shape} and {offsets.shape}"
             )
-        self.weights = weights
-        self.bias = bias
-        self.players = players
+        if not isinstance(players, (int, np.integer)) or not 2 <= players <= _MAX_PLAYERS:
+            raise ConfigurationError(
+                f"a linear policy plays games of 2 to {_MAX_PLAYERS} players, got {brief(players)}"
+            )
+        self.weights = matrix
+        self.bias = offsets
+        self.players = int(players)
         self._encodings: dict[tuple[str, ...], tuple[ObservationEncoding, Any]] = {}
 
     @classmethod
     def load(cls, path: str | Path) -> LinearPolicyAgent:
         """The policy in the ``.npz`` file at ``path`` (as ``examples/train_policy.py`` writes)."""
         return _load_as(path, LinearPolicyAgent)
-
-    @classmethod
-    def _from_fields(cls, fields: dict[str, Any], name: str) -> LinearPolicyAgent:
-        missing = {"weights", "bias", "players", "observation_version"} - set(fields)
-        if missing:
-            raise ConfigurationError(
-                f"{name} lacks {sorted(missing)}: write it with examples/train_policy.py"
-            )
-        version = int(fields["observation_version"])
-        if version != OBSERVATION_VERSION:
-            raise ConfigurationError(
-                f"{name} is for observation version {version}, this library "
-                f"encodes version {OBSERVATION_VERSION}: train it again"
-            )
-        return cls(fields["weights"], fields["bias"], int(fields["players"]))
 
     def _encoding(self, view: PlayerView) -> tuple[ObservationEncoding, Any]:
         key = tuple(ref.name for ref in view.variants)
@@ -274,8 +296,7 @@ _VALUE_POLICY = "afterstate-value"  # the ``kind`` a value policy's file names
 def _shipped_weights() -> npt.NDArray[np.float64]:
     """The shipped weights, read once a process (the ladder makes its bots game by game)."""
     resource = importlib.resources.files("tricky_treats.data") / SHIPPED_POLICY
-    with resource.open("rb") as file:
-        policy = _read(file, f"the shipped {SHIPPED_POLICY}")
+    policy = _read(resource.read_bytes(), f"the shipped {SHIPPED_POLICY}")
     if not isinstance(policy, ValuePolicyAgent):  # pragma: no cover - the file is ours
         raise ConfigurationError(f"the shipped {SHIPPED_POLICY} is not a value policy")
     return policy.weights
@@ -292,13 +313,12 @@ class ValuePolicyAgent:
     """
 
     def __init__(self, weights: npt.ArrayLike) -> None:
-        array = np.array(weights, dtype=np.float64)
-        if array.shape != (len(FEATURE_NAMES),) or not np.all(np.isfinite(array)):
+        array = _real_array(weights, f"a value policy's {len(FEATURE_NAMES)} weights")
+        if array.shape != (len(FEATURE_NAMES),):
             raise ConfigurationError(
                 f"a value policy has {len(FEATURE_NAMES)} finite weights, one per name of "
                 f"FEATURE_NAMES, got an array of shape {array.shape}"
             )
-        array.setflags(write=False)
         self.weights = array
 
     @classmethod
@@ -359,14 +379,36 @@ class ValuePolicyAgent:
 def load_policy(path: str | Path) -> ValuePolicyAgent | LinearPolicyAgent:
     """The policy in the ``.npz`` file at ``path``: a value policy or a linear policy.
 
-    Raises ``ConfigurationError`` naming the problem for a file that cannot be read, lacks
-    a field, or was written for another feature or observation version.
+    The file is read within limits before any array is made: at most
+    ``MAX_POLICY_FILE_BYTES``, the arrays a policy file holds and no other, stored or
+    deflated as ``np.savez`` and ``np.savez_compressed`` write them, each member unpacked
+    never past the size it declares, and each array's header (type, shape) checked against
+    what that field may be: real floats for weights (at most ``MAX_POLICY_WEIGHTS``), whole
+    numbers for versions and players, short texts for names; pickles are never loaded.
+    Raises ``PolicyFileError`` (a ``ConfigurationError``), naming the file, the problem and
+    what to do, for a file that cannot be read, breaks a limit, lacks a field, holds weights
+    that are not finite, or was written for another feature or observation version.
     """
+    name = f"the policy file {_shown(path)}"
     try:
         with open(path, "rb") as file:
-            return _read(file, f"the policy file {path}")
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_POLICY_FILE_BYTES:  # checked before anything is read
+                raise _refusal(name, f"{size:,} bytes, more than {MAX_POLICY_FILE_BYTES:,}")
+            # read(MAX + 1) would take 16 MiB even for a small file; a device, which tells
+            # no size, is read up to the limit.
+            data = file.read((size or MAX_POLICY_FILE_BYTES) + 1)
     except OSError as exc:
-        raise ConfigurationError(f"cannot read the policy file {path}: {exc}") from None
+        raise PolicyFileError(
+            f"cannot read {name}: {brief(exc.strerror or str(exc), 120)}"
+        ) from None
+    return _read(data, name)
+
+
+def _shown(path: str | Path) -> str:
+    """``path`` for a message: as given, or cut short if it is long."""
+    text = str(path)
+    return text if len(text) <= 200 else brief(text, 200)
 
 
 _Policy = TypeVar("_Policy", "ValuePolicyAgent", LinearPolicyAgent)
@@ -377,31 +419,101 @@ def _load_as(path: str | Path, kind: type[_Policy]) -> _Policy:
     policy = load_policy(path)
     if not isinstance(policy, kind):
         names = {ValuePolicyAgent: "a value policy", LinearPolicyAgent: "a linear policy"}
-        raise ConfigurationError(
-            f"the policy file {path} holds {names[type(policy)]}, not {names[kind]}: load it "
-            f"with load_policy(), which reads either"
+        raise PolicyFileError(
+            f"the policy file {_shown(path)} holds {names[type(policy)]}, not {names[kind]}: "
+            "load it with load_policy(), which reads either"
         )
     return policy
 
 
-def _read(file: IO[bytes], name: str) -> ValuePolicyAgent | LinearPolicyAgent:
-    try:
-        with np.load(file, allow_pickle=False) as data:
-            fields = {key: data[key] for key in data.files}
-    except (OSError, ValueError, EOFError) as exc:
-        raise ConfigurationError(f"cannot read {name}: {exc}") from None
+_HINT = (
+    "write it with ValuePolicyAgent.save() (python -m tricky_treats.adapters.training) "
+    "or examples/train_policy.py"
+)
+"""What to do about a bad policy file, the end of every ``PolicyFileError``."""
+
+_TEXT = 64  # the longest kind or feature name, in characters
+_FIELDS = {
+    # A value policy (ValuePolicyAgent.save).
+    "kind": NpzField("one text", "U", (0,), 1, _TEXT),
+    "weights": NpzField("an array of real floats", "f", (1, 2), MAX_POLICY_WEIGHTS),
+    "feature_names": NpzField("a list of texts", "U", (1,), 1024, _TEXT),
+    "features_version": NpzField("one whole number", "iu", (0,), 1),
+    "about": NpzField("one text", "U", (0,), 1, 64 * 1024),
+    # A linear policy (examples/train_policy.py), which has weights too.
+    "bias": NpzField("a list of real floats", "f", (1,), 1 << 16),
+    "players": NpzField("one whole number", "iu", (0,), 1),
+    "observation_version": NpzField("one whole number", "iu", (0,), 1),
+}
+"""Every array a policy file may hold, and what each may be."""
+
+
+def _refusal(name: str, problem: str) -> PolicyFileError:
+    return PolicyFileError(f"{name}: {problem}: {_HINT}")
+
+
+def _read(data: bytes, name: str) -> ValuePolicyAgent | LinearPolicyAgent:
+    if len(data) > MAX_POLICY_FILE_BYTES:
+        raise _refusal(name, f"more than {MAX_POLICY_FILE_BYTES:,} bytes")
+    fields = read_npz(data, name, _FIELDS, _HINT)
     if "kind" not in fields:
-        return LinearPolicyAgent._from_fields(fields, name)
-    if str(fields["kind"]) != _VALUE_POLICY:
-        raise ConfigurationError(f"{name} holds a policy of unknown kind {str(fields['kind'])!r}")
-    missing = {"weights", "feature_names", "features_version"} - set(fields)
-    if missing:
-        raise ConfigurationError(f"{name} lacks {sorted(missing)}: write it with save()")
-    version = int(fields["features_version"])
+        return _linear_policy(fields, name)
+    kind = str(fields["kind"][()])
+    if kind != _VALUE_POLICY:
+        raise _refusal(name, f"it holds a policy of unknown kind {brief(kind)}")
+    _check_present(fields, ("weights", "feature_names", "features_version"), name)
+    version = int(fields["features_version"][()])
     names = tuple(str(n) for n in fields["feature_names"])
     if version != POLICY_FEATURES_VERSION or names != FEATURE_NAMES:
-        raise ConfigurationError(
+        raise PolicyFileError(
             f"{name} is for features version {version}, this library computes version "
             f"{POLICY_FEATURES_VERSION} ({len(FEATURE_NAMES)} features): train it again"
         )
-    return ValuePolicyAgent(fields["weights"])
+    weights = cast("npt.NDArray[np.float64]", fields["weights"])
+    if weights.shape != (len(FEATURE_NAMES),):
+        raise _refusal(
+            name,
+            f"a value policy has {len(FEATURE_NAMES)} finite weights, one per name of "
+            f"FEATURE_NAMES, got an array of shape {weights.shape}",
+        )
+    _check_finite(fields, ("weights",), name)
+    return ValuePolicyAgent(weights)
+
+
+def _linear_policy(fields: dict[str, npt.NDArray[Any]], name: str) -> LinearPolicyAgent:
+    _check_present(fields, ("weights", "bias", "players", "observation_version"), name)
+    version = int(fields["observation_version"][()])
+    if version != OBSERVATION_VERSION:
+        raise PolicyFileError(
+            f"{name} is for observation version {brief(version)}, this library "
+            f"encodes version {OBSERVATION_VERSION}: train it again"
+        )
+    players = int(fields["players"][()])
+    if not 2 <= players <= _MAX_PLAYERS:
+        raise _refusal(name, f"players is {brief(players)}, not 2 to {_MAX_PLAYERS}")
+    weights, bias = fields["weights"], fields["bias"]
+    if weights.ndim != 2 or bias.shape != (weights.shape[0],):
+        raise _refusal(
+            name,
+            f"a linear policy has weights of shape (actions, observation size) and a bias "
+            f"per action, got {weights.shape} and {bias.shape}",
+        )
+    _check_finite(fields, ("weights", "bias"), name)
+    return LinearPolicyAgent(weights, bias, players)
+
+
+def _check_present(fields: dict[str, npt.NDArray[Any]], keys: Sequence[str], name: str) -> None:
+    missing = sorted(set(keys) - set(fields))
+    if missing:
+        raise _refusal(name, f"it lacks {missing}")
+
+
+def _check_finite(fields: dict[str, npt.NDArray[Any]], keys: Sequence[str], name: str) -> None:
+    for key in keys:
+        bad = np.flatnonzero(~np.isfinite(fields[key]))
+        if bad.size:
+            raise _refusal(
+                name,
+                f"{key} holds NaN or infinity ({bad.size:,} of its values, the first at index "
+                f"{bad[0]}), where a policy's weights are finite numbers",
+            )

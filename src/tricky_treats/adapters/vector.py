@@ -79,7 +79,7 @@ from tricky_treats.adapters.observation import (
 )
 from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
-from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError, brief
 from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core, outcome_of
 from tricky_treats.variants._base_deals import BaseDeals
@@ -413,7 +413,7 @@ class TrickyTreatsVectorEnv:
             if len(seeds) != n:
                 raise ConfigurationError(f"reset needs {n} seeds, one per env, got {len(seeds)}")
         if not all(_LOWEST_SEED <= s < -_LOWEST_SEED for s in seeds):
-            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {seeds}")
+            raise ConfigurationError(f"seeds must fit 64 bits (signed), got {brief(seeds)}")
         self._rngs = [random.Random(s) for s in seeds]
         seat_rows: list[int] = []
         board_rows: list[int] = []

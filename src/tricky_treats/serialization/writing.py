@@ -50,6 +50,7 @@ from tricky_treats.serialization.texts import (
     _by_identity,
     _package_version,
 )
+from tricky_treats.views import PlayerView
 
 __all__ = ["dumps"]
 
@@ -118,7 +119,11 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     ``loads(text)`` refuses it unless its history leads from its deal to it. Raises
     ``RecordError`` for a state that breaks an invariant of the game, as ``loads`` would.
     ``indent`` (0 to 8 spaces) pretty-prints the JSON; None writes it compactly.
+    ``ConfigurationError`` if ``game`` is not a ``GameState``: a ``PlayerView`` is saved as
+    its player record from its game, ``dumps(game, player=view.player)``.
     """
+    if not isinstance(game, GameState):
+        raise ConfigurationError(_not_a_game(game))
     if indent is not None and (type(indent) is not int or not 0 <= indent <= _MAX_INDENT):
         raise ConfigurationError(
             f"indent must be None or 0 to {_MAX_INDENT} spaces, got {brief(indent)}"
@@ -133,6 +138,16 @@ def dumps(game: GameState, player: int | None = None, *, indent: int | None = No
     if indent is None:
         return _record_text(game, _package_version())
     return strict_dumps(_record_document(game), indent=indent)
+
+
+def _not_a_game(value: object) -> str:
+    if isinstance(value, PlayerView):
+        # A view lacks what its record names (the component data's name): the game has it.
+        return (
+            "dumps saves a game (a GameState), not a PlayerView: save a player's view as "
+            "its player record from the game, tt.dumps(game, player=view.player)"
+        )
+    return f"dumps saves a game (a GameState), got {brief(value)}"
 
 
 def _record_document(game: GameState) -> dict[str, Any]:
