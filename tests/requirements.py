@@ -32,7 +32,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib", "rich"),
     "ray": ("ray",),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
-    "openspiel": ("pyspiel", "numpy"),
+    "openspiel": ("pyspiel", "open_spiel", "numpy"),
     "policy": ("numpy",),
     "webtest": ("starlette", "uvicorn", "websockets", "psycopg", "httpx2", "playwright"),
 }

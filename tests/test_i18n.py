@@ -670,7 +670,8 @@ def _candy_po(domain: str, language: str) -> Catalog:
 
 
 def _candy_languages(domain: str) -> list[str]:
-    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{domain}")
+    folder = domain.replace("_", "-")
+    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{folder}")
     return [language for language in module.LANGUAGES if language != "en"]
 
 
