@@ -82,7 +82,12 @@ def main() -> None:
     parser.add_argument("--duels", type=int, default=8, help="games per bot comparison")
     parser.add_argument("--iterations", type=int, default=30, help="search iterations")
     parser.add_argument("--only", help="one game, by the start of its name")
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: the script still works, the figures mean nothing
+        args.games = 2
+        args.duels = 1
+        args.iterations = 2
     n = args.iterations
     for name, (new_game, current, previous) in GAMES.items():
         if args.only and not name.startswith(args.only):

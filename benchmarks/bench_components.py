@@ -50,7 +50,9 @@ def _with(path: tuple[Any, ...], value: object) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5, help="runs per case; the best counts")
-    repeat = parser.parse_args().repeat
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
+    args = parser.parse_args()
+    repeat = 1 if args.quick else args.repeat
 
     text = DATA_FILE.read_text(encoding="utf-8")
     _timed("base.toml, parsed and structured", repeat, lambda: tt.load_components(DATA_FILE))

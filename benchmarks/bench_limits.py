@@ -25,6 +25,7 @@ import tracemalloc
 from collections.abc import Callable
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 
 
 def _variant(name: str, plugin: object) -> tt.Variant:
@@ -72,7 +73,7 @@ def _huge_points() -> None:
 
 
 def _surrogate_label() -> None:
-    table = tt.Table(
+    table = Table(
         tt.new_game(2, seed=1, variants=[_scorer(lambda s, p: [tt.ExtraScore("\ud800", 1)])])
     )
     table.connect(table.credential(0)).text.encode()
@@ -237,12 +238,17 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60, help="seconds per case")
     parser.add_argument("--cold", action="store_true", help="no warm-up run before timing")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: a few cases, no warm-up; the figures mean nothing
+        args.cases = args.cases or list(CASES)[:3]
+        args.cold = True
     if args.child:
         print(json.dumps(_run_case(args.child, warm=not args.cold)))
         return
     chosen = [n for n in CASES if not args.cases or any(c in n for c in args.cases)]
     print(f"{'case':28} {'time':>10} {'peak MB':>9}  outcome")
+    broken = []
     for name in chosen:
 
         def cap(limit: int = args.cap_mb * 1024 * 1024) -> None:
@@ -266,10 +272,13 @@ def main() -> None:
         except (IndexError, json.JSONDecodeError):
             last = (child.stderr.strip().splitlines() or ["?"])[-1]
             print(f"{name:28} {'?':>10} {'?':>9}  the process failed: {last[:60]}")
+            broken.append(name)
             continue
         seconds = result["seconds"]
         shown = f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
         print(f"{name:28} {shown:>10} {result['peak_mb']:9.1f}  {result['outcome']}")
+    if args.quick and broken:
+        sys.exit(f"the benchmark itself is broken: {', '.join(broken)}")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="random games per player count")
     parser.add_argument("--resamples", type=int, default=50, help="resamples of each state")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: the script still works, the figures mean nothing
+        args.games = 1
+        args.resamples = 3
     for players in (2, 4):
         found = states(players, args.games, args.seed)
         rng = random.Random(args.seed)

@@ -42,7 +42,10 @@ def rate(deal: object, seeds: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20_000, help="seeds to time (20,000)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
+    if args.quick:  # a smoke run: the script still works, the figures mean nothing
+        args.seeds = 200
     box = tt.base_components()
     sizes = (
         len(box.nice_neighbours),

@@ -32,7 +32,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib", "rich"),
     "ray": ("ray",),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
-    "openspiel": ("pyspiel", "numpy"),
+    "openspiel": ("pyspiel", "open_spiel", "numpy"),
     "policy": ("numpy",),
     "webtest": ("starlette", "uvicorn", "websockets", "psycopg", "httpx2", "playwright"),
 }
@@ -86,6 +86,36 @@ def extra_of_module(module: str) -> str | None:
             return extra
     top = module.partition(".")[0]
     return next((extra for extra, names in EXTRA_MODULES.items() if top in names), None)
+
+
+DISTRIBUTIONS = {
+    "tricky_treats_web": WEB_APP_HINT,
+    "hack_trick": "needs Hack Trick, a distribution of its own: pip install -e examples/hack-trick",
+    "candy_chaser": (
+        "needs Candy Chaser, a distribution of its own: pip install -e examples/candy-chaser"
+    ),
+    "tricks_and_treats": (
+        "needs Tricks & Treats, a distribution of its own: "
+        "pip install -e examples/tricks-and-treats"
+    ),
+}
+"""The repository's other distributions, by package, each with the skip of a test needing it."""
+
+
+def module_hint(module: str) -> str:
+    """The skip reason of a test whose imports need ``module`` (a top-level package).
+
+    The repository's distributions name their folder; a peer names the smallest extra that
+    brings it (numpy: the policy extra), else its own package.
+    """
+    if module in DISTRIBUTIONS:
+        return DISTRIBUTIONS[module]
+    extras = sorted(
+        (len(names), extra) for extra, names in EXTRA_MODULES.items() if module in names
+    )
+    if extras:
+        return install_hint(extras[0][1])
+    return f"needs {module}: pip install {module}"
 
 
 def chromium_path() -> Path | None:

@@ -11,7 +11,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-import tricky_treats as tt
+from tricky_treats.host import Table
 
 __all__ = ["stored_rows", "stored_tables", "stored_versions"]
 
@@ -42,11 +42,11 @@ def stored_rows(store: Path | str) -> dict[str, tuple[str, int, list[tuple[int, 
     return rows
 
 
-def stored_tables(store: Path | str) -> dict[str, tt.Table]:
+def stored_tables(store: Path | str) -> dict[str, Table]:
     """Each stored game's table: its snapshot with its log played (an error if it does not)."""
     tables = {}
     for game_id, (snapshot, version, log) in stored_rows(store).items():
-        table = tt.Table.resume(snapshot)
+        table = Table.resume(snapshot)
         for logged, actions in log:
             version += 1
             assert logged == version, f"game {game_id}: the log skips to {logged} from {version}"

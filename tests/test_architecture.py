@@ -37,7 +37,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.components": "base",
     "tricky_treats.hookspecs": "base",
     "tricky_treats.declaration": "base",
-    "tricky_treats._i18n": "base",
+    "tricky_treats.i18n": "base",
     "tricky_treats._words": "base",
     "tricky_treats._extras": "base",
     "tricky_treats._version": "base",

@@ -35,6 +35,7 @@ from tricky_treats.bot_protocol import (
     exec_command,
 )
 from tricky_treats.cli import main
+from tricky_treats.host import Table
 from tricky_treats.ladder import play_ladder
 from tricky_treats.simulation import simulate
 
@@ -496,7 +497,7 @@ def test_a_bot_name_never_runs_a_program_where_exec_bots_are_not_asked_for() -> 
     with pytest.raises(tt.ConfigurationError, match="no agent 'exec'"):
         make_agent(f"exec:{sys.executable} {PYTHON_BOT}")
     with pytest.raises(tt.ConfigurationError, match="no agent 'exec'"):
-        tt.Table.new(["Ann", "Bot"], seed=1, bots={1: f"exec:{sys.executable} {PYTHON_BOT}"})
+        Table.new(["Ann", "Bot"], seed=1, bots={1: f"exec:{sys.executable} {PYTHON_BOT}"})
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import tricky_treats as tt
 from tricky_treats._extras import install_hint
 from tricky_treats.agents import make_agent
 from tricky_treats.cli import main
+from tricky_treats.drawing import board_svg
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -449,7 +450,7 @@ def test_replay_svg_draws_every_position_and_a_page_to_step_through_them(
     for number in (0, 1, len(states) - 1):
         seat = 0 if number == 0 else states[number - 1].current_player
         assert seat is not None
-        expected = tt.board_svg(states[number].view(seat))
+        expected = board_svg(states[number].view(seat))
         assert pictures[number].read_text() == expected
         ET.fromstring(pictures[number].read_text())
     page = (folder / "index.html").read_text()

@@ -252,7 +252,11 @@ def test_every_public_name_has_its_entry_under_its_public_name() -> None:
             "tricky_treats.testing.strategies",
             "tricky_treats.report",
             "tricky_treats.report.stats",
-        }
+        } or entry.rpartition(".")[0] in {  # names of modules outside the root (issue 44)
+            "tricky_treats.host",
+            "tricky_treats.drawing",
+            "tricky_treats.simulation",
+        }, entry
 
 
 def _public_classes() -> list[type]:

@@ -1,4 +1,4 @@
-"""The board picture, ``tt.board_svg(view)`` (issue 23): well-formed, accessible, leak-free."""
+"""The board picture, ``tricky_treats.drawing.board_svg(view)`` (issue 23): well-formed, accessible, leak-free."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 import tricky_treats as tt
 from tests.boards import with_player
+from tricky_treats.drawing import board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 BUILTIN = ("any-mean-house", "card-data", "family", "open-objectives")
@@ -54,7 +55,7 @@ def test_every_variant_draws_well_formed_accessible_pictures(variant: str, tmp_p
     for state in [*states[::9], states[-1]]:
         for seat in range(3):
             view = state.view(seat)
-            svg = tt.board_svg(view)
+            svg = board_svg(view)
             root = _parse(svg)
             assert root.get("role") == "img"
             labels = (root.get("aria-labelledby") or "").split()
@@ -71,7 +72,7 @@ def test_every_variant_draws_well_formed_accessible_pictures(variant: str, tmp_p
                 assert f"total {sheet.total}." in desc
     final = states[-1].view(0)
     won = [final.players[w].name for w in states[-1].winners()]
-    assert _desc(tt.board_svg(final)).startswith(f"Game over: {' and '.join(won)}")
+    assert _desc(board_svg(final)).startswith(f"Game over: {' and '.join(won)}")
 
 
 @pytest.mark.parametrize("variant", ["base", *BUILTIN])
@@ -85,7 +86,7 @@ def test_the_picture_is_the_same_when_only_hidden_information_differs(
         for viewer in range(3):
             other = _hidden_variant(state, viewer)
             assert other != state
-            assert tt.board_svg(other.view(viewer)) == tt.board_svg(state.view(viewer))
+            assert board_svg(other.view(viewer)) == board_svg(state.view(viewer))
 
 
 def _hidden_variant(game: tt.GameState, viewer: int) -> tt.GameState:
@@ -108,15 +109,15 @@ def _hidden_variant(game: tt.GameState, viewer: int) -> tt.GameState:
 def test_others_secret_tiles_are_face_down_until_the_end() -> None:
     game = tt.new_game(3, seed=2)
     view = game.view(1)
-    svg = tt.board_svg(view)
+    svg = board_svg(view)
     own = view.secret_tile
     assert own is not None
     assert svg.count("secret tile: hidden") == 2
     assert f"{own.points} points per" in svg
     final = tt.play_game(game, [tt.RandomAgent()] * 3, seed=2)[-1]
-    assert "secret tile: hidden" not in tt.board_svg(final.view(1))
+    assert "secret tile: hidden" not in board_svg(final.view(1))
     opened = tt.new_game(3, seed=2, variants=["open-objectives"])
-    assert "secret tile: hidden" not in tt.board_svg(opened.view(1))
+    assert "secret tile: hidden" not in board_svg(opened.view(1))
 
 
 def test_a_kids_stack_shows_every_costume_icon_and_only_the_top_trick_icon() -> None:
@@ -127,7 +128,7 @@ def test_a_kids_stack_shows_every_costume_icon_and_only_the_top_trick_icon() -> 
         game = game.apply(legal[0] if legal else game.legal_actions()[0])
     kid = game.players[0].kids[0]
     assert len(kid) == 2
-    svg = tt.board_svg(game.view(0), parts=["kids"])
+    svg = board_svg(game.view(0), parts=["kids"])
     root = _parse(svg)
     stack = next(
         g for g in root.iter(f"{SVG}g") if (t := g.find(f"{SVG}title")) is not None
@@ -144,29 +145,29 @@ def test_a_kids_stack_shows_every_costume_icon_and_only_the_top_trick_icon() -> 
 
 def test_parts_draw_only_what_is_asked() -> None:
     view = tt.new_game(3, seed=1).view(0)
-    market = tt.board_svg(view, parts=["market"])
+    market = board_svg(view, parts=["market"])
     assert "Market: take a card" in market
     assert "Nice neighbours" not in market
     assert "Score sheets" not in market
-    everything = tt.board_svg(view)
+    everything = board_svg(view)
     for heading in ("Nice neighbours", "Mean neighbours", "Market", "kids", "Players", "Score"):
         assert heading in everything
     with pytest.raises(tt.ConfigurationError, match="choose parts from grid, mean-houses"):
-        tt.board_svg(view, parts=["dice"])
+        board_svg(view, parts=["dice"])
     with pytest.raises(tt.ConfigurationError, match="cannot draw nothing"):
-        tt.board_svg(view, parts=[])
-    assert tt.board_svg(view, parts="market") == market  # one part may be named alone
+        board_svg(view, parts=[])
+    assert board_svg(view, parts="market") == market  # one part may be named alone
 
 
 def test_a_game_state_is_refused_so_that_nothing_hidden_can_be_drawn() -> None:
     game = tt.new_game(3, seed=1)
     with pytest.raises(tt.ConfigurationError, match=r"pass game.view\(player\), never the game"):
-        tt.board_svg(game)  # type: ignore[arg-type]
+        board_svg(game)  # type: ignore[arg-type]
 
 
 def test_names_are_escaped() -> None:
     game = tt.new_game(players=["<Ann & Bo>", 'Cy "the" 3rd'], seed=1)
-    svg = tt.board_svg(game.view(0))
+    svg = board_svg(game.view(0))
     _parse(svg)
     assert "&lt;Ann &amp; Bo&gt;" in svg
     assert "<Ann" not in svg
@@ -176,7 +177,7 @@ def test_bigger_boards_from_a_data_file_are_drawn_whole(tmp_path: Path) -> None:
     options = {"card-data": {"file": _box(tmp_path, kids_per_player=7, market_size=8)}}
     game = tt.new_game(4, seed=1, variants=["card-data"], variant_options=options)
     game = tt.play_game(game, [tt.RandomAgent()] * 4, seed=1)[20]
-    svg = tt.board_svg(game.view(0))
+    svg = board_svg(game.view(0))
     root = _parse(svg)
     width = int(root.get("width", "0"))
     desc = _desc(svg)
@@ -191,10 +192,10 @@ def test_bigger_boards_from_a_data_file_are_drawn_whole(tmp_path: Path) -> None:
 
 def test_the_same_view_gives_the_same_picture() -> None:
     game = tt.new_game(3, seed=9)
-    assert tt.board_svg(game.view(2)) == tt.board_svg(game.view(2))
-    assert tt.board_svg(game.view(2)) != tt.board_svg(game.view(1))
+    assert board_svg(game.view(2)) == board_svg(game.view(2))
+    assert board_svg(game.view(2)) != board_svg(game.view(1))
     # Two pictures inline in one page keep their own title and description.
-    ids = [_parse(tt.board_svg(game.view(seat))).get("aria-labelledby") for seat in range(3)]
+    ids = [_parse(board_svg(game.view(seat))).get("aria-labelledby") for seat in range(3)]
     assert len(set(ids)) == 3
 
 
@@ -205,4 +206,4 @@ def test_a_client_draws_the_same_picture_from_its_player_record(variant: str) ->
     states = tt.play_game(tt.new_game(3, seed=8, variants=variants), [tt.RandomAgent()] * 3, seed=8)
     for state in (states[0], states[len(states) // 2], states[-1]):
         received = tt.loads_view(tt.dumps(state, player=1))
-        assert tt.board_svg(received) == tt.board_svg(state.view(1))
+        assert board_svg(received) == board_svg(state.view(1))

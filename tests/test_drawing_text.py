@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import tricky_treats as tt
-from tricky_treats.drawing import _terminal
+from tricky_treats.drawing import _terminal, board_svg
 from tricky_treats.drawing.words import _tile_words
 from tricky_treats.views import _onlooker_view
 
@@ -81,7 +81,7 @@ def test_the_final_state_shows_everything_and_its_seed(states: list[tt.GameState
 
 def test_notebooks_draw_a_view_with_board_svg(states: list[tt.GameState]) -> None:
     view = states[7].view(2)
-    assert view._repr_svg_() == tt.board_svg(view)
+    assert view._repr_svg_() == board_svg(view)
     ET.fromstring(view._repr_svg_())
 
 
@@ -97,7 +97,7 @@ def test_notebooks_draw_a_state_as_everyone_sees_it(states: list[tt.GameState]) 
         assert f"secret tile: {_tile_words(player.secret_tile)}" not in svg
     assert "(you)" not in svg
     # The picture of a player's view shows that player's own tile.
-    own = tt.board_svg(state.view(1))
+    own = board_svg(state.view(1))
     assert f"secret tile: {_tile_words(state.players[1].secret_tile)}" in own
 
 
@@ -115,7 +115,7 @@ def test_repr_stays_short_and_constructor_like(states: list[tt.GameState]) -> No
 
 def test_picture_titles_keep_the_capitals_of_names(states: list[tt.GameState]) -> None:
     """Issue 38: the title screen readers announce said "ann to play, as Ann sees it"."""
-    root = ET.fromstring(tt.board_svg(states[0].view(0)))
+    root = ET.fromstring(board_svg(states[0].view(0)))
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None
     assert title.text == "Tricky Treats, round 1: Ann to play, as Ann sees it"

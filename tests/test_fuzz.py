@@ -21,6 +21,7 @@ import tricky_treats as tt
 from tests.boards import random_playout
 from tricky_treats import serialization
 from tricky_treats.components import _FILES_ALLOWED, parse_components
+from tricky_treats.host import SPECTATORS, Table
 
 HOSTILE_SCALARS = st.sampled_from(
     [
@@ -282,13 +283,13 @@ def table_messages(draw: st.DrawFn) -> str | bytes:
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
-@given(table_messages(), st.sampled_from([None, 0, 1, tt.SPECTATORS, 7, "x"]))
+@given(table_messages(), st.sampled_from([None, 0, 1, SPECTATORS, 7, "x"]))
 def test_a_table_answers_any_message_with_json_and_keeps_its_game(
     message: str | bytes, sender: int | str | None
 ) -> None:
     """``Table.handle`` never raises on what a client sends: an error for the sender, the
     game unchanged, or the updates of a legal move."""
-    table = tt.Table(tt.new_game(2, seed=4_611_686_018_427_387_917))
+    table = Table(tt.new_game(2, seed=4_611_686_018_427_387_917))
     before = table.game
     answers = table.handle(message, sender=sender)
     assert answers
@@ -303,7 +304,7 @@ def test_a_table_answers_any_message_with_json_and_keeps_its_game(
 @given(st.one_of(st.text(), st.binary(), JSON.map(json.dumps)))
 def test_resuming_a_table_from_anything_gives_a_table_or_record_error(text: str | bytes) -> None:
     try:
-        tt.Table.resume(text)
+        Table.resume(text)
     except tt.RecordError as exc:
         message = str(exc)
     else:

@@ -21,6 +21,7 @@ from tests.boards import random_playout
 from tests.registry import registered_variants
 from tricky_treats import plugins
 from tricky_treats.event_records import event_from_json, event_to_json
+from tricky_treats.host import Table
 
 # -- a scoring function returning whatever Hypothesis draws -----------------------------------------
 
@@ -76,7 +77,7 @@ def test_any_scorer_output_gives_a_record_that_loads_or_plugin_error(output: obj
         view = tt.loads_view(text)
     assert len(text.encode()) <= tt.MAX_RECORD_BYTES
     assert view.scores[0].extras == tuple(output)  # type: ignore[arg-type]
-    table = tt.Table(game)
+    table = Table(game)
     table.connect(table.credential(1)).text.encode()  # a Table's message encodes as UTF-8
 
 

@@ -1,4 +1,4 @@
-"""The pieces the candy games share (``tricky_treats.protocol._game_kit``), on small made-up actions."""
+"""The pieces the candy games share (``tricky_treats.protocol.game_kit``), on small made-up actions."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import attrs
 import pytest
 
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 
 @attrs.frozen

@@ -18,6 +18,7 @@ from tests.boards import random_playout
 from tests.requirements import install_hint
 from tricky_treats import serialization
 from tricky_treats._json import StrictJSONError
+from tricky_treats.host import Table
 from tricky_treats.rules import build_player
 
 
@@ -432,7 +433,7 @@ def test_player_records_of_games_with_variants_load(variants: list[str]) -> None
 
 
 def _saved_table() -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(tt.Table(tt.new_game(2, seed=3)).save())
+    document: dict[str, Any] = json.loads(Table(tt.new_game(2, seed=3)).save())
     return document
 
 
@@ -458,13 +459,13 @@ def test_a_saved_table_is_strict_bounded_json(text: Callable[[], str], problem: 
     """``Table.resume`` gave RecursionError for JSON nested 100,000 deep and accepted a 48 MB
     save with an unknown key."""
     with pytest.raises(tt.RecordError, match=problem) as caught:
-        tt.Table.resume(text())
+        Table.resume(text())
     assert len(str(caught.value)) < 300
 
 
 def test_a_saved_table_still_resumes() -> None:
-    table = tt.Table(tt.new_game(2, seed=3), bots={1: "greedy"})
-    again = tt.Table.resume(table.save())
+    table = Table(tt.new_game(2, seed=3), bots={1: "greedy"})
+    again = Table.resume(table.save())
     assert again.game == table.game
     assert again.save() == table.save()
 
@@ -487,11 +488,11 @@ def test_a_table_message_limit_has_an_upper_bound(limit: object) -> None:
     """Before: max_message_bytes=10**100 (or 4 MB) was accepted and "big" raised TypeError."""
     game = tt.new_game(2, seed=3)
     with pytest.raises(tt.ConfigurationError, match=r"from 64 to 65,536, got ") as caught:
-        tt.Table(game, max_message_bytes=limit)  # type: ignore[arg-type]
+        Table(game, max_message_bytes=limit)  # type: ignore[arg-type]
     assert len(str(caught.value)) < 200
-    saved = json.loads(tt.Table(game).save())
+    saved = json.loads(Table(game).save())
     with pytest.raises(tt.RecordError, match=r"^\$.max_message_bytes: expected a whole number"):
-        tt.Table.resume(json.dumps({**saved, "max_message_bytes": limit}))
+        Table.resume(json.dumps({**saved, "max_message_bytes": limit}))
 
 
 @pytest.mark.parametrize(
@@ -507,7 +508,7 @@ def test_a_table_message_limit_has_an_upper_bound(limit: object) -> None:
 def test_a_table_refusal_quotes_the_message_short(extra: dict[str, Any]) -> None:
     """Before: the refusal echoed the unknown keys, the action or moves_played whole (with a
     4 MB limit, a 1 MB key)."""
-    table = tt.Table(tt.new_game(2, seed=3), max_message_bytes=64 * 1024)
+    table = Table(tt.new_game(2, seed=3), max_message_bytes=64 * 1024)
     move = {"credential": table.credential(0), "action": "pass"} | extra
     (reply,) = table.handle(json.dumps(move))
     assert reply.message["code"] in {"malformed", "invalid-action", "stale"}

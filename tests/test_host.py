@@ -13,25 +13,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tricky_treats as tt
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 
 SEED = 4_611_686_018_427_387_000 + 917  # large, so that finding its digits in a text means a leak
 
 
-def _move(table: tt.Table, who: int, action: object, **extra: object) -> str:
+def _move(table: Table, who: int, action: object, **extra: object) -> str:
     return json.dumps({"credential": table.credential(who), "action": action, **extra})
 
 
-def _only_error(outgoing: tuple[tt.Outgoing, ...], code: str) -> str:
+def _only_error(outgoing: tuple[Outgoing, ...], code: str) -> str:
     assert len(outgoing) == 1
     (reply,) = outgoing
-    assert reply.to == tt.SENDER
+    assert reply.to == SENDER
     assert reply.message["type"] == "error"
     assert reply.message["code"] == code
     text: str = reply.message["error"]
     return text
 
 
-def _human_to_act(table: tt.Table) -> int:
+def _human_to_act(table: Table) -> int:
     seat = table.game.current_player
     assert seat is not None
     assert seat in table.human_seats
@@ -42,7 +43,7 @@ def _human_to_act(table: tt.Table) -> int:
 
 
 def test_each_human_seat_gets_its_own_secret_credential_and_bots_none() -> None:
-    table = tt.Table.new(4, seed=SEED, bots={1: "random", 3: "greedy"})
+    table = Table.new(4, seed=SEED, bots={1: "random", 3: "greedy"})
     assert table.human_seats == (0, 2)
     assert table.bots == {1: "random", 3: "greedy"}
     first, second = table.credential(0), table.credential(2)
@@ -53,7 +54,7 @@ def test_each_human_seat_gets_its_own_secret_credential_and_bots_none() -> None:
     assert table.seat_of(first + "x") is None
     with pytest.raises(tt.ConfigurationError, match="played by a bot"):
         table.credential(1)
-    other = tt.Table.new(4, seed=SEED, bots={1: "random", 3: "greedy"})
+    other = Table.new(4, seed=SEED, bots={1: "random", 3: "greedy"})
     assert other.credential(0) != first  # drawn from the operating system, not the seed
 
 
@@ -63,11 +64,11 @@ def test_each_human_seat_gets_its_own_secret_credential_and_bots_none() -> None:
 )
 def test_bad_bot_seats_are_refused(bots: dict[int, str], message: str) -> None:
     with pytest.raises(tt.TrickyTreatsError, match=message):
-        tt.Table.new(2, seed=1, bots=bots)
+        Table.new(2, seed=1, bots=bots)
 
 
 def test_a_connected_seat_sees_its_own_record_and_nothing_else() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED)
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED)
     hello = table.connect(table.credential(1))
     assert hello.to == 1
     message = hello.message
@@ -84,7 +85,7 @@ def test_a_connected_seat_sees_its_own_record_and_nothing_else() -> None:
 
 
 def test_the_seat_to_act_gets_its_legal_actions_with_notation_and_code() -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     message = table.connect(table.credential(0)).message
     game = table.game
     assert message["your_turn"] is True
@@ -94,9 +95,9 @@ def test_the_seat_to_act_gets_its_legal_actions_with_notation_and_code() -> None
 
 
 def test_spectators_see_the_public_view_without_any_secret_tile() -> None:
-    table = tt.Table.new(3, seed=SEED)
+    table = Table.new(3, seed=SEED)
     hello = table.connect(None)
-    assert hello.to == tt.SPECTATORS
+    assert hello.to == SPECTATORS
     view = hello.message["view"]
     assert view["player"] is None
     assert view["secret_tiles"] == [None, None, None]
@@ -107,9 +108,9 @@ def test_spectators_see_the_public_view_without_any_secret_tile() -> None:
 
 
 def test_a_wrong_credential_cannot_connect() -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     reply = table.connect("not-a-credential")
-    assert reply.to == tt.SENDER
+    assert reply.to == SENDER
     assert reply.message == {
         "type": "error",
         "code": "bad-credential",
@@ -121,11 +122,11 @@ def test_a_wrong_credential_cannot_connect() -> None:
 
 
 def test_a_legal_move_updates_every_human_seat_and_the_spectators() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
     action = table.game.legal_actions()[0]
     before = table.game
     outgoing = table.handle(_move(table, 0, str(action)))
-    assert [o.to for o in outgoing] == [0, 1, tt.SPECTATORS]
+    assert [o.to for o in outgoing] == [0, 1, SPECTATORS]
     assert table.game == before.apply(action)
     for out in outgoing:
         moves = out.message["moves"]
@@ -139,7 +140,7 @@ def test_a_legal_move_updates_every_human_seat_and_the_spectators() -> None:
 
 
 def test_a_move_can_name_its_action_by_integer_and_its_seat() -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     action = table.game.legal_actions()[3]
     code = table.game.action_space.encode(action)
     before = table.game
@@ -149,7 +150,7 @@ def test_a_move_can_name_its_action_by_integer_and_its_seat() -> None:
 
 
 def test_bots_move_right_after_a_human_and_their_moves_are_reported() -> None:
-    table = tt.Table.new(3, seed=SEED, bots={1: "random", 2: "greedy"})
+    table = Table.new(3, seed=SEED, bots={1: "random", 2: "greedy"})
     outgoing = table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     moves = outgoing[0].message["moves"]
     assert [m["player"] for m in moves] == [0, 1, 2]
@@ -158,7 +159,7 @@ def test_bots_move_right_after_a_human_and_their_moves_are_reported() -> None:
 
 
 def test_a_table_of_bots_plays_its_game_to_the_end() -> None:
-    table = tt.Table.new(4, seed=SEED, bots=dict.fromkeys(range(4), "greedy"))
+    table = Table.new(4, seed=SEED, bots=dict.fromkeys(range(4), "greedy"))
     assert table.game.is_over
     assert table.human_seats == ()
     end = table.connect(None).message
@@ -168,17 +169,17 @@ def test_a_table_of_bots_plays_its_game_to_the_end() -> None:
 
 
 def test_bots_play_the_same_after_a_resume() -> None:
-    table = tt.Table.new(2, seed=SEED, bots={1: "random"})
+    table = Table.new(2, seed=SEED, bots={1: "random"})
     table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
-    copy = tt.Table.resume(table.save())
+    copy = Table.resume(table.save())
     for tab in (table, copy):
         tab.handle(_move(tab, 0, str(tab.game.legal_actions()[-1])))
     assert copy.game == table.game
 
 
 def test_one_human_against_bots_plays_to_the_final_score_sheets() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={1: "greedy", 2: "random"})
-    last: tuple[tt.Outgoing, ...] = ()
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={1: "greedy", 2: "random"})
+    last: tuple[Outgoing, ...] = ()
     while not table.game.is_over:
         last = table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     final = last[0].message
@@ -194,7 +195,7 @@ def test_one_human_against_bots_plays_to_the_final_score_sheets() -> None:
 # -- refusals: an error for the sender alone, and nothing changes -----------------------------
 
 
-def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str, str]]:
+def _refusals(table: Table) -> list[tuple[str | bytes, int | str | None, str, str]]:
     """(message, sender, code, part of the text) for every kind of bad message."""
     ann = table.credential(0)
     bo = table.credential(1)
@@ -243,7 +244,7 @@ def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str,
         ),
         (
             json.dumps({"credential": ann, "action": "t0k0"}),
-            tt.SPECTATORS,
+            SPECTATORS,
             "wrong-seat",
             "your seat",
         ),
@@ -284,7 +285,7 @@ def _refusals(table: tt.Table) -> list[tuple[str | bytes, int | str | None, str,
 
 
 def test_every_bad_message_gets_an_error_for_its_sender_alone_and_changes_nothing() -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table = Table.new(["Ann", "Bo"], seed=SEED)
     saved = table.save()
     for message, sender, code, text in _refusals(table):
         before = table.game
@@ -306,38 +307,38 @@ def test_every_bad_message_gets_an_error_for_its_sender_alone_and_changes_nothin
 def test_hostile_messages_get_a_malformed_or_credential_refusal_not_a_crash(
     message: str, max_bytes: int
 ) -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED, max_message_bytes=max_bytes)
+    table = Table.new(["Ann", "Bo"], seed=SEED, max_message_bytes=max_bytes)
     before = table.game
     (reply,) = table.handle(message)
-    assert reply.to == tt.SENDER
+    assert reply.to == SENDER
     assert reply.message["code"] in {"malformed", "bad-credential"}
     assert table.game is before
 
 
 def test_updates_since_an_earlier_state_tell_the_moves_made_elsewhere() -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
-    elsewhere = tt.Table.resume(table.save())
+    table = Table.new(["Ann", "Bo"], seed=SEED)
+    elsewhere = Table.resume(table.save())
     earlier = table.game
     for _ in range(3):
         seat = _human_to_act(elsewhere)
         action = str(elsewhere.game.legal_actions()[0])
         direct = elsewhere.handle(_move(elsewhere, seat, action))
-    caught_up = tt.Table.resume(elsewhere.save())
+    caught_up = Table.resume(elsewhere.save())
     updates = caught_up.updates_since(earlier)
-    assert [u.to for u in updates] == [0, 1, tt.SPECTATORS]
+    assert [u.to for u in updates] == [0, 1, SPECTATORS]
     assert [m["action"] for m in updates[0].message["moves"]] == [
         str(a) for a in caught_up.game.history
     ]
     # The last update is the same as the one the moving process sent.
     assert updates[0].message["record"] == direct[0].message["record"]
     # Not an earlier state of this game: the current state, no moves.
-    other = tt.Table.new(["Ann", "Bo"], seed=SEED + 1).game
+    other = Table.new(["Ann", "Bo"], seed=SEED + 1).game
     assert caught_up.updates_since(other)[0].message["moves"] == []
 
 
 def test_follow_plays_moves_stored_elsewhere_and_tells_them_as_the_mover_did() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
-    follower = tt.Table.resume(table.save())
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    follower = Table.resume(table.save())
     for _ in range(4):  # each message a move and the bot's answers, as a server logs them
         since = len(table.game.history)
         seat = _human_to_act(table)
@@ -345,7 +346,7 @@ def test_follow_plays_moves_stored_elsewhere_and_tells_them_as_the_mover_did() -
         stored = [str(action) for action in table.game.history[since:]]
         followed = follower.follow(stored)
         assert follower.game == table.game
-        assert [o.to for o in followed] == [o.to for o in direct] == [0, 1, tt.SPECTATORS]
+        assert [o.to for o in followed] == [o.to for o in direct] == [0, 1, SPECTATORS]
         assert [o.text for o in followed] == [o.text for o in direct]
 
 
@@ -361,7 +362,7 @@ def test_follow_plays_moves_stored_elsewhere_and_tells_them_as_the_mover_did() -
 def test_follow_checks_every_stored_action_and_changes_nothing_if_one_fails(
     actions: list[str], error: type[Exception]
 ) -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table = Table.new(["Ann", "Bo"], seed=SEED)
     before = table.game
     with pytest.raises(error):
         table.follow(actions)
@@ -369,7 +370,7 @@ def test_follow_checks_every_stored_action_and_changes_nothing_if_one_fails(
 
 
 def test_follow_plays_no_move_past_the_end() -> None:
-    table = tt.Table.new(["A", "B"], seed=SEED, bots={0: "random", 1: "random"})
+    table = Table.new(["A", "B"], seed=SEED, bots={0: "random", 1: "random"})
     assert table.game.is_over
     with pytest.raises(tt.IllegalActionError, match="the game is over"):
         table.follow(["pass"])
@@ -379,7 +380,7 @@ def test_follow_plays_no_move_past_the_end() -> None:
 
 
 def test_a_hosted_seat_is_played_by_the_host_never_by_the_table() -> None:
-    table = tt.Table.new(
+    table = Table.new(
         ["Ann", "Prog", "Cy"], seed=SEED, hosted={1: "exec:rm -rf /"}, bots={2: "greedy"}
     )
     assert table.human_seats == (0,)
@@ -394,7 +395,7 @@ def test_a_hosted_seat_is_played_by_the_host_never_by_the_table() -> None:
     assert table.seat_of("") is None
     action = table.game.legal_actions()[-1]
     updates = table.play_for(1, action)
-    assert [o.to for o in updates] == [0, tt.SPECTATORS]
+    assert [o.to for o in updates] == [0, SPECTATORS]
     moves = updates[0].message["moves"]
     assert moves[0] == {**moves[0], "player": 1, "action": str(action)}
     assert "played_by" not in moves[0]  # its own program's move
@@ -415,18 +416,18 @@ def test_a_hosted_seat_is_played_by_the_host_never_by_the_table() -> None:
 def test_play_for_refuses_what_is_not_the_seats_legal_move_and_changes_nothing(
     seat: int, action: str, error: type[Exception], message: str
 ) -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
     before = table.game
     with pytest.raises(error, match=message):
-        table.play_for(seat, action, played_by=tt.PlayedBy("greedy", "away"))
+        table.play_for(seat, action, played_by=PlayedBy("greedy", "away"))
     assert table.game is before
     assert table.played_by == {}
 
 
 def test_a_move_played_for_an_away_seat_says_so_to_everyone_and_after_a_reconnection() -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table = Table.new(["Ann", "Bo"], seed=SEED)
     table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
-    by = tt.PlayedBy("greedy", "away", "Bo has been away for 60 s")
+    by = PlayedBy("greedy", "away", "Bo has been away for 60 s")
     updates = table.play_for(1, table.game.legal_actions()[0], played_by=by)
     for out in updates:
         (move,) = out.message["moves"]
@@ -445,22 +446,22 @@ def test_a_move_played_for_an_away_seat_says_so_to_everyone_and_after_a_reconnec
 
 
 def test_a_failed_commit_undoes_the_hosts_move_and_its_played_by() -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table = Table.new(["Ann", "Bo"], seed=SEED)
     before = table.game
 
-    def fail(_: tt.Table) -> None:
+    def fail(_: Table) -> None:
         raise OSError("disk full")
 
-    answer = table.play_for(0, "t0k0", played_by=tt.PlayedBy("greedy", "time"), commit=fail)
+    answer = table.play_for(0, "t0k0", played_by=PlayedBy("greedy", "time"), commit=fail)
     assert answer[0].message["code"] == "not-saved"
     assert table.game is before
     assert table.played_by == {}
 
 
 def test_played_by_and_hosted_seats_survive_save_and_resume_and_follow_tells_them() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Prog"], seed=SEED, hosted={2: "js"})
-    follower = tt.Table.resume(table.save(hash_credentials=True))
-    by = tt.PlayedBy("search:50", "time")
+    table = Table.new(["Ann", "Bo", "Prog"], seed=SEED, hosted={2: "js"})
+    follower = Table.resume(table.save(hash_credentials=True))
+    by = PlayedBy("search:50", "time")
     for step in range(6):
         seat = table.game.current_player
         assert seat is not None
@@ -479,14 +480,14 @@ def test_played_by_and_hosted_seats_survive_save_and_resume_and_follow_tells_the
     assert table.played_by
     assert follower.played_by == table.played_by
     for saved in (table.save(), follower.save()):
-        resumed = tt.Table.resume(saved)
+        resumed = Table.resume(saved)
         assert resumed.hosted == {2: "js"}
         assert resumed.played_by == table.played_by
         assert resumed.connect(None).text == table.connect(None).text
 
 
 def test_a_save_of_format_version_1_still_resumes() -> None:
-    table = tt.Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
+    table = Table.new(["Ann", "Bo", "Cy"], seed=SEED, bots={2: "greedy"})
     table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     document = json.loads(table.save())
     # As version 1 wrote it: no hosted seats, no played_by.
@@ -496,7 +497,7 @@ def test_a_save_of_format_version_1_still_resumes() -> None:
         "seats": [{"credential": s["credential"], "bot": s["bot"]} for s in document["seats"]],
     }
     del old["played_by"]
-    resumed = tt.Table.resume(json.dumps(old))
+    resumed = Table.resume(json.dumps(old))
     assert resumed.game == table.game
     assert resumed.bots == {2: "greedy"}
     assert resumed.hosted == {}
@@ -505,15 +506,15 @@ def test_a_save_of_format_version_1_still_resumes() -> None:
 
 def test_hosted_seats_are_refused_where_a_bot_sits_or_unnamed() -> None:
     with pytest.raises(tt.ConfigurationError, match="cannot be hosted too"):
-        tt.Table.new(["A", "B"], seed=SEED, bots={1: "greedy"}, hosted={1: "js"})
+        Table.new(["A", "B"], seed=SEED, bots={1: "greedy"}, hosted={1: "js"})
     with pytest.raises(tt.ConfigurationError, match="1 to 64 characters"):
-        tt.Table.new(["A", "B"], seed=SEED, hosted={1: ""})
+        Table.new(["A", "B"], seed=SEED, hosted={1: ""})
     with pytest.raises(tt.ConfigurationError, match=r"PlayedBy\.reason"):
-        tt.PlayedBy("greedy", "")
+        PlayedBy("greedy", "")
 
 
 def test_bad_messages_leak_no_secret_in_their_errors() -> None:
-    table = tt.Table.new(["Ann", "Bo"], seed=SEED)
+    table = Table.new(["Ann", "Bo"], seed=SEED)
     for message, sender, _, _ in _refusals(table):
         for out in table.handle(message, sender=sender):
             _assert_no_leak(table, out, table.credential(0), table.credential(1))
@@ -523,7 +524,7 @@ def test_bad_messages_leak_no_secret_in_their_errors() -> None:
 
 
 def test_a_seat_reconnects_with_its_credential_and_gets_the_current_state() -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     movers = []
     for _ in range(6):
         seat = _human_to_act(table)
@@ -542,13 +543,13 @@ def test_a_seat_reconnects_with_its_credential_and_gets_the_current_state() -> N
 
 
 def test_a_saved_table_resumes_with_the_same_game_seats_and_credentials() -> None:
-    table = tt.Table.new(3, seed=SEED, bots={2: "greedy"}, variants=["family"])
+    table = Table.new(3, seed=SEED, bots={2: "greedy"}, variants=["family"])
     for _ in range(5):
         seat = _human_to_act(table)
         table.handle(_move(table, seat, table.game.legal_actions()[0].__str__()))
     saved = table.save()
     assert json.loads(saved)["record"] == json.loads(tt.dumps(table.game))
-    resumed = tt.Table.resume(saved)
+    resumed = Table.resume(saved)
     assert resumed.game == table.game
     assert resumed.bots == table.bots
     assert [resumed.credential(s) for s in (0, 1)] == [table.credential(s) for s in (0, 1)]
@@ -578,21 +579,21 @@ def test_a_saved_table_resumes_with_the_same_game_seats_and_credentials() -> Non
     ],
 )
 def test_a_broken_save_is_refused(change: Any, message: str) -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     document = change(json.loads(table.save()))
     text = document if isinstance(document, str) else json.dumps(document)
     with pytest.raises(tt.RecordError, match=message.replace("$", r"\$")):
-        tt.Table.resume(text)
+        Table.resume(text)
 
 
 def test_a_save_with_hashed_credentials_holds_no_credential_and_still_checks_them() -> None:
-    table = tt.Table.new(3, seed=SEED, bots={1: "random"})
+    table = Table.new(3, seed=SEED, bots={1: "random"})
     table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     saved = table.save(hash_credentials=True)
     for seat in (0, 2):
         assert table.credential(seat) not in saved
-    resumed = tt.Table.resume(saved)
+    resumed = Table.resume(saved)
     assert resumed.game == table.game
     assert resumed.bots == {1: "random"}
     assert resumed.human_seats == (0, 2)
@@ -619,15 +620,15 @@ def test_a_save_with_hashed_credentials_holds_no_credential_and_still_checks_the
 )
 def test_bad_credential_hashes_are_refused(hashes: list[str | None], message: str) -> None:
     with pytest.raises(tt.ConfigurationError, match=message):
-        tt.Table(tt.new_game(2, seed=SEED), credential_hashes=hashes)
+        Table(tt.new_game(2, seed=SEED), credential_hashes=hashes)
 
 
 def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it() -> None:
-    table = tt.Table.new(["Ann", "Bot"], seed=SEED, bots={1: "greedy"})
+    table = Table.new(["Ann", "Bot"], seed=SEED, bots={1: "greedy"})
     before = table.game
     seen: list[int] = []
 
-    def full_disk(committed: tt.Table) -> None:
+    def full_disk(committed: Table) -> None:
         seen.append(len(committed.game.history))
         raise OSError(28, "No space left on device")
 
@@ -638,7 +639,7 @@ def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it()
     assert table.game is before
     stored: list[str] = []
     outgoing = table.handle(move, commit=lambda t: stored.append(t.save()))
-    assert [out.to for out in outgoing] == [0, tt.SPECTATORS]
+    assert [out.to for out in outgoing] == [0, SPECTATORS]
     assert stored == [table.save()]
     assert len(table.game.history) == 2
 
@@ -646,7 +647,7 @@ def test_commit_sees_the_move_before_the_answer_and_a_failing_commit_undoes_it()
 def test_two_messages_for_one_state_give_one_move_and_a_stale_refusal() -> None:
     # A refresh does not end the turn (R8 unless refresh_ends_turn): without moves_played, a
     # second tab's move for the same state would be applied after it.
-    table = tt.Table.new(2, seed=4_611_686_018_427_387_000 + 29)  # a market that may refresh
+    table = Table.new(2, seed=4_611_686_018_427_387_000 + 29)  # a market that may refresh
     assert "refresh" in map(str, table.game.legal_actions())
     seat = _human_to_act(table)
     played = table.connect(table.credential(seat)).message["moves_played"]
@@ -681,7 +682,7 @@ def _walk(value: object, skip: frozenset[str]) -> Iterator[object]:
 _CARD_KEYS = {"id", "colour", "theme", "type", "icon"}
 
 
-def _assert_no_leak(table: tt.Table, out: tt.Outgoing, *credentials: str) -> None:
+def _assert_no_leak(table: Table, out: Outgoing, *credentials: str) -> None:
     """``out`` holds no credential, no seed, no deck order and (before the end) no secret tile
     of a seat other than its reader's."""
     game = table.game
@@ -714,7 +715,7 @@ def _assert_no_leak(table: tt.Table, out: tt.Outgoing, *credentials: str) -> Non
 
 
 @st.composite
-def _incoming(draw: st.DrawFn, table: tt.Table) -> tuple[str, str | None, int | str | None]:
+def _incoming(draw: st.DrawFn, table: Table) -> tuple[str, str | None, int | str | None]:
     """One message a client might send: ("handle", text, sender) or ("connect", credential)."""
     game = table.game
     humans = table.human_seats
@@ -731,7 +732,7 @@ def _incoming(draw: st.DrawFn, table: tt.Table) -> tuple[str, str | None, int | 
             st.integers(-1, game.action_space.size)
             | st.sampled_from(["pass", "v4", "m0", "refresh", "t0k0", "x"])
         )
-        sender = draw(st.sampled_from([seat, None, tt.SPECTATORS, *humans]))
+        sender = draw(st.sampled_from([seat, None, SPECTATORS, *humans]))
         return "handle", _move(table, seat, wanted), sender
     if kind == 8:
         junk = draw(
@@ -757,7 +758,7 @@ def test_no_message_ever_holds_another_seats_secret_the_deck_order_or_the_seed(
 ) -> None:
     bot_seats = data.draw(st.lists(st.integers(0, players - 1), unique=True, max_size=players))
     bots = {s: data.draw(st.sampled_from(["random", "greedy"])) for s in bot_seats}
-    table = tt.Table.new(players, seed=seed, bots=bots, variants=variants)
+    table = Table.new(players, seed=seed, bots=bots, variants=variants)
     credentials = [table.credential(s) for s in table.human_seats]
     steps = data.draw(st.integers(1, 300))
     for _ in range(steps):
@@ -766,23 +767,23 @@ def test_no_message_ever_holds_another_seats_secret_the_deck_order_or_the_seed(
         before = table.game
         kind, payload, sender = data.draw(_incoming(table))
         if kind == "connect":
-            outgoing: tuple[tt.Outgoing, ...] = (table.connect(payload),)
+            outgoing: tuple[Outgoing, ...] = (table.connect(payload),)
         else:
             assert payload is not None
             outgoing = table.handle(payload, sender=sender)
-        if outgoing[0].to == tt.SENDER or kind == "connect":
+        if outgoing[0].to == SENDER or kind == "connect":
             assert table.game is before
         for out in outgoing:
             _assert_no_leak(table, out, *credentials)
 
 
 def test_a_message_read_later_still_shows_the_state_it_was_made_for() -> None:
-    table = tt.Table.new(2, seed=SEED)
+    table = Table.new(2, seed=SEED)
     first = table.handle(_move(table, 0, str(table.game.legal_actions()[0])))
     after_first = table.game
     table.handle(_move(table, 1, str(table.game.legal_actions()[0])))
     assert table.game != after_first
-    assert [out.to for out in first] == [0, 1, tt.SPECTATORS]
+    assert [out.to for out in first] == [0, 1, SPECTATORS]
     for seat in (0, 1):
         record = json.dumps(first[seat].message["record"])
         assert tt.loads_view(record) == after_first.view(seat)

@@ -1,6 +1,6 @@
 """docs/how-to-play.md (issue 23): its pictures and worked example come from real games.
 
-``docs/hooks/how_to_play.py`` draws the page's pictures with ``tt.board_svg`` and writes its
+``docs/hooks/how_to_play.py`` draws the page's pictures with ``tricky_treats.drawing.board_svg`` and writes its
 scoring example; they are committed (issue 38: the page reads whole on a code host), and
 ``python docs/hooks/how_to_play.py`` writes them again. These tests check what it produces,
 and that the committed files are exactly that.
@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pytest
 
-import tricky_treats as tt
+from tricky_treats.drawing import board_svg
 
 ROOT = Path(__file__).parent.parent
 PAGE = ROOT / "docs" / "how-to-play.md"
@@ -45,7 +45,7 @@ def test_every_picture_is_a_players_view_drawn_by_board_svg(hook: ModuleType) ->
     pictures = hook.pictures()
     for name, (state, seat, parts) in hook.positions().items():
         svg = pictures[f"{name}.svg"]
-        assert svg == tt.board_svg(state.view(seat), parts=parts)
+        assert svg == board_svg(state.view(seat), parts=parts)
         ET.fromstring(svg)
         assert state in hook.game()  # a position of the page's real game
 

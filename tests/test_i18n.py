@@ -19,8 +19,9 @@ import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _script, _stdin
-from tricky_treats import _i18n
+from tricky_treats import i18n
 from tricky_treats.cli import main
+from tricky_treats.drawing import board_svg
 from tricky_treats.events import (
     CardPlaced,
     CardRevealed,
@@ -42,7 +43,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "tricky_treats"
-TRANSLATED = [language for language in _i18n.LANGUAGES if language != "en"]
+TRANSLATED = [language for language in i18n.LANGUAGES if language != "en"]
 
 
 @functools.cache
@@ -102,7 +103,7 @@ def _key(message: object) -> tuple[str | None, str]:
 
 def test_a_plain_import_loads_no_catalog_nor_gettext_nor_babel() -> None:
     code = (
-        "import sys, tricky_treats, tricky_treats._i18n as i\n"
+        "import sys, tricky_treats, tricky_treats.i18n as i\n"
         "tricky_treats.new_game(players=2, seed=1).apply_with_events(\n"
         "    tricky_treats.new_game(players=2, seed=1).legal_actions()[0])\n"
         "print(i.catalog.cache_info().currsize, 'gettext' in sys.modules, 'babel' in sys.modules)"
@@ -183,7 +184,7 @@ def test_every_component_word_is_marked_for_the_catalogs() -> None:
     ],
 )
 def test_the_locale_chooses_the_language(environ: dict[str, str], language: str) -> None:
-    assert _i18n.from_environment(environ) == language
+    assert i18n.from_environment(environ) == language
 
 
 @pytest.mark.parametrize(
@@ -199,11 +200,11 @@ def test_the_locale_chooses_the_language(environ: dict[str, str], language: str)
     ],
 )
 def test_accept_language_chooses_the_web_language(header: str | None, language: str) -> None:
-    assert _i18n.from_accept_language(header) == language
+    assert i18n.from_accept_language(header) == language
 
 
 def test_an_unknown_language_is_a_clear_error() -> None:
-    shipped = ", ".join(_i18n.LANGUAGES)  # however many ship
+    shipped = ", ".join(i18n.LANGUAGES)  # however many ship
     with pytest.raises(
         tt.ConfigurationError, match=rf"no translation into 'qaa'; the languages are {shipped}$"
     ):
@@ -233,7 +234,7 @@ def test_records_are_the_same_in_every_language(
 ) -> None:
     lines, _final = _script(["human", "greedy"], ["Ann", "Bo"], 8)
     saved = []
-    for language in _i18n.LANGUAGES:
+    for language in i18n.LANGUAGES:
         _stdin(monkeypatch, lines)
         path = tmp_path / f"{language}.json"
         args = ["play", "--lang", language, "--seats", "human,greedy", "--names", "Ann,Bo"]
@@ -245,7 +246,7 @@ def test_records_are_the_same_in_every_language(
 
 def test_errors_are_the_same_classes_in_every_language() -> None:
     game = tt.new_game(players=2, seed=3)
-    with _i18n.speaking("nl"), pytest.raises(tt.IllegalActionError) as dutch:
+    with i18n.speaking("nl"), pytest.raises(tt.IllegalActionError) as dutch:
         game.apply(tt.Pass())
     with pytest.raises(tt.IllegalActionError) as english:
         game.apply(tt.Pass())
@@ -304,7 +305,7 @@ def test_every_event_is_told_in_dutch() -> None:
     game = tt.new_game(players=2, seed=3)
     card, tile = game.market[0], game.setup.mean_houses[0].tile
     assert card is not None
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         card_nl, tile_nl = card_words(card), tile_words(tile)
     told = [describe_event(e, ["Ann", "Bo"], you=0, language="nl") for e in _events(game)]  # type: ignore[arg-type]
     assert told == [line.format(card=card_nl, tile=tile_nl) for line in DUTCH_EVENTS]
@@ -497,7 +498,7 @@ def test_the_svg_draws_a_whole_game_without_english(language: str) -> None:
     while True:
         for seat in range(3):
             left |= _english_left(
-                _svg_text(tt.board_svg(game.view(seat), language=language)),
+                _svg_text(board_svg(game.view(seat), language=language)),
                 language,
                 ("Ann", "Bo", "Cy"),
             )
@@ -511,11 +512,11 @@ def test_the_svg_draws_a_whole_game_without_english(language: str) -> None:
 
 def test_the_svg_is_english_by_default_and_dutch_when_asked() -> None:
     view = tt.new_game(players=2, seed=1).view(0)
-    english, dutch = tt.board_svg(view), tt.board_svg(view, language="nl")
+    english, dutch = board_svg(view), board_svg(view, language="nl")
     assert "Nice neighbours: visit them for treats" in english
     assert "Aardige buren: bezoek ze voor snoep" in dutch
     assert "Nice neighbours" not in dutch
-    assert tt.board_svg(view, language="en") == english
+    assert board_svg(view, language="en") == english
 
 
 # -- the web pages' catalog ----------------------------------------------------------------------
@@ -583,7 +584,7 @@ def test_the_language_switch_offers_every_catalog_shipped() -> None:
 
     catalogs = sorted(p.stem for p in (WEB / "static" / "i18n").glob("*.json"))
     assert set(web_languages()) == {"en", *catalogs}  # each a language the engine speaks too
-    assert set(catalogs) <= set(_i18n.LANGUAGES)
+    assert set(catalogs) <= set(i18n.LANGUAGES)
     for code, name in web_languages().items():
         # Each named in its own words: a catalog's translation of "English".
         own = (
@@ -644,7 +645,7 @@ def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> N
             try:
                 game.apply(action)
             except tt.TrickyTreatsError as error:
-                with _i18n.speaking(language):
+                with i18n.speaking(language):
                     text = _teaching.refusal_text(action, str(error))
                 assert _english_left(text, language) == set(), text
                 told.add(text.split(":")[0])
@@ -669,7 +670,8 @@ def _candy_po(domain: str, language: str) -> Catalog:
 
 
 def _candy_languages(domain: str) -> list[str]:
-    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{domain}")
+    folder = domain.replace("_", "-")
+    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{folder}")
     return [language for language in module.LANGUAGES if language != "en"]
 
 
@@ -835,7 +837,7 @@ def test_tricks_and_treats_plays_special_baskets_in_chinese_within_80_columns(
     pytest.importorskip("tricks_and_treats", reason="pip install -e examples/tricks-and-treats")
     from tricks_and_treats.__main__ import main as tricks_and_treats
 
-    from tricky_treats.protocol._game_kit import columns
+    from tricky_treats.protocol.game_kit import columns
 
     english: set[str] = set()
     translated: set[str] = set()

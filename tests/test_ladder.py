@@ -189,9 +189,65 @@ def test_the_ladder_command_rates_a_candy_games_bots(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "2 players of candy-chaser" in out
     assert len([line for line in out.splitlines() if "greedy" in line and "%" in line]) == 1
-    with pytest.raises(SystemExit) as stopped:
-        main(["ladder", "--game", "chess", "--bots", "random,greedy"])
-    assert stopped.value.code == 2
-    assert "invalid choice: 'chess'" in capsys.readouterr().err
+    # The games are those installed (entry points), read when one is asked for, not by argparse.
+    assert main(["ladder", "--game", "chess", "--bots", "random,greedy"]) == 2
+    assert "no game 'chess'; choose tricky-treats, candy-chaser" in capsys.readouterr().err
     with pytest.raises(tt.ConfigurationError, match="no game 'chess'"):
         play_ladder(["random", "greedy"], games=2, game="chess")
+
+
+def test_the_ladder_finds_the_games_their_distributions_declare() -> None:
+    """Issue 44: the candy games declare themselves in ``tricky_treats.games``; the engine
+    names none of them (``_candy_ladder`` once kept their names and packages)."""
+    from tricky_treats.protocol.installed import installed_games, load_game
+
+    games = {
+        "hack-trick": "hack_trick",
+        "candy-chaser": "candy_chaser",
+        "tricks-and-treats": "tricks_and_treats",
+    }
+    for game, package in games.items():
+        module = pytest.importorskip(package, reason=f"pip install -e examples/{game}")
+        assert game in installed_games()
+        entry = load_game(game)
+        assert entry.make_bot is module.make_bot
+        first = entry.deal(3)
+        assert first.num_players == 2
+        assert first == entry.deal(3) != entry.deal(4)  # the seed deals the game
+
+
+def _declared(monkeypatch: pytest.MonkeyPatch, **targets: str) -> None:
+    """Make ``tricky_treats.games`` hold ``targets`` alone (name: ``module:attribute``)."""
+    import importlib.metadata
+
+    from tricky_treats.protocol.installed import GAMES_GROUP
+
+    points = [
+        importlib.metadata.EntryPoint(name, value, GAMES_GROUP) for name, value in targets.items()
+    ]
+    real = importlib.metadata.entry_points
+
+    def entry_points(**params: str) -> object:
+        if params.get("group") == GAMES_GROUP:
+            return points
+        return real(**params)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+
+
+def test_a_game_no_distribution_declares_is_refused_with_the_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _declared(monkeypatch, checkers="json:dumps")
+    with pytest.raises(
+        tt.ConfigurationError, match="no game 'chess'; choose tricky-treats, checkers"
+    ):
+        play_ladder(["random", "greedy"], games=2, game="chess")
+
+
+def test_a_broken_declared_game_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    _declared(monkeypatch, gone="no_such_module_anywhere:GAME", odd="json:dumps")
+    with pytest.raises(tt.ConfigurationError, match=r"'gone' \(no_such_module_anywhere:GAME\) "):
+        play_ladder(["random", "greedy"], games=2, game="gone")
+    with pytest.raises(tt.ConfigurationError, match=r"'odd' .* is a function, not a "):
+        play_ladder(["random", "greedy"], games=2, game="odd")

@@ -107,11 +107,15 @@ def test_ci_runs_the_readmes_test_command_and_checks_a_release() -> None:
     # Issue 38: the engine's tests alone, beside the whole suite that CI runs.
     assert light == "python -m pip install -e '.[dev]' && python -m pytest"
     assert test_command == (
-        "python -m pip install -e '.[all]' -e 'examples/web[postgresql]' && python -m pytest"
+        "python -m pip install -e '.[all]' -e 'examples/web[postgresql]' -e examples/hack-trick "
+        "-e examples/candy-chaser -e examples/tricks-and-treats && python -m pytest"
     )
     ci = (ROOT / ".ci" / "run").read_text()
     assert f"\n{test_command}\n" in ci
     assert "export CI=true" in ci  # where a skip fails
+    # Issue 44: the light path as written, in a fresh venv, its skips naming their pip line.
+    assert f'grep -xF "{light}" README.md' in ci
+    assert "grep '^SKIPPED' \"$light_log\" | grep -v 'pip install'" in ci
     for step in ("python -m build", "twine check", "examples/random_game.py"):
         assert step in ci, step
 
@@ -162,3 +166,15 @@ def test_the_example_variants_one_liner_shows_its_effect(sugar_rush_site: Path) 
     assert result.stdout == shown
     base, sugar = result.stdout.splitlines()
     assert base != sugar.replace("sugar rush:", "base game: ")  # the variant changed the house
+
+
+def test_every_benchmark_has_a_quick_mode_that_ci_runs() -> None:
+    """Issue 44: bench_engine.py crashed for a release and nothing saw it; CI now runs every
+    script under benchmarks/ with --quick."""
+    scripts = sorted((ROOT / "benchmarks").glob("bench_*.py"))
+    assert len(scripts) > 10
+    for script in scripts:
+        assert '"--quick"' in script.read_text(encoding="utf-8"), script.name
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "for script in benchmarks/bench_*.py; do" in ci
+    assert 'python "$script" --quick >/dev/null' in ci

@@ -23,6 +23,7 @@ import tricky_treats as tt
 from tests.registry import registered_variants
 from tricky_treats import plugins
 from tricky_treats.components import base_components
+from tricky_treats.host import Table
 from tricky_treats.testing import check_state, check_variant
 from tricky_treats.variants import base
 
@@ -409,7 +410,7 @@ def test_a_scorer_output_out_of_bounds_gets_plugin_error(
         tt.dumps(game, player=0)
     assert re.search(detail, caught.value.detail or "")
     assert len(str(caught.value)) < 500
-    table = tt.Table(game, bots={1: "random"})
+    table = Table(game, bots={1: "random"})
     with pytest.raises(tt.PluginError):
         table.connect(table.credential(0)).text  # noqa: B018 - rendering is the test
 
@@ -589,7 +590,7 @@ def test_a_scorer_error_reaches_players_without_the_plugin_text() -> None:
         tt.new_game(2, seed=1, variants=[_scoring(tells)]), [tt.RandomAgent()] * 2
     )
     before_end, last = states[-2], states[-1].history[-1]
-    table = tt.Table(before_end)
+    table = Table(before_end)
     seat = before_end.current_player
     assert seat is not None
     move = json.dumps({"credential": table.credential(seat), "action": str(last)})

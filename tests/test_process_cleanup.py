@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import tricky_treats as tt
 from tests.requirements import needs_extra
 from tricky_treats import ladder
 from tricky_treats.cli import main
+from tricky_treats.simulation import simulate
 
 linux_only = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads /proc: the process table of Linux"
@@ -139,7 +139,7 @@ def test_a_pool_stopped_early_leaves_no_worker() -> None:
     """Closing the results of a pool ends its workers at once (what ``report`` now does)."""
     linux = sys.platform.startswith("linux")
     others = _children(os.getpid()) if linux else set()  # other tests' children, not the pool's
-    results = tt.simulate(10_000, ["greedy", "greedy"], seed=1, backend="pool", jobs=2)
+    results = simulate(10_000, ["greedy", "greedy"], seed=1, backend="pool", jobs=2)
     next(iter(results))
     before = _children(os.getpid()) - others if linux else set()
     results.close()  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from tests.requirements import install_hint
 
 pytest.importorskip("matplotlib", reason=install_hint("report"))
 
-import tricky_treats
+import tricky_treats.simulation
 from tricky_treats._extras import install_hint as extra_hint
 from tricky_treats.cli import main
 from tricky_treats.errors import ConfigurationError
@@ -434,9 +434,9 @@ def test_simulate_files_read_back_as_the_games_played(simulated: dict[str, Path]
     played = play_results(["greedy", "random", "random"], games=6, seed=11)
     assert from_jsonl == from_csv == played
     # One result type: the games read back are simulate's own results.
-    assert GameResult is tricky_treats.GameResult
-    assert SeatResult is tricky_treats.SeatResult
-    assert all(type(r) is tricky_treats.GameResult for r in from_csv)
+    assert GameResult is tricky_treats.simulation.GameResult
+    assert SeatResult is tricky_treats.simulation.SeatResult
+    assert all(type(r) is tricky_treats.simulation.GameResult for r in from_csv)
     assert [r.seed for r in played] == list(range(11, 17))
     assert all(math.fsum(s.win for s in r.seats) == pytest.approx(1) for r in played)
     # The bots rotate seats from game to game, as in simulate.

@@ -118,9 +118,13 @@ sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-rs", *
 
 
 def test_the_suite_collects_with_the_dev_extra_alone(tmp_path: Path) -> None:
-    """With ``pip install -e '.[dev]'`` alone, every module needing more skips with the pip
-    line instead of stopping collection (issue 37: tests/test_web_hosting.py imported
-    starlette at module level). The other extras' modules are made unimportable here."""
+    """With ``pip install -e '.[dev]'`` alone, the README's ``python -m pytest`` collects with
+    no error: every module needing more skips with the pip line instead of stopping
+    collection (issue 37: tests/test_web_hosting.py imported starlette at module level; issue
+    44: the adapters' numpy modules under src/, collected for their doctests). It collects
+    what the README's command collects (the testpaths: tests, src, README.md, the candy
+    games). The other extras' modules and the repository's other distributions are made
+    unimportable here."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
     ]
@@ -130,18 +134,62 @@ def test_the_suite_collects_with_the_dev_extra_alone(tmp_path: Path) -> None:
          for module in modules}
         - {module for extra in dev if extra in requirements.EXTRA_MODULES
            for module in requirements.EXTRA_MODULES[extra]}
+        | set(requirements.DISTRIBUTIONS)
     )  # fmt: skip
-    assert "starlette" in blocked
+    assert {"starlette", "numpy", "tricky_treats_web", "hack_trick"} <= set(blocked)
     script = tmp_path / "without_extras.py"
     script.write_text(_WITHOUT_EXTRAS)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # in CI a skip is a failure
     result = subprocess.run(
-        [sys.executable, str(script), ",".join(blocked), str(ROOT / "tests")],
+        [sys.executable, str(script), ",".join(blocked)],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
     assert "error" not in result.stdout.strip().splitlines()[-1], result.stdout[-3000:]
     skips = [line for line in result.stdout.splitlines() if line.startswith("SKIPPED")]
-    assert any("test_web_hosting.py" in line for line in skips), skips
+    for needed in (
+        "tests/test_web_hosting.py",  # starlette
+        "tests/test_vector.py",  # numpy, through tricky_treats.adapters.vector
+        "src/tricky_treats/adapters/_vector_tables.py",  # numpy, for its doctests
+        "examples/hack-trick/tests/test_hack_trick.py",  # the candy game itself
+    ):
+        assert any(needed in line for line in skips), (needed, skips)
     for line in skips:
         assert "pip install" in line, line
+    collected = [line for line in result.stdout.splitlines() if "::" in line]
+    assert any(line.startswith("README.md::") for line in collected), collected[:5]
+    assert any(line.startswith("src/tricky_treats/") for line in collected)
+
+
+def test_a_module_needing_what_is_not_installed_skips_with_its_pip_line(tmp_path: Path) -> None:
+    """Which modules skip follows from their imports, through the repository's own modules."""
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "__init__.py").write_text("")
+    shutil.copy(ROOT / "tests" / "requirements.py", tmp_path / "tests" / "requirements.py")
+    (tmp_path / "tests" / "helper.py").write_text("import numpy\n")
+    (tmp_path / "tests" / "test_through_a_helper.py").write_text(
+        "from tests.helper import numpy\n\ndef test_it():\n    pass\n"
+    )
+    (tmp_path / "tests" / "test_guarded.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "try:\n    import no_such_module\nexcept ImportError:\n    no_such_module = None\n"
+        "if TYPE_CHECKING:\n    import starlette\n"
+        "def test_it():\n    pass\n"
+        "def test_needing_a_peer_inside():\n    for _ in range(1):\n        import starlette\n"
+    )
+    (tmp_path / "tests" / "test_plain.py").write_text("import json\n\ndef test_it():\n    pass\n")
+    script = tmp_path / "without_extras.py"
+    script.write_text(_WITHOUT_EXTRAS.replace('"--collect-only", ', ""))
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    result = subprocess.run(
+        [sys.executable, str(script), "numpy,starlette", "-p", "no:randomly", "tests"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert "needs the policy extra: pip install -e '.[policy]'" in result.stdout, result.stdout
+    assert "tests/test_through_a_helper.py" in result.stdout
+    assert "tests/test_guarded.py: needs the webtest extra: pip install -e '.[webtest]'" in (
+        result.stdout
+    )  # an import inside the test's body: the test skips, not its module
+    last = result.stdout.strip().splitlines()[-1]
+    assert "2 passed, 2 skipped" in last, result.stdout

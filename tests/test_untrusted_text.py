@@ -17,6 +17,9 @@ from tests.registry import registered_variants
 from tests.requirements import WEB_APP_HINT, install_hint, needs_extra
 from tricky_treats.cli import main
 from tricky_treats.cli._progress import Progress
+from tricky_treats.drawing import board_svg
+from tricky_treats.host import Table
+from tricky_treats.simulation import simulate
 
 SCRIPT = "</script><script>alert(1)</script>"
 LINK = "[link=https://example.org]Ann[/link]"
@@ -88,7 +91,7 @@ def test_a_name_in_a_record_cannot_end_the_replay_pages_script(
 def test_a_picture_shows_a_hostile_name_as_text() -> None:
     import xml.etree.ElementTree as ET
 
-    svg = tt.board_svg(tt.new_game(players=[SCRIPT, LINK], seed=1).view(0))
+    svg = board_svg(tt.new_game(players=[SCRIPT, LINK], seed=1).view(0))
     root = ET.fromstring(svg)
     assert not [e for e in root.iter() if e.tag.endswith("script")]
     assert SCRIPT in "".join(root.itertext())
@@ -187,9 +190,9 @@ def test_the_report_shows_a_hostile_label_as_text() -> None:
         lambda huge: tt.new_game(2, variants=[huge]),
         lambda huge: tt.get_variant(huge),
         lambda huge: tt.new_game(2, first_player=huge),
-        lambda huge: tt.Table(tt.new_game(2, seed=1), bots={0: huge}),
-        lambda huge: list(tt.simulate(1, ["random", "random"], backend=huge)),
-        lambda huge: list(tt.simulate(1, ["random", "random"], variants=huge)),
+        lambda huge: Table(tt.new_game(2, seed=1), bots={0: huge}),
+        lambda huge: list(simulate(1, ["random", "random"], backend=huge)),
+        lambda huge: list(simulate(1, ["random", "random"], variants=huge)),
     ],
     ids=["variant", "get_variant", "first_player", "bot", "backend", "variants-string"],
 )

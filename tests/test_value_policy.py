@@ -17,6 +17,7 @@ import pytest
 import tricky_treats as tt
 from tests.requirements import needs_extra
 from tricky_treats._extras import install_hint
+from tricky_treats.simulation import simulate
 
 pytestmark = needs_extra("policy")
 
@@ -126,7 +127,7 @@ def test_the_shipped_policy_is_the_policy_agent_of_every_command() -> None:
     for agent in (make_agent("policy"), make_bot("policy")):
         assert isinstance(agent, ValuePolicyAgent)
         assert np.array_equal(agent.weights, shipped.weights)
-    games = list(tt.simulate(2, ["policy", "greedy"], seed=3, backend="inline"))
+    games = list(simulate(2, ["policy", "greedy"], seed=3, backend="inline"))
     assert len(games) == 2
 
 

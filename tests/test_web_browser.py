@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-import tricky_treats as tt
+from tricky_treats.host import Table
 
 try:
     import tricky_treats_web.app as web_app
@@ -803,8 +803,8 @@ def test_a_link_to_no_game_says_so_and_stops_retrying(
     watched.check()
 
 
-def _finished_table(names: list[str], seed: int) -> tt.Table:
-    table = tt.Table.new(names, seed)
+def _finished_table(names: list[str], seed: int) -> Table:
+    table = Table.new(names, seed)
     while not table.game.is_over:
         seat = table.game.current_player
         assert seat is not None

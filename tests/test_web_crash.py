@@ -38,6 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 
 if sys.platform == "win32":  # pragma: no cover - SIGKILL is a POSIX signal
     pytest.skip("SIGKILL needs a POSIX system", allow_module_level=True)
@@ -282,7 +283,7 @@ async def _kill_at_random_points(
 
 def _expected_final_record(game: Game) -> str:
     """The game played locally by the same scripted choices: what the server must end with."""
-    table = tt.Table.new(game.names, game.seed, bots=game.bots, variants=game.variants)
+    table = Table.new(game.names, game.seed, bots=game.bots, variants=game.variants)
     while not table.game.is_over:
         seat = table.game.current_player
         assert seat is not None

@@ -42,8 +42,8 @@ from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-import tricky_treats as tt
 from tests.requirements import WEB_APP_HINT
+from tricky_treats.host import Table
 
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
@@ -260,7 +260,7 @@ def test_a_stored_game_is_played_once_two_seats_moved_in_it_themselves(
         from tricky_treats_web.postgres import PostgresTableStore
 
         store = PostgresTableStore(request.getfixturevalue("postgres_url"))
-    table = tt.Table.new(["Ann", "Bo"], SEED)
+    table = Table.new(["Ann", "Bo"], SEED)
     assert store.create("game", table, policy=None, maker="a", per_maker=5, most=5) == []
     for version, mover in enumerate((0, None, 0), start=1):
         seat = table.game.current_player
@@ -522,7 +522,7 @@ class SlowStore(SqliteTableStore):
         self.release = threading.Event()
         self.waiting = threading.Event()
 
-    def save(self, game_id: str, table: tt.Table, **details: Any) -> None:
+    def save(self, game_id: str, table: Table, **details: Any) -> None:
         if game_id == self.slow_game:
             self.waiting.set()
             self.release.wait(30)
@@ -784,8 +784,8 @@ def test_a_nul_or_odd_byte_in_a_game_id_is_no_game_on_postgresql(
         store.close()
 
 
-def _finished_table(seed: int) -> tt.Table:
-    table = tt.Table.new(["Ann", "Bo"], seed)
+def _finished_table(seed: int) -> Table:
+    table = Table.new(["Ann", "Bo"], seed)
     while not table.game.is_over:
         seat = table.game.current_player
         assert seat is not None

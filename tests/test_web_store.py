@@ -24,6 +24,7 @@ pytest.importorskip("httpx2", reason=install_hint("webtest"))
 from starlette.testclient import TestClient
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
@@ -65,7 +66,7 @@ def _play(client: TestClient, game_id: str, keys: list[str | None], moves: int) 
     return update
 
 
-def _stored(path: Path) -> dict[str, tt.Table]:
+def _stored(path: Path) -> dict[str, Table]:
     """The games in the store file, read straight from it (each snapshot with its log played)."""
     return stored_tables(path)
 
@@ -137,9 +138,9 @@ def test_a_stored_table_that_fails_to_load_is_reported_and_kept_aside(
 ) -> None:
     path = tmp_path / "tables.sqlite3"
     store = SqliteTableStore(path)
-    good = tt.Table.new(2, seed=SEED)
+    good = Table.new(2, seed=SEED)
     store.save("good", good)
-    store.save("bad", tt.Table.new(2, seed=SEED + 1))
+    store.save("bad", Table.new(2, seed=SEED + 1))
     if data == "tampered":  # valid JSON, but a record the engine refuses
         document = json.loads(stored_rows(path)["bad"][0])
         document["record"]["seed"] = "seven"
@@ -177,7 +178,7 @@ def test_a_corrupted_store_file_is_moved_aside_and_reported(
         path.write_bytes(b"this is not a database, " * 200)
     else:
         store = SqliteTableStore(path)
-        store.save("game", tt.Table.new(2, seed=SEED))
+        store.save("game", Table.new(2, seed=SEED))
         with sqlite3.connect(path) as db:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
@@ -193,7 +194,7 @@ def test_a_corrupted_store_file_is_moved_aside_and_reported(
     assert "is not a readable SQLite database" in caplog.text
     assert str(store.set_aside) in caplog.text
     assert store.load_unfinished() == {}
-    store.save("new", tt.Table.new(2, seed=SEED))
+    store.save("new", Table.new(2, seed=SEED))
     assert set(SqliteTableStore(path).load_unfinished()) == {"new"}
 
 
@@ -202,12 +203,12 @@ class FullDiskStore(SqliteTableStore):
 
     full = False
 
-    def save(self, game_id: str, table: tt.Table, **details: Any) -> None:
+    def save(self, game_id: str, table: Table, **details: Any) -> None:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
         super().save(game_id, table, **details)
 
-    def create(self, game_id: str, table: tt.Table, **details: Any) -> list[str]:
+    def create(self, game_id: str, table: Table, **details: Any) -> list[str]:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
         return super().create(game_id, table, **details)
@@ -271,10 +272,10 @@ def _crashed_copy(store_path: Path, into: Path) -> Path:
     return into / store_path.name
 
 
-def _store_with_moves(path: Path) -> tuple[SqliteTableStore, tt.Table]:
+def _store_with_moves(path: Path) -> tuple[SqliteTableStore, Table]:
     store = SqliteTableStore(path)
-    store.save("other", tt.Table.new(2, seed=SEED + 5), version=0)
-    table = tt.Table.new(2, seed=SEED)
+    store.save("other", Table.new(2, seed=SEED + 5), version=0)
+    table = Table.new(2, seed=SEED)
     store.save("game", table, version=0)
     for version in range(1, 9):
         _move(store, "game", table, version)
@@ -292,7 +293,7 @@ def test_an_intact_write_ahead_log_after_a_crash_loses_nothing(tmp_path: Path) -
     assert (stored.version, stored.table.game) == (8, table.game)
 
 
-def _move(store: SqliteTableStore, game_id: str, table: tt.Table, version: int) -> None:
+def _move(store: SqliteTableStore, game_id: str, table: Table, version: int) -> None:
     """Play the first legal action at ``table`` and store it as ``version``."""
     since = len(table.game.history)
     seat = table.game.current_player
@@ -304,7 +305,7 @@ def _move(store: SqliteTableStore, game_id: str, table: tt.Table, version: int) 
 def _twelve_games(path: Path) -> tuple[SqliteTableStore, dict[str, int]]:
     """12 games, 3 moves each made round by round (as players do): their saved versions."""
     store = SqliteTableStore(path)
-    tables = {f"g{i:02}": tt.Table.new(2, seed=SEED + i) for i in range(12)}
+    tables = {f"g{i:02}": Table.new(2, seed=SEED + i) for i in range(12)}
     versions = {}
     for game_id, table in tables.items():
         store.save(game_id, table, version=0)

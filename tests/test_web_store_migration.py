@@ -30,6 +30,7 @@ from tricky_treats_web.store import SCHEMA_VERSION
 
 import tricky_treats as tt
 from tests.stored_games import stored_tables, stored_versions
+from tricky_treats.host import PlayedBy, Table
 
 SEED = 4_611_686_018_427_387_000 + 4949
 
@@ -77,7 +78,7 @@ CREATE TABLE IF NOT EXISTS tricky_treats_quarantine (
 """The PostgreSQL store's schema before the move log."""
 
 
-def _play(table: tt.Table, messages: int) -> tt.Table:
+def _play(table: Table, messages: int) -> Table:
     for _ in range(messages):
         seat = table.game.current_player
         assert seat is not None
@@ -86,24 +87,24 @@ def _play(table: tt.Table, messages: int) -> tt.Table:
     return table
 
 
-def _finished(seed: int) -> tt.Table:
-    table = tt.Table.new(["Ann", "Bo"], seed)
+def _finished(seed: int) -> Table:
+    table = Table.new(["Ann", "Bo"], seed)
     while not table.game.is_over:
         _play(table, 1)
     return table
 
 
-def _old_games() -> dict[str, tuple[tt.Table, int, str | None]]:
+def _old_games() -> dict[str, tuple[Table, int, str | None]]:
     """Games as the old store held them: table, version, next game."""
     return {
-        "playing": (_play(tt.Table.new(["Ann", "Bo", "Cy"], SEED, bots={2: "greedy"}), 5), 5, None),
-        "unplayed": (tt.Table.new(["Ann", "Bo"], SEED + 1), 0, None),
+        "playing": (_play(Table.new(["Ann", "Bo", "Cy"], SEED, bots={2: "greedy"}), 5), 5, None),
+        "unplayed": (Table.new(["Ann", "Bo"], SEED + 1), 0, None),
         "finished": (_finished(SEED + 2), 44, "playing"),
-        "bots": (tt.Table.new(["A", "B"], SEED + 3, bots={0: "random", 1: "random"}), 0, None),
+        "bots": (Table.new(["A", "B"], SEED + 3, bots={0: "random", 1: "random"}), 0, None),
     }
 
 
-def _check_migrated(store: TableStore, old: dict[str, tuple[tt.Table, int, str | None]]) -> None:
+def _check_migrated(store: TableStore, old: dict[str, tuple[Table, int, str | None]]) -> None:
     """Every old game is there, the same, at its version, with its link; and plays on."""
     for game_id, (table, version, following) in old.items():
         stored = store.load(game_id)
@@ -126,7 +127,7 @@ def _check_migrated(store: TableStore, old: dict[str, tuple[tt.Table, int, str |
     assert (stored.version, stored.table.game) == (version + 1, table.game)
 
 
-def _old_sqlite_file(path: Path, old: dict[str, tuple[tt.Table, int, str | None]]) -> None:
+def _old_sqlite_file(path: Path, old: dict[str, tuple[Table, int, str | None]]) -> None:
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("PRAGMA journal_mode=WAL")
@@ -327,14 +328,14 @@ def _format_1(save: str) -> str:
     return json.dumps({**document, "format_version": 1, "seats": seats})
 
 
-def _schema_2_games() -> dict[str, tuple[str, list[tuple[int, str]], tt.Table]]:
+def _schema_2_games() -> dict[str, tuple[str, list[tuple[int, str]], Table]]:
     """Games as the schema-2 store held them: snapshot, log, and the table they make."""
-    games: dict[str, tuple[str, list[tuple[int, str]], tt.Table]] = {}
+    games: dict[str, tuple[str, list[tuple[int, str]], Table]] = {}
     for game_id, players, bots, moves in (
         ("playing", ["Ann", "Bo", "Cy"], {2: "greedy"}, 4),
         ("fresh", ["Ann", "Bo"], {}, 0),
     ):
-        table = tt.Table.new(players, SEED + len(games), bots=bots)
+        table = Table.new(players, SEED + len(games), bots=bots)
         snapshot = _format_1(table.save(hash_credentials=True))
         log = []
         for version in range(1, moves + 1):
@@ -345,7 +346,7 @@ def _schema_2_games() -> dict[str, tuple[str, list[tuple[int, str]], tt.Table]]:
     return games
 
 
-def _check_schema_3(store: TableStore, games: dict[str, tuple[str, list[Any], tt.Table]]) -> None:
+def _check_schema_3(store: TableStore, games: dict[str, tuple[str, list[Any], Table]]) -> None:
     """Each game is there, at its version, without a policy or clocks; it takes new moves
     with a clock and who played them, and the presence rows work."""
     for game_id, (_, log, table) in games.items():
@@ -357,16 +358,16 @@ def _check_schema_3(store: TableStore, games: dict[str, tuple[str, list[Any], tt
     since = len(table.game.history)
     seat = table.game.current_player
     assert seat is not None
-    table.play_for(seat, table.game.legal_actions()[0], played_by=tt.PlayedBy("greedy", "away"))
+    table.play_for(seat, table.game.legal_actions()[0], played_by=PlayedBy("greedy", "away"))
     clock = json.dumps({"at": 1.5, "left": [1.0, 2.0, 3.0]})
     store.save("playing", table, version=5, since=since, clock=clock)
     stored = store.load("playing")
     assert stored is not None
     assert (stored.version, stored.clock) == (5, clock)
-    assert stored.table.played_by == {since: tt.PlayedBy("greedy", "away")}
+    assert stored.table.played_by == {since: PlayedBy("greedy", "away")}
     news = store.moves_since("playing", 4)
     assert news is not None
-    assert (news.moves[0].clock, news.moves[0].played_by) == (clock, tt.PlayedBy("greedy", "away"))
+    assert (news.moves[0].clock, news.moves[0].played_by) == (clock, PlayedBy("greedy", "away"))
     store.set_presence("playing", "one", 0, 2)
     (row,) = store.presence("playing", "two")
     assert (row.process, row.seat, row.sockets, row.away_seconds) == ("one", 0, 2, None)

@@ -15,9 +15,9 @@ import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _run, _script, _stdin
-from tricky_treats import _extras, _i18n
+from tricky_treats import _extras, i18n
 from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
-from tricky_treats.drawing import MAX_SIZE, MIN_SIZE
+from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
 from tricky_treats.drawing._terminal import Move, move_text, turn_screen
 
 
@@ -73,7 +73,7 @@ def test_the_picture_of_a_command_line_game_calls_nobody_you(
     assert _run(capsys, "play", "--lang", language, "--players", "2", "--seed", "3")[0] == 0
     game = tt.loads(record.read_text())
     for seat in (0, 1):
-        words = _svg_words(tt.board_svg(game.view(seat), language=language))
+        words = _svg_words(board_svg(game.view(seat), language=language))
         assert f"{names[seat]} has " in words or f"{names[seat]} heeft " in words
         for slip in ("You has", "You shows", "You's", "Jij heeft", "Jij toont", "van Jij"):
             assert slip not in words
@@ -82,12 +82,12 @@ def test_the_picture_of_a_command_line_game_calls_nobody_you(
 def test_a_player_named_jij_is_a_name_on_the_dutch_screens() -> None:
     """A name given is shown as given, and the reader is addressed as "jij" whatever it is."""
     game = tt.new_game(players=["Jij", "Bo"], seed=2)
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         screen = turn_screen(game.view(0), [], game.round)
     assert screen[0].startswith("Ronde 1 · Jij (A), jij bent aan de beurt · ")
     state, events = game.apply_with_events(game.legal_actions()[0])
     move = Move(0, state.history[-1], events)
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         assert move_text(move, ["Jij", "Bo"], you=1).startswith("Jij t")  # a name, to Bo
         assert move_text(move, ["Jij", "Bo"], you=0).startswith("Jij t")  # the reader: jij
 
@@ -104,10 +104,10 @@ def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy() -> None:
         tt.ScoreSheet(1, 10, (), (tt.TileScore(tile, None, 1, 0),)),
     ]
     assert tied[0].total == tied[1].total
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         told = tie_break_text(tied, ["Anna", "Bram"])
         mine = tie_break_text(tied, ["Anna", "Bram"], you=0)
-        guide = "\n".join(_i18n._(page) for page in GUIDE_PAGES)
+        guide = "\n".join(i18n._(page) for page in GUIDE_PAGES)
     assert told == "Anna wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
     assert mine == "Jij wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
     assert "punten uit snoep" in guide
@@ -117,10 +117,10 @@ def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy() -> None:
 def test_the_dutch_picture_says_what_the_rulebook_says() -> None:
     """The SVG said "plaag ze" where the rulebook says "haal je een streek uit"."""
     game = tt.new_game(players=["Anna", "Bram"], seed=5)
-    words = _svg_words(tt.board_svg(game.view(0), language="nl"))
+    words = _svg_words(board_svg(game.view(0), language="nl"))
     assert "Gemene buren: streken uithalen" in words  # the rulebook: "een streek uithalen"
     assert "plaagsymbool" in words
-    assert "punten uit snoep" in _svg_words(tt.board_svg(_to_the_end(game).view(0), language="nl"))
+    assert "punten uit snoep" in _svg_words(board_svg(_to_the_end(game).view(0), language="nl"))
     for slip in ("plaag ze", " plaag ", "uit plaagtegels"):
         assert slip not in f" {words} "
 
@@ -139,14 +139,14 @@ def test_dutch_amounts_agree_with_their_numbers_on_the_terminal() -> None:
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
-        with _i18n.speaking("nl"):
+        with i18n.speaking("nl"):
             screens += turn_screen(game.view(seat), moves, game.round)
         legal = game.legal_actions()
         visits = [a for a in legal if isinstance(a, tt.VisitHouse)]
         action = visits[0] if visits else legal[0]
         game, events = game.apply_with_events(action)
         moves.append(Move(seat, action, events))
-    with _i18n.speaking("nl"):
+    with i18n.speaking("nl"):
         told = [move_text(m, ["Anna", "Bram"], None) for m in moves]
     # The players' lines are tracks, "zuurtje  0 lolly  2 gombeer  1": a word, then a count.
     text = "\n".join(line for line in screens + told if "voetafdruk" not in line)
@@ -247,10 +247,10 @@ def test_this_checkout_is_told_to_install_from_itself(monkeypatch: pytest.Monkey
 def test_board_svg_takes_a_size_and_draws_itself_in_a_notebook() -> None:
     """Every notebook picture was a fixed 970 x 1452 px string that a notebook shows as text."""
     view = tt.new_game(players=3, seed=1).view(0)
-    natural = tt.board_svg(view)
-    small = tt.board_svg(view, size=390)
+    natural = board_svg(view)
+    small = board_svg(view, size=390)
     assert isinstance(small, str)
-    assert isinstance(small, tt.BoardSvg)
+    assert isinstance(small, BoardSvg)
     assert small._repr_svg_() == small  # what Jupyter and IPython draw
     width, height = map(int, re.search(r'width="(\d+)" height="(\d+)"', natural).groups())  # type: ignore[union-attr]
     assert small.startswith(f'<svg xmlns="http://www.w3.org/2000/svg" width="390" height="'
@@ -259,8 +259,8 @@ def test_board_svg_takes_a_size_and_draws_itself_in_a_notebook() -> None:
     assert re.sub(r'width="\d+" height="\d+"', "", small, count=1) == re.sub(
         r'width="\d+" height="\d+"', "", natural, count=1
     )
-    assert natural == tt.board_svg(view, size=None)
+    assert natural == board_svg(view, size=None)
     assert (natural + "").startswith("<svg ")  # still a str for every existing caller
     for wrong in (True, 0, MIN_SIZE - 1, MAX_SIZE + 1, 400.0, "400"):
         with pytest.raises(tt.ConfigurationError, match="size is a width in pixels"):
-            tt.board_svg(view, size=wrong)  # type: ignore[arg-type]
+            board_svg(view, size=wrong)  # type: ignore[arg-type]

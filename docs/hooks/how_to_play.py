@@ -1,7 +1,7 @@
 """The pictures and the worked example of docs/how-to-play.md, from a real game; a MkDocs hook.
 
 Nothing on the page is drawn by hand. This module plays one seeded game between greedy bots,
-draws positions of it with ``tt.board_svg`` (the library's own renderer) and writes the
+draws positions of it with ``board_svg`` (the library's own renderer) and writes the
 scoring example from that game's final score sheet (and the sentence about the pictured kids).
 They are committed, so that the page reads whole on a code host too: the pictures in
 ``docs/img/how-to-play/*.svg``, the texts in the page between ``<!-- worked-example -->`` and
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import tricky_treats as tt
+from tricky_treats.drawing import board_svg
 
 PAGE = "how-to-play.md"
 FOLDER = "img/how-to-play"
@@ -74,9 +75,9 @@ def positions() -> dict[str, tuple[tt.GameState, int, tuple[str, ...] | None]]:
 
 
 def pictures(language: str = "en") -> dict[str, str]:
-    """The page's pictures by file name, each drawn by ``tt.board_svg`` from a real view."""
+    """The page's pictures by file name, each drawn by ``board_svg`` from a real view."""
     return {
-        f"{name}.svg": tt.board_svg(state.view(seat), parts=parts, language=language)
+        f"{name}.svg": board_svg(state.view(seat), parts=parts, language=language)
         for name, (state, seat, parts) in positions().items()
     }
 
@@ -126,7 +127,7 @@ _DUTCH = {
 
 def _dutch_worked_example() -> str:
     """The worked example in Dutch, from the same final sheet as the English one."""
-    from tricky_treats._i18n import speaking
+    from tricky_treats.i18n import speaking
     from tricky_treats._words import treat_amount, word
 
     final = game()[-1]

@@ -6,8 +6,8 @@ In English these are exactly the components' own ``str()`` (``purple horror head
 
 from __future__ import annotations
 
-from tricky_treats._i18n import N_, _, ngettext
 from tricky_treats.components import CostumeCard, Treat, TrickTile
+from tricky_treats.i18n import N_, _, ngettext
 
 __all__: list[str] = []
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from tricky_treats._i18n import N_, _, language, speaking
 from tricky_treats._words import card_words, tile_words, treat_amount
 from tricky_treats.components import CostumeCard, Treat, TrickTile
 from tricky_treats.errors import UnknownPlayerError, brief
+from tricky_treats.i18n import N_, _, language, speaking
 from tricky_treats.model import Termination
 
 __all__ = [
@@ -207,7 +207,7 @@ def describe_event(
     that tells a player about their own moves. Names are names: a player who calls themselves
     "You" (or "Jij") is told in the third person like anyone else, to every seat but their
     own. ``language`` is a shipped language code (``"en"``, ``"nl"``); without it the line
-    is English, unless a caller chose another language (``tricky_treats._i18n.speaking``).
+    is English, unless a caller chose another language (``tricky_treats.i18n.speaking``).
     Raises ``UnknownPlayerError`` for an event naming a seat that ``names`` does not have,
     and ``ConfigurationError`` for a language that is not shipped.
 

@@ -24,10 +24,10 @@ game starts it afresh for its seat, within ``bot_limits``, and ends it when the 
 move it fails is played by the ``fallback`` bot, and the game's ``fallbacks`` say why. Its
 time per move is the CPU time of its process.
 
-``game`` plays one of the candy games under ``examples/`` instead (``hack-trick``,
-``candy-chaser``, ``tricks-and-treats``, each installed on its own): 2-player games of the
-game protocol, the bots named by the game's ``make_bot`` (``random``, ``greedy``,
-``search:ITERATIONS``, ...).
+``game`` plays another game instead, one an installed distribution declares in the
+entry-point group ``tricky_treats.games`` (``tricky_treats.protocol.installed``; the candy
+games under ``examples/`` do): 2-player games of the game protocol, the bots named by the
+game's ``make_bot`` (``random``, ``greedy``, ``search:ITERATIONS``, ...).
 """
 
 from __future__ import annotations

@@ -558,7 +558,7 @@ def test_every_effect_is_told_in_the_texts_chinese_and_as_before_in_english() ->
     # Issue 39: the special baskets' effects were English in a Chinese console.
     from tricks_and_treats._i18n import LANGUAGES, _
 
-    from tricky_treats._i18n import speaking
+    from tricky_treats.i18n import speaking
 
     effects = _effects_of_random_games(220)
     assert len({e.message for e in effects}) >= 15  # most kinds of effect, not a few

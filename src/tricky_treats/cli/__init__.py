@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tricky_treats import __version__
-from tricky_treats._i18n import N_, _
 from tricky_treats.agents import Agent, make_agent
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import new_game
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import describe_event
+from tricky_treats.i18n import N_, _
 from tricky_treats.model import GameState
 from tricky_treats.plugins import available_variants, variant_problems
 from tricky_treats.serialization import dumps
@@ -82,12 +82,12 @@ def _main(argv: Sequence[str] | None) -> int:
     # markup: every text printed holds names from a command line, a record or a plugin, which
     # are shown as written ("[/]" is a name, not a closing tag); styles are given as styles.
     console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 120)
-    from tricky_treats import _i18n
+    from tricky_treats import i18n
 
     try:
         chosen = getattr(args, "lang", None)
-        language = _i18n.from_environment() if chosen is None else _i18n.check_language(chosen)
-        with _i18n.speaking(language):
+        language = i18n.from_environment() if chosen is None else i18n.check_language(chosen)
+        with i18n.speaking(language):
             result: int = args.command(args, console)
     except (CommandError, TrickyTreatsError) as exc:
         from rich.markup import escape  # a hint like 'tricky-treats[report]' is no markup
@@ -193,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _language_option(parser: argparse.ArgumentParser) -> None:
-    from tricky_treats._i18n import LANGUAGES
+    from tricky_treats.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang",

@@ -8,10 +8,10 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from tricky_treats._candy_ladder import CANDY_GAMES
 from tricky_treats.cli import _exec_options
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.ladder import GAME, LadderGame, ladder_games, rate
+from tricky_treats.protocol.installed import GAMES_GROUP
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,9 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
         default=GAME,
-        choices=[GAME, *CANDY_GAMES],
-        help=f"the game: {GAME} (default) or a candy game under examples/, installed with "
-        "pip install -e examples/GAME, whose bots are random, greedy and search:ITERATIONS",
+        help=f"the game: {GAME} (default) or another game an installed distribution declares "
+        f"in the entry-point group {GAMES_GROUP} (the candy games under examples/: pip "
+        "install -e examples/GAME), with that game's bots (random, greedy, search:ITERATIONS); "
+        "an unknown game is refused with the installed ones",
     )
     parser.add_argument(
         "--games", type=int, default=10, help="2-player games per pair of bots, even (10)"

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tricky_treats._i18n import N_, _
 from tricky_treats.components import COMPONENT_LIMITS
 from tricky_treats.dealing import MAX_SEED
 from tricky_treats.errors import TrickyTreatsError
+from tricky_treats.i18n import N_, _
 from tricky_treats.model import GameState
 from tricky_treats.serialization import MAX_RECORD_BYTES, loads
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tricky_treats._i18n import _, language
 from tricky_treats.drawing import board_svg
+from tricky_treats.i18n import _, language
 from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tricky_treats._i18n import N_, _
 from tricky_treats.actions import Action, parse_action
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import GameOver, describe_event
+from tricky_treats.i18n import N_, _
 from tricky_treats.model import GameState
 from tricky_treats.serialization import dumps
 

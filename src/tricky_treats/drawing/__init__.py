@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from tricky_treats._i18n import _, speaking
 from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     Treat,
@@ -39,6 +38,7 @@ from tricky_treats.drawing.words import (
 )
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.events import _street_name
+from tricky_treats.i18n import _, speaking
 from tricky_treats.views import PlayerView, _OnlookerView
 
 __all__ = ["BOARD_PARTS", "BoardSvg", "board_svg"]
@@ -228,7 +228,8 @@ def board_svg(
     result is a ``BoardSvg``: a ``str`` that a notebook draws as the picture.
 
     >>> import tricky_treats as tt
-    >>> svg = tt.board_svg(tt.new_game(3, seed=1).view(0), parts=["market"], size=400)
+    >>> from tricky_treats.drawing import board_svg
+    >>> svg = board_svg(tt.new_game(3, seed=1).view(0), parts=["market"], size=400)
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="400" ')
     True
     >>> "<title>" in svg and svg._repr_svg_() == svg

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from tricky_treats._i18n import NP_, _, npgettext, pgettext
 from tricky_treats.actions import Action, Pass, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import (
     Colour,
@@ -32,6 +31,7 @@ from tricky_treats.events import (
     PumpkinTaken,
     StreetBonusTaken,
 )
+from tricky_treats.i18n import NP_, _, npgettext, pgettext
 from tricky_treats.views import PlayerView
 
 if TYPE_CHECKING:

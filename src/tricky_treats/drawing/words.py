@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tricky_treats._i18n import _
 from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     CostumeCard,
@@ -11,6 +10,7 @@ from tricky_treats.components import (
     TrickTile,
 )
 from tricky_treats.drawing.style import _ICON_NAME
+from tricky_treats.i18n import _
 from tricky_treats.scoring import winners
 from tricky_treats.views import PlayerView
 

@@ -55,7 +55,7 @@ def run_console(
     for a name it does not know.
     ``languages`` are those the game's texts come in: ``play --lang`` (else the locale) picks
     one, and ``render``, ``describe`` and ``outcome`` run speaking it
-    (``tricky_treats._i18n.language()``); ``translate`` gives ``help_text`` in it.
+    (``tricky_treats.i18n.language()``); ``translate`` gives ``help_text`` in it.
     ``spell``, ``parse`` and ``refusal`` are the ``TerminalPlayer``'s: the actions in the
     player's words (in the list and in the news of each move, where ``describe`` is not
     used), read back in either language, and the reason an action typed is refused.
@@ -152,17 +152,17 @@ def run_console(
         chosen_bot = bot(args.bot)
     except ValueError as error:
         parser.error(str(error))
-    from tricky_treats import _i18n
+    from tricky_treats import i18n
 
     try:
         language = (
-            _i18n.from_environment(shipped=languages)
+            i18n.from_environment(shipped=languages)
             if args.lang is None
-            else _i18n.check_language(args.lang, languages)
+            else i18n.check_language(args.lang, languages)
         )
     except ConfigurationError as error:
         parser.error(str(error))
-    with _i18n.speaking(language, languages):
+    with i18n.speaking(language, languages):
         terminal = TerminalPlayer(render=render, spell=spell, parse=parse, refusal=refusal)
         return _play(args, start, terminal, describe, outcome, help_text, translate, chosen_bot)
 
@@ -178,7 +178,7 @@ def _play(
     bot: Agent,
 ) -> int:
     """``play``: the person at the terminal against bots, in the chosen language."""
-    from tricky_treats._i18n import _
+    from tricky_treats.i18n import _
 
     seated: list[Agent] = [bot] * args.players
     if not args.watch:

@@ -55,7 +55,7 @@ class TerminalPlayer:
 
     def choose(self, info: InformationSet, rng: random.Random) -> Hashable:
         """Ask until the answer names a legal action; end of input raises ``EOFError``."""
-        from tricky_treats._i18n import _  # the prompt in the console's language
+        from tricky_treats.i18n import _  # the prompt in the console's language
 
         self.write(self.render(info.view))
         legal = info.legal_actions
@@ -84,7 +84,7 @@ class TerminalPlayer:
 
     def _refused(self, info: InformationSet, answer: str, action: Hashable | None) -> str:
         """Why ``answer`` is refused: that it names no action, or the rules' reason."""
-        from tricky_treats._i18n import _
+        from tricky_treats.i18n import _
 
         if action is None:
             return _(

@@ -16,8 +16,9 @@ baseline that the others are compared against::
     family = Sample("Family", play_results(bots, variants=["family"], games=200, seed=0))
     write_report([base, family], "report.html")
 
-The same games give the same report, byte for byte. Games are ``tricky_treats.GameResult``
-values (also exported here as ``GameResult``, with ``SeatResult``), whether played or read.
+The same games give the same report, byte for byte. Games are
+``tricky_treats.simulation.GameResult`` values (also exported here as ``GameResult``, with
+``SeatResult``), whether played or read.
 """
 
 from __future__ import annotations
@@ -268,7 +269,7 @@ def _simulate(
     jobs: int,
     on_game: Callable[[], None] | None = None,
 ) -> tuple[GameResult, ...]:
-    """The one place that plays games: ``tricky_treats.simulate``, so both give the same games."""
+    """The one place that plays games: ``simulation.simulate``, so both give the same games."""
     from tricky_treats.simulation import simulate
 
     played = simulate(

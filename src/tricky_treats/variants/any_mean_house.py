@@ -10,10 +10,10 @@ import sys
 
 import attrs
 
-from tricky_treats._i18n import N_  # the title and description, in the catalogs
 from tricky_treats.components import RulesData
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
+from tricky_treats.i18n import N_  # the title and description, in the catalogs
 
 
 @hookimpl

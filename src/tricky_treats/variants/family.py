@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from tricky_treats._i18n import N_  # the title and description, in the catalogs
 from tricky_treats.components import CostumeCard, CostumeType
 from tricky_treats.declaration import Variant
 from tricky_treats.hookspecs import hookimpl
+from tricky_treats.i18n import N_  # the title and description, in the catalogs
 from tricky_treats.model import GameState
 from tricky_treats.scoring import ExtraScore
 

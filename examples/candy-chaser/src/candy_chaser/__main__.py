@@ -25,7 +25,7 @@ from candy_chaser.game import (
     parse_action,
 )
 from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = ["HELP", "NOTATION", "describe", "main", "moves", "outcome", "refusal", "render"]
 

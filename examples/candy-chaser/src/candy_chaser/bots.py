@@ -45,7 +45,7 @@ from candy_chaser.game import (
     Phase,
 )
 from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "HIDERS",

@@ -16,7 +16,7 @@ import attrs
 
 from candy_chaser._i18n import N_
 from candy_chaser.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "CANDIES",
@@ -47,7 +47,7 @@ DIE_FACES: Final = (-2, -1, 1, 2, 3)
 
 # -- actions ------------------------------------------------------------------------------------
 # One class per action, alike by design: a record tags each by its class name, and its text
-# (word, then fields) comes from tricky_treats.protocol._game_kit.SpokenAction.
+# (word, then fields) comes from tricky_treats.protocol.game_kit.SpokenAction.
 
 
 @attrs.frozen

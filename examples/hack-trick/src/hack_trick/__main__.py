@@ -28,7 +28,7 @@ from hack_trick.game import (
     parse_action,
 )
 from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "HELP",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricky_treats._i18n import N_, domain_text
+from tricky_treats.i18n import N_, domain_text
 
 __all__ = ["LANGUAGES", "N_", "_"]
 

@@ -16,7 +16,7 @@ import attrs
 from hack_trick.errors import ConfigurationError
 from hack_trick.game import LINES, Action, Draw, HackTrickState, Pass, Play, Start
 from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = ["GreedyPlayer", "hand_end_estimate", "make_bot"]
 

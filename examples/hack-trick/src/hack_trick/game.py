@@ -16,7 +16,7 @@ import attrs
 
 from hack_trick._i18n import N_
 from hack_trick.errors import ConfigurationError, IllegalActionError, InvalidActionError
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "CARDS",
@@ -63,7 +63,7 @@ _T = TypeVar("_T")
 
 # -- actions ------------------------------------------------------------------------------------
 # One class per action, alike by design: a record tags each by its class name, and its text
-# (word, then fields) comes from tricky_treats.protocol._game_kit.SpokenAction.
+# (word, then fields) comes from tricky_treats.protocol.game_kit.SpokenAction.
 
 
 @attrs.frozen

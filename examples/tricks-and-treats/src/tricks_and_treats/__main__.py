@@ -32,7 +32,7 @@ from tricks_and_treats.game import (
     parse_action,
 )
 from tricky_treats.protocol import InformationSet, TurnBasedGame, run_console
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "CHOICES",

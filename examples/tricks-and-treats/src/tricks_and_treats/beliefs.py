@@ -44,7 +44,7 @@ from tricks_and_treats.game import (
     TricksAndTreatsView,
     _number_assignments,
 )
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = ["FEEDERS", "FEEDING", "HIDERS", "Beliefs", "actors", "beliefs", "with_numbers"]
 

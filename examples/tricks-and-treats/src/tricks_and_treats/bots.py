@@ -39,7 +39,7 @@ from tricks_and_treats.game import (
     _number_assignments,
 )
 from tricky_treats.protocol import Agent, InformationSet, RandomPlayer, SearchPlayer
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "ACCUSE_RATE",

@@ -23,7 +23,7 @@ from tricks_and_treats.errors import (
     IllegalActionError,
     InvalidActionError,
 )
-from tricky_treats.protocol import _game_kit as kit
+from tricky_treats.protocol import game_kit as kit
 
 __all__ = [
     "CANDY_CARDS",
@@ -201,7 +201,7 @@ DISCO_LIMIT: Final = 10
 
 # -- actions ------------------------------------------------------------------------------------
 # One class per action, alike by design: a record tags each by its class name, and its text
-# (word, then fields) comes from tricky_treats.protocol._game_kit.SpokenAction.
+# (word, then fields) comes from tricky_treats.protocol.game_kit.SpokenAction.
 
 
 @attrs.frozen

@@ -1,4 +1,4 @@
-"""A small web app on ``tricky_treats.Table``: create a game, share per-seat links, play.
+"""A small web app on ``tricky_treats.host.Table``: create a game, share per-seat links, play.
 
 ``create_app()`` builds the Starlette application; ``tricky-treats-web serve``
 (``tricky_treats_web.cli``) runs it with uvicorn on 127.0.0.1. The distribution is

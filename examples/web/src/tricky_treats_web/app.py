@@ -54,6 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tricky_treats as tt
 from tricky_treats.agents import make_agent
+from tricky_treats.host import SENDER, SPECTATORS, Outgoing, PlayedBy, Table
 from tricky_treats_web.clocks import Clock, SeatPresence, TablePolicy, TimeControl, turn_ended
 from tricky_treats_web.programs import Programs
 from tricky_treats_web.store import (
@@ -154,7 +155,7 @@ class Limits:
     max_request_bytes: int = 4096
     """The largest body of ``POST /api/games`` and the largest hello."""
     max_message_bytes: int = 1024
-    """The largest move message (``tt.Table(max_message_bytes=)``)."""
+    """The largest move message (``tricky_treats.host.Table(max_message_bytes=)``)."""
     exec_bots: int = 16
     """Bot programs (``--allow-exec-bot``) running at once on this process; past it the
     fallback bot plays their moves."""
@@ -292,7 +293,7 @@ class Room:
     on what it calls for.
     """
 
-    table: tt.Table
+    table: Table
     version: int = 0
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     connections: list[Connection] = attrs.field(factory=list)
@@ -316,11 +317,11 @@ class Room:
         if self.clock is None:
             self.clock = self.policy.start(len(self.table.game.players))
 
-    def deliver(self, outgoing: tuple[tt.Outgoing, ...], sender: Connection | None) -> None:
+    def deliver(self, outgoing: tuple[Outgoing, ...], sender: Connection | None) -> None:
         """Queue each message for the sockets it is for (updates with the table's time)."""
         extra = None
         for out in outgoing:
-            if out.to == tt.SENDER:
+            if out.to == SENDER:
                 targets = [] if sender is None else [sender]
             else:
                 targets = [c for c in self.connections if c.who == out.to]
@@ -339,7 +340,7 @@ class Room:
 
     def local_sockets(self, who: int | None) -> int:
         """The open sockets of seat ``who`` (None: the spectators) on this process."""
-        key: int | str = tt.SPECTATORS if who is None else who
+        key: int | str = SPECTATORS if who is None else who
         return sum(1 for c in self.connections if c.who == key and c.dropped is None)
 
     def presence(self, seat: int) -> SeatPresence:
@@ -463,9 +464,9 @@ class Room:
         return '{"type": "presence", ' + self.table_state_text()[1:]
 
 
-def _with_state(out: tt.Outgoing, extra: str) -> tt.Outgoing:
+def _with_state(out: Outgoing, extra: str) -> Outgoing:
     """``out`` (an update of the table) with the app's ``extra`` members, written when read."""
-    return tt.Outgoing(out.to, lambda: f"{out.text[:-1]}, {extra[1:]}")
+    return Outgoing(out.to, lambda: f"{out.text[:-1]}, {extra[1:]}")
 
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -577,7 +578,7 @@ class Lobby:
                 for game_id, room in self.rooms.items()
                 if not room.idle
                 and not room.holders
-                and all(c.who == tt.SPECTATORS for c in room.connections)
+                and all(c.who == SPECTATORS for c in room.connections)
             )
         for _, game_id in [*idle, *watched][:over]:
             room = self._unload(game_id)
@@ -654,7 +655,7 @@ class Lobby:
         return room
 
     def _policy_of(
-        self, policy: str | None, clock: str | None, table: tt.Table
+        self, policy: str | None, clock: str | None, table: Table
     ) -> tuple[TablePolicy, Clock | None]:
         """A stored game's policy and clocks: its own, else the defaults' without a clock.
 
@@ -676,7 +677,7 @@ class Lobby:
     def _save(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         version: int,
         since: int = 0,
         *,
@@ -783,7 +784,7 @@ class Lobby:
         names = (*TAKEOVER_BOTS, *default, *self.programs.names)
         return tuple(dict.fromkeys(names))
 
-    def _new_table(self, request: Mapping[str, Any]) -> tuple[tt.Table, list[str]]:
+    def _new_table(self, request: Mapping[str, Any]) -> tuple[Table, list[str]]:
         players = request.get("players")
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
             raise tt.ConfigurationError("players must be a list of {name, bot} objects")
@@ -802,7 +803,7 @@ class Lobby:
         hidden = sorted(set(variants) & HIDDEN_VARIANTS)
         if hidden:
             raise tt.ConfigurationError(f"variants {hidden} cannot be chosen here")
-        table = tt.Table.new(
+        table = Table.new(
             names,
             seed,
             bots=bots,
@@ -835,7 +836,7 @@ class Lobby:
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
-    async def _open(self, table: tt.Table, policy: TablePolicy, maker: str) -> str:
+    async def _open(self, table: Table, policy: TablePolicy, maker: str) -> str:
         """Store a new table of ``maker`` (a client) within the caps, open its room; its id."""
         self._check_room()
         game_id = secrets.token_urlsafe(9)
@@ -891,7 +892,7 @@ class Lobby:
             refresh_ends_turn=old.refresh_ends_turn,
         )
         seats = json.loads(room.table.save(hash_credentials=True))["seats"]
-        table = tt.Table(
+        table = Table(
             game,
             bots=room.table.bots,
             hosted=room.table.hosted,
@@ -944,17 +945,17 @@ class Lobby:
             if self.store is None:
                 before = room.table.game
                 outgoing = room.table.handle(text, sender=sender.who)
-                if outgoing[0].to != tt.SENDER:
+                if outgoing[0].to != SENDER:
                     room.clock = self._clock_of(room, before, time.time())
             else:
                 outgoing = await self._stored_move(game_id, room, text, sender)
-            if outgoing[0].to != tt.SENDER:
+            if outgoing[0].to != SENDER:
                 room.last_active = time.time()
                 room.owner = True
                 if self.store is None:
                     room.version += 1  # (a store's save counts them)
             room.deliver(outgoing, sender)
-            if outgoing[0].to != tt.SENDER:
+            if outgoing[0].to != SENDER:
                 self._moved(game_id, room)
 
     def _clock_of(self, room: Room, before: tt.GameState, now: float) -> Clock | None:
@@ -964,7 +965,7 @@ class Lobby:
 
     async def _stored_move(
         self, game_id: str, room: Room, text: str, sender: Connection
-    ) -> tuple[tt.Outgoing, ...]:
+    ) -> tuple[Outgoing, ...]:
         for _ in range(5):
             outgoing, conflict = await self._commit(
                 game_id,
@@ -986,8 +987,8 @@ class Lobby:
         self,
         game_id: str,
         room: Room,
-        play: Callable[..., tuple[tt.Outgoing, ...]],
-    ) -> tuple[tuple[tt.Outgoing, ...], bool]:
+        play: Callable[..., tuple[Outgoing, ...]],
+    ) -> tuple[tuple[Outgoing, ...], bool]:
         """Play a move (``play(commit=...)``) and store it as the next version, with its clocks.
 
         Answers the table's answers, and whether another process stored that version first
@@ -1004,7 +1005,7 @@ class Lobby:
         seat = before.current_player
         human = seat if seat in room.table.human_seats else None
 
-        def commit(table: tt.Table) -> None:
+        def commit(table: Table) -> None:
             nonlocal conflict
             clock[0] = self._clock_of(room, before, time.time())
             own = None if len(before.history) in table.played_by else human
@@ -1017,7 +1018,7 @@ class Lobby:
         # The move and its save run in a worker thread: the event loop (every other table)
         # never waits for the disk. The table is only touched under its room's lock.
         outgoing = await asyncio.to_thread(play, commit=commit)
-        if not conflict and outgoing[0].to != tt.SENDER:
+        if not conflict and outgoing[0].to != SENDER:
             room.version = version
             room.clock = clock[0]
         return outgoing, conflict
@@ -1241,7 +1242,7 @@ class Lobby:
         process's sockets of that seat, for the other processes. ``newcomer``: the socket
         that joined (its welcome said it all).
         """
-        seat = None if who == tt.SPECTATORS else int(who)
+        seat = None if who == SPECTATORS else int(who)
         if not room.local_sockets(seat):
             room.left[seat] = time.time()
         self._told(game_id, room, newcomer)
@@ -1409,7 +1410,7 @@ class Lobby:
                     with contextlib.suppress(Exception):
                         await self._catch_up(game_id, room)
                     return
-            if outgoing[0].to == tt.SENDER:  # not stored: try again in a moment
+            if outgoing[0].to == SENDER:  # not stored: try again in a moment
                 room.retry_at = time.time() + RETRY_SECONDS
                 return
             room.last_active = time.time()
@@ -1419,7 +1420,7 @@ class Lobby:
 
     async def _choose(
         self, game_id: str, room: Room, game: tt.GameState, seat: int, name: str, reason: str
-    ) -> tuple[tt.Action, tt.PlayedBy | None]:
+    ) -> tuple[tt.Action, PlayedBy | None]:
         """The action the host plays for ``seat``, by bot ``name``, and who played it.
 
         A program that fails (no answer in time, a crash, an illegal answer) or that this
@@ -1429,7 +1430,7 @@ class Lobby:
         if hosted or name in self.programs.allowed:
             answer = await self.programs.ask(game_id, seat, name, game)
             if answer.action is not None:
-                return answer.action, None if hosted else tt.PlayedBy(name, reason)
+                return answer.action, None if hosted else PlayedBy(name, reason)
             failure = f"{name} {answer.failure}"
             log.info("game %s, seat %d: %s; the greedy bot plays", game_id, seat, failure)
             name, reason = "greedy", "failed"
@@ -1440,7 +1441,7 @@ class Lobby:
         rng = random.Random(f"tricky-treats table takeover {game.config.seed} {len(game.history)}")
         view, legal = game.view(seat), game.legal_actions()
         action = await asyncio.to_thread(agent.choose, view, legal, rng)
-        return action, tt.PlayedBy(name, reason, detail)
+        return action, PlayedBy(name, reason, detail)
 
 
 def _cap_refusal(exc: CapReachedError) -> RefusedError:
@@ -1469,8 +1470,8 @@ def _store_failed(message: str, *args: object) -> None:
         log.exception(message, *args)
 
 
-def _answer(code: str, message: str) -> tt.Outgoing:
-    return tt.Outgoing(tt.SENDER, _refusal(code, message))
+def _answer(code: str, message: str) -> Outgoing:
+    return Outgoing(SENDER, _refusal(code, message))
 
 
 LANGUAGE_COOKIE = "tt_lang"
@@ -1484,7 +1485,7 @@ def web_languages() -> dict[str, str]:
     English, and every catalog shipped (``static/i18n/LL.json``) of a language the engine
     speaks too; a catalog names its language by its translation of "English".
     """
-    from tricky_treats._i18n import LANGUAGES
+    from tricky_treats.i18n import LANGUAGES
 
     languages = {"en": "English"}
     for catalog in sorted((STATIC / "i18n").glob("*.json")):
@@ -1500,7 +1501,7 @@ def page_language(cookie: str | None, headers: Mapping[str, str], asked: str | N
     ``asked`` is a link's ``?lang=``, ``cookie`` the switch's choice; a language the pages do
     not speak is passed over.
     """
-    from tricky_treats._i18n import check_language, from_accept_language
+    from tricky_treats.i18n import check_language, from_accept_language
 
     for chosen in (asked, cookie):
         if chosen:
@@ -1646,7 +1647,7 @@ def create_app(
         return Response(html, media_type="text/html", headers={"Vary": "Accept-Language, Cookie"})
 
     async def variants(request: Request) -> Response:
-        from tricky_treats._i18n import _, speaking
+        from tricky_treats.i18n import _, speaking
 
         language = page_language(
             request.cookies.get(LANGUAGE_COOKIE), request.headers, request.query_params.get("lang")
@@ -1769,15 +1770,15 @@ def create_app(
             if not await lobby.refresh(game_id, room):
                 raise RefusedError("no-game", "no such game")
             welcome = room.table.connect(credential)
-            if welcome.to == tt.SENDER:
+            if welcome.to == SENDER:
                 raise RefusedError(welcome.message["code"], welcome.message["error"])
             same = [c for c in room.connections if c.who == welcome.to and not c.dropped]
-            if welcome.to == tt.SPECTATORS and len(same) >= limits.spectators_per_game:
+            if welcome.to == SPECTATORS and len(same) >= limits.spectators_per_game:
                 raise RefusedError(
                     "spectators-full",
                     f"this game has {limits.spectators_per_game} spectators already",
                 )
-            if welcome.to != tt.SPECTATORS and len(same) >= limits.tabs_per_seat:
+            if welcome.to != SPECTATORS and len(same) >= limits.tabs_per_seat:
                 # A seat always gets in: its oldest tab gives way.
                 same[0].refuse("replaced", "this seat was opened in another tab")
             seat_key = credential if isinstance(welcome.to, int) else None

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import tricky_treats as tt
+from tricky_treats.host import Table
 from tricky_treats_web.store import (
     PRESENCE_TTL,
     SCHEMA_VERSION,
@@ -456,7 +457,7 @@ class PostgresTableStore:
     def save(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         version: int = 0,
         since: int | None = None,
@@ -506,9 +507,7 @@ class PostgresTableStore:
             raise VersionConflictError(f"game {game_id} is not stored") from None
         # Leaving the block committed: the move is durable and the notification goes out.
 
-    def open_next(
-        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
-    ) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table, policy: str | None = None) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._pool.connection() as conn:
@@ -538,7 +537,7 @@ class PostgresTableStore:
     def create(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         policy: str | None,
         maker: str,

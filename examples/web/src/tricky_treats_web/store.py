@@ -57,6 +57,7 @@ from typing import Protocol
 import attrs
 
 import tricky_treats as tt
+from tricky_treats.host import PlayedBy, Table
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -129,7 +130,7 @@ def mover_bit(mover: int | None) -> int:
 class StoredTable:
     """A table as stored, with its version (0 when created, one more per accepted move)."""
 
-    table: tt.Table
+    table: Table
     version: int
     next_game: str | None = None
     """The game "play again" made after this one, once a seat asked for it."""
@@ -147,7 +148,7 @@ class StoredMove:
     actions: tuple[str, ...]
     clock: str | None = None
     """The clock after this move, as the app stored it."""
-    played_by: tt.PlayedBy | None = None
+    played_by: PlayedBy | None = None
     """Who played the first action for its seat, when the host did (``Table.play_for``)."""
 
 
@@ -194,7 +195,7 @@ class TableStore(Protocol):
     def save(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         version: int = 0,
         since: int | None = None,
@@ -216,7 +217,7 @@ class TableStore(Protocol):
     def create(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         policy: str | None,
         maker: str,
@@ -261,9 +262,7 @@ class TableStore(Protocol):
     def count_unplayed(self) -> int:
         """How many stored games are unplayed (fewer than two seats moved, not over)."""
 
-    def open_next(
-        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
-    ) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table, policy: str | None = None) -> str:
         """Store ``table`` as ``next_id``, the next game of ``game_id``, unless it has one.
 
         One transaction; answers the id of the next game: ``next_id``, or the one another
@@ -319,7 +318,7 @@ def _stamp(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
 
 
-def new_actions(table: tt.Table, version: int, since: int | None) -> str:
+def new_actions(table: Table, version: int, since: int | None) -> str:
     """The actions a move adds to the log, in notation, one space apart."""
     if since is None:
         raise ValueError(f"storing version {version} needs since: the actions at version before")
@@ -329,18 +328,18 @@ def new_actions(table: tt.Table, version: int, since: int | None) -> str:
     return " ".join(map(str, history[since:]))
 
 
-def played_by_text(table: tt.Table, since: int) -> str | None:
+def played_by_text(table: Table, since: int) -> str | None:
     """Who played the move's first action, as its row keeps it (None: its seat did)."""
     by = table.played_by.get(since)
     return None if by is None else json.dumps(by.to_json(), ensure_ascii=False)
 
 
-def read_played_by(text: object) -> tt.PlayedBy | None:
+def read_played_by(text: object) -> PlayedBy | None:
     """A row's ``played_by`` back: ``tt.RecordError`` if it is not one."""
     if text is None:
         return None
     try:
-        return tt.PlayedBy.from_json(json.loads(str(text)))
+        return PlayedBy.from_json(json.loads(str(text)))
     except (ValueError, tt.TrickyTreatsError) as exc:
         raise tt.RecordError(f"played_by {str(text)[:80]!r}: {exc}") from None
 
@@ -376,7 +375,7 @@ def resume_logged(
     try:
         if not isinstance(snapshot, str):
             raise tt.RecordError(f"expected text, got {type(snapshot).__name__}")
-        table = tt.Table.resume(snapshot)
+        table = Table.resume(snapshot)
         expected = snapshot_version + 1
         for version, actions, moved_clock, played_by in moves:
             clock = moved_clock
@@ -805,7 +804,7 @@ class SqliteTableStore:
     def save(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         version: int = 0,
         since: int | None = None,
@@ -860,9 +859,7 @@ class SqliteTableStore:
             db.execute("ROLLBACK")
             raise
 
-    def open_next(
-        self, game_id: str, next_id: str, table: tt.Table, policy: str | None = None
-    ) -> str:
+    def open_next(self, game_id: str, next_id: str, table: Table, policy: str | None = None) -> str:
         """Store ``table`` as the next game of ``game_id`` unless it has one; the next game."""
         data = table.save(hash_credentials=True)
         with self._lock:
@@ -886,7 +883,7 @@ class SqliteTableStore:
     def create(
         self,
         game_id: str,
-        table: tt.Table,
+        table: Table,
         *,
         policy: str | None,
         maker: str,

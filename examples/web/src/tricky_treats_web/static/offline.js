@@ -10,14 +10,16 @@ document.querySelector(".header-buttons").append(languageSwitch());
 const GLUE = `
 import json
 import tricky_treats as tt
+from tricky_treats import agents
+from tricky_treats.host import SENDER, Table
 
 table = None
 
 def bots():
     names = []
-    for name in tt.agents.AGENTS:
+    for name in agents.AGENTS:
         try:
-            tt.agents.make_agent(name)
+            agents.make_agent(name)
         except tt.TrickyTreatsError:
             continue  # the learned policy needs numpy, which this page does not load
         names.append(name)
@@ -26,7 +28,7 @@ def bots():
 def start(names, bots, seed):
     global table
     try:
-        table = tt.Table.new(
+        table = Table.new(
             json.loads(names),
             None if seed == "" else int(seed),
             bots={int(seat): bot for seat, bot in json.loads(bots).items()},
@@ -37,7 +39,7 @@ def start(names, bots, seed):
 
 def play(action):
     message = json.dumps({"credential": table.credential(0), "action": action})
-    return [out.text for out in table.handle(message) if out.to in (0, tt.SENDER)]
+    return [out.text for out in table.handle(message) if out.to in (0, SENDER)]
 `;
 
 const BOT_TITLES = {

@@ -5,8 +5,11 @@ gives the few lines of rules plumbing that were written once per game: the text 
 (its word, then its fields), the seeded random source every shuffle and roll derives from, the
 check of a seat number, returns shared among the winners, a tuple with one item replaced, the
 "legal now" list of a refusal, a bot found by its name, a player's weighted guesses at the
-hidden dealing, and text wrapped to the terminal's display columns. Private: the games are
-versioned with this repository, not promised to anyone else.
+hidden dealing, and text wrapped to the terminal's display columns.
+
+Public (issue 44): the candy games are distributions of their own and build on it, as any
+other game on the protocol may; the names in ``__all__`` follow the stability policy
+(docs/stability.md).
 """
 
 from __future__ import annotations

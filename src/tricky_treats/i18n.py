@@ -11,6 +11,11 @@ The language is a context variable: a caller chooses it for a stretch of code wi
 ``speaking(language)``, and ``_()`` reads it. Nothing is loaded until a text is translated
 into a language other than English, so ``import tricky_treats`` opens no catalog, and not
 even the ``gettext`` module.
+
+Public (issue 44): the web app and the candy games build on it. A game or an app with
+catalogs of its own reads them with ``domain_text``, marks its texts with ``N_`` and chooses
+the player's language with ``speaking``, ``from_environment`` or ``from_accept_language``;
+the names in ``__all__`` follow the stability policy (docs/stability.md).
 """
 
 from __future__ import annotations
@@ -28,7 +33,24 @@ from tricky_treats.errors import ConfigurationError, brief
 if TYPE_CHECKING:
     import gettext
 
-__all__: list[str] = []
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "NP_",
+    "N_",
+    "_",
+    "catalog",
+    "check_language",
+    "domain_text",
+    "from_accept_language",
+    "from_environment",
+    "language",
+    "ngettext",
+    "npgettext",
+    "pgettext",
+    "speaking",
+]
 
 DOMAIN = "tricky_treats"
 """The catalogs' file name: ``locale/LANG/LC_MESSAGES/tricky_treats.mo``."""

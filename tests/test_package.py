@@ -1,0 +1,292 @@
+"""The package root (issue 44): ``import tricky_treats`` loads the engine alone, on first use.
+
+The root's names are imported from their modules when first asked for (PEP 562); the type
+checker sees the same names through the ``if TYPE_CHECKING:`` imports of ``__init__.py``.
+Names that left the root for their module keep working for one release, with a
+``DeprecationWarning`` that names the new place (docs/stability.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import re
+import subprocess
+import sys
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+
+import tricky_treats as tt
+
+ROOT = Path(__file__).resolve().parent.parent
+INIT = ROOT / "src" / "tricky_treats" / "__init__.py"
+
+NOT_ON_IMPORT = (
+    "tricky_treats.host",
+    "tricky_treats.simulation",
+    "tricky_treats.ladder",
+    "tricky_treats.protocol",
+    "tricky_treats.report",
+    "tricky_treats.cli",
+    "tricky_treats.adapters",
+    "tricky_treats.drawing._terminal",
+)
+"""Modules of the apps and integrations that neither the import nor playing a game loads."""
+
+MOVED = {
+    "BOARD_PARTS": "tricky_treats.drawing",
+    "BoardSvg": "tricky_treats.drawing",
+    "board_svg": "tricky_treats.drawing",
+    "SENDER": "tricky_treats.host",
+    "SPECTATORS": "tricky_treats.host",
+    "Outgoing": "tricky_treats.host",
+    "Table": "tricky_treats.host",
+    "GameResult": "tricky_treats.simulation",
+    "SeatResult": "tricky_treats.simulation",
+    "simulate": "tricky_treats.simulation",
+}
+"""The names that left the root in 0.2, with their module (docs/stability.md)."""
+
+
+def _modules_after(code: str) -> list[str]:
+    """The modules loaded by a fresh interpreter that runs ``code``."""
+    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    loaded: list[str] = json.loads(result.stdout.splitlines()[-1])
+    return loaded
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(f"{h}.") for h in NOT_ON_IMPORT)]
+
+
+def test_importing_the_package_loads_the_root_alone() -> None:
+    loaded = _modules_after("import tricky_treats")
+    assert [m for m in loaded if m.startswith("tricky_treats")] == ["tricky_treats"]
+    for peer in ("attrs", "cattrs", "pluggy", "importlib.metadata", "rich", "numpy"):
+        assert peer not in loaded
+
+
+def test_playing_and_saving_a_game_loads_no_app() -> None:
+    """The engine in use (deal, play, score, view, save, load, simulator) loads no app."""
+    loaded = _modules_after(
+        "import tricky_treats as tt\n"
+        "game = tt.new_game(3, seed=1)\n"
+        "final = tt.play_game(game, [tt.RandomAgent()] * 3, seed=1)[-1]\n"
+        "final.scores(); final.view(0); tt.loads(tt.dumps(final)); tt.loads_view(tt.dumps(final, player=0))\n"
+        "sim = tt.Simulator(game); sim.play_action(sim.legal_actions()[0])\n"
+        "tt.__version__, tt.__compiled__, tt.available_variants()\n"
+    )
+    assert "tricky_treats.rules" in loaded  # the game was played
+    assert _heavy(loaded) == []
+
+
+def test_a_moved_name_loads_its_module_when_asked_for() -> None:
+    loaded = _modules_after(
+        "import warnings\nwarnings.simplefilter('ignore')\nimport tricky_treats as tt\ntt.Table"
+    )
+    assert "tricky_treats.host" in loaded
+
+
+def test_a_module_is_imported_when_reached_through_the_root() -> None:
+    """``tt.agents.make_agent`` works after ``import tricky_treats``, as when the root
+    imported every module; the module is imported then, not before."""
+    loaded = _modules_after(
+        "import tricky_treats as tt\n"
+        "assert 'tricky_treats.agents' not in sys.modules\n"
+        "tt.agents.make_agent('random'), tt.event_records.EVENT_TAGS"
+    )
+    assert "tricky_treats.agents" in loaded
+    assert "tricky_treats.event_records" in loaded
+    assert "tricky_treats.host" not in loaded
+
+
+@pytest.mark.parametrize("name", sorted(set(tt.__all__) - {"__version__", "__compiled__"}))
+def test_every_root_name_is_its_modules_own(name: str) -> None:
+    home = tt._HOME_OF[name]
+    assert getattr(tt, name) is getattr(importlib.import_module(home), name)
+    assert name in dir(tt)
+
+
+def test_the_version_and_the_build_are_read_on_first_use() -> None:
+    from tricky_treats._version import VERSION
+    from tricky_treats.simulator import COMPILED
+
+    assert tt.__version__ == VERSION
+    assert isinstance(tt.__version__, str)
+    assert tt.__compiled__ is COMPILED
+    assert not hasattr(tt, "version")  # importlib.metadata's function, once a stray name
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'tricky_treats' has no attribute 'Tabel'"):
+        tt.Tabel  # type: ignore[attr-defined]  # noqa: B018
+    assert not hasattr(tt, "Tabel")
+
+
+def _type_checking_imports(tree: ast.Module) -> dict[str, str]:
+    """``name: module`` of every import under ``if TYPE_CHECKING:`` in ``tree``."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name):
+            if node.test.id != "TYPE_CHECKING":
+                continue
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom):
+                    for alias in statement.names:
+                        found[alias.asname or alias.name] = statement.module or ""
+    return found
+
+
+def test_the_type_checker_sees_the_names_the_root_resolves() -> None:
+    """The ``TYPE_CHECKING`` imports and the lazy tables of ``__init__.py`` say the same."""
+    seen = _type_checking_imports(ast.parse(INIT.read_text(encoding="utf-8")))
+    resolved = {**tt._HOME_OF, **tt._MOVED_TO}
+    assert seen == resolved
+    assert set(tt.__all__) == set(tt._HOME_OF) | {"__version__", "__compiled__"}
+    assert tt._MOVED_TO == MOVED
+    assert not set(tt._HOME_OF) & set(tt._MOVED_TO)
+
+
+@pytest.mark.parametrize(("name", "home"), sorted(MOVED.items()))
+def test_a_moved_name_still_works_and_warns_where_it_went(name: str, home: str) -> None:
+    with pytest.warns(DeprecationWarning, match=rf"tricky_treats\.{name} moved to {home}\.{name}"):
+        value = getattr(tt, name)
+    assert value is getattr(importlib.import_module(home), name)
+    assert name not in tt.__all__
+    with pytest.warns(DeprecationWarning, match=f"from {home} import {name}"):
+        exec(f"from tricky_treats import {name}", {})
+    with warnings.catch_warnings(record=True) as caught:  # every use warns, not the first only
+        warnings.simplefilter("always")
+        getattr(tt, name)
+    assert [w.category for w in caught] == [DeprecationWarning]
+
+
+_MOVED_USE = re.compile(
+    r"\b(?:tt|tricky_treats)\.(?:" + "|".join(MOVED) + r")\b"
+    r"|from tricky_treats import (?:\([^)]*\)|[^\n(]*)"
+)
+_MOVED_NAME = re.compile(r"\b(?:" + "|".join(MOVED) + r")\b")
+
+
+def test_the_repository_uses_no_moved_root_name() -> None:
+    """Its code, examples and pages import moved names from their modules."""
+    skipped = {INIT, Path(__file__).resolve(), ROOT / "CHANGELOG.md"}
+    files = [
+        path
+        for pattern in ("*.py", "*.md", "*.js", "*.html")
+        for top in ("src", "tests", "docs", "examples", "benchmarks", "scripts")
+        for path in (ROOT / top).rglob(pattern)
+        if "node_modules" not in path.parts and path.resolve() not in skipped
+    ] + [ROOT / "README.md"]
+    uses = [
+        f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0)}"
+        for path in files
+        for text in [path.read_text(encoding="utf-8", errors="replace")]
+        for match in _MOVED_USE.finditer(text)
+        if not match.group(0).startswith("from") or _MOVED_NAME.search(match.group(0))
+    ]
+    assert uses == []
+
+
+EXAMPLES = ROOT / "examples"
+EXAMPLE_PACKAGES = {init.parent.name for init in EXAMPLES.glob("*/src/*/__init__.py")}
+"""The packages of the repository's other distributions: the web app, the candy games, ..."""
+
+
+def _code_strings(tree: ast.AST) -> list[str]:
+    """The string constants of ``tree`` that are not docstrings."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]  # fmt: skip
+
+
+def _imported(tree: ast.AST) -> list[str]:
+    """Every module ``tree`` imports, and every ``from`` import's names as ``module.name``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found += [f"{node.module}.{alias.name}" for alias in node.names]
+    return found
+
+
+def test_the_engine_names_no_example() -> None:
+    """Issue 44: ``_candy_ladder`` kept the candy games' names and packages
+    (``CANDY_GAMES``, ``if game == "hack-trick"``); the games now declare themselves in the
+    entry-point group ``tricky_treats.games``. No module of the engine imports an example's
+    package or spells its package or the game name it declares in its code."""
+    assert {"tricky_treats_web", "hack_trick", "candy_chaser"} <= EXAMPLE_PACKAGES
+    games = {
+        name
+        for project in EXAMPLES.glob("*/pyproject.toml")
+        for name in tomllib.loads(project.read_text(encoding="utf-8"))["project"]
+        .get("entry-points", {})
+        .get("tricky_treats.games", {})
+    }
+    assert {"hack-trick", "candy-chaser", "tricks-and-treats"} <= games
+    names = EXAMPLE_PACKAGES | games
+    found = []
+    for path in sorted((ROOT / "src" / "tricky_treats").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = {module.partition(".")[0] for module in _imported(tree)}
+        found += [f"{path.relative_to(ROOT)} imports {name}" for name in imports & names]
+        found += [
+            f"{path.relative_to(ROOT)} names {text!r}"
+            for text in _code_strings(tree)
+            if text in names
+        ]
+    assert found == []
+
+
+def _own_package(path: Path) -> str | None:
+    """The package a file of ``examples/`` belongs to: its distribution's, if it has one."""
+    folder = EXAMPLES / path.relative_to(EXAMPLES).parts[0]
+    packages = [init.parent.name for init in folder.glob("src/*/__init__.py")]
+    return packages[0] if len(packages) == 1 and folder != EXAMPLES else None
+
+
+def _private_imports(path: Path) -> list[str]:
+    """The names ``path`` imports that another package keeps private (``_name``, ``_mod``)."""
+    own = _own_package(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for dotted in _imported(tree):
+        top, *rest = dotted.split(".")
+        if top == own or top in sys.stdlib_module_names:
+            continue
+        private = [part for part in rest if part.startswith("_") and not part.startswith("__")]
+        if private and dotted.split(".")[-1] != "_":  # gettext's ``_``, public in i18n
+            found.append(f"{path.relative_to(ROOT)}: {dotted}")
+    return found
+
+
+def test_no_other_distribution_imports_a_private_name() -> None:
+    """Issue 44: the web app and the candy games imported ``tricky_treats._i18n`` and
+    ``tricky_treats.protocol._game_kit``; they build on ``tricky_treats.i18n`` and
+    ``tricky_treats.protocol.game_kit`` now, public and documented. Every Python file under
+    ``examples/`` (the web app, the candy games, their tests, the example scripts) imports no
+    underscore name of another package. (The engine's own tests, under ``tests/``, are not
+    held to it yet: docs/stability.md.)"""
+    files = [p for p in EXAMPLES.rglob("*.py") if "node_modules" not in p.parts]
+    assert len(files) > 20
+    found = [line for path in sorted(files) for line in _private_imports(path)]
+    assert found == []
