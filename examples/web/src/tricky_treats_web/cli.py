@@ -56,6 +56,8 @@ _LIMIT_HELP = {
     "store; past it, a newcomer's game replaces one of the client holding the most, else 503 "
     "busy",
     "sockets_per_client": "sockets one client may hold open on this process",
+    "max_sockets": "sockets open on this process; past it, a newcomer's socket replaces the "
+    "oldest of the client holding the most, else server-full",
     "spectators_per_game": "spectators of one game on this process (seats never count)",
     "max_games": "games this process holds in memory; games nobody is connected to are "
     "unloaded first (the store keeps them)",
