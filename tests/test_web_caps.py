@@ -120,3 +120,138 @@ def test_strangers_filling_the_sockets_of_a_process_make_way_for_newcomers(
         server.stop()
     text = (tmp_path / "server.log").read_text()
     assert "Traceback" not in text, text
+
+
+def test_strangers_holding_every_room_of_a_process_make_way_for_newcomers(
+    tmp_path: Path,
+) -> None:
+    """Issue 46, item 6: the rooms held by seats' sockets were not shared out, so a few
+    clients seated in games of their own held every room (``max_games``) and a newcomer's new
+    game got 503 ``server-full``. With ``max_games`` 4, two strangers hold two rooms each; a
+    newcomer's game takes the room of the game used longest ago of whoever holds the most
+    (its seat is told ``server-full``), and the strangers cannot take it back."""
+    server = Server(
+        tmp_path / "tables.sqlite3",
+        tmp_path / "server.log",
+        ("--forwarded-allow-ips", "127.0.0.1", "--max-games", "4"),
+    )
+    newcomer, friend = "203.0.113.1", "2001:db8:7::1"
+    strangers = ("198.51.100.1", "198.51.100.2")
+
+    async def main() -> None:
+        await server.start()
+        games = f"http://{server.url}/api/games"
+
+        async def new_game(address: str) -> tuple[int, dict[str, Any]]:
+            return await asyncio.to_thread(_post_as, games, address, TWO)
+
+        seats: dict[str, list[tuple[str, str, ClientConnection]]] = {}
+        try:
+            for address in strangers:
+                for _ in range(2):
+                    status, answer = await new_game(address)
+                    assert status == 201, answer
+                    ws = await _socket(f"ws://{server.url}/ws/{answer['game']}", address)
+                    seats.setdefault(address, []).append((answer["game"], _keys(answer)[0], ws))
+                    assert (await _hello(ws, _keys(answer)[0]))["type"] == "update"
+            # Every room is held by a seat. The newcomer's game takes the room of the first
+            # stranger's first game (a tie: the one used longest ago).
+            status, answer = await new_game(newcomer)
+            assert status == 201, answer
+            game, key, ws = seats[strangers[0]][0]
+            made_way = await next_message(ws, BOUND)
+            assert made_way["code"] == "server-full"
+            assert "another player" in made_way["error"]
+            ann = await _socket(f"ws://{server.url}/ws/{answer['game']}", newcomer)
+            seats[newcomer] = [(answer["game"], _keys(answer)[0], ann)]
+            seated = await _hello(ann, _keys(answer)[0])
+            assert seated["type"] == "update", seated
+            assert seated["your_turn"]
+            # 1 + 2 + 1: the first stranger's seat cannot take its room back, the second
+            # stranger cannot make a game of a third.
+            async with await _socket(f"ws://{server.url}/ws/{game}", strangers[0]) as back:
+                assert (await _hello(back, key))["code"] == "server-full"
+            status, refused = await new_game(strangers[1])
+            assert (status, refused["code"]) == (503, "server-full")
+            # A second newcomer takes a room of the second stranger, who held the most.
+            status, second = await new_game(friend)
+            assert status == 201, second
+            assert (await next_message(seats[strangers[1]][0][2], BOUND))["code"] == "server-full"
+            bo = await _socket(f"ws://{server.url}/ws/{second['game']}", friend)
+            seats[friend] = [(second["game"], _keys(second)[0], bo)]
+            assert (await _hello(bo, _keys(second)[0]))["your_turn"]
+            # 1 + 1 + 1 + 1, every room held by a seat: nobody holds two more than another.
+            for stranger in strangers:
+                status, refused = await new_game(stranger)
+                assert (status, refused["code"]) == (503, "server-full")
+            # The newcomer's game plays on.
+            action = seated["legal_actions"][0]["action"]
+            move = {"type": "move", "credential": _keys(answer)[0], "action": action}
+            await ann.send(json.dumps(move))
+            assert (await next_message(ann, BOUND))["type"] == "update"
+        finally:
+            for held in seats.values():
+                for _, _, ws in held:
+                    await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        server.stop()
+    text = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in text, text
+
+
+def test_a_player_seated_in_a_strangers_game_keeps_its_room(tmp_path: Path) -> None:
+    """A room goes only if every client seated in it holds two more rooms than the newcomer:
+    the stranger's game that an honest player sits in stays, though it was used longest ago;
+    the stranger's next one goes."""
+    server = Server(
+        tmp_path / "tables.sqlite3",
+        tmp_path / "server.log",
+        ("--forwarded-allow-ips", "127.0.0.1", "--max-games", "3"),
+    )
+    stranger, player, newcomer = "198.51.100.1", "192.0.2.9", "203.0.113.1"
+
+    async def main() -> None:
+        await server.start()
+        games = f"http://{server.url}/api/games"
+        sockets: list[ClientConnection] = []
+
+        async def seat(answer: dict[str, Any], address: str, index: int) -> dict[str, Any]:
+            ws = await _socket(f"ws://{server.url}/ws/{answer['game']}", address)
+            sockets.append(ws)
+            seated = await _hello(ws, _keys(answer)[index])
+            assert seated["type"] == "update", seated
+            return seated
+
+        try:
+            made = []
+            for _ in range(3):
+                status, answer = await asyncio.to_thread(_post_as, games, stranger, TWO)
+                assert status == 201, answer
+                made.append(answer)
+            # The oldest game: the stranger and a player; the two others: the stranger alone.
+            oldest = await seat(made[0], stranger, 0)
+            await seat(made[0], player, 1)
+            for answer in made[1:]:
+                await seat(answer, stranger, 0)
+            status, answer = await asyncio.to_thread(_post_as, games, newcomer, TWO)
+            assert status == 201, answer
+            assert (await next_message(sockets[2], BOUND))["code"] == "server-full"
+            # The shared game plays on: the player hears the stranger's move.
+            action = oldest["legal_actions"][0]["action"]
+            move = {"type": "move", "credential": _keys(made[0])[0], "action": action}
+            await sockets[0].send(json.dumps(move))
+            assert (await next_message(sockets[0], BOUND))["type"] == "update"
+            assert (await next_message(sockets[1], BOUND))["type"] == "update"
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        server.stop()
+    text = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in text, text

@@ -122,7 +122,9 @@ class Limits:
     """
 
     max_games: int = 1000
-    """Games this process holds in memory at once; games nobody uses are unloaded first."""
+    """Games this process holds in memory at once; games nobody uses are unloaded first, then
+    games only spectators watch, then (with a store) a game of the client whose seats hold the
+    most rooms, if it holds two more than the newcomer; else 503 ``server-full``."""
     games_per_client: int = 20
     """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s on
     this process; with a store, also the unplayed games it may hold at once, over every
@@ -213,10 +215,18 @@ class Connection:
     """
 
     def __init__(
-        self, websocket: WebSocket, who: int | str, queue_size: int, credential: str | None = None
+        self,
+        websocket: WebSocket,
+        who: int | str,
+        queue_size: int,
+        credential: str | None = None,
+        *,
+        client: str = "",
     ) -> None:
         self.websocket = websocket
         self.who = who
+        self.client = client
+        """The client (``client_key``) whose socket this is."""
         self.credential = credential
         """The key this seat said hello with: its link to the next game holds the same."""
         self.dropped: str | None = None
@@ -603,12 +613,14 @@ class Lobby:
             moment(self.limits.unplayed_expiry),
         )
 
-    def _make_space(self) -> bool:
+    def _make_space(self, client: str | None = None) -> bool:
         """Unload games nobody uses until one more fits; False if every one is in use.
 
         Games only spectators watch go next (spectators never hold a room a seat needs): the
-        one watched longest first, its spectators told why. Without a store only finished
-        games may go (memory is all there is of the others).
+        one watched longest first, its spectators told why. Then, for ``client`` (who needs
+        the room), a game of the client whose seats hold the most rooms
+        (``_room_to_share``). Without a store only finished games may go (memory is all there
+        is of the others).
         """
         over = len(self.rooms) + self._creating - self.limits.max_games + 1
         if over <= 0:
@@ -634,7 +646,44 @@ class Lobby:
                     "server-full",
                     "this server needs the room of this game for players; watch again later",
                 )
+        full = len(self.rooms) + self._creating >= self.limits.max_games
+        if full and client is not None and self.store is not None:
+            shared = self._room_to_share(client)
+            room = None if shared is None else self._unload(shared)
+            if room is not None:
+                log.info("game %s made way for a newcomer's game", shared)
+                for connection in room.connections:
+                    connection.refuse(
+                        "server-full",
+                        "this server gave the room of this game to another player: your address "
+                        "holds more games open than anyone else's; come back later",
+                    )
         return len(self.rooms) + self._creating < self.limits.max_games
+
+    def _room_to_share(self, client: str) -> str | None:
+        """The game whose room ``client`` gets when none is free, if any.
+
+        A client holds the rooms its seats' sockets are in. The game is of the client that
+        holds the most rooms, if it holds at least two more than ``client``, and no other
+        client's seat is in it but of clients that hold two more too (so an honest player in
+        a stranger's game keeps it); of those, the one used longest ago. None if every client
+        holds about the same.
+        """
+        seated = {
+            game_id: {c.client for c in room.connections if c.who != SPECTATORS and not c.dropped}
+            for game_id, room in self.rooms.items()
+            if not room.holders
+        }
+        held = collections.Counter(holder for holders in seated.values() for holder in holders)
+        enough = held[client] + 2
+        candidates = [
+            (held[holder], -room.last_active, game_id)
+            for game_id, holders in seated.items()
+            if holders and all(held[other] >= enough for other in holders)
+            for room in (self.rooms[game_id],)
+            for holder in holders
+        ]
+        return max(candidates)[2] if candidates else None
 
     # -- sockets: each client's share of max_sockets ------------------------------------------
 
@@ -702,13 +751,14 @@ class Lobby:
         return room
 
     @contextlib.asynccontextmanager
-    async def holding(self, game_id: str) -> AsyncIterator[Room | None]:
+    async def holding(self, game_id: str, client: str | None = None) -> AsyncIterator[Room | None]:
         """The room of ``game_id`` (None if no such game), kept loaded for the ``with`` block.
 
         From memory, or else loaded from the store (``RefusedError`` ``unavailable`` if the
-        store cannot be reached, ``server-full`` if this process holds all it may).
+        store cannot be reached, ``server-full`` if this process holds all it may and
+        ``client``, who asks, may not take the room of another's game: ``max_games``).
         """
-        room = await self._room(game_id)
+        room = await self._room(game_id, client)
         if room is None:
             yield None
             return
@@ -722,13 +772,13 @@ class Lobby:
         """The room of ``game_id``, from memory or else from the store; None if unknown."""
         return await self._room(game_id)
 
-    async def _room(self, game_id: str) -> Room | None:
+    async def _room(self, game_id: str, client: str | None = None) -> Room | None:
         if not _GAME_ID.fullmatch(game_id):
             return None  # a NUL, a space, an odd byte: no game has such an id
         room = self.rooms.get(game_id)
         if room is not None or self.store is None:
             return room
-        if not self._make_space():
+        if not self._make_space(client):
             raise RefusedError(
                 "server-full", "this server holds as many games as it can; try later", 503
             )
@@ -852,9 +902,9 @@ class Lobby:
         now = time.time()
         maker = client_key(client)
         created = self._check_quota(maker, now)
-        self._check_room()
         table, names = self._new_table(request)
         policy = self._new_policy(request)
+        self._check_room(maker)  # after the request is read: a bad one takes no room
         if self.store is None:
             await self._check_unplayed()
         game_id = await self._open(table, policy, maker)
@@ -932,15 +982,15 @@ class Lobby:
         grace = request.get("grace", defaults.grace)
         return TablePolicy(control, grace, takeover, time.time())
 
-    def _check_room(self) -> None:
-        if not self._make_space():
+    def _check_room(self, client: str) -> None:
+        if not self._make_space(client):
             raise RefusedError(
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
     async def _open(self, table: Table, policy: TablePolicy, maker: str) -> str:
         """Store a new table of ``maker`` (a client) within the caps, open its room; its id."""
-        self._check_room()
+        self._check_room(maker)
         game_id = secrets.token_urlsafe(9)
         if self.store is not None:
             self._creating += 1
@@ -1823,7 +1873,7 @@ def create_app(
 
     async def _greet_and_play(websocket: WebSocket, opened: _Socket) -> None:
         game_id = websocket.path_params["game"]
-        async with lobby.holding(game_id) as room:
+        async with lobby.holding(game_id, opened.client) as room:
             if room is None:
                 raise RefusedError("no-game", "no such game")
             connection = await _greet(websocket, game_id, room, opened)
@@ -1876,7 +1926,9 @@ def create_app(
                 # A seat always gets in: its oldest tab gives way.
                 same[0].refuse("replaced", "this seat was opened in another tab")
             seat_key = credential if isinstance(welcome.to, int) else None
-            connection = Connection(websocket, welcome.to, limits.send_queue, seat_key)
+            connection = Connection(
+                websocket, welcome.to, limits.send_queue, seat_key, client=opened.client
+            )
             opened.connection = connection
             room.connections.append(connection)
             connection.offer(_with_state(welcome, room.table_state_text()).text)
