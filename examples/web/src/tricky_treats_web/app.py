@@ -122,7 +122,9 @@ class Limits:
     """
 
     max_games: int = 1000
-    """Games this process holds in memory at once; games nobody uses are unloaded first."""
+    """Games this process holds in memory at once; games nobody uses are unloaded first, then
+    games only spectators watch, then (with a store) a game of the client whose seats hold the
+    most rooms, if it holds two more than the newcomer; else 503 ``server-full``."""
     games_per_client: int = 20
     """Games one client (an IPv4 address, an IPv6 /64) may create in ``create_window`` s on
     this process; with a store, also the unplayed games it may hold at once, over every
@@ -131,7 +133,9 @@ class Limits:
     sockets_per_client: int = 32
     """Open sockets of one client, counted from the moment they connect (before hello)."""
     max_sockets: int = 4096
-    """Open sockets of this process."""
+    """Open sockets of this process; past it a newcomer's socket takes the place of the oldest
+    socket of the client that holds the most, if that client holds two more than the
+    newcomer; else ``server-full``."""
     spectators_per_game: int = 32
     """Spectators of one game; a seat never counts against it."""
     tabs_per_seat: int = 4
@@ -211,10 +215,18 @@ class Connection:
     """
 
     def __init__(
-        self, websocket: WebSocket, who: int | str, queue_size: int, credential: str | None = None
+        self,
+        websocket: WebSocket,
+        who: int | str,
+        queue_size: int,
+        credential: str | None = None,
+        *,
+        client: str = "",
     ) -> None:
         self.websocket = websocket
         self.who = who
+        self.client = client
+        """The client (``client_key``) whose socket this is."""
         self.credential = credential
         """The key this seat said hello with: its link to the next game holds the same."""
         self.dropped: str | None = None
@@ -265,6 +277,48 @@ class Connection:
     async def _write(self) -> None:
         while (text := await self._queue.get()) is not None:
             await self.websocket.send_text(text)
+
+
+async def _refuse_socket(websocket: WebSocket, code: str, message: str) -> None:
+    """Send a refusal on a socket nothing else writes to, and close it (in bounded time)."""
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await asyncio.wait_for(websocket.send_text(_refusal(code, message)), 1)
+        await asyncio.wait_for(websocket.close(code=1008), 1)
+
+
+class _Socket:
+    """One open socket of a client on this process, counted from the moment it connects."""
+
+    def __init__(self, client: str, websocket: WebSocket, order: int) -> None:
+        self.client = client
+        self.websocket = websocket
+        self.order = order
+        """When it connected, as a count: the lowest is the oldest."""
+        self.connection: Connection | None = None
+        """Set once its hello seated it; until then nothing else writes to the socket."""
+        self.closed: tuple[str, str] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._closing: asyncio.Future[None] | None = None
+
+    def gave_way(self) -> bool:
+        """Whether this socket was closed to make room for another client's."""
+        return self.closed is not None
+
+    def close(self, code: str, message: str) -> None:
+        """Refuse this socket from now on (``code``, ``message``), from any task or loop."""
+        if self.closed is None:
+            self.closed = (code, message)
+            # A test client may run each socket on an event loop of its own.
+            with contextlib.suppress(RuntimeError):  # its loop is closed: the client is gone
+                self._loop.call_soon_threadsafe(self._close_here)
+
+    def _close_here(self) -> None:
+        assert self.closed is not None
+        if self.connection is not None:
+            self.connection.refuse(*self.closed)  # after what is queued; its task then ends
+        else:  # waiting for its hello: the refusal ends the wait
+            self._closing = asyncio.ensure_future(_refuse_socket(self.websocket, *self.closed))
+            self._closing.add_done_callback(_seen)
 
 
 def _default_policy() -> TablePolicy:
@@ -530,6 +584,9 @@ class Lobby:
         """This process's name in the store's presence rows."""
         self.rooms: dict[str, Room] = {}
         self.sockets: collections.Counter[str] = collections.Counter()
+        """Open sockets by client."""
+        self._open_sockets: dict[str, dict[int, _Socket]] = {}
+        self._sockets_made = 0
         self._created: dict[str, collections.deque[float]] = {}
         self._creating = 0
         self._tasks: set[asyncio.Future[None]] = set()
@@ -556,12 +613,14 @@ class Lobby:
             moment(self.limits.unplayed_expiry),
         )
 
-    def _make_space(self) -> bool:
+    def _make_space(self, client: str | None = None) -> bool:
         """Unload games nobody uses until one more fits; False if every one is in use.
 
         Games only spectators watch go next (spectators never hold a room a seat needs): the
-        one watched longest first, its spectators told why. Without a store only finished
-        games may go (memory is all there is of the others).
+        one watched longest first, its spectators told why. Then, for ``client`` (who needs
+        the room), a game of the client whose seats hold the most rooms
+        (``_room_to_share``). Without a store only finished games may go (memory is all there
+        is of the others).
         """
         over = len(self.rooms) + self._creating - self.limits.max_games + 1
         if over <= 0:
@@ -587,7 +646,99 @@ class Lobby:
                     "server-full",
                     "this server needs the room of this game for players; watch again later",
                 )
+        full = len(self.rooms) + self._creating >= self.limits.max_games
+        if full and client is not None and self.store is not None:
+            shared = self._room_to_share(client)
+            room = None if shared is None else self._unload(shared)
+            if room is not None:
+                log.info("game %s made way for a newcomer's game", shared)
+                for connection in room.connections:
+                    connection.refuse(
+                        "server-full",
+                        "this server gave the room of this game to another player: your address "
+                        "holds more games open than anyone else's; come back later",
+                    )
         return len(self.rooms) + self._creating < self.limits.max_games
+
+    def _room_to_share(self, client: str) -> str | None:
+        """The game whose room ``client`` gets when none is free, if any.
+
+        A client holds the rooms its seats' sockets are in. The game is of the client that
+        holds the most rooms, if it holds at least two more than ``client``, and no other
+        client's seat is in it but of clients that hold two more too (so an honest player in
+        a stranger's game keeps it); of those, the one used longest ago. None if every client
+        holds about the same.
+        """
+        seated = {
+            game_id: {c.client for c in room.connections if c.who != SPECTATORS and not c.dropped}
+            for game_id, room in self.rooms.items()
+            if not room.holders
+        }
+        held = collections.Counter(holder for holders in seated.values() for holder in holders)
+        enough = held[client] + 2
+        candidates = [
+            (held[holder], -room.last_active, game_id)
+            for game_id, holders in seated.items()
+            if holders and all(held[other] >= enough for other in holders)
+            for room in (self.rooms[game_id],)
+            for holder in holders
+        ]
+        return max(candidates)[2] if candidates else None
+
+    # -- sockets: each client's share of max_sockets ------------------------------------------
+
+    def _open_socket(self, client: str, websocket: WebSocket) -> _Socket:
+        """Count a new socket of ``client``, within its quota and its share of the process.
+
+        Past ``max_sockets``, the oldest socket of the client that holds the most gives way
+        (``server-full``), if that client holds at least two more than ``client``: so no
+        client holds more than its share while another waits. Else ``RefusedError``.
+        """
+        limits = self.limits
+        if self.sockets[client] >= limits.sockets_per_client:
+            raise RefusedError(
+                "too-many-sockets",
+                f"your address has {limits.sockets_per_client} connections open already; "
+                "close some tabs",
+            )
+        if self.sockets.total() >= limits.max_sockets and not self._make_socket_room(client):
+            raise RefusedError("server-full", "this server has as many players as it can")
+        self._sockets_made += 1
+        opened = _Socket(client, websocket, self._sockets_made)
+        self._open_sockets.setdefault(client, {})[opened.order] = opened
+        self.sockets[client] += 1
+        return opened
+
+    def _make_socket_room(self, client: str) -> bool:
+        """Close the oldest socket of the biggest holder, if it holds two more than ``client``."""
+        held = self.sockets[client]
+        # The biggest holder; of equals, the one whose oldest socket is oldest.
+        most, _, biggest = max(
+            (count, -next(iter(self._open_sockets[other])), other)
+            for other, count in self.sockets.items()
+        )
+        if most < held + 2:
+            return False
+        oldest = self._open_sockets[biggest][next(iter(self._open_sockets[biggest]))]
+        self._close_socket(oldest)
+        log.info("a socket of a client holding %d made way for a newcomer's", most)
+        oldest.close(
+            "server-full",
+            "this server is full and gave this connection to another player: your address "
+            "holds more connections than anyone else's; close some tabs or try later",
+        )
+        return True
+
+    def _close_socket(self, opened: _Socket) -> None:
+        """Stop counting ``opened`` (once)."""
+        mine = self._open_sockets.get(opened.client, {})
+        if mine.pop(opened.order, None) is None:
+            return
+        if not mine:
+            del self._open_sockets[opened.client]
+        self.sockets[opened.client] -= 1
+        if self.sockets[opened.client] <= 0:
+            del self.sockets[opened.client]
 
     def _unload(self, game_id: str) -> Room | None:
         """Forget the room of ``game_id``: its timer stops and its programs end."""
@@ -600,13 +751,14 @@ class Lobby:
         return room
 
     @contextlib.asynccontextmanager
-    async def holding(self, game_id: str) -> AsyncIterator[Room | None]:
+    async def holding(self, game_id: str, client: str | None = None) -> AsyncIterator[Room | None]:
         """The room of ``game_id`` (None if no such game), kept loaded for the ``with`` block.
 
         From memory, or else loaded from the store (``RefusedError`` ``unavailable`` if the
-        store cannot be reached, ``server-full`` if this process holds all it may).
+        store cannot be reached, ``server-full`` if this process holds all it may and
+        ``client``, who asks, may not take the room of another's game: ``max_games``).
         """
-        room = await self._room(game_id)
+        room = await self._room(game_id, client)
         if room is None:
             yield None
             return
@@ -620,13 +772,13 @@ class Lobby:
         """The room of ``game_id``, from memory or else from the store; None if unknown."""
         return await self._room(game_id)
 
-    async def _room(self, game_id: str) -> Room | None:
+    async def _room(self, game_id: str, client: str | None = None) -> Room | None:
         if not _GAME_ID.fullmatch(game_id):
             return None  # a NUL, a space, an odd byte: no game has such an id
         room = self.rooms.get(game_id)
         if room is not None or self.store is None:
             return room
-        if not self._make_space():
+        if not self._make_space(client):
             raise RefusedError(
                 "server-full", "this server holds as many games as it can; try later", 503
             )
@@ -750,9 +902,9 @@ class Lobby:
         now = time.time()
         maker = client_key(client)
         created = self._check_quota(maker, now)
-        self._check_room()
         table, names = self._new_table(request)
         policy = self._new_policy(request)
+        self._check_room(maker)  # after the request is read: a bad one takes no room
         if self.store is None:
             await self._check_unplayed()
         game_id = await self._open(table, policy, maker)
@@ -830,15 +982,15 @@ class Lobby:
         grace = request.get("grace", defaults.grace)
         return TablePolicy(control, grace, takeover, time.time())
 
-    def _check_room(self) -> None:
-        if not self._make_space():
+    def _check_room(self, client: str) -> None:
+        if not self._make_space(client):
             raise RefusedError(
                 "server-full", "this server has as many games as it can hold; try later", 503
             )
 
     async def _open(self, table: Table, policy: TablePolicy, maker: str) -> str:
         """Store a new table of ``maker`` (a client) within the caps, open its room; its id."""
-        self._check_room()
+        self._check_room(maker)
         game_id = secrets.token_urlsafe(9)
         if self.store is not None:
             self._creating += 1
@@ -1699,44 +1851,32 @@ def create_app(
             return JSONResponse({"error": "no such wheel"}, status_code=404)
         return FileResponse(path, media_type="application/zip")
 
-    async def refuse(websocket: WebSocket, code: str, message: str) -> None:
-        with contextlib.suppress(Exception):  # the client may be gone already
-            await asyncio.wait_for(websocket.send_text(_refusal(code, message)), 1)
-            await asyncio.wait_for(websocket.close(code=1008), 1)
+    refuse = _refuse_socket
 
     async def play(websocket: WebSocket) -> None:
-        client = _client_of(websocket.scope)
         await websocket.accept()
-        if lobby.sockets.total() >= limits.max_sockets:
-            await refuse(websocket, "server-full", "this server has as many players as it can")
-            return
-        if lobby.sockets[client] >= limits.sockets_per_client:
-            await refuse(
-                websocket,
-                "too-many-sockets",
-                f"your address has {limits.sockets_per_client} connections open already; "
-                "close some tabs",
-            )
-            return
-        lobby.sockets[client] += 1  # counted from now on, before hello
         try:
-            await _greet_and_play(websocket)
+            opened = lobby._open_socket(_client_of(websocket.scope), websocket)
         except RefusedError as exc:
             await refuse(websocket, exc.code, str(exc))
+            return
+        try:  # counted from now on, before hello
+            await _greet_and_play(websocket, opened)
+        except RefusedError as exc:
+            if not opened.gave_way():
+                await refuse(websocket, exc.code, str(exc))
         except Exception:  # a bug: said in the log, and to the client in words, never a hang
             log.exception("a socket for game %r failed", websocket.path_params.get("game"))
             await refuse(websocket, "unavailable", "the server failed; try again in a moment")
         finally:
-            lobby.sockets[client] -= 1
-            if lobby.sockets[client] <= 0:
-                del lobby.sockets[client]
+            lobby._close_socket(opened)
 
-    async def _greet_and_play(websocket: WebSocket) -> None:
+    async def _greet_and_play(websocket: WebSocket, opened: _Socket) -> None:
         game_id = websocket.path_params["game"]
-        async with lobby.holding(game_id) as room:
+        async with lobby.holding(game_id, opened.client) as room:
             if room is None:
                 raise RefusedError("no-game", "no such game")
-            connection = await _greet(websocket, game_id, room)
+            connection = await _greet(websocket, game_id, room, opened)
         if connection is None:
             return
         try:
@@ -1750,13 +1890,15 @@ def create_app(
             with contextlib.suppress(Exception):
                 await asyncio.shield(lobby.seated(game_id, room, connection.who))
 
-    async def _greet(websocket: WebSocket, game_id: str, room: Room) -> Connection | None:
+    async def _greet(
+        websocket: WebSocket, game_id: str, room: Room, opened: _Socket
+    ) -> Connection | None:
         """Read the hello and seat the socket at ``room``; None if the client left first."""
         try:
             text = await asyncio.wait_for(_receive_text(websocket), limits.hello_seconds)
         except TimeoutError:
             raise RefusedError("no-hello", "say hello first (in time)") from None
-        if text is None:
+        if text is None or opened.gave_way():
             return None
         if len(text) > limits.max_request_bytes:
             raise RefusedError("too-large", "that hello is too large")
@@ -1769,6 +1911,8 @@ def create_app(
         async with room.lock:
             if not await lobby.refresh(game_id, room):
                 raise RefusedError("no-game", "no such game")
+            if opened.gave_way():  # while it waited for the table
+                return None
             welcome = room.table.connect(credential)
             if welcome.to == SENDER:
                 raise RefusedError(welcome.message["code"], welcome.message["error"])
@@ -1782,7 +1926,10 @@ def create_app(
                 # A seat always gets in: its oldest tab gives way.
                 same[0].refuse("replaced", "this seat was opened in another tab")
             seat_key = credential if isinstance(welcome.to, int) else None
-            connection = Connection(websocket, welcome.to, limits.send_queue, seat_key)
+            connection = Connection(
+                websocket, welcome.to, limits.send_queue, seat_key, client=opened.client
+            )
+            opened.connection = connection
             room.connections.append(connection)
             connection.offer(_with_state(welcome, room.table_state_text()).text)
             if following := lobby.next_game_message(room, connection):

@@ -56,9 +56,12 @@ _LIMIT_HELP = {
     "store; past it, a newcomer's game replaces one of the client holding the most, else 503 "
     "busy",
     "sockets_per_client": "sockets one client may hold open on this process",
+    "max_sockets": "sockets open on this process; past it, a newcomer's socket replaces the "
+    "oldest of the client holding the most, else server-full",
     "spectators_per_game": "spectators of one game on this process (seats never count)",
     "max_games": "games this process holds in memory; games nobody is connected to are "
-    "unloaded first (the store keeps them)",
+    "unloaded first (the store keeps them), then games only watched, then one of the client "
+    "whose seats hold the most rooms, if it holds two more than the newcomer",
     "exec_bots": "bot programs (--allow-exec-bot) running at once on this process; past it, "
     "the greedy bot plays their moves",
 }
