@@ -588,7 +588,7 @@ class Lobby:
         self._open_sockets: dict[str, dict[int, _Socket]] = {}
         self._sockets_made = 0
         self._created: dict[str, collections.deque[float]] = {}
-        self._creating = 0
+        self._creating = 0  # rooms being made or loaded from the store: counted as held
         self._tasks: set[asyncio.Future[None]] = set()
         if store is not None:
             gone = store.expire(*self._cutoffs(time.time()))
@@ -782,6 +782,16 @@ class Lobby:
             raise RefusedError(
                 "server-full", "this server holds as many games as it can; try later", 503
             )
+        # The room is counted from now, while the store loads it: requests loading games at
+        # once must not each take the last room.
+        self._creating += 1
+        try:
+            return await self._load_room(game_id)
+        finally:
+            self._creating -= 1
+
+    async def _load_room(self, game_id: str) -> Room | None:
+        assert self.store is not None
         try:
             stored = await self._store_call(self.store.load, game_id)
         except Exception:
