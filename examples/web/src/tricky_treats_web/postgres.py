@@ -44,7 +44,6 @@ from tricky_treats.host import Table
 from tricky_treats_web.store import (
     PRESENCE_TTL,
     SCHEMA_VERSION,
-    CapReachedError,
     Changed,
     NextGame,
     PresenceChanged,
@@ -56,6 +55,7 @@ from tricky_treats_web.store import (
     StoredTable,
     StoreUnavailableError,
     VersionConflictError,
+    maker_to_make_way,
     mover_bit,
     new_actions,
     played_by_text,
@@ -550,14 +550,12 @@ class PostgresTableStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (self.CREATE_LOCK,))
             (held,) = conn.execute(f"{_UNPLAYED} AND maker = %s", (maker,)).fetchone()
             (total,) = conn.execute(_UNPLAYED).fetchone()
-            if held >= per_maker:
-                raise CapReachedError("too-many-games", held, total)
+            heaviest = maker_to_make_way(
+                held, total, per_maker, most, lambda: conn.execute(_HEAVIEST).fetchone()
+            )
             gone: list[str] = []
-            if total >= most:
-                heaviest = conn.execute(_HEAVIEST).fetchone()
-                if heaviest is None or heaviest[1] < held + 2:
-                    raise CapReachedError("busy", held, total)
-                gone = [conn.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+            if heaviest is not None:
+                gone = [conn.execute(_OLDEST, (heaviest,)).fetchone()[0]]
                 conn.execute("DELETE FROM tricky_treats_games WHERE game_id = %s", (gone[0],))
             conn.execute(
                 "INSERT INTO tricky_treats_games "

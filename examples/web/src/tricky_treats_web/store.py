@@ -121,6 +121,25 @@ class CapReachedError(Exception):
         self.total = total
 
 
+def maker_to_make_way(
+    held: int, total: int, per_maker: int, most: int, heaviest: Callable[[], tuple[str, int] | None]
+) -> str | None:
+    """The caps of a new game, the same for every store (``TableStore.create``).
+
+    ``held``: the maker's unplayed games, ``total``: all of them; ``heaviest()`` reads the
+    maker holding the most, ``(maker, count)`` or None, only when the store is full. The maker
+    whose oldest unplayed game gives way (None: there is room), or ``CapReachedError``.
+    """
+    if held >= per_maker:
+        raise CapReachedError("too-many-games", held, total)
+    if total < most:
+        return None
+    found = heaviest()
+    if found is None or found[1] < held + 2:
+        raise CapReachedError("busy", held, total)
+    return str(found[0])
+
+
 def mover_bit(mover: int | None) -> int:
     """The bit of the seat that made a move itself in a game's ``movers`` (0: the host did)."""
     return 0 if mover is None else 1 << mover
@@ -896,14 +915,12 @@ class SqliteTableStore:
             with self._transaction() as db:  # BEGIN IMMEDIATE: one writer at a time
                 (held,) = db.execute(f"{_UNPLAYED} AND maker = ?", (maker,)).fetchone()
                 (total,) = db.execute(_UNPLAYED).fetchone()
-                if held >= per_maker:
-                    raise CapReachedError("too-many-games", held, total)
+                heaviest = maker_to_make_way(
+                    held, total, per_maker, most, lambda: db.execute(_HEAVIEST).fetchone()
+                )
                 gone: list[str] = []
-                if total >= most:
-                    heaviest = db.execute(_HEAVIEST).fetchone()
-                    if heaviest is None or heaviest[1] < held + 2:
-                        raise CapReachedError("busy", held, total)
-                    gone = [db.execute(_OLDEST, (heaviest[0],)).fetchone()[0]]
+                if heaviest is not None:
+                    gone = [db.execute(_OLDEST, (heaviest,)).fetchone()[0]]
                     self._delete(db, gone)
                 db.execute(
                     "INSERT INTO games (game_id, snapshot, snapshot_version, over, moved, "
