@@ -68,8 +68,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
-from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._text import rewards_of, view_text
 from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code, seeds_of
 from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
@@ -79,7 +83,7 @@ from tricky_treats.adapters.observation import (
 )
 from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
-from tricky_treats.errors import IllegalActionError, InvalidActionError
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core
 from tricky_treats.simulator._simulator import dealt
@@ -88,10 +92,53 @@ from tricky_treats.variants._base_deals import BaseDeals
 __all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
 
-class TrickyTreatsVectorEnv:
+Observations = npt.NDArray[np.float32]
+"""A batch of observations, ``(num_envs, observation_size)``."""
+Actions = npt.NDArray[np.int64]
+"""A batch of action codes, ``(num_envs,)``."""
+Seed = int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None
+"""What ``reset(seed=...)`` takes: a whole number, one per env, or None."""
+
+RENDER_MODES = ("ansi",)
+"""The render modes: ``"ansi"``, each game's view of the player to move as text."""
+
+
+def checked_render_mode(render_mode: object) -> str | None:
+    """``render_mode``, None or one of ``RENDER_MODES``; else ``ConfigurationError``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ConfigurationError(
+            f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"
+        )
+    return render_mode  # type: ignore[return-value]
+
+
+def reset_seeds(env: VectorEnv[Any, Any, Any], seed: Seed) -> list[int]:
+    """The games' seeds of ``env.reset(seed=seed)``, ``env.np_random`` seeded as Gymnasium's.
+
+    A seed ``s`` gives env ``i`` the seed ``s + i`` and seeds ``np_random`` with
+    ``seeding.np_random(s)``; a list gives each env its seed and seeds ``np_random`` with
+    them all (its ``np_random_seed`` then -1, unknown); None draws the seeds from
+    ``np_random``. Every seed is checked before anything changes.
+    """
+    n = env.num_envs
+    if seed is None:
+        drawn: list[int] = env.np_random.integers(0, 1 << 63, size=n, dtype=np.int64).tolist()
+        return drawn
+    seeds = seeds_of(seed, n)
+    if isinstance(seed, int | np.integer):
+        env._np_random, env._np_random_seed = seeding.np_random(int(seed))
+    else:
+        env._np_random, env._np_random_seed = np.random.default_rng(seeds), -1
+    return seeds
+
+
+class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     """``num_envs`` games of one configuration, stepped together (see the module)."""
 
-    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's class attribute
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": list(RENDER_MODES),
+    }
 
     def __init__(
         self,
@@ -104,8 +151,10 @@ class TrickyTreatsVectorEnv:
         any_mean_house: bool = False,
         refresh_ends_turn: bool = False,
         components: ComponentData | None = None,
+        render_mode: str | None = None,
     ) -> None:
         self.num_envs = checked_size(num_envs)
+        self.render_mode = checked_render_mode(render_mode)
         self._variants = tuple(variants)
         # new_game's arguments, checked once: each game is new_game(seed=...)'s.
         self._dealer = _Dealer(
@@ -132,7 +181,16 @@ class TrickyTreatsVectorEnv:
             (n, self.observation_size), np.float32
         )
         self.action_masks: npt.NDArray[np.int8] = np.zeros((n, self.action_count), np.int8)
-        self.rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.rewards: npt.NDArray[np.float32] = np.zeros(n, np.float32)
+        self.seat_rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.movers: npt.NDArray[np.int64] = np.zeros(n, np.int64)
+        self._envs = np.arange(n, dtype=np.intp)
+        self.single_observation_space = spaces.Box(
+            0.0, self.encoding.high, (self.observation_size,), np.float32
+        )
+        self.single_action_space = spaces.Discrete(self.action_count)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
         self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
@@ -222,36 +280,6 @@ class TrickyTreatsVectorEnv:
 
     def _deal(self, seed: int) -> GameState:
         return self._dealer.game(seed)
-
-    # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
-
-    @property
-    def single_observation_space(self) -> Any:
-        """One game's observation space: ``Box(0, encoding.high)`` of ``float32``."""
-        from gymnasium import spaces
-
-        return spaces.Box(0.0, self.encoding.high, (self.observation_size,), np.float32)
-
-    @property
-    def single_action_space(self) -> Any:
-        """One game's action space: ``Discrete(action_count)``, the codes of its actions."""
-        from gymnasium import spaces
-
-        return spaces.Discrete(self.action_count)
-
-    @property
-    def observation_space(self) -> Any:
-        """The batch's observation space: ``(num_envs, observation_size)``."""
-        from gymnasium.vector.utils import batch_space
-
-        return batch_space(self.single_observation_space, self.num_envs)
-
-    @property
-    def action_space(self) -> Any:
-        """The batch's action space: ``MultiDiscrete``, one code per game."""
-        from gymnasium.vector.utils import batch_space
-
-        return batch_space(self.single_action_space, self.num_envs)
 
     @property
     def simulators(self) -> tuple[Simulator, ...]:
@@ -385,28 +413,39 @@ class TrickyTreatsVectorEnv:
 
     def reset(
         self,
-        seed: int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None = None,
+        seed: Seed = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
+    ) -> tuple[Observations, dict[str, Any]]:
+        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``.
+
+        ``seed`` also seeds ``np_random`` (Gymnasium's ``seeding.np_random``; a list of seeds
+        seeds it with them all); without a seed, the games' seeds are drawn from
+        ``np_random``. ``options`` are taken and ignored, as Gymnasium's envs do.
+        """
+        seeds = reset_seeds(self, seed)
+        self._deal_all(seeds)
+        return self.observations, self._infos()
+
+    def _deal_all(self, seeds: list[int]) -> None:
+        """Deal env ``i`` the game of ``seeds[i]``, later games from its seed's sequence."""
         n = self.num_envs
-        seeds = seeds_of(seed, n)  # every seed checked before any game is dealt
         self._rngs = [random.Random(s) for s in seeds]
         seat_rows: list[int] = []
         board_rows: list[int] = []
         self._start(list(range(n)), seeds, seat_rows, board_rows)
         self._write_rows(seat_rows, board_rows)
         self.rewards[:] = 0
+        self.seat_rewards[:] = 0
         self.terminations[:] = False
         self.final_scores[:] = 0
         self._ready = True
         self._observe()
-        return self.observations, self._infos()
+        self.movers[:] = self.current_players
 
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        Observations,
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
@@ -415,23 +454,34 @@ class TrickyTreatsVectorEnv:
         """Play ``actions[i]`` (a code) in game ``i``: ``(obs, rewards, terminations, ...)``.
 
         For the player to move in each game; finished games are dealt again. Returns
-        ``(obs, rewards, terminations, truncations, infos)``.
+        ``(obs, rewards, terminations, truncations, infos)``: ``rewards[i]`` is the reward
+        of the seat that moved in game ``i``, ``infos["rewards"]`` every seat's.
         """
         if not self._ready:
             raise InvalidActionError("step() before reset(): call reset() first")
-        codes = self._checked(actions)
-        rewards = self.rewards
-        rewards[:] = 0
+        self._advance(self._checked(actions), None)
+        return self.observations, self.rewards, self.terminations, self.truncations, self._infos()
+
+    def _advance(self, codes: list[int], moving: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Play ``codes[i]`` (checked) in each game ``i``, or only where ``moving`` is True.
+
+        The rewards, terminations and final scores are those of this call's moves; the
+        games that end are dealt again. Returns the envs whose games ended.
+        """
+        seat_rewards = self.seat_rewards
+        seat_rewards[:] = 0
         terminations = self.terminations
         terminations[:] = False
         self.final_scores[:] = 0
+        self.movers[:] = self.current_players
+        cores = self._cores
+        if moving is not None:  # the others are skipped, as the core skips None
+            cores = [core if move else None for core, move in zip(cores, moving.tolist())]
         takes: list[int] = []
         refreshed: list[int] = []
         seat_rows: list[int] = []
         board_rows: list[int] = []
-        ended = _core.play_all(
-            self._cores, codes, self._layout, takes, refreshed, seat_rows, board_rows
-        )
+        ended = _core.play_all(cores, codes, self._layout, takes, refreshed, seat_rows, board_rows)
         if takes:  # each game's taker puts the card on a kid; the market slot gets the next
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
@@ -453,7 +503,7 @@ class TrickyTreatsVectorEnv:
             self._deck_rows[game, :, -1] = discarded[:, None]
         if None in self._cores:
             for env, core in enumerate(self._cores):
-                if core is None:  # played by the rules
+                if core is None and (moving is None or moving[env]):  # played by the rules
                     sim = self._simulator(env)
                     sim.play(codes[env])
                     if sim.is_over:
@@ -461,15 +511,25 @@ class TrickyTreatsVectorEnv:
         if ended:
             outcomes = [self._outcome(env) for env in ended]  # each scored once
             players = self.players
-            rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
+            seat_rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
             self.final_scores[ended] = [scores for scores, _ in outcomes]
             terminations[ended] = True
             rngs = self._rngs
             seeds = [rngs[env].getrandbits(63) for env in ended]
             self._start(ended, seeds, seat_rows, board_rows)
+        self.rewards[:] = seat_rewards[self._envs, self.movers]
         self._write_rows(seat_rows, board_rows)
         self._observe()
-        return self.observations, rewards, terminations, self.truncations, self._infos()
+        return ended
+
+    def _redeal(self, envs: list[int]) -> None:
+        """Deal each of ``envs`` its next game, as if its game had ended (not scored)."""
+        rngs = self._rngs
+        seat_rows: list[int] = []
+        board_rows: list[int] = []
+        self._start(envs, [rngs[env].getrandbits(63) for env in envs], seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
+        self._observe()
 
     def _checked(self, actions: npt.ArrayLike) -> list[int]:
         """The actions as ints, each legal in its game; else the library's error is raised."""
@@ -554,13 +614,69 @@ class TrickyTreatsVectorEnv:
             "player": self.current_players,
             "seed": self.seeds,
             "final_scores": self.final_scores,
+            "rewards": self.seat_rewards,
         }
 
-    def close(self) -> None:
-        """Nothing to release (Gymnasium's interface)."""
+    # -- Gymnasium's other methods ----------------------------------------------------------
+
+    def render(self) -> tuple[str, ...] | None:
+        """With ``render_mode="ansi"``, each game's view of its player to move, as text."""
+        if self.render_mode is None:
+            return None
+        texts = []
+        for sim in self.simulators:
+            state = sim.state()
+            seat = state.current_player
+            assert seat is not None  # a finished game is dealt again at once
+            texts.append(view_text(state.view(seat)))
+        return tuple(texts)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """The env's attribute ``name`` (called with the arguments if a method), per env.
+
+        The games share this one env object (there are no sub-env objects), so the value
+        is read or the method called once, and given once per env, as ``SyncVectorEnv``
+        gives its sub-envs' values.
+        """
+        value = getattr(self, name)
+        if callable(value):
+            value = value(*args, **kwargs)
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """The env's attribute ``name``, once per env (see ``call``)."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
+        """Set the env's public attribute ``name`` to ``values``, one value or one per env.
+
+        The games share the env, so values given per env must all be the same one; else
+        ``ConfigurationError``, and nothing changes. Only ``render_mode`` is checked here:
+        the others are set as given.
+        """
+        if name.startswith("_") or not hasattr(self, name):
+            raise ConfigurationError(f"set_attr sets a public attribute of the env, not {name!r}")
+        value = values
+        if isinstance(values, list | tuple):
+            first = values[0]
+            if len(values) != self.num_envs or any(not _same(v, first) for v in values):
+                raise ConfigurationError(
+                    f"set_attr({name!r}): the {self.num_envs} envs share one value; give it "
+                    f"alone or {self.num_envs} times"
+                )
+            value = first
+        if name == "render_mode":
+            value = checked_render_mode(value)
+        setattr(self, name, value)
 
     def __repr__(self) -> str:
         return (
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
+
+
+def _same(value: object, other: object) -> bool:
+    """Whether two values given to ``set_attr`` are one: the same object, or equal scalars."""
+    scalars = str | int | float | bool
+    return value is other or (isinstance(value, scalars) and type(value) is type(other) and value == other)
