@@ -51,6 +51,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from tricky_treats.adapters._text import view_text
@@ -126,7 +127,7 @@ def _opponents_of(opponents: object) -> Opponents:
         if opponents in OPPONENTS:
             return OPPONENTS[opponents]
     elif callable(opponents):
-        return opponents  # type: ignore[no-any-return]
+        return opponents
     raise ConfigurationError(
         f"opponents must be one of {sorted(OPPONENTS)} or a function choose(simulators, rng) "
         f"-> list[int], got {brief(opponents)}"
@@ -171,7 +172,8 @@ class TrickyTreatsSeatVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any
         self._choose = _opponents_of(opponents)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ConfigurationError(
-                f"illegal_action must be one of {list(ILLEGAL_ACTIONS)}, got {brief(illegal_action)}"
+                f"illegal_action must be one of {list(ILLEGAL_ACTIONS)}, "
+                f"got {brief(illegal_action)}"
             )
         self.illegal_action = illegal_action
         self.render_mode = checked_render_mode(render_mode)
@@ -195,7 +197,7 @@ class TrickyTreatsSeatVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any
         self.observation_size = games.observation_size
         self.action_count = games.action_count
         self.single_observation_space = games.single_observation_space
-        self.single_action_space = games.single_action_space
+        self.single_action_space: spaces.Discrete = games.single_action_space
         self.observation_space = games.observation_space
         self.action_space = games.action_space
         self.seats: npt.NDArray[np.int64] = np.full(n, self._seat or 0, np.int64)
@@ -347,7 +349,7 @@ class TrickyTreatsSeatVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any
         )
 
 
-class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
+class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """One game: the agent's seat against ``opponents`` (see the module)."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
@@ -423,7 +425,13 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         if batch.illegal[0]:  # the agent's move was not played
             self._final_text = None
             info = self._info(seat) | {"illegal_action": True}
-            return np.asarray(self.encoding.encode(state.view(seat)), np.float32), -1.0, True, False, info
+            return (
+                np.asarray(self.encoding.encode(state.view(seat)), np.float32),
+                -1.0,
+                True,
+                False,
+                info,
+            )
         final = state.view(seat)
         self._final_text = view_text(final) if self.render_mode == "ansi" else None
         obs = np.asarray(self.encoding.encode(final), np.float32)
@@ -439,13 +447,13 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
                 "seed": int(games.seeds[0]),
             }
         return {
-            "action_mask": np.zeros(self.action_space.n, np.int8),  # the game is over
+            "action_mask": np.zeros(batch.action_count, np.int8),  # the game is over
             "seat": ended_seat,
             "rewards": batch.seat_rewards[0].copy(),
             "final_scores": batch.final_scores[0].copy(),
         }
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """With ``render_mode="ansi"``, the agent's view as text."""
         if self.render_mode is None:
             return None

@@ -109,7 +109,7 @@ def checked_render_mode(render_mode: object) -> str | None:
         raise ConfigurationError(
             f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"
         )
-    return render_mode  # type: ignore[return-value]
+    return render_mode
 
 
 def reset_seeds(env: VectorEnv[Any, Any, Any], seed: Seed) -> list[int]:
@@ -155,6 +155,11 @@ class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     ) -> None:
         self.num_envs = checked_size(num_envs)
         self.render_mode = checked_render_mode(render_mode)
+        if isinstance(variants, str):  # tuple() would make it letters, each "no variant"
+            raise ConfigurationError(
+                f"variants is a list of variant names, got the string {variants!r}: write "
+                f"variants=[{variants!r}]"
+            )
         self._variants = tuple(variants)
         # new_game's arguments, checked once: each game is new_game(seed=...)'s.
         self._dealer = _Dealer(
@@ -188,7 +193,7 @@ class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.single_observation_space = spaces.Box(
             0.0, self.encoding.high, (self.observation_size,), np.float32
         )
-        self.single_action_space = spaces.Discrete(self.action_count)
+        self.single_action_space: spaces.Discrete = spaces.Discrete(self.action_count)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
@@ -476,7 +481,9 @@ class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.movers[:] = self.current_players
         cores = self._cores
         if moving is not None:  # the others are skipped, as the core skips None
-            cores = [core if move else None for core, move in zip(cores, moving.tolist())]
+            cores = [
+                core if move else None for core, move in zip(cores, moving.tolist(), strict=True)
+            ]
         takes: list[int] = []
         refreshed: list[int] = []
         seat_rows: list[int] = []
@@ -679,4 +686,6 @@ class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
 def _same(value: object, other: object) -> bool:
     """Whether two values given to ``set_attr`` are one: the same object, or equal scalars."""
     scalars = str | int | float | bool
-    return value is other or (isinstance(value, scalars) and type(value) is type(other) and value == other)
+    return value is other or (
+        isinstance(value, scalars) and type(value) is type(other) and value == other
+    )
