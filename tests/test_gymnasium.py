@@ -23,7 +23,6 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.wrappers import vector as wrappers
 
 import tricky_treats as tt
-import tricky_treats.adapters
 from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.gym import (
     ENV_ID,
@@ -380,16 +379,24 @@ def test_observation_wrappers_run_on_make_vecs_sync_form() -> None:
     assert "episode" in ends[0]["infos"]
 
 
-def test_importing_the_adapters_registers_the_env_and_the_root_imports_no_gymnasium() -> None:
+@pytest.mark.parametrize(
+    ("imports", "env_id"),
+    [
+        ("import tricky_treats.adapters.gym", ENV_ID),
+        ("", f"tricky_treats.adapters.gym:{ENV_ID}"),  # Gymnasium's make imports the module
+    ],
+)
+def test_importing_the_module_registers_the_env_and_the_root_imports_no_gymnasium(
+    imports: str, env_id: str
+) -> None:
     code = (
-        "import sys, tricky_treats\n"
+        "import sys, tricky_treats, tricky_treats.adapters\n"
         "assert 'gymnasium' not in sys.modules\n"
-        "import gymnasium, tricky_treats.adapters\n"
-        "assert 'tricky_treats.adapters.gym' not in sys.modules\n"
-        f"env = gymnasium.make({ENV_ID!r})\n"
-        "print(type(env.unwrapped).__name__)\n"
+        f"import gymnasium\n{imports}\n"
+        f"env = gymnasium.make({env_id!r}, players=3)\n"
+        "print(type(env.unwrapped).__name__, env.unwrapped.players)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "TrickyTreatsEnv"
+    assert result.stdout.strip() == "TrickyTreatsEnv 3"

@@ -1,11 +1,11 @@
 """One seat of Tricky Treats against chosen opponents, as a Gymnasium env (needs gymnasium).
 
-Importing ``tricky_treats.adapters`` (where gymnasium is installed) registers
-``tricky_treats/TrickyTreats-v0`` (``ENV_ID``) in Gymnasium's registry, for ``gymnasium.make``
-and ``gymnasium.make_vec``:
+Importing this module registers ``tricky_treats/TrickyTreats-v0`` (``ENV_ID``) in Gymnasium's
+registry, for ``gymnasium.make`` and ``gymnasium.make_vec`` (without the import,
+``gymnasium.make("tricky_treats.adapters.gym:tricky_treats/TrickyTreats-v0")`` imports it):
 
 >>> import gymnasium
->>> import tricky_treats.adapters
+>>> import tricky_treats.adapters.gym
 >>> env = gymnasium.make("tricky_treats/TrickyTreats-v0", players=2, seat=0, opponents="greedy")
 >>> obs, info = env.reset(seed=7)
 >>> obs.shape == env.observation_space.shape, info["action_mask"].shape == (env.action_space.n,)
@@ -55,16 +55,17 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from tricky_treats.adapters._text import view_text
-from tricky_treats.adapters._vector_input import seeds_of
-from tricky_treats.adapters.vector import (
+from tricky_treats.adapters._vector_api import (
     RENDER_MODES,
     Actions,
     Observations,
     Seed,
-    TrickyTreatsVectorEnv,
+    SharedCalls,
     checked_render_mode,
     reset_seeds,
 )
+from tricky_treats.adapters._vector_input import seeds_of
+from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.agents import GreedyAgent
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
@@ -145,7 +146,7 @@ def _seat_of(seat: object, players: int) -> int | None:
     )
 
 
-class TrickyTreatsSeatVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
+class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     """``num_envs`` games, in each one agent's seat against opponents (see the module)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's class attribute
@@ -322,25 +323,6 @@ class TrickyTreatsSeatVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any
         """The games being played, one simulator per env (read them; do not play on them)."""
         return self.games.simulators
 
-    def render(self) -> tuple[str, ...] | None:
-        """With ``render_mode="ansi"``, the agent's view of each game, as text."""
-        self.games.render_mode = self.render_mode
-        return self.games.render()
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
-        """The env's attribute ``name`` (called if a method), once per env.
-
-        As ``TrickyTreatsVectorEnv.call``: the games share this one env object.
-        """
-        value = getattr(self, name)
-        if callable(value):
-            value = value(*args, **kwargs)
-        return (value,) * self.num_envs
-
-    def get_attr(self, name: str) -> tuple[Any, ...]:
-        """The env's attribute ``name``, once per env (see ``call``)."""
-        return self.call(name)
-
     def __repr__(self) -> str:
         seat = "random" if self._seat is None else self._seat
         return (
@@ -464,3 +446,16 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def __repr__(self) -> str:
         return f"TrickyTreatsEnv({self._batch!r})"
+
+
+def _register() -> None:
+    """Register ``ENV_ID`` in Gymnasium's registry, once (at this module's import)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point=f"{__name__}:TrickyTreatsEnv",
+            vector_entry_point=f"{__name__}:TrickyTreatsSeatVectorEnv",
+        )
+
+
+_register()

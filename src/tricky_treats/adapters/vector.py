@@ -1,9 +1,8 @@
-"""N games of Tricky Treats stepped at once, for training (needs numpy).
+"""N games of Tricky Treats stepped at once, for training (needs gymnasium and numpy).
 
 ``TrickyTreatsVectorEnv(num_envs, players=2, variants=())`` (and ``new_game``'s other
-keywords) follows Gymnasium's vector-env
-conventions for a turn-based game: every step plays one action in each game, for the player
-to move there.
+keywords, ``render_mode``) is a ``gymnasium.vector.VectorEnv`` for a turn-based game: every
+step plays one action in each game, for the player to move there.
 
 >>> from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 >>> envs = TrickyTreatsVectorEnv(4, players=3)
@@ -12,8 +11,8 @@ to move there.
 (True, True)
 >>> actions = infos["action_mask"].argmax(axis=1)      # the first legal action of each game
 >>> obs, rewards, terminations, truncations, infos = envs.step(actions)
->>> rewards.shape, bool(terminations.any()), bool(truncations.any())
-((4, 3), False, False)
+>>> rewards.shape, infos["rewards"].shape, bool(terminations.any()), bool(truncations.any())
+((4,), (4, 3), False, False)
 
 - ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards, terminations,
   truncations, infos)``. ``obs`` is ``(num_envs, observation_size)`` ``float32``: in each
@@ -22,11 +21,12 @@ to move there.
 - ``infos["action_mask"]`` is ``(num_envs, action_count)`` ``int8``, exactly
   ``ObservationEncoding.action_mask(view)`` of that view; ``infos["player"]`` the seat to
   move in each game and ``infos["seed"]`` the seed of the game each env plays.
-- ``rewards`` is ``(num_envs, players)`` ``float32``, per seat: zeros while a game goes on,
-  and in the step that ends it the outcome rewards of the PettingZoo adapter
-  (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)`` for the others, shared wins split
-  the +1). ``terminations[i]`` is True in that step; ``truncations`` is always False (a game
-  ends by the rules within ``max_game_length`` turns).
+- ``rewards`` is ``(num_envs,)`` ``float32``: in each game the reward of the seat that just
+  moved, which is 0 while a game goes on and in the step that ends it that seat's outcome
+  reward of the PettingZoo adapter (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)``
+  for the others, shared wins split the +1). ``infos["rewards"]`` is ``(num_envs,
+  players)``, every seat's. ``terminations[i]`` is True in that step; ``truncations`` always
+  False (a game ends by the rules within ``max_game_length`` turns).
 - **Auto-reset, same step** (Gymnasium's ``AutoresetMode.SAME_STEP``): a game that ends in a
   step is dealt again at once, so that step's ``obs``, ``action_mask``, ``player`` and
   ``seed`` already belong to the new game. The finished game has no player to move, so there
@@ -35,9 +35,10 @@ to move there.
 - **Seeds.** ``reset(seed=s)`` deals env ``i`` the game ``tt.new_game(seed=s + i)`` (a list
   gives each env its seed), and later games of env ``i`` the seeds of
   ``random.Random(s + i).getrandbits(63)``, as the PettingZoo env reset with ``s + i`` deals
-  them. Without a seed the seeds are fresh from the operating system.
-- ``single_observation_space``, ``single_action_space``, ``observation_space`` and
-  ``action_space`` are Gymnasium's spaces (gymnasium comes with the ``pettingzoo`` extra).
+  them; ``np_random`` is seeded with ``s``. Without a seed they are drawn from ``np_random``.
+- Gymnasium's ``metadata["autoreset_mode"]``, ``np_random``, spaces (``single_*`` and
+  batched), ``call``/``get_attr``/``set_attr`` (the games share this one env object),
+  ``render()`` (``"ansi"``: each player to move's view as text), ``spec`` and ``close``.
 - **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
@@ -63,18 +64,26 @@ core does not cover is encoded from its views instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from tricky_treats.adapters._text import rewards_of, view_text
-from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code, seeds_of
+from tricky_treats.adapters._text import rewards_of
+from tricky_treats.adapters._vector_api import (
+    RENDER_MODES,
+    Actions,
+    Observations,
+    Seed,
+    SharedCalls,
+    checked_render_mode,
+    reset_seeds,
+)
+from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code
 from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
@@ -92,47 +101,7 @@ from tricky_treats.variants._base_deals import BaseDeals
 __all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
 
-Observations = npt.NDArray[np.float32]
-"""A batch of observations, ``(num_envs, observation_size)``."""
-Actions = npt.NDArray[np.int64]
-"""A batch of action codes, ``(num_envs,)``."""
-Seed = int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None
-"""What ``reset(seed=...)`` takes: a whole number, one per env, or None."""
-
-RENDER_MODES = ("ansi",)
-"""The render modes: ``"ansi"``, each game's view of the player to move as text."""
-
-
-def checked_render_mode(render_mode: object) -> str | None:
-    """``render_mode``, None or one of ``RENDER_MODES``; else ``ConfigurationError``."""
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ConfigurationError(
-            f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"
-        )
-    return render_mode
-
-
-def reset_seeds(env: VectorEnv[Any, Any, Any], seed: Seed) -> list[int]:
-    """The games' seeds of ``env.reset(seed=seed)``, ``env.np_random`` seeded as Gymnasium's.
-
-    A seed ``s`` gives env ``i`` the seed ``s + i`` and seeds ``np_random`` with
-    ``seeding.np_random(s)``; a list gives each env its seed and seeds ``np_random`` with
-    them all (its ``np_random_seed`` then -1, unknown); None draws the seeds from
-    ``np_random``. Every seed is checked before anything changes.
-    """
-    n = env.num_envs
-    if seed is None:
-        drawn: list[int] = env.np_random.integers(0, 1 << 63, size=n, dtype=np.int64).tolist()
-        return drawn
-    seeds = seeds_of(seed, n)
-    if isinstance(seed, int | np.integer):
-        env._np_random, env._np_random_seed = seeding.np_random(int(seed))
-    else:
-        env._np_random, env._np_random_seed = np.random.default_rng(seeds), -1
-    return seeds
-
-
-class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
+class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     """``num_envs`` games of one configuration, stepped together (see the module)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's class attribute
@@ -624,68 +593,8 @@ class TrickyTreatsVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
             "rewards": self.seat_rewards,
         }
 
-    # -- Gymnasium's other methods ----------------------------------------------------------
-
-    def render(self) -> tuple[str, ...] | None:
-        """With ``render_mode="ansi"``, each game's view of its player to move, as text."""
-        if self.render_mode is None:
-            return None
-        texts = []
-        for sim in self.simulators:
-            state = sim.state()
-            seat = state.current_player
-            assert seat is not None  # a finished game is dealt again at once
-            texts.append(view_text(state.view(seat)))
-        return tuple(texts)
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
-        """The env's attribute ``name`` (called with the arguments if a method), per env.
-
-        The games share this one env object (there are no sub-env objects), so the value
-        is read or the method called once, and given once per env, as ``SyncVectorEnv``
-        gives its sub-envs' values.
-        """
-        value = getattr(self, name)
-        if callable(value):
-            value = value(*args, **kwargs)
-        return (value,) * self.num_envs
-
-    def get_attr(self, name: str) -> tuple[Any, ...]:
-        """The env's attribute ``name``, once per env (see ``call``)."""
-        return self.call(name)
-
-    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
-        """Set the env's public attribute ``name`` to ``values``, one value or one per env.
-
-        The games share the env, so values given per env must all be the same one; else
-        ``ConfigurationError``, and nothing changes. Only ``render_mode`` is checked here:
-        the others are set as given.
-        """
-        if name.startswith("_") or not hasattr(self, name):
-            raise ConfigurationError(f"set_attr sets a public attribute of the env, not {name!r}")
-        value = values
-        if isinstance(values, list | tuple):
-            first = values[0]
-            if len(values) != self.num_envs or any(not _same(v, first) for v in values):
-                raise ConfigurationError(
-                    f"set_attr({name!r}): the {self.num_envs} envs share one value; give it "
-                    f"alone or {self.num_envs} times"
-                )
-            value = first
-        if name == "render_mode":
-            value = checked_render_mode(value)
-        setattr(self, name, value)
-
     def __repr__(self) -> str:
         return (
             f"TrickyTreatsVectorEnv(num_envs={self.num_envs}, players={self.players}, "
             f"variants={self._variants!r})"
         )
-
-
-def _same(value: object, other: object) -> bool:
-    """Whether two values given to ``set_attr`` are one: the same object, or equal scalars."""
-    scalars = str | int | float | bool
-    return value is other or (
-        isinstance(value, scalars) and type(value) is type(other) and value == other
-    )
