@@ -400,3 +400,61 @@ def test_importing_the_module_registers_the_env_and_the_root_imports_no_gymnasiu
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "TrickyTreatsEnv 3"
+
+
+def test_the_batch_with_next_step_auto_reset_shows_final_observations_then_the_new_game() -> None:
+    envs = gymnasium.make_vec(
+        ENV_ID,
+        num_envs=3,
+        vectorization_mode="vector_entry_point",
+        players=2,
+        seat="random",
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+    )
+    assert isinstance(envs, TrickyTreatsSeatVectorEnv)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    obs, infos = envs.reset(seed=6)
+    rng = np.random.default_rng(6)
+    pending: dict[int, int] = {}  # env: the turn its new game is at, shown next step
+    checked = 0
+    for _ in range(400):
+        before = envs.simulators
+        seats = infos["seat"].copy()
+        actions = _legal(infos["action_mask"], rng)
+        actions[list(pending)] = 0  # ignored: those envs only show their new game
+        obs, rewards, terminations, _, infos = envs.step(actions)
+        for env, turn in pending.items():
+            sim = envs.simulators[env]
+            assert sim is before[env]  # the new game was not played
+            assert sim.turn == turn
+            assert not terminations[env]
+            assert rewards[env] == 0
+            assert np.array_equal(
+                obs[env], envs.encoding.encode(sim.state().view(int(infos["seat"][env])))
+            )
+            checked += 1
+        pending = {}
+        for env in map(int, np.flatnonzero(terminations)):
+            final = before[env].state()
+            assert final.is_over
+            assert infos["seat"][env] == seats[env]
+            assert np.array_equal(obs[env], envs.encoding.encode(final.view(int(seats[env]))))
+            assert not infos["action_mask"][env].any()
+            assert rewards[env] == pytest.approx(outcome_rewards(final)[seats[env]])
+            pending[env] = envs.simulators[env].turn
+    assert checked >= 3
+
+
+def test_gymnasiums_observation_wrappers_run_on_the_next_step_batch() -> None:
+    envs = TrickyTreatsSeatVectorEnv(
+        4, players=3, seat="random", autoreset_mode=AutoresetMode.NEXT_STEP
+    )
+    scaled = wrappers.TransformObservation(envs, lambda obs: obs / 2.0)
+    obs, _ = scaled.reset(seed=4)
+    assert np.array_equal(obs, envs.games.observations / 2.0)
+    stats = wrappers.RecordEpisodeStatistics(wrappers.NormalizeObservation(scaled))
+    ends = _play(stats, 300, seed=4)
+    assert ends
+    assert len(stats.return_queue) == sum(int(end["done"].sum()) for end in ends)
+    with pytest.raises(ConfigurationError, match="autoreset_mode"):
+        TrickyTreatsSeatVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED)

@@ -33,7 +33,9 @@ registry, for ``gymnasium.make`` and ``gymnasium.make_vec`` (without the import,
 - ``TrickyTreatsSeatVectorEnv(num_envs, ...)``, a ``gymnasium.vector.VectorEnv`` built on
   ``TrickyTreatsVectorEnv``, is the same game batched (``gymnasium.make_vec``'s
   ``"vector_entry_point"``): same-step auto-reset, ``reset(seed=s)`` deals env ``i``
-  ``new_game(seed=s + i)``, rewards ``(num_envs,)`` for the agent's seats, ``infos["seat"]``
+  ``new_game(seed=s + i)`` (``autoreset_mode=AutoresetMode.NEXT_STEP``: Gymnasium's next-step
+  auto-reset, the finished games' final observations first), rewards ``(num_envs,)`` for the
+  agent's seats, ``infos["seat"]``
   the agent's seat in each game and ``infos["rewards"]`` every seat's. The opponents of
   every game waiting for them choose at once, with one call of the opponents' function.
 - ``opponents`` is ``"random"`` (uniform over the legal codes), ``"greedy"`` (the choice of
@@ -135,6 +137,17 @@ def _opponents_of(opponents: object) -> Opponents:
     )
 
 
+def _autoreset_mode_of(mode: object) -> AutoresetMode:
+    """``mode``, ``AutoresetMode.SAME_STEP`` or ``NEXT_STEP`` (or their values)."""
+    for allowed in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        if mode is allowed or mode == allowed.value:
+            return allowed
+    raise ConfigurationError(
+        f"autoreset_mode must be AutoresetMode.SAME_STEP or AutoresetMode.NEXT_STEP, "
+        f"got {brief(mode)}"
+    )
+
+
 def _seat_of(seat: object, players: int) -> int | None:
     """``seat``, a seat of ``players`` (None for ``"random"``); else ``ConfigurationError``."""
     if seat == "random":
@@ -169,8 +182,12 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
         components: ComponentData | None = None,
         render_mode: str | None = None,
         illegal_action: str = "lose",
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ) -> None:
         self._choose = _opponents_of(opponents)
+        mode = _autoreset_mode_of(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._next_step = mode is AutoresetMode.NEXT_STEP
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ConfigurationError(
                 f"illegal_action must be one of {list(ILLEGAL_ACTIONS)}, "
@@ -209,6 +226,12 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
         self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.illegal: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self._envs = np.arange(n, dtype=np.intp)
+        # Next-step auto-reset: the envs whose game ended in the last step (their next step
+        # only shows the new game), and the arrays returned, with the final observations.
+        self._pending: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
+        self._observations = games.observations.copy() if self._next_step else games.observations
+        self._masks = games.action_masks.copy() if self._next_step else games.action_masks
+        self._info_seats = self.seats.copy() if self._next_step else self.seats
         self._ready = False
 
     def reset(
@@ -216,7 +239,9 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
     ) -> tuple[Observations, dict[str, Any]]:
         """Deal every env a game, seeded as ``TrickyTreatsVectorEnv``'s: ``(obs, infos)``."""
         self._deal(reset_seeds(self, seed))
-        return self.games.observations, self._infos()
+        self._pending[:] = False
+        self._show(None, None)
+        return self._observations, self._infos()
 
     def _deal(self, seeds: list[int]) -> None:
         """Deal env ``i`` the game of ``seeds[i]`` and play the opponents to the agent's turn."""
@@ -254,19 +279,50 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
             raise InvalidActionError("step() before reset(): call reset() first")
         games = self.games
         found = np.asarray(actions)
-        illegal = None
-        if self.illegal_action == "lose" and found.shape == (self.num_envs,):
+        skipped = self._pending.copy()  # next-step auto-reset: their new game is shown only
+        right_shape = found.shape == (self.num_envs,)
+        if skipped.any() and right_shape:
+            found = np.where(skipped, games.action_masks.argmax(axis=1), found)
+        if self.illegal_action == "lose" and right_shape:
             inside = found.dtype.kind in "iu" and ((found >= 0) & (found < self.action_count)).all()
             if inside and not (legal := games.action_masks[self._envs, found] == 1).all():
-                illegal = ~legal  # those games are lost; the others play
-                actions = np.where(legal, found, games.action_masks.argmax(axis=1))
-        codes = games._checked(actions)
+                skipped |= ~legal  # those games are lost; the others play
+                found = np.where(legal, found, games.action_masks.argmax(axis=1))
+        codes = games._checked(found if right_shape else actions)
+        before = games.simulators if self._next_step else None
+        seats = self.seats.copy() if self._next_step else None
         self._clear()
-        self._collect(games._advance(codes, None if illegal is None else ~illegal))
-        if illegal is not None:
-            self._lose(np.flatnonzero(illegal).tolist())
+        self._collect(games._advance(codes, ~skipped if skipped.any() else None))
+        lost = skipped & ~self._pending
+        if lost.any():
+            self._lose(np.flatnonzero(lost).tolist())
         self._opponents_move()
-        return games.observations, self.rewards, self.terminations, self.truncations, self._infos()
+        self._show(before, seats)
+        return self._observations, self.rewards, self.terminations, self.truncations, self._infos()
+
+    def _show(
+        self, before: tuple[Simulator, ...] | None, seats: npt.NDArray[np.int64] | None
+    ) -> None:
+        """Next-step auto-reset: the arrays returned, the finished games' final observations.
+
+        Those of the games that ended (``before``, the agent at ``seats``) stand in place of
+        their new games', which the next step shows.
+        """
+        if not self._next_step:
+            return
+        games = self.games
+        self._observations[:] = games.observations
+        self._masks[:] = games.action_masks
+        self._info_seats[:] = self.seats
+        self._pending[:] = self.terminations
+        if before is None or seats is None:
+            return
+        for env in np.flatnonzero(self.terminations).tolist():
+            seat = int(seats[env])
+            view = before[env].state().view(seat)
+            self._observations[env] = self.encoding.encode(view)
+            self._masks[env] = 0  # the game is over
+            self._info_seats[env] = seat
 
     def _collect(self, ended: list[int]) -> None:
         """Keep the outcome of the games that ``ended``, and draw their next seats."""
@@ -310,8 +366,8 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
     def _infos(self) -> dict[str, Any]:
         games = self.games
         return {
-            "action_mask": games.action_masks,
-            "seat": self.seats,
+            "action_mask": self._masks,
+            "seat": self._info_seats,
             "seed": games.seeds,
             "final_scores": self.final_scores,
             "rewards": self.seat_rewards,
