@@ -127,7 +127,7 @@ def test_the_same_seed_gives_the_same_games_and_moves() -> None:
 
 def test_reset_with_a_seed_deals_that_game_and_seeds_np_random() -> None:
     env = TrickyTreatsEnv(players=2, seat=0)
-    env.reset(seed=42)
+    env.reset(seed=np.int64(42))  # numpy's ints too, as the vector env takes them
     assert env.np_random_seed == 42
     assert env.simulator.state().setup == tt.new_game(2, seed=42).setup
     state = env.np_random.bit_generator.state

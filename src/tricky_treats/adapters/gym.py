@@ -435,12 +435,12 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._batch.games._simulator(0)
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, *, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal a game (``new_game(seed=seed)``, else a seed drawn from ``np_random``)."""
         if seed is not None:
             seeds_of(seed, 1)  # the library's error for a bad seed, before anything changes
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else int(seed))  # Gymnasium takes ints only
         game_seed = int(self.np_random.integers(1 << 63)) if seed is None else int(seed)
         batch = self._batch
         batch._np_random = self.np_random
