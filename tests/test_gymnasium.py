@@ -458,3 +458,33 @@ def test_gymnasiums_observation_wrappers_run_on_the_next_step_batch() -> None:
     assert len(stats.return_queue) == sum(int(end["done"].sum()) for end in ends)
     with pytest.raises(ConfigurationError, match="autoreset_mode"):
         TrickyTreatsSeatVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED)
+
+
+def test_an_illegal_code_in_the_batch_loses_that_game_alone() -> None:
+    envs = TrickyTreatsSeatVectorEnv(3, players=3, seat=0)
+    _, infos = envs.reset(seed=12)
+    masks = infos["action_mask"]
+    actions = masks.argmax(axis=1)
+    actions[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    turns = [sim.turn for sim in envs.simulators]
+    seed = int(infos["seed"][1])
+    _, rewards, terminations, _, infos = envs.step(actions)
+    assert terminations.tolist() == [False, True, False]
+    assert infos["illegal_action"].tolist() == [False, True, False]
+    assert rewards.tolist() == [0.0, -1.0, 0.0]
+    assert infos["rewards"][1].tolist() == [-1.0, 0.5, 0.5]
+    assert int(infos["seed"][1]) != seed  # dealt again
+    assert [envs.simulators[e].turn > turns[e] for e in (0, 2)] == [True, True]
+
+
+def test_check_env_passes_with_the_ansi_render_mode() -> None:
+    made = gymnasium.make(ENV_ID, players=2, render_mode="ansi")  # the checker reads its spec
+    env = made.unwrapped
+    assert isinstance(env, TrickyTreatsEnv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env)
+    env.reset(seed=1)
+    text = env.render()
+    assert text is not None
+    assert "as seen by player_0" in text
