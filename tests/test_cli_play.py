@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
-from tricky_treats._extras import install_hint
+from tests.requirements import engine_hint
 from tricky_treats.agents import make_agent
 from tricky_treats.cli import main
 from tricky_treats.drawing import board_svg
@@ -302,7 +302,7 @@ def test_commands_without_rich_say_which_extra_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.returncode == 2
-    assert install_hint("cli") in result.stderr
+    assert engine_hint("cli").search(result.stderr)
 
 
 def tt_tile_text(tile: tt.TrickTile) -> str:

@@ -115,10 +115,11 @@ def test_every_root_name_is_its_modules_own(name: str) -> None:
 
 
 def test_the_version_and_the_build_are_read_on_first_use() -> None:
-    from tricky_treats._version import VERSION
+    from importlib.metadata import version
+
     from tricky_treats.simulator import COMPILED
 
-    assert tt.__version__ == VERSION
+    assert tt.__version__ == version("tricky-treats")
     assert isinstance(tt.__version__, str)
     assert tt.__compiled__ is COMPILED
     assert not hasattr(tt, "version")  # importlib.metadata's function, once a stray name
@@ -258,14 +259,27 @@ def test_the_engine_names_no_example() -> None:
 
 
 def _own_package(path: Path) -> str | None:
-    """The package a file of ``examples/`` belongs to: its distribution's, if it has one."""
-    folder = EXAMPLES / path.relative_to(EXAMPLES).parts[0]
-    packages = [init.parent.name for init in folder.glob("src/*/__init__.py")]
-    return packages[0] if len(packages) == 1 and folder != EXAMPLES else None
+    """The package a file of the repository belongs to, whose private names it may import.
+
+    A file under ``examples/`` belongs to its distribution's package, if it has one; a file
+    under ``tests/`` to the ``tests`` package (its helpers); a file elsewhere (``docs/hooks``,
+    ``benchmarks``, ``scripts``, ``conftest.py``) to none: ``tricky_treats`` is another
+    package to each of them.
+    """
+    part = path.relative_to(ROOT).parts[0]
+    if part == "examples":
+        folder = EXAMPLES / path.relative_to(EXAMPLES).parts[0]
+        packages = [init.parent.name for init in folder.glob("src/*/__init__.py")]
+        return packages[0] if len(packages) == 1 and folder != EXAMPLES else None
+    return part if (ROOT / part / "__init__.py").is_file() else None
 
 
 def _private_imports(path: Path) -> list[str]:
-    """The names ``path`` imports that another package keeps private (``_name``, ``_mod``)."""
+    """The names ``path`` imports that another package keeps private (``_name``, ``_mod``).
+
+    Every ``import a._b`` and ``from a import _b`` (or ``from a._b import c``) counts, at any
+    depth: inside a function or a test as well as at the top of the file.
+    """
     own = _own_package(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
@@ -279,14 +293,33 @@ def _private_imports(path: Path) -> list[str]:
     return found
 
 
-def test_no_other_distribution_imports_a_private_name() -> None:
+def _python_files() -> list[Path]:
+    """Every Python file of the repository outside ``src/tricky_treats``, scripts included."""
+    files = [p for p in EXAMPLES.rglob("*.py") if "node_modules" not in p.parts]
+    for folder in ("tests", "docs/hooks", "benchmarks"):
+        files += (ROOT / folder).rglob("*.py")
+    files += [
+        path
+        for path in (ROOT / "scripts").iterdir()
+        if path.suffix == ".py"
+        or path.read_text(encoding="utf-8").startswith("#!/usr/bin/env python")
+    ]
+    return sorted([*files, ROOT / "conftest.py"])
+
+
+def test_nothing_outside_a_package_imports_its_private_names() -> None:
     """Issue 44: the web app and the candy games imported ``tricky_treats._i18n`` and
     ``tricky_treats.protocol._game_kit``; they build on ``tricky_treats.i18n`` and
-    ``tricky_treats.protocol.game_kit`` now, public and documented. Every Python file under
-    ``examples/`` (the web app, the candy games, their tests, the example scripts) imports no
-    underscore name of another package. (The engine's own tests, under ``tests/``, are not
-    held to it yet: docs/stability.md.)"""
-    files = [p for p in EXAMPLES.rglob("*.py") if "node_modules" not in p.parts]
-    assert len(files) > 20
-    found = [line for path in sorted(files) for line in _private_imports(path)]
+    ``tricky_treats.protocol.game_kit`` now, public and documented. The engine's own tests,
+    the documentation's hooks, the benchmarks and the scripts reached into private modules
+    too (``tricky_treats._words``, ``drawing._terminal``, ``cli._teaching``, ...); they use
+    the public API now. No Python file of the repository outside ``src/tricky_treats`` (the
+    distributions under ``examples/``, ``tests/``, ``docs/hooks/``, ``benchmarks/``,
+    ``scripts/``, ``conftest.py``) imports an underscore name of a package other than its
+    own (docs/stability.md)."""
+    files = _python_files()
+    folders = {path.relative_to(ROOT).parts[0] for path in files}
+    assert {"examples", "tests", "docs", "benchmarks", "scripts", "conftest.py"} <= folders
+    assert len(files) > 150
+    found = [line for path in files for line in _private_imports(path)]
     assert found == []

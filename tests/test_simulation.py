@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
-from tricky_treats._extras import install_hint
+from tests.requirements import engine_hint
 from tricky_treats.cli import main
 from tricky_treats.simulation import GameResult, simulate
 
@@ -136,7 +135,7 @@ def test_bad_options_are_refused_before_any_game(kwargs: dict[str, object], mess
 
 def test_ray_backend_without_ray_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as when not installed
-    with pytest.raises(tt.ConfigurationError, match=re.escape(install_hint("ray"))):
+    with pytest.raises(tt.ConfigurationError, match=engine_hint("ray").pattern):
         simulate(2, ["random", "random"], backend="ray")
 
 

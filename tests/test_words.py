@@ -8,14 +8,18 @@ catalogs alone. Names are names: a player called "You" or "Jij" is never the rea
 from __future__ import annotations
 
 import html
+import json
 import re
+import subprocess
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _run, _script, _stdin
-from tricky_treats import _extras, i18n
+from tricky_treats import i18n
 from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
 from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
 from tricky_treats.drawing._terminal import Move, move_text, turn_screen
@@ -220,28 +224,54 @@ def test_a_refusal_shows_what_the_player_typed_as_typed(
 # -- first steps ---------------------------------------------------------------------------------
 
 
-def test_install_hints_name_the_clone_an_editable_install_came_from(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def _hint_without_rich(where: Path, direct_url: str | None = "as installed") -> str:
+    """The install line ``tricky-treats variants`` prints without rich, run in ``where``.
+
+    ``direct_url`` stands for the ``direct_url.json`` pip wrote when it installed this copy
+    (``None``: none, as from a wheel of the index); by default the real one is read.
+    """
+    code = (
+        "import sys, importlib.metadata as m\n"
+        "sys.modules['rich'] = None\n"
+        f"text = {direct_url!r}\n"
+        "real = m.distribution\n"
+        "class Copy:\n"  # the installed distribution, but for the file pip wrote
+        "    def __getattr__(self, name):\n"
+        "        return getattr(real('tricky-treats'), name)\n"
+        "    def read_text(self, name):\n"
+        "        return text if name == 'direct_url.json' else real('tricky-treats').read_text(name)\n"
+        "if text != 'as installed':\n"
+        "    m.distribution = lambda name: Copy() if name == 'tricky-treats' else real(name)\n"
+        "from tricky_treats.cli import main\n"
+        "sys.exit(main(['variants']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=where
+    )
+    assert result.returncode == 2, result.stderr
+    found = re.search(r"pip install [^\n]*\]'", result.stderr)
+    assert found, result.stderr
+    return found.group()
+
+
+def test_install_hints_name_the_clone_an_editable_install_came_from(tmp_path: Path) -> None:
     """The hints said `pip install 'tricky-treats[cli]'`, which fails before the release."""
     clone = tmp_path / "tricky-treats"
     clone.mkdir()
-    monkeypatch.setattr(_extras, "_installed_from", lambda: (clone, True))
-    monkeypatch.chdir(clone)
-    assert _extras.install_hint("cli") == "pip install -e '.[cli]'"
-    monkeypatch.chdir(tmp_path)
-    assert _extras.install_hint("policy") == f"pip install -e '{clone}[policy]'"
-    monkeypatch.setattr(_extras, "_installed_from", lambda: None)  # a wheel from the index
-    assert _extras.install_hint("cli") == "pip install 'tricky-treats[cli]'"
+    editable = json.dumps({"url": clone.as_uri(), "dir_info": {"editable": True}})
+    assert _hint_without_rich(clone, editable) == "pip install -e '.[cli]'"
+    assert _hint_without_rich(tmp_path, editable) == f"pip install -e '{clone}[cli]'"
+    copied = json.dumps({"url": clone.as_uri(), "dir_info": {}})
+    assert _hint_without_rich(tmp_path, copied) == f"pip install '{clone}[cli]'"
+    assert _hint_without_rich(tmp_path, None) == "pip install 'tricky-treats[cli]'"  # the index
 
 
-def test_this_checkout_is_told_to_install_from_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_this_checkout_is_told_to_install_from_itself() -> None:
     root = Path(__file__).resolve().parents[1]
-    source = _extras._installed_from()
-    if source is None or source[0] != root:
+    text = metadata.distribution("tricky-treats").read_text("direct_url.json")
+    if text is None or json.loads(text).get("url") != root.as_uri():
         pytest.skip("tricky-treats is not installed from this checkout (pip install -e '.[dev]')")
-    monkeypatch.chdir(root)
-    assert _extras.install_hint("cli") in ("pip install -e '.[cli]'", "pip install '.[cli]'")
+    assert _hint_without_rich(root) in ("pip install -e '.[cli]'", "pip install '.[cli]'")
 
 
 def test_board_svg_takes_a_size_and_draws_itself_in_a_notebook() -> None:
