@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import secrets
 import subprocess
 import sys
@@ -142,7 +143,8 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     status, out, _ = _run(capsys, "play", "--seats", "human,human,greedy", "--names",
                           "Ann,Bo,Greedy 3", "--seed", "11")  # fmt: skip
     assert status == 0
-    tiles = {p.name: tt_tile_text(p.secret_tile) for p in final.players}
+    first = tt.new_game(players=["Ann", "Bo", "Greedy 3"], seed=11)
+    tiles = {p.name: tt_tile_text(first, seat) for seat, p in enumerate(first.players)}
     screens = out.split("Pass the keyboard to ")
     assert len(screens) == lines.count("") + 1
     for screen in screens[1:]:
@@ -155,18 +157,21 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     assert "Bo, your action>" in out
 
 
-def test_the_hand_over_screen_clears_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rich.console import Console
-
-    from tricky_treats.cli.session import _pass_keyboard
-
-    screen = io.StringIO()
-    console = Console(file=screen, force_terminal=True, width=80)
-    _stdin(monkeypatch, [""])
-    assert _pass_keyboard(console, "Bo")
-    # home, clear the screen and the scrollback, before and after the hand over
-    assert screen.getvalue().count("\x1b[H\x1b[2J\x1b[3J") == 2
-    assert "Pass the keyboard to Bo" in screen.getvalue()
+def test_the_hand_over_screen_clears_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, _ = _script(["human", "human"], ["Ann", "Bo"], seed=11, stop_after=4)
+    hand_overs = lines.count("")
+    assert hand_overs >= 2
+    _stdin(monkeypatch, lines)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich takes the output for a terminal
+    status, out, _ = _run(capsys, "play", "--seats", "human,human", "--names", "Ann,Bo",
+                          "--seed", "11")  # fmt: skip
+    assert status == 0
+    # home, clear the screen and the scrollback, before and after each hand over; the
+    # input ends at the next one, which clears once
+    assert out.count("\x1b[H\x1b[2J\x1b[3J") == 2 * hand_overs + 1
+    assert "Pass the keyboard to Bo" in out
 
 
 def test_default_names_tell_the_humans_apart(
@@ -305,10 +310,11 @@ def test_commands_without_rich_say_which_extra_to_install() -> None:
     assert engine_hint("cli").search(result.stderr)
 
 
-def tt_tile_text(tile: tt.TrickTile) -> str:
-    from tricky_treats.drawing._terminal import tile_text
-
-    return tile_text(tile)
+def tt_tile_text(game: tt.GameState, seat: int) -> str:
+    """``seat``'s secret tile as the table of its view says it (``print(game.view(seat))``)."""
+    found = re.search(r" · secret tile (.+)$", str(game.view(seat)).splitlines()[1])
+    assert found, "a view of a game not over names its player's secret tile"
+    return found.group(1)
 
 
 # -- the terminal teaches (issue 23) --------------------------------------------------------------
@@ -317,15 +323,16 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
 def test_rules_shows_the_short_guide_a_page_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats.cli._teaching import GUIDE_PAGES
-
-    _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
+    pages = 5  # "HOW TO PLAY, IN SHORT (page 1 of 5)"
+    _stdin(monkeypatch, ["rules", *[""] * (pages - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
     assert status == 0
     assert "New to the game? Type 'rules'" in out
-    for page in GUIDE_PAGES:
-        assert out.count(page.splitlines()[0]) == (2 if page is GUIDE_PAGES[0] else 1)
-    assert f"Page 1 of {len(GUIDE_PAGES)}: Enter for the next, q to play" in out
+    for page in range(1, pages + 1):
+        heading = f"HOW TO PLAY, IN SHORT (page {page} of {pages}): "
+        assert out.count(heading) == (2 if page == 1 else 1)
+    assert f"(page {pages + 1} of" not in out
+    assert f"Page 1 of {pages}: Enter for the next, q to play" in out
     assert "'rules' is not an action" not in out
 
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from unittest import mock
 
 import attrs
 import pytest
@@ -145,9 +146,14 @@ def _check_shell_line(page: Path, line: str) -> None:
         return
     if words[:3] == ["python", "-m", "tricky_treats.adapters.training"]:
         pytest.importorskip("numpy", reason=install_hint("policy"))
-        from tricky_treats.adapters.training import _parser
+        from tricky_treats.adapters import training
 
-        _parser().parse_args(words[3:])  # exits (fails) on an unknown option
+        class Parsed(Exception):
+            """The options parsed and checked: where ``main`` would start training."""
+
+        # exits (fails) on an unknown option or a value TrainingConfig refuses
+        with mock.patch.object(training, "train", side_effect=Parsed), pytest.raises(Parsed):
+            training.main(words[3:])
         return
     if words[:3] in (["python", "-m", "pytest"], ["python", "-c", words[2]]):
         return  # the test suite itself; one-liners run in the walkthrough test

@@ -82,7 +82,8 @@ def test_the_final_state_shows_everything_and_its_seed(states: list[tt.GameState
 def _own_tile_words(state: tt.GameState, seat: int) -> str:
     """How the picture of ``seat``'s own view says its secret tile (its owner always sees it)."""
     tiles = re.findall(r"secret tile: ([^<]+)<", board_svg(state.view(seat)))  # seat by seat
-    assert len(tiles) == len(state.players) and tiles[seat] != "hidden"
+    assert len(tiles) == len(state.players)
+    assert tiles[seat] != "hidden"
     return str(tiles[seat])
 
 

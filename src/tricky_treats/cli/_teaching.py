@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tricky_treats._words import treat_amount, word
+from tricky_treats.words import treat_amount, word
 from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import CostumeType, Treat, TrickIcon
 from tricky_treats.drawing._terminal import (

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from tricky_treats._words import treat_amount, word
+from tricky_treats.words import treat_amount, word
 from tricky_treats.components import (
     Treat,
 )

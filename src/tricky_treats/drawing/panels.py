@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tricky_treats._words import word
+from tricky_treats.words import word
 from tricky_treats.components import (
     Colour,
     CostumeCard,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tricky_treats._words import treat_amount, word
+from tricky_treats.words import treat_amount, word
 from tricky_treats.components import (
     CostumeCard,
     Feature,
