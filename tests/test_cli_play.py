@@ -138,7 +138,7 @@ def test_without_seed_the_game_is_dealt_from_63_bits_of_the_os(
 def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines, final = _script(["human", "human", "greedy"], ["Ann", "Bo", "Greedy 3"], seed=11)
+    lines, _final = _script(["human", "human", "greedy"], ["Ann", "Bo", "Greedy 3"], seed=11)
     _stdin(monkeypatch, lines)
     status, out, _ = _run(capsys, "play", "--seats", "human,human,greedy", "--names",
                           "Ann,Bo,Greedy 3", "--seed", "11")  # fmt: skip

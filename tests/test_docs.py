@@ -148,11 +148,14 @@ def _check_shell_line(page: Path, line: str) -> None:
         pytest.importorskip("numpy", reason=install_hint("policy"))
         from tricky_treats.adapters import training
 
-        class Parsed(Exception):
+        class TrainingStartedError(Exception):
             """The options parsed and checked: where ``main`` would start training."""
 
         # exits (fails) on an unknown option or a value TrainingConfig refuses
-        with mock.patch.object(training, "train", side_effect=Parsed), pytest.raises(Parsed):
+        with (
+            mock.patch.object(training, "train", side_effect=TrainingStartedError),
+            pytest.raises(TrainingStartedError),
+        ):
             training.main(words[3:])
         return
     if words[:3] in (["python", "-m", "pytest"], ["python", "-c", words[2]]):
