@@ -7,13 +7,17 @@ text or its picture until the game is over.
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 import tricky_treats as tt
-from tricky_treats.drawing import _terminal, board_svg
+from tricky_treats.cli import main
+from tricky_treats.drawing import board_svg
 
 NAMES = ["Ann", "Bo", "Cy"]
 
@@ -26,14 +30,32 @@ def states() -> list[tt.GameState]:
 
 def test_print_view_draws_the_terminals_table_under_a_heading(
     states: list[tt.GameState],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    view = states[7].view(1)
-    assert view.secret_tile is not None
+    """``print(view)`` is the table ``tricky-treats replay --step`` shows after a move, as
+    the player who made it sees it, under a heading."""
+    view = states[8].view(1)  # Bo made the 8th move
+    tile = view.secret_tile
+    assert tile is not None
     lines = str(view).splitlines()
-    assert lines[0] == "Tricky Treats · Round 3: Bo to play"
-    assert lines[1] == f"as Bo (B) sees it · secret tile {_terminal.tile_text(view.secret_tile)}"
-    assert lines[2:] == [line.rstrip() for line in _terminal.replay_screen(view)]
-    assert all(len(line) <= _terminal.WIDTH for line in lines)
+    assert lines[0] == "Tricky Treats · Round 3: Cy to play"
+    kinds = {treat.value for treat in tile.treats}
+    amount = (
+        f"{len(tile.treats)} {kinds.pop()}"
+        if len(kinds) == 1
+        else "+".join(treat.value for treat in tile.treats)
+    )
+    assert lines[1] == f"as Bo (B) sees it · secret tile {amount}={tile.points}"
+    record = tmp_path / "game.json"
+    record.write_text(tt.dumps(states[-1]), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * len(states)))
+    assert main(["replay", str(record), "--step"]) == 0
+    shown = "\n".join(line.rstrip() for line in capsys.readouterr().out.splitlines())
+    assert "\n".join(lines[2:]) in shown
+    assert len(lines) > 15
+    assert all(len(line) <= 80 for line in lines)
     assert "\x1b" not in str(view)  # no colour codes
 
 
