@@ -315,9 +315,7 @@ NOT_YET: Mapping[str, frozenset[str]] = {
     "tests/test_teaching.py": frozenset(
         {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
     ),
-    "tests/test_words.py": frozenset(
-        {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
-    ),
+    "tests/test_words.py": frozenset({"tricky_treats.cli._teaching"}),
     "tests/test_i18n.py": frozenset(
         {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
     ),

@@ -22,7 +22,6 @@ from tests.test_cli_play import _run, _script, _stdin
 from tricky_treats import i18n
 from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
 from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
-from tricky_treats.drawing._terminal import Move, move_text, turn_screen
 
 
 def _svg_words(svg: str) -> str:
@@ -83,17 +82,22 @@ def test_the_picture_of_a_command_line_game_calls_nobody_you(
             assert slip not in words
 
 
-def test_a_player_named_jij_is_a_name_on_the_dutch_screens() -> None:
+def test_a_player_named_jij_is_a_name_on_the_dutch_screens(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A name given is shown as given, and the reader is addressed as "jij" whatever it is."""
-    game = tt.new_game(players=["Jij", "Bo"], seed=2)
-    with i18n.speaking("nl"):
-        screen = turn_screen(game.view(0), [], game.round)
-    assert screen[0].startswith("Ronde 1 · Jij (A), jij bent aan de beurt · ")
-    state, events = game.apply_with_events(game.legal_actions()[0])
-    move = Move(0, state.history[-1], events)
-    with i18n.speaking("nl"):
-        assert move_text(move, ["Jij", "Bo"], you=1).startswith("Jij t")  # a name, to Bo
-        assert move_text(move, ["Jij", "Bo"], you=0).startswith("Jij t")  # the reader: jij
+    lines, _ = _script(["human", "human"], ["Jij", "Bo"], seed=2, stop_after=3)
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,human",
+                          "--names", "Jij,Bo", "--seed", "2")  # fmt: skip
+    assert status == 0
+    screens = out.split("Ronde ")[1:]
+    assert screens[0].startswith("1 · Jij (A), jij bent aan de beurt · ")
+    assert screens[1].startswith("1 · Bo (B), jij bent aan de beurt · ")
+    first = lines[0]
+    assert f"\nVorige ronde: Jij {first} (" in screens[1]  # a name, to Bo
+    assert screens[2].startswith("2 · Jij (A), jij bent aan de beurt · ")
+    assert f"\nVorige ronde: Jij {first} (" in screens[2]  # the reader: still the name
 
 
 # -- the Dutch rulebook's words ------------------------------------------------------------------
@@ -135,25 +139,18 @@ def _to_the_end(game: tt.GameState) -> tt.GameState:
     return game
 
 
-def test_dutch_amounts_agree_with_their_numbers_on_the_terminal() -> None:
+def test_dutch_amounts_agree_with_their_numbers_on_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The terminal said "+2 zuurtje", "2 gombeer" (street bonuses) and "2 zuurtje=3"."""
-    game = tt.new_game(players=["Anna", "Bram"], seed=5)
-    moves: list[Move] = []
-    screens: list[str] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        with i18n.speaking("nl"):
-            screens += turn_screen(game.view(seat), moves, game.round)
-        legal = game.legal_actions()
-        visits = [a for a in legal if isinstance(a, tt.VisitHouse)]
-        action = visits[0] if visits else legal[0]
-        game, events = game.apply_with_events(action)
-        moves.append(Move(seat, action, events))
-    with i18n.speaking("nl"):
-        told = [move_text(m, ["Anna", "Bram"], None) for m in moves]
+    lines, final = _script(["human", "human"], ["Anna", "Bram"], seed=5)  # visits first
+    assert final.is_over
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,human",
+                          "--names", "Anna,Bram", "--seed", "5")  # fmt: skip
+    assert status == 0
     # The players' lines are tracks, "zuurtje  0 lolly  2 gombeer  1": a word, then a count.
-    text = "\n".join(line for line in screens + told if "voetafdruk" not in line)
+    text = "\n".join(line for line in out.splitlines() if "voetafdruk" not in line)
     assert re.search(r"\+[2-9] (zuurtjes|lolly's|gomberen)\b", text)
     singular = r"\b(?:[2-9]|\d\d) (?:zuurtje|lolly|gombeer)(?![\w'])"
     assert not re.search(singular, text), re.findall(f".{{20}}{singular}.{{5}}", text)[:3]
