@@ -390,25 +390,32 @@ _COMMANDS = {
 def test_the_terminal_plays_a_whole_game_without_english(
     language: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats.drawing import _terminal
-
     lines, final = _script(["human", "greedy"], ["Ann", "Bo"], 11)
     assert final.is_over
     _stdin(monkeypatch, [*_COMMANDS[language], *lines])
-    widths: list[int] = []
-    screen = _terminal.turn_screen
-    monkeypatch.setattr(
-        _terminal,
-        "turn_screen",
-        lambda *a: (s := screen(*a), widths.extend(map(len, s)), s)[0],  # type: ignore[func-returns-value]
-    )
     status = main(
         ["play", "--lang", language, "--seats", "human,greedy", "--names", "Ann,Bo", "--seed", "11"]
     )
     out = capsys.readouterr().out
     assert status == 0
     assert "het spel is voorbij" in out.lower() or language != "nl"
-    assert max(widths) <= _terminal.WIDTH
+    # A turn's screen: from its heading ("Ronde 3 · Ann (A), ...") to the prompt.
+    with i18n.speaking(language):
+        word = i18n._("Round {round} · {name} ({letter}), your turn").split("{round}")[0]
+    start = re.compile(rf"{re.escape(word)}\d+ · Ann \(A\)")
+    screens: list[list[str]] = []
+    for line in out.splitlines():
+        found = start.search(line)
+        if found:
+            screens.append([line[found.start() :]])
+        elif "> " in line:  # the prompt ends the screen
+            screens.append([])
+        elif screens:
+            screens[-1].append(line)
+    turns = [screen for screen in screens if screen and start.match(screen[0])]
+    assert len(turns) >= len([line for line in lines if line])  # one per action typed
+    assert max(len(line) for screen in turns for line in screen) <= 80
+    assert max(len(screen) for screen in turns) <= 23
     assert _english_left(out, language) == set()
 
 
@@ -640,28 +647,41 @@ def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> None:
-    import random
-
-    from tricky_treats.cli import _teaching
-
-    game = tt.new_game(players=2, seed=4)
-    rng = random.Random(4)
-    told: set[str] = set()
-    while not game.is_over:
-        legal = set(game.legal_actions())
-        for action in game.setup.action_space.actions:
-            if action in legal:
-                continue
-            try:
-                game.apply(action)
-            except tt.TrickyTreatsError as error:
-                with i18n.speaking(language):
-                    text = _teaching.refusal_text(action, str(error))
-                assert _english_left(text, language) == set(), text
-                told.add(text.split(":")[0])
-        game = game.apply(rng.choice(game.legal_actions()))
-    assert len(told) >= 4  # takes, visits, tricks, refresh and pass were all refused
+def test_every_refusal_of_the_engine_is_told_in_the_language(
+    language: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each turn of a game the play command plays, the player types every action the
+    engine refuses there before the one it takes: each refusal is told in the language."""
+    lines, final = _script(["human", "human"], ["Ann", "Bo"], 4)
+    assert final.is_over
+    game = tt.new_game(players=["Ann", "Bo"], seed=4)
+    typed: list[str] = []
+    refused = 0
+    for line in lines:
+        if line:  # an action: the refused ones first
+            legal = set(game.legal_actions())
+            wrong = [str(a) for a in game.setup.action_space.actions if a not in legal]
+            typed += wrong
+            refused += len(wrong)
+            game = game.apply(tt.parse_action(line))
+        typed.append(line)
+    _stdin(monkeypatch, typed)
+    argv = ["play", "--lang", language, "--seats", "human,human", "--names", "Ann,Bo"]
+    assert main([*argv, "--seed", "4"]) == 0
+    # Each answer to the prompt ("Ann, ...> ") starts on the prompt's line and goes on, as
+    # the console wraps it, to the next prompt; a legal action is answered by a new line.
+    told: list[str] = []
+    for line in capsys.readouterr().out.splitlines():
+        prompt, mark, answer = line.partition("> ")
+        if mark:
+            told.append(answer)
+        elif told and told[-1]:
+            told[-1] += " " + line
+    told = [text for text in told if text]
+    assert len(told) == refused
+    for text in told:
+        assert _english_left(text, language) == set(), text
+    assert len({text.split(":")[0] for text in told}) >= 4  # takes, visits, tricks, ...
 
 
 # -- the candy games' consoles, in their original languages -------------------------------------

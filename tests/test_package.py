@@ -316,9 +316,6 @@ NOT_YET: Mapping[str, frozenset[str]] = {
         {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
     ),
     "tests/test_words.py": frozenset({"tricky_treats.cli._teaching"}),
-    "tests/test_i18n.py": frozenset(
-        {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
-    ),
     # The compact core and its deal tables, private by design (docs/performance.md): to be
     # tested through tt.Simulator and tests/core_equivalence.py's digest alone.
     "tests/test_base_deals.py": frozenset(
