@@ -672,7 +672,7 @@ def test_every_refusal_of_the_engine_is_told_in_the_language(
     # the console wraps it, to the next prompt; a legal action is answered by a new line.
     told: list[str] = []
     for line in capsys.readouterr().out.splitlines():
-        prompt, mark, answer = line.partition("> ")
+        _prompt, mark, answer = line.partition("> ")
         if mark:
             told.append(answer)
         elif told and told[-1]:
