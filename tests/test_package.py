@@ -220,14 +220,27 @@ def _code_strings(tree: ast.AST) -> list[str]:
     ]  # fmt: skip
 
 
+IMPORTERS = {"import_module", "importorskip", "__import__"}
+"""Functions that import the module their first argument names: ``importlib.import_module``,
+``pytest.importorskip``, ``__import__``."""
+
+
 def _imported(tree: ast.AST) -> list[str]:
-    """Every module ``tree`` imports, and every ``from`` import's names as ``module.name``."""
+    """Every module ``tree`` imports, and every ``from`` import's names as ``module.name``;
+    a module named by a string to ``importlib.import_module`` and the like too."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level:
             found += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Call) and node.args:
+            function = node.func
+            name = function.attr if isinstance(function, ast.Attribute) else None
+            name = function.id if isinstance(function, ast.Name) else name
+            first = node.args[0]
+            if name in IMPORTERS and isinstance(first, ast.Constant):
+                found.append(str(first.value))
     return found
 
 
