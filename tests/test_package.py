@@ -292,7 +292,8 @@ def _private_imports(path: Path) -> list[str]:
     """The names ``path`` imports that another package keeps private (``_name``, ``_mod``).
 
     Every ``import a._b`` and ``from a import _b`` (or ``from a._b import c``) counts, at any
-    depth: inside a function or a test as well as at the top of the file.
+    depth: inside a function or a test as well as at the top of the file; and so does
+    ``importlib.import_module("a._b")`` (or ``pytest.importorskip``) of a written name.
     """
     own = _own_package(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
