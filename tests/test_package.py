@@ -329,7 +329,6 @@ NOT_YET: Mapping[str, frozenset[str]] = {
     "tests/test_teaching.py": frozenset(
         {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
     ),
-    "tests/test_words.py": frozenset({"tricky_treats.cli._teaching"}),
     # The compact core and its deal tables, private by design (docs/performance.md): to be
     # tested through tt.Simulator and tests/core_equivalence.py's digest alone.
     "tests/test_base_deals.py": frozenset(

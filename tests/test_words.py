@@ -19,8 +19,6 @@ import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _run, _script, _stdin
-from tricky_treats import i18n
-from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
 from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
 
 
@@ -103,23 +101,31 @@ def test_a_player_named_jij_is_a_name_on_the_dutch_screens(
 # -- the Dutch rulebook's words ------------------------------------------------------------------
 
 
-def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy() -> None:
-    """The rulebook: "Bij een gelijke stand wint de speler met de meeste punten uit snoep"."""
-    tile = tt.base_components().trick_tiles[0]
-    # 10 points each; Anna's 4 of them from treats (through her tiles), Bram's 0.
-    tied = [
-        tt.ScoreSheet(0, 6, (), (tt.TileScore(tile, None, 1, 4),)),
-        tt.ScoreSheet(1, 10, (), (tt.TileScore(tile, None, 1, 0),)),
-    ]
-    assert tied[0].total == tied[1].total
-    with i18n.speaking("nl"):
-        told = tie_break_text(tied, ["Anna", "Bram"])
-        mine = tie_break_text(tied, ["Anna", "Bram"], you=0)
-        guide = "\n".join(i18n._(page) for page in GUIDE_PAGES)
-    assert told == "Anna wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
-    assert mine == "Jij wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
+def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rulebook: "Bij een gelijke stand wint de speler met de meeste punten uit snoep".
+
+    Seeds 31 and 3 end in a tie: Anna (at the keyboard) has 9 points from treats (through
+    her tiles) to Bram's 5 in the first, Bram 17 to her 15 in the second. Anna reads the
+    short guide ("regels") first."""
+    outs = []
+    for seed, treats in ((31, (9, 5)), (3, (15, 17))):
+        lines, final = _script(["human", "greedy"], ["Anna", "Bram"], seed)
+        sheets = final.scores()
+        assert sheets[0].total == sheets[1].total
+        assert (sheets[0].treats, sheets[1].treats) == treats
+        _stdin(monkeypatch, ["regels", "", "", "", "", *lines])
+        status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,greedy",
+                              "--names", "Anna,Bram", "--seed", str(seed))  # fmt: skip
+        assert status == 0
+        outs.append(out)
+    mine, told = outs
+    assert "\nJij wint bij de gelijke stand: 9 punten uit snoep tegen 5 (R15)." in mine
+    assert "\nBram wint bij de gelijke stand: 17 punten uit snoep tegen 15 (R15)." in told
+    guide = mine.partition("Jij wint bij de gelijke stand")[0]
     assert "punten uit snoep" in guide
-    assert "punten uit plaagtegels" not in guide
+    assert "punten uit plaagtegels" not in mine
 
 
 def test_the_dutch_picture_says_what_the_rulebook_says() -> None:
