@@ -31,6 +31,24 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, lines: Sequence[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
 
 
+def _turn_screens(out: str, heading: str = "Round ") -> list[list[str]]:
+    """The turn screens in the play command's output, each from its heading ("Round 2 · Bo
+    (B), your turn ...", ``heading`` the first word in the language played) to the prompt."""
+    start = re.compile(rf"{re.escape(heading)}\d+ · ")
+    screens: list[list[str]] = []
+    current: list[str] | None = None
+    for line in out.splitlines():
+        found = start.search(line)
+        if found:
+            current = [line[found.start() :]]
+            screens.append(current)
+        elif "> " in line:  # the prompt ends the screen
+            current = None
+        elif current is not None:
+            current.append(line)
+    return screens
+
+
 def _human_choice(game: tt.GameState) -> tt.Action:
     """What the scripted humans play: a visit or trick when they can, else the first action."""
     legal = game.legal_actions()
@@ -39,14 +57,18 @@ def _human_choice(game: tt.GameState) -> tt.Action:
 
 
 def _script(
-    seats: Sequence[str], names: Sequence[str], seed: int, stop_after: int | None = None
+    seats: Sequence[str],
+    names: Sequence[str],
+    seed: int,
+    stop_after: int | None = None,
+    variants: Sequence[str] = (),
 ) -> tuple[list[str], tt.GameState]:
     """The keyboard input of a whole game as the play command reads it, and the final state.
 
     The bots draw from ``random.Random(seed)`` as the command's bots do; an empty line
     answers each "pass the keyboard" screen.
     """
-    game = tt.new_game(players=list(names), seed=seed)
+    game = tt.new_game(players=list(names), seed=seed, variants=list(variants))
     rng = random.Random(seed)
     humans = [i for i, seat in enumerate(seats) if seat == "human"]
     lines: list[str] = []

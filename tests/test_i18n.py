@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import tricky_treats as tt
-from tests.test_cli_play import _script, _stdin
+from tests.test_cli_play import _script, _stdin, _turn_screens
 from tricky_treats import i18n
 from tricky_treats.cli import main
 from tricky_treats.drawing import board_svg
@@ -402,17 +402,7 @@ def test_the_terminal_plays_a_whole_game_without_english(
     # A turn's screen: from its heading ("Ronde 3 · Ann (A), ...") to the prompt.
     with i18n.speaking(language):
         word = i18n._("Round {round} · {name} ({letter}), your turn").split("{round}")[0]
-    start = re.compile(rf"{re.escape(word)}\d+ · Ann \(A\)")
-    screens: list[list[str]] = []
-    for line in out.splitlines():
-        found = start.search(line)
-        if found:
-            screens.append([line[found.start() :]])
-        elif "> " in line:  # the prompt ends the screen
-            screens.append([])
-        elif screens:
-            screens[-1].append(line)
-    turns = [screen for screen in screens if screen and start.match(screen[0])]
+    turns = _turn_screens(out, word)
     assert len(turns) >= len([line for line in lines if line])  # one per action typed
     assert max(len(line) for screen in turns for line in screen) <= 80
     assert max(len(screen) for screen in turns) <= 23

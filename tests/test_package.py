@@ -325,7 +325,6 @@ def _python_files() -> list[Path]:
 NOT_YET: Mapping[str, frozenset[str]] = {
     # The terminal game's screens and teaching texts, tested screen by screen: to go through
     # the play and replay commands (tests.test_cli_play's scripted keyboard) or print(view).
-    "tests/test_terminal.py": frozenset({"tricky_treats.drawing._terminal"}),
     "tests/test_teaching.py": frozenset(
         {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
     ),
