@@ -433,8 +433,9 @@ def greedy_codes(simulators: Sequence[Simulator], rng: random.Random) -> list[in
     scorings: list[Scoring] = []
     by_core: list[int] = []
     by_rules: list[int] = []
+    given: Sequence[object] = simulators  # each checked here (compiled, indexing would check)
     for i in range(count):
-        sim = simulators[i]
+        sim = given[i]
         if not isinstance(sim, Simulator):
             raise ConfigurationError(
                 f"greedy_codes chooses for Simulator objects, got {brief(sim)} at {i}"
@@ -466,8 +467,9 @@ def _greedy_by_agent(sim: Simulator, rng: random.Random) -> int:
 
     state = sim.state()
     seat = state.current_player
+    assert seat is not None, "greedy_codes chooses for games that go on"
     choice = GreedyAgent().choose(state.view(seat), state.legal_actions(), rng)
-    return cast(int, sim.action_space.encode(choice))
+    return sim.action_space.encode(choice)
 
 
 def _greedy_values(sim: Simulator, codes: list[int]) -> list[float] | None:
