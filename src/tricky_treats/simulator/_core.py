@@ -679,13 +679,7 @@ def seat_points(
         house += 1
     costumes = 0
     for stack in seat.stacks:
-        if stack >> 2 * CARD_BITS:  # three cards, one of each type: complete
-            top = features[(stack & CARD_MASK) - 1]
-            middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
-            bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
-            colour = top[0] == middle[0] == bottom[0]
-            theme = top[1] == middle[1] == bottom[1]
-            costumes += _COSTUME_POINTS[colour | theme << 1]
+        costumes += costume_of(features, stack)
     pumpkins = seat.pumpkins * scoring.pumpkin_points
     return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
@@ -732,18 +726,44 @@ def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
 # -- the greedy bot's valuation ----------------------------------------------------------------
 
 
+def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
+    """The points of the costume of a kid wearing ``stack`` (R12; 0 until it is complete)."""
+    if not stack >> 2 * CARD_BITS:
+        return 0
+    # Three cards, one of each type: complete.
+    top = features[(stack & CARD_MASK) - 1]
+    middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
+    bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
+    colour = top[0] == middle[0] == bottom[0]
+    theme = top[1] == middle[1] == bottom[1]
+    return _COSTUME_POINTS[colour | theme << 1]
+
+
 def greedy_value(
-    features: tuple[tuple[int, ...], ...], scoring: Scoring, number: int, seat: Seat
+    features: tuple[tuple[int, ...], ...],
+    scoring: Scoring,
+    number: int,
+    seat: Seat,
+    kid: int,
+    worn: int,
 ) -> float:
     """What ``agents.evaluate`` gives seat ``number`` on its board ``seat``.
 
-    Its points (``seat_points``) plus half the promise of its unfinished costumes: each kid
-    wearing 1 or 2 cards adds its number of cards times 1.0 if they share a theme, plus 0.6 if
-    they share a colour, plus 0.3. The same floating-point operations in the same order as
-    ``evaluate``, so the values are equal, not merely close.
+    With kid ``kid`` wearing the stack ``worn`` instead of its own (-1: none): the board a
+    take leaves, whose other parts it does not change. Its points (``seat_points``) plus half
+    the promise of its unfinished costumes: each kid wearing 1 or 2 cards adds its number of
+    cards times 1.0 if they share a theme, plus 0.6 if they share a colour, plus 0.3. The same
+    floating-point operations in the same order as ``evaluate``, so the values are equal, not
+    merely close.
     """
+    total = seat_points(features, scoring, number, seat)[0]
     potential = 0.0
-    for stack in seat.stacks:
+    stacks = seat.stacks
+    for at in range(len(stacks)):
+        stack = stacks[at]
+        if at == kid:
+            total += costume_of(features, worn) - costume_of(features, stack)
+            stack = worn
         if stack and not stack >> 2 * CARD_BITS:
             top = features[(stack & CARD_MASK) - 1]
             below = stack >> CARD_BITS
@@ -754,26 +774,31 @@ def greedy_value(
                 potential += 2 * (theme + colour + 0.3)
             else:
                 potential += 1 * (1.0 + 0.6 + 0.3)
-    return seat_points(features, scoring, number, seat)[0] + 0.5 * potential
+    return total + 0.5 * potential
 
 
 def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]:
     """Per code of ``codes`` (each legal here), what ``GreedyAgent`` values it at.
 
     The value for the player to move of the board the action leaves them (``greedy_value``),
-    less 0.01 for a take after which they act again. Each action is played on the core and
-    undone: the mover's board is played on a copy, the market on a copy, and the rest put
-    back. Only the mover's own board and whether they act next are read: neither depends on
-    the hidden information (the deck's order, the other secret tiles), which a take or a
-    refresh brings into the market but no value reads. A refresh or a pass leaves the mover's
-    board as it is.
+    less 0.01 for a take after which they act again. A take's value is that of the mover's
+    board with the card on the kid's stack (with two players or more, a take ends the turn);
+    any other action is played on the core and undone: the mover's board is played on a copy,
+    the market on a copy, and the rest put back. Only the mover's own board and whether they
+    act next are read: neither depends on the hidden information (the deck's order, the other
+    secret tiles), which a take or a refresh brings into the market but no value reads. A
+    refresh or a pass leaves the mover's board as it is.
     """
     t = core.tables
     features = t.card_features
     current = core.current
     seats = core.seats
     seat = seats[current]
-    unchanged = greedy_value(features, scoring, current, seat)
+    unchanged = greedy_value(features, scoring, current, seat, -1, 0)
+    kids = t.kids
+    stacks = seat.stacks
+    # A take changes one kid's stack, and ends the turn unless the mover plays alone.
+    alone = t.players == 1
     market = core.market
     position = core.position
     house_pumpkins = core.house_pumpkins
@@ -792,11 +817,16 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
         if code >= trick_end:  # a refresh or a pass
             values.append(unchanged)
             continue
+        if code < take_count and not alone:
+            kid = code % kids
+            worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
+            values.append(greedy_value(features, scoring, current, seat, kid, worn))
+            continue
         board = seat.copy()
         seats[current] = board
         core.market = market[:]
         played_it = core.play(code)
-        value = greedy_value(features, scoring, current, board)
+        value = greedy_value(features, scoring, current, board, -1, 0)
         if code < take_count and core.current == current:
             value -= 0.01  # same value: prefer ending the turn
         values.append(value)
