@@ -63,6 +63,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from tricky_treats.actions import Action
+from tricky_treats.adapters._encoder import CoreEncoder
 from tricky_treats.adapters._text import outcome_rewards, view_text
 from tricky_treats.adapters.observation import ObservationEncoding, max_game_length
 from tricky_treats.agents import Determinizer, determinize
@@ -151,6 +152,8 @@ class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
         self.template = new_game(players, seed=0, variants=self.variants)
         self.draw_bounds = self._draw_bounds()
         self.encoding = ObservationEncoding(self.template)
+        self.encoder = CoreEncoder(self.encoding, self.template)
+        """The observations' encoder: the simulator's core lists them (``encoding``'s)."""
         self.action_space = self.template.action_space
         count = len(self.template.players)
         info = pyspiel.GameInfo(
@@ -337,6 +340,7 @@ class TrickyTreatsObserver:
         if params:
             raise ConfigurationError(f"observation parameters are not supported, got {params}")
         self._encoding = encoding = game.encoding
+        self._encoder = game.encoder
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
         history = game.max_game_length() if self._perfect_recall else 0
         self.tensor = np.zeros(encoding.size + history, np.float32)
@@ -348,18 +352,18 @@ class TrickyTreatsObserver:
 
     def set_from(self, state: TrickyTreatsState, player: int) -> None:
         """Write what ``player`` sees of ``state`` into ``tensor``."""
-        game = state.game_state
-        if game is None:
+        sim = state._sim
+        if sim is None:
             self.tensor.fill(0)
             return
         size = self._encoding.size
-        self.tensor[:size] = self._encoding.encode(game.view(player))
+        self.tensor[:size] = self._encoder.observation(sim, player)
         if self._perfect_recall:
             history = self.tensor[size:]
             history.fill(0)
-            encode = game.action_space.encode
-            codes = [encode(action) + 1 for action in game.history]
+            codes = self._encoder.history(sim)
             history[: len(codes)] = codes
+            history[: len(codes)] += 1  # 0: a turn not played yet
 
     def string_from(self, state: TrickyTreatsState, player: int) -> str:
         """What ``player`` sees of ``state`` as text."""
