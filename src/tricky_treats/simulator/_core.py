@@ -1045,15 +1045,7 @@ def encode_all(
         else:
             seat = core.current
             encode(core, layout, seat, ones, values)
-            kids = core.tables.kids
-            take_count = core.tables.take_count
-            masks = nothing[:]
-            for code in core.legal_codes():  # the takes come first
-                if code < take_count:
-                    masks[code // kids] |= 1 << code % kids
-                else:
-                    legal.append(code)
-            takes.extend(masks)
+            legal_masks(core, slots, takes, legal)
             players.append(seat)
         ends.append(len(ones))
         ends.append(len(legal))
@@ -1236,3 +1228,51 @@ def observation(
         ones.append(layout.reason_at + seat_reason[1])
     values.append(core.turn)
     values.append(core.passes)
+
+
+def legal_masks(core: Core, slots: int, takes: list[int], legal: list[int]) -> None:
+    """List the current player's legal actions as ``encode_all`` does, without their codes.
+
+    To ``takes``, per market slot (``slots`` of them) the bit mask of the kids that may take
+    its card; to ``legal``, the other legal codes, as ``Core.legal_codes`` lists them: the
+    takes' masks are worked out as ``legal_codes`` works them out, without listing a code per
+    kid to sort back into masks.
+    """
+    current = core.current
+    assert current >= 0, "a game is encoded while it goes on"
+    t = core.tables
+    seat = core.seats[current]
+    free_shift = t.card_free_shift
+    card_mask = t.card_mask
+    free = seat.free
+    shared = -1
+    market = core.market
+    some = False  # a take, a visit or a trick is legal
+    for slot in range(slots):
+        card = market[slot] if slot < len(market) else -1
+        if card < 0:
+            shared = 0
+            takes.append(0)
+        else:
+            kids = free >> free_shift[card] & FREE_MASK
+            takes.append(kids)
+            if kids:
+                some = True
+            shared &= card_mask[card]
+    if seat.footprints:
+        visitable = seat.qualified & ~seat.visited
+        if visitable:
+            legal.extend(t.visit_codes[visitable])
+            some = True
+        ready = seat.ready
+        if ready:
+            trickable = t.mean_ready[ready] & ~seat.tricked
+            if trickable:
+                legal.extend(t.trick_codes[trickable])
+                some = True
+    if shared and core.position < t.deck_size:
+        legal.append(t.refresh_code)
+        if not some:
+            legal.append(t.pass_code)  # R18, under either form of R8
+    elif not some:
+        legal.append(t.pass_code)  # R11
