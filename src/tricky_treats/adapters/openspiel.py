@@ -38,12 +38,14 @@ codes of ``game.action_space``, legal actions in ascending order.
 Observations go through OpenSpiel's observer API. The observation tensor is the encoding of
 ``tricky_treats.adapters.observation`` (``OBSERVATION_VERSION``), with one named piece per
 section; the information-state tensor adds ``history``, the public action log as action
-code + 1 per turn (0 for turns not yet played), so it has perfect recall. The strings are a
-plain-text rendering of the player's view, and for the information state its history in
-action notation. During the deal, tensors are zeros and strings say so. Seats are named
-``player_0`` to ``player_{n-1}``, as OpenSpiel numbers them. Public-only and private-only
-observations are not provided (``make_py_observer`` returns None for them, as OpenSpiel
-expects).
+code + 1 per turn (0 for turns not yet played), so it has perfect recall. The tensors are
+read from the state's ``tt.Simulator``, whose compact core lists them (``adapters._encoder``,
+the vector env's encoder: the numbers of ``ObservationEncoding.encode(view)``, without
+building the view). The strings are a plain-text rendering of the player's view, and for
+the information state its history in action notation. During the deal, tensors are zeros
+and strings say so. Seats are named ``player_0`` to ``player_{n-1}``, as OpenSpiel numbers
+them. Public-only and private-only observations are not provided (``make_py_observer``
+returns None for them, as OpenSpiel expects).
 
 ``resample_from_infostate(state, player, rng)`` builds a state consistent with what
 ``player`` sees (``tt.determinize``), with one ``Determinizer`` (``tricky_treats.agents``)

@@ -17,6 +17,10 @@ viewer's ``PlayerView`` encoded by ``tricky_treats.adapters.observation`` (versi
 refresh of the market is not the turn's action (R8). Rewards come only when the game ends,
 from the result (``outcome_rewards``): +1 for a sole winner, ``-1/(n-1)`` for the others,
 shared wins split the +1 so the rewards always sum to 0. The game never truncates.
+
+The observation and mask are read from the game's ``tt.Simulator``: its compact core lists
+the observation (``adapters._encoder``, the vector env's encoder), the very numbers
+``ObservationEncoding.encode(view)`` gives, without building the state or the view.
 """
 
 from __future__ import annotations

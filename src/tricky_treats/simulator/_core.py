@@ -830,6 +830,7 @@ class Deal:
         self.first_player = first_player
         self.deck = deck
         self.card_deck = card_deck
+        self.left: list[list[int]] = []  # deck_left per position, made when first read
 
 
 def new_deal(
@@ -1215,7 +1216,7 @@ def observation(
     market_block(core, layout, list(range(len(core.market))), ones, layout.market_at)
     deck_at = layout.deck_at
     counts.extend([deck_at + i for i in range(15)])  # deck_size to discarded, one after another
-    deck_row(core, deal, values)
+    deck_counts(core, deal, values)
     counts.extend(layout.count_at)
     if not over:
         encode(core, layout, viewer, ones, values)
@@ -1276,3 +1277,27 @@ def legal_masks(core: Core, slots: int, takes: list[int], legal: list[int]) -> N
             legal.append(t.pass_code)  # R18, under either form of R8
     elif not some:
         legal.append(t.pass_code)  # R11
+
+
+def deck_counts(core: Core, deal: Deal, row: list[int]) -> None:
+    """Append ``deck_row``'s 15 counts, the deck's read from ``deal.left``.
+
+    ``deal.left[position]`` is ``deck_left`` of the deck from ``position`` on, worked out for
+    every position in one pass the first time: an observation a step then costs no pass
+    over the deck.
+    """
+    left = deal.left
+    if not left:
+        deck = deal.deck
+        card_deck = deal.card_deck
+        counts = [0] * 13
+        left.append(counts[:])
+        for at in range(len(deck) - 1, -1, -1):
+            for entry in card_deck[deck[at]]:
+                counts[entry] += 1
+            left.append(counts[:])
+        left.reverse()  # left[position]: the cards from position on
+    position = core.position
+    row.append(core.tables.deck_size - position)
+    row.extend(left[position])
+    row.append(len(core.discarded))
