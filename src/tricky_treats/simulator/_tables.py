@@ -79,9 +79,15 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     template, positions = shape
     dealt = setup.deck
     cards = template.cards
-    try:  # usually the deck is the box's own cards (by identity): their positions are ids
-        deck = tuple(map(positions.__getitem__, map(id, dealt)))
-    except KeyError:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
+    ids: list[int] = []
+    for card in dealt:  # usually the deck is the box's own cards (by identity): their ids
+        position = positions.get(id(card))
+        if position is None:
+            break
+        ids.append(position)
+    if len(ids) == len(dealt):
+        deck = tuple(ids)
+    else:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
         deck = tuple(map(_ID, dealt))
         if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
