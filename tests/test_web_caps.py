@@ -255,3 +255,51 @@ def test_a_player_seated_in_a_strangers_game_keeps_its_room(tmp_path: Path) -> N
         server.stop()
     text = (tmp_path / "server.log").read_text()
     assert "Traceback" not in text, text
+
+
+def test_many_addresses_across_two_processes_on_postgresql_hold_every_cap_and_share(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Issue 46, item 6, across processes: 8 strangers (4 IPv4 addresses, 4 IPv6 /64s, each
+    request from another address of its /64) fill every cap through two processes on one
+    PostgreSQL: unplayed games (``max_unplayed`` 44 over both, 6 per client), the rooms of
+    each process (``max_games`` 16) with their seats, its sockets (``max_sockets`` 24, 5 per
+    client) with spectators. No cap is passed; wherever a stranger is refused at its share,
+    nobody holds two more than it (and no room is held by spectators alone); wherever it
+    gets in on a full process, someone held two more. Two pairs of honest newcomers then each
+    make a game, take its seats through both processes and move in it: the game counts as
+    played. Every stranger then asks once more, on each process, for a game, a socket, a
+    room; the newcomers keep their seats."""
+    from tests import many_clients
+    from tricky_treats_web.app import client_key
+
+    caps = many_clients.Caps(
+        max_sockets=24, sockets_per_client=5, max_games=16, max_unplayed=44, games_per_client=6
+    )
+    servers = [Server(postgres_url, tmp_path / f"{i}.log", caps.options()) for i in range(2)]
+    strangers = many_clients.stranger_addresses(8)
+    pairs = [("203.0.113.1", "2001:db8:aa::1"), ("203.0.113.2", "2001:db8:bb::1")]
+
+    async def start() -> None:
+        for server in servers:
+            await server.start()
+
+    try:
+        asyncio.run(start())
+        outcome = many_clients.run(
+            [server.url for server in servers], caps, strangers, pairs, postgres_url, client_key
+        )
+    finally:
+        for server in servers:
+            server.stop()
+    print("many addresses over two processes:", outcome)
+    assert outcome.breaches == []
+    assert outcome.newcomers_served == outcome.newcomers == 4
+    # The strangers reached every cap: each refusal was seen.
+    seen = {code for counter in outcome.answers.values() for code in counter}
+    assert seen >= {"too-many-games", "busy", "too-many-sockets"}
+    assert seen >= {"server-full (rooms)", "server-full (sockets)"}
+    assert outcome.peak["unplayed"] <= caps.games_per_client
+    for i in range(2):
+        text = (tmp_path / f"{i}.log").read_text()
+        assert "Traceback" not in text, text
