@@ -1,6 +1,7 @@
-"""Each client's share of the web app's caps, with many addresses over several processes on
-one PostgreSQL database (issue 46, item 6): what strangers at their limits were given and
-refused, and whether honest newcomers still got a game.
+"""Each client's share of the web app's caps, many addresses over processes on PostgreSQL.
+
+Issue 46, item 6: what strangers at their limits were given and refused, and whether honest
+newcomers still got a game.
 
     python benchmarks/bench_web_caps.py [--strangers 40] [--pairs 10] [--processes 2] [--quick]
 
@@ -58,9 +59,8 @@ def main() -> None:
     if not 2 <= args.processes <= 8:
         parser.error("2 to 8 processes")
     sys.path.insert(0, str(ROOT))
-    from tricky_treats_web.app import client_key
-
     from tests import many_clients
+    from tricky_treats_web.app import client_key
 
     strangers = args.strangers
     caps = many_clients.Caps(
@@ -114,8 +114,9 @@ def main() -> None:
     for breach in outcome.breaches[:10]:
         print(f"  {breach}")
     print(
-        f"the run {outcome.seconds:.1f} s (with PostgreSQL and the servers started: {time.monotonic() - began:.1f}"
-        f" s); machine load average {os.getloadavg()[0]:.1f} (a shared machine: times vary)"
+        f"the run {outcome.seconds:.1f} s ({time.monotonic() - began:.1f} s with PostgreSQL "
+        f"and the servers started); machine load average {os.getloadavg()[0]:.1f} "
+        "(a shared machine: times vary)"
     )
     if outcome.breaches or outcome.newcomers_served < outcome.newcomers:
         sys.exit(1)

@@ -71,13 +71,16 @@ class Caps:
 def stranger_addresses(count: int) -> list[Callable[[int], str]]:
     """``count`` clients, half IPv4 addresses, half IPv6 /64s: each gives the address of its
     n-th request (an IPv6 client takes a new address of its /64 each time)."""
-    clients: list[Callable[[int], str]] = []
-    for i in range(count):
-        if i % 2:
-            clients.append(lambda n, i=i: f"2001:db8:{i:x}:{i:x}::{n + 1:x}")
-        else:
-            clients.append(lambda n, i=i: f"198.51.{100 + i // 250}.{i % 250 + 1}")
-    return clients
+
+    def client(i: int) -> Callable[[int], str]:
+        def address(n: int) -> str:
+            if i % 2:
+                return f"2001:db8:{i:x}:{i:x}::{n + 1:x}"
+            return f"198.51.{100 + i // 250}.{i % 250 + 1}"
+
+        return address
+
+    return [client(i) for i in range(count)]
 
 
 def unplayed_by_maker(url: str) -> dict[str, int]:
@@ -263,9 +266,9 @@ class _Run:
                 self.breach(f"{maker} holds {count} unplayed games, over its quota")
         if refused is not None and code == "busy" and max(held.values()) > held.get(refused, 0) + 1:
             self.breach(f"{refused} refused busy holding {held.get(refused, 0)}: others hold more")
-        if refused is not None and code == "too-many-games":
-            if held.get(refused, 0) < caps.games_per_client:
-                self.breach(f"{refused} refused too-many-games below its quota")
+        full = held.get(refused or "", 0) >= caps.games_per_client
+        if refused is not None and code == "too-many-games" and not full:
+            self.breach(f"{refused} refused too-many-games below its quota")
         return held
 
     async def state(self, process: int) -> _State:
@@ -293,7 +296,11 @@ class _Run:
             self.breach(f"{where}: a client holds {max(now.sockets.values())} sockets, over quota")
         if now.rooms > caps.max_games:
             self.breach(f"{where} holds {now.rooms} rooms, over {caps.max_games}")
-        if why == "sockets" and refused is not None and now.most("sockets") > now.sockets[refused] + 1:
+        if (
+            why == "sockets"
+            and refused is not None
+            and now.most("sockets") > now.sockets[refused] + 1
+        ):
             self.breach(
                 f"{where} refused {refused} a socket holding {now.sockets[refused]} while "
                 f"another holds {now.most('sockets')}"
@@ -315,14 +322,14 @@ class _Run:
         caps = self.caps
         if before.sockets[client] >= caps.sockets_per_client:
             self.breach(f"{where}: {client} got a socket past its quota")
-        if before.sockets.total() >= caps.max_sockets:
-            if before.most("sockets") < before.sockets[client] + 2:
-                self.breach(f"{where}: {client} took a socket holding its share")
+        full = before.sockets.total() >= caps.max_sockets
+        if full and before.most("sockets") < before.sockets[client] + 2:
+            self.breach(f"{where}: {client} took a socket holding its share")
 
     def check_seated(self, before: _State, client: str, where: str) -> None:
-        if before.rooms >= self.caps.max_games and not before.watched_only:
-            if before.most("seated") < before.seated[client] + 2:
-                self.breach(f"{where}: {client}'s seat took a room holding its share")
+        full = before.rooms >= self.caps.max_games and not before.watched_only
+        if full and before.most("seated") < before.seated[client] + 2:
+            self.breach(f"{where}: {client}'s seat took a room holding its share")
 
     async def answered(self, kind: str, process: int, client: str, answer: dict[str, Any]) -> None:
         """Count a socket's answer, and check the share where a refusal says it was reached."""
@@ -532,10 +539,10 @@ async def _run(
             await run.check_process(process, None, "")
         newcomers = {key(address) for pair in pairs for address in pair}
         for process in range(len(bases)):
+            live = await run.live(process)
             for sock in run.sockets:
-                if sock.process == process and sock.client in newcomers:
-                    if sock not in await run.live(process):
-                        run.breach(f"a newcomer's seat {sock.client} lost its socket")
+                if sock.process == process and sock.client in newcomers and sock not in live:
+                    run.breach(f"a newcomer's seat {sock.client} lost its socket")
         final = run.check_unplayed(None, None)
         run.outcome.peak["unplayed"] = max(final.values(), default=0)
     finally:

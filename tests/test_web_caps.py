@@ -20,9 +20,11 @@ from tests.requirements import WEB_APP_HINT, install_hint
 pytest.importorskip("websockets", reason=install_hint("webtest"))
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
+from tricky_treats_web.app import client_key
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tests import many_clients
 from tests.local import next_message
 from tests.test_web_crash import Server
 from tests.test_web_hosting import TWO, _keys, _post_as
@@ -270,9 +272,6 @@ def test_many_addresses_across_two_processes_on_postgresql_hold_every_cap_and_sh
     make a game, take its seats through both processes and move in it: the game counts as
     played. Every stranger then asks once more, on each process, for a game, a socket, a
     room; the newcomers keep their seats."""
-    from tests import many_clients
-    from tricky_treats_web.app import client_key
-
     caps = many_clients.Caps(
         max_sockets=24, sockets_per_client=5, max_games=16, max_unplayed=44, games_per_client=6
     )
