@@ -302,3 +302,57 @@ def test_many_addresses_across_two_processes_on_postgresql_hold_every_cap_and_sh
     for i in range(2):
         text = (tmp_path / f"{i}.log").read_text()
         assert "Traceback" not in text, text
+
+
+def test_a_seat_whose_socket_made_way_leaves_its_room_to_the_newcomer(tmp_path: Path) -> None:
+    """Found by the many-address run (``benchmarks/bench_web_caps.py``): a newcomer's socket
+    that took the place of a stranger's seat socket (the sockets' share) was then refused a
+    room (``server-full``), because that seat still counted in its room until its socket's
+    task ended. Now the seat that made way holds no room at once: its room, watched by the
+    stranger's spectators alone, goes to the newcomer's seat."""
+    server = Server(
+        tmp_path / "tables.sqlite3",
+        tmp_path / "server.log",
+        ("--forwarded-allow-ips", "127.0.0.1", "--max-sockets", "4", "--max-games", "2"),
+    )
+    stranger, other, newcomer = "198.51.100.1", "198.51.100.2", "203.0.113.1"
+
+    async def main() -> None:
+        await server.start()
+        games = f"http://{server.url}/api/games"
+        made = []
+        for address in (stranger, other, newcomer):
+            status, answer = await asyncio.to_thread(_post_as, games, address, TWO)
+            assert status == 201, answer
+            made.append(answer)
+        url = [f"ws://{server.url}/ws/{answer['game']}" for answer in made]
+        sockets: list[ClientConnection] = []
+        try:
+            # Both rooms held by seats; every socket taken, three of them the stranger's.
+            for i, address in enumerate((stranger, other)):
+                sockets.append(await _socket(url[i], address))
+                assert (await _hello(sockets[-1], _keys(made[i])[0]))["type"] == "update"
+            for _ in range(2):
+                sockets.append(await _socket(url[0], stranger))
+                assert (await _hello(sockets[-1], None))["type"] == "update"
+            # The newcomer's seat takes the stranger's oldest socket (its seat), and the room
+            # that seat held, watched by the stranger alone now.
+            ann = await _socket(url[2], newcomer)
+            sockets.append(ann)
+            seated = await _hello(ann, _keys(made[2])[0])
+            assert seated["type"] == "update", seated
+            assert (await next_message(sockets[0], BOUND))["code"] == "server-full"
+            for watcher in sockets[2:4]:
+                told = await next_message(watcher, BOUND)
+                assert told["code"] == "server-full"
+                assert "players" in told["error"]
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        server.stop()
+    text = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in text, text
