@@ -33,7 +33,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "ray": ("ray",),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "openspiel": ("pyspiel", "open_spiel", "numpy"),
-    "policy": ("numpy",),
+    "policy": ("numpy", "gymnasium"),
     "webtest": ("starlette", "uvicorn", "websockets", "psycopg", "httpx2", "playwright"),
 }
 """The modules each extra brings that the tests import (pyproject.toml lists the packages)."""
@@ -73,7 +73,8 @@ LIBRARY_MODULE_EXTRAS = {
     "tricky_treats.report": "report",
     "tricky_treats.adapters.observation": "pettingzoo",  # numpy, which either adapter brings
     "tricky_treats.adapters.pettingzoo": "pettingzoo",
-    "tricky_treats.adapters.vector": "pettingzoo",  # numpy, as the observation encoding
+    "tricky_treats.adapters.vector": "pettingzoo",  # gymnasium and numpy
+    "tricky_treats.adapters.gym": "pettingzoo",  # gymnasium and numpy
     "tricky_treats.adapters.openspiel": "openspiel",
 }
 """The library's modules that work only with an extra installed."""

@@ -109,14 +109,18 @@ def _play_against_apply(
         refreshes += actions.count(refresh)
         obs, rewards, terminations, truncations, infos = envs.step(np.array(actions))
         masks = infos["action_mask"]
-        assert rewards.shape == (3, len(states[0].players))
+        seat_rewards = infos["rewards"]
+        assert rewards.shape == (3,)
+        assert seat_rewards.shape == (3, len(states[0].players))
         assert not truncations.any()
         for env, action in enumerate(actions):
+            mover = states[env].current_player
             after = states[env].apply(states[env].action_space.decode(action))
             if after.is_over:
                 assert terminations[env]
-                assert rewards[env].tolist() == pytest.approx(outcome_rewards(after))
-                assert rewards[env].sum() == pytest.approx(0.0, abs=1e-6)
+                assert seat_rewards[env].tolist() == pytest.approx(outcome_rewards(after))
+                assert seat_rewards[env].sum() == pytest.approx(0.0, abs=1e-6)
+                assert rewards[env] == seat_rewards[env][mover]  # the seat that just moved
                 assert infos["final_scores"][env].tolist() == [s.total for s in after.scores()]
                 finished += 1
                 seed = seeds[env].getrandbits(63)
@@ -124,7 +128,8 @@ def _play_against_apply(
                 after = tt.new_game(players, seed=seed, **options)  # the same-step autoreset
             else:
                 assert not terminations[env]
-                assert not rewards[env].any()
+                assert not seat_rewards[env].any()
+                assert rewards[env] == 0
                 assert not infos["final_scores"][env].any()
             states[env] = after
     assert finished >= 1
@@ -219,13 +224,16 @@ def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:
     rng = random.Random(2)
     for _ in range(envs.max_game_length * 2):
         before = [sim.clone() for sim in envs.simulators]
+        movers = infos["player"].copy()
         actions = _random_actions(infos["action_mask"], rng)
         obs, rewards, terminations, _, infos = envs.step(actions)
         if terminations.any():
             env = int(np.flatnonzero(terminations)[0])
             before[env].play(actions[env])
             assert before[env].is_over
-            assert rewards[env].tolist() == pytest.approx(outcome_rewards(before[env].state()))
+            seat_rewards = outcome_rewards(before[env].state())
+            assert infos["rewards"][env].tolist() == pytest.approx(seat_rewards)
+            assert rewards[env] == pytest.approx(seat_rewards[movers[env]])
             fresh = envs.simulators[env]
             assert fresh.turn == 0
             assert not fresh.is_over

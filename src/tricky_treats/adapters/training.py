@@ -191,7 +191,7 @@ def play_games(
                 gradients[env][seat] += temperature * (rows[choice] - odds @ rows)
                 action = legal[choice]
             codes[env] = state.action_space.encode(action)
-        _, rewards, terminations, _, infos = envs.step(codes)
+        _, _, terminations, _, infos = envs.step(codes)
         for env in map(int, np.flatnonzero(terminations)):
             if results[env] is not None:
                 continue
@@ -199,7 +199,7 @@ def play_games(
             seats = learners[env]
             scores, returns = [], []
             for seat in seats:
-                won = float(rewards[env, seat])  # +1 a win, -1 a loss, 0 shared (2 seats)
+                won = float(infos["rewards"][env, seat])  # +1 a win, -1 a loss, 0 shared (2 seats)
                 best_other = max(float(t) for q, t in enumerate(totals) if q != seat)
                 scores.append((won + 1.0) / 2.0)
                 returns.append(won + margin * math.tanh((float(totals[seat]) - best_other) / 20))

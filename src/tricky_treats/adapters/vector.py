@@ -1,9 +1,8 @@
-"""N games of Tricky Treats stepped at once, for training (needs numpy).
+"""N games of Tricky Treats stepped at once, for training (needs gymnasium and numpy).
 
 ``TrickyTreatsVectorEnv(num_envs, players=2, variants=())`` (and ``new_game``'s other
-keywords) follows Gymnasium's vector-env
-conventions for a turn-based game: every step plays one action in each game, for the player
-to move there.
+keywords, ``render_mode``) is a ``gymnasium.vector.VectorEnv`` for a turn-based game: every
+step plays one action in each game, for the player to move there.
 
 >>> from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 >>> envs = TrickyTreatsVectorEnv(4, players=3)
@@ -12,8 +11,8 @@ to move there.
 (True, True)
 >>> actions = infos["action_mask"].argmax(axis=1)      # the first legal action of each game
 >>> obs, rewards, terminations, truncations, infos = envs.step(actions)
->>> rewards.shape, bool(terminations.any()), bool(truncations.any())
-((4, 3), False, False)
+>>> rewards.shape, infos["rewards"].shape, bool(terminations.any()), bool(truncations.any())
+((4,), (4, 3), False, False)
 
 - ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards, terminations,
   truncations, infos)``. ``obs`` is ``(num_envs, observation_size)`` ``float32``: in each
@@ -22,11 +21,12 @@ to move there.
 - ``infos["action_mask"]`` is ``(num_envs, action_count)`` ``int8``, exactly
   ``ObservationEncoding.action_mask(view)`` of that view; ``infos["player"]`` the seat to
   move in each game and ``infos["seed"]`` the seed of the game each env plays.
-- ``rewards`` is ``(num_envs, players)`` ``float32``, per seat: zeros while a game goes on,
-  and in the step that ends it the outcome rewards of the PettingZoo adapter
-  (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)`` for the others, shared wins split
-  the +1). ``terminations[i]`` is True in that step; ``truncations`` is always False (a game
-  ends by the rules within ``max_game_length`` turns).
+- ``rewards`` is ``(num_envs,)`` ``float32``: in each game the reward of the seat that just
+  moved, which is 0 while a game goes on and in the step that ends it that seat's outcome
+  reward of the PettingZoo adapter (``outcome_rewards``: +1 for a sole winner, ``-1/(n-1)``
+  for the others, shared wins split the +1). ``infos["rewards"]`` is ``(num_envs,
+  players)``, every seat's. ``terminations[i]`` is True in that step; ``truncations`` always
+  False (a game ends by the rules within ``max_game_length`` turns).
 - **Auto-reset, same step** (Gymnasium's ``AutoresetMode.SAME_STEP``): a game that ends in a
   step is dealt again at once, so that step's ``obs``, ``action_mask``, ``player`` and
   ``seed`` already belong to the new game. The finished game has no player to move, so there
@@ -35,9 +35,10 @@ to move there.
 - **Seeds.** ``reset(seed=s)`` deals env ``i`` the game ``tt.new_game(seed=s + i)`` (a list
   gives each env its seed), and later games of env ``i`` the seeds of
   ``random.Random(s + i).getrandbits(63)``, as the PettingZoo env reset with ``s + i`` deals
-  them. Without a seed the seeds are fresh from the operating system.
-- ``single_observation_space``, ``single_action_space``, ``observation_space`` and
-  ``action_space`` are Gymnasium's spaces (gymnasium comes with the ``pettingzoo`` extra).
+  them; ``np_random`` is seeded with ``s``. Without a seed they are drawn from ``np_random``.
+- Gymnasium's ``metadata["autoreset_mode"]``, ``np_random``, spaces (``single_*`` and
+  batched), ``call``/``get_attr``/``set_attr`` (the games share this one env object),
+  ``render()`` (``"ansi"``: each player to move's view as text), ``spec`` and ``close``.
 - **Bad actions** raise the library's errors (``InvalidActionError`` for a code outside the
   action space, ``IllegalActionError`` naming the rule), and no game moves.
 
@@ -63,14 +64,26 @@ core does not cover is encoded from its views instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from tricky_treats.adapters._text import rewards_of
-from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code, seeds_of
+from tricky_treats.adapters._vector_api import (
+    RENDER_MODES,
+    Actions,
+    Observations,
+    Seed,
+    SharedCalls,
+    checked_render_mode,
+    reset_seeds,
+)
+from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code
 from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
@@ -79,7 +92,7 @@ from tricky_treats.adapters.observation import (
 )
 from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
-from tricky_treats.errors import IllegalActionError, InvalidActionError
+from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
 from tricky_treats.simulator import Simulator, _core
 from tricky_treats.simulator._simulator import dealt
@@ -88,10 +101,13 @@ from tricky_treats.variants._base_deals import BaseDeals
 __all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
 
 
-class TrickyTreatsVectorEnv:
+class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     """``num_envs`` games of one configuration, stepped together (see the module)."""
 
-    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's class attribute
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": list(RENDER_MODES),
+    }
 
     def __init__(
         self,
@@ -104,8 +120,15 @@ class TrickyTreatsVectorEnv:
         any_mean_house: bool = False,
         refresh_ends_turn: bool = False,
         components: ComponentData | None = None,
+        render_mode: str | None = None,
     ) -> None:
         self.num_envs = checked_size(num_envs)
+        self.render_mode = checked_render_mode(render_mode)
+        if isinstance(variants, str):  # tuple() would make it letters, each "no variant"
+            raise ConfigurationError(
+                f"variants is a list of variant names, got the string {variants!r}: write "
+                f"variants=[{variants!r}]"
+            )
         self._variants = tuple(variants)
         # new_game's arguments, checked once: each game is new_game(seed=...)'s.
         self._dealer = _Dealer(
@@ -132,7 +155,16 @@ class TrickyTreatsVectorEnv:
             (n, self.observation_size), np.float32
         )
         self.action_masks: npt.NDArray[np.int8] = np.zeros((n, self.action_count), np.int8)
-        self.rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.rewards: npt.NDArray[np.float32] = np.zeros(n, np.float32)
+        self.seat_rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), np.float32)
+        self.movers: npt.NDArray[np.int64] = np.zeros(n, np.int64)
+        self._envs = np.arange(n, dtype=np.intp)
+        self.single_observation_space = spaces.Box(
+            0.0, self.encoding.high, (self.observation_size,), np.float32
+        )
+        self.single_action_space: spaces.Discrete = spaces.Discrete(self.action_count)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
         self.terminations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.truncations: npt.NDArray[np.bool_] = np.zeros(n, np.bool_)
         self.current_players: npt.NDArray[np.int64] = np.zeros(n, np.int64)
@@ -222,36 +254,6 @@ class TrickyTreatsVectorEnv:
 
     def _deal(self, seed: int) -> GameState:
         return self._dealer.game(seed)
-
-    # -- Gymnasium's spaces (gymnasium comes with the pettingzoo extra) ---------------------
-
-    @property
-    def single_observation_space(self) -> Any:
-        """One game's observation space: ``Box(0, encoding.high)`` of ``float32``."""
-        from gymnasium import spaces
-
-        return spaces.Box(0.0, self.encoding.high, (self.observation_size,), np.float32)
-
-    @property
-    def single_action_space(self) -> Any:
-        """One game's action space: ``Discrete(action_count)``, the codes of its actions."""
-        from gymnasium import spaces
-
-        return spaces.Discrete(self.action_count)
-
-    @property
-    def observation_space(self) -> Any:
-        """The batch's observation space: ``(num_envs, observation_size)``."""
-        from gymnasium.vector.utils import batch_space
-
-        return batch_space(self.single_observation_space, self.num_envs)
-
-    @property
-    def action_space(self) -> Any:
-        """The batch's action space: ``MultiDiscrete``, one code per game."""
-        from gymnasium.vector.utils import batch_space
-
-        return batch_space(self.single_action_space, self.num_envs)
 
     @property
     def simulators(self) -> tuple[Simulator, ...]:
@@ -385,28 +387,39 @@ class TrickyTreatsVectorEnv:
 
     def reset(
         self,
-        seed: int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]] | None = None,
+        seed: Seed = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``."""
+    ) -> tuple[Observations, dict[str, Any]]:
+        """Deal every env a new game (see the module for the seeds): ``(obs, infos)``.
+
+        ``seed`` also seeds ``np_random`` (Gymnasium's ``seeding.np_random``; a list of seeds
+        seeds it with them all); without a seed, the games' seeds are drawn from
+        ``np_random``. ``options`` are taken and ignored, as Gymnasium's envs do.
+        """
+        seeds = reset_seeds(self, seed)
+        self._deal_all(seeds)
+        return self.observations, self._infos()
+
+    def _deal_all(self, seeds: list[int]) -> None:
+        """Deal env ``i`` the game of ``seeds[i]``, later games from its seed's sequence."""
         n = self.num_envs
-        seeds = seeds_of(seed, n)  # every seed checked before any game is dealt
         self._rngs = [random.Random(s) for s in seeds]
         seat_rows: list[int] = []
         board_rows: list[int] = []
         self._start(list(range(n)), seeds, seat_rows, board_rows)
         self._write_rows(seat_rows, board_rows)
         self.rewards[:] = 0
+        self.seat_rewards[:] = 0
         self.terminations[:] = False
         self.final_scores[:] = 0
         self._ready = True
         self._observe()
-        return self.observations, self._infos()
+        self.movers[:] = self.current_players
 
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        Observations,
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
@@ -415,23 +428,36 @@ class TrickyTreatsVectorEnv:
         """Play ``actions[i]`` (a code) in game ``i``: ``(obs, rewards, terminations, ...)``.
 
         For the player to move in each game; finished games are dealt again. Returns
-        ``(obs, rewards, terminations, truncations, infos)``.
+        ``(obs, rewards, terminations, truncations, infos)``: ``rewards[i]`` is the reward
+        of the seat that moved in game ``i``, ``infos["rewards"]`` every seat's.
         """
         if not self._ready:
             raise InvalidActionError("step() before reset(): call reset() first")
-        codes = self._checked(actions)
-        rewards = self.rewards
-        rewards[:] = 0
+        self._advance(self._checked(actions), None)
+        return self.observations, self.rewards, self.terminations, self.truncations, self._infos()
+
+    def _advance(self, codes: list[int], moving: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Play ``codes[i]`` (checked) in each game ``i``, or only where ``moving`` is True.
+
+        The rewards, terminations and final scores are those of this call's moves; the
+        games that end are dealt again. Returns the envs whose games ended.
+        """
+        seat_rewards = self.seat_rewards
+        seat_rewards[:] = 0
         terminations = self.terminations
         terminations[:] = False
         self.final_scores[:] = 0
+        self.movers[:] = self.current_players
+        cores = self._cores
+        if moving is not None:  # the others are skipped, as the core skips None
+            cores = [
+                core if move else None for core, move in zip(cores, moving.tolist(), strict=True)
+            ]
         takes: list[int] = []
         refreshed: list[int] = []
         seat_rows: list[int] = []
         board_rows: list[int] = []
-        ended = _core.play_all(
-            self._cores, codes, self._layout, takes, refreshed, seat_rows, board_rows
-        )
+        ended = _core.play_all(cores, codes, self._layout, takes, refreshed, seat_rows, board_rows)
         if takes:  # each game's taker puts the card on a kid; the market slot gets the next
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
@@ -453,7 +479,7 @@ class TrickyTreatsVectorEnv:
             self._deck_rows[game, :, -1] = discarded[:, None]
         if None in self._cores:
             for env, core in enumerate(self._cores):
-                if core is None:  # played by the rules
+                if core is None and (moving is None or moving[env]):  # played by the rules
                     sim = self._simulator(env)
                     sim.play(codes[env])
                     if sim.is_over:
@@ -461,15 +487,25 @@ class TrickyTreatsVectorEnv:
         if ended:
             outcomes = [self._outcome(env) for env in ended]  # each scored once
             players = self.players
-            rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
+            seat_rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
             self.final_scores[ended] = [scores for scores, _ in outcomes]
             terminations[ended] = True
             rngs = self._rngs
             seeds = [rngs[env].getrandbits(63) for env in ended]
             self._start(ended, seeds, seat_rows, board_rows)
+        self.rewards[:] = seat_rewards[self._envs, self.movers]
         self._write_rows(seat_rows, board_rows)
         self._observe()
-        return self.observations, rewards, terminations, self.truncations, self._infos()
+        return ended
+
+    def _redeal(self, envs: list[int]) -> None:
+        """Deal each of ``envs`` its next game, as if its game had ended (not scored)."""
+        rngs = self._rngs
+        seat_rows: list[int] = []
+        board_rows: list[int] = []
+        self._start(envs, [rngs[env].getrandbits(63) for env in envs], seat_rows, board_rows)
+        self._write_rows(seat_rows, board_rows)
+        self._observe()
 
     def _checked(self, actions: npt.ArrayLike) -> list[int]:
         """The actions as ints, each legal in its game; else the library's error is raised."""
@@ -554,10 +590,8 @@ class TrickyTreatsVectorEnv:
             "player": self.current_players,
             "seed": self.seeds,
             "final_scores": self.final_scores,
+            "rewards": self.seat_rewards,
         }
-
-    def close(self) -> None:
-        """Nothing to release (Gymnasium's interface)."""
 
     def __repr__(self) -> str:
         return (

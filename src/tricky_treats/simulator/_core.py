@@ -177,6 +177,38 @@ class Tables:
         street_back: tuple[int, ...],
     ) -> Tables:
         """The same tables for another deal of the same box: its deck, grid and street tokens."""
+        return self.with_deal(
+            deck,
+            qualifying,
+            house_feature,
+            house_treat,
+            house_gain,
+            street_treat,
+            street_front,
+            street_back,
+            self.mean_icon,
+            self.mean_ready,
+            self.cards,
+        )
+
+    def with_deal(
+        self,
+        deck: tuple[int, ...],
+        qualifying: tuple[int, ...],
+        house_feature: tuple[int, ...],
+        house_treat: tuple[int, ...],
+        house_gain: tuple[tuple[int, ...], ...],
+        street_treat: tuple[int, ...],
+        street_front: tuple[int, ...],
+        street_back: tuple[int, ...],
+        mean_icon: tuple[int, ...],
+        mean_ready: tuple[int, ...],
+        cards: tuple[object, ...],
+    ) -> Tables:
+        """``with_board`` with the mean houses' icons and the cards by id too.
+
+        A loaded game's cards, or a plugin's deal, may differ from the template's.
+        """
         return Tables(
             self.players,
             self.kids,
@@ -200,13 +232,13 @@ class Tables:
             street_treat,
             street_front,
             street_back,
-            self.mean_icon,
-            self.mean_ready,
+            mean_icon,
+            mean_ready,
             self.take_codes,
             self.visit_codes,
             self.trick_codes,
             self.actions,
-            self.cards,
+            cards,
             self.make_trigger,
         )
 

@@ -12,6 +12,8 @@ standard library and the core only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tricky_treats.simulator._core import (
     COUNT_BITS,
     COUNT_MASK,
@@ -85,21 +87,18 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
     house_treat = box.house_treat
     house_gains = box.house_gains
     features: list[int] = []
+    minimums: list[int] = []
     treats: list[int] = []
     gains: list[tuple[int, ...]] = []
-    qualifying = [0] * (box.features << COUNT_BITS)
     for h in range(grid_houses):
         house = neighbours[h] + tokens[h]
-        feature = house_feature[house]
-        features.append(feature)
+        features.append(house_feature[house])
+        minimums.append(house_minimum[house])
         treats.append(house_treat[house])
         gains.append(house_gains[house])
-        minimum = house_minimum[house]
-        if minimum <= COUNT_MASK:  # else out of reach: a count is 4 bits
-            qualifying[feature << COUNT_BITS | minimum] |= 1 << h
     tables = box.template.with_board(
         tuple(deck),
-        tuple(qualifying),
+        qualifying_table(box.features, features, minimums),
         tuple(features),
         tuple(treats),
         tuple(gains),
@@ -118,3 +117,19 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
         box.pumpkin_points,
     )
     return core, scoring
+
+
+def qualifying_table(
+    feature_count: int, features: Sequence[int], minimums: Sequence[int]
+) -> tuple[int, ...]:
+    """``Tables.qualifying`` of the grid's nice houses, wanting ``features`` from ``minimums``.
+
+    Entry ``f << COUNT_BITS | n``: the houses wanting feature ``f`` whose lowest tier asks
+    for exactly ``n`` cards of it.
+    """
+    table = [0] * (feature_count << COUNT_BITS)
+    for house in range(len(features)):
+        minimum = minimums[house]
+        if minimum <= COUNT_MASK:  # else out of reach: a count is 4 bits
+            table[features[house] << COUNT_BITS | minimum] |= 1 << house
+    return tuple(table)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tricky_treats.components import FEATURES, ComponentData, CostumeType, Treat, TrickIcon
 from tricky_treats.simulator import _core
+from tricky_treats.simulator._deal import qualifying_table
 
 if TYPE_CHECKING:
     from tricky_treats.components import StreetBonusToken, TrickTile
@@ -87,11 +88,7 @@ def token_info(token: StreetBonusToken) -> tuple[StreetBonusToken, int, int, int
 
 def qualifying(features: tuple[int, ...], minimums: tuple[int, ...]) -> tuple[int, ...]:
     """``_core.Tables.qualifying`` of nice houses wanting ``features`` from ``minimums`` cards."""
-    table = [0] * (len(FEATURES) << _core.COUNT_BITS)
-    for house, (feature, minimum) in enumerate(zip(features, minimums, strict=True)):
-        if minimum <= _core.COUNT_MASK:  # else out of reach: a count is 4 bits
-            table[feature << _core.COUNT_BITS | minimum] |= 1 << house
-    return tuple(table)
+    return qualifying_table(len(FEATURES), features, minimums)
 
 
 # Per trick tile, by id (the entry holds it): the tile, and how many of each treat one set

@@ -79,9 +79,15 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     template, positions = shape
     dealt = setup.deck
     cards = template.cards
-    try:  # usually the deck is the box's own cards (by identity): their positions are ids
-        deck = tuple(map(positions.__getitem__, map(id, dealt)))
-    except KeyError:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
+    ids: list[int] = []
+    for card in dealt:  # usually the deck is the box's own cards (by identity): their ids
+        position = positions.get(id(card))
+        if position is None:
+            break
+        ids.append(position)
+    if len(ids) == len(dealt):
+        deck = tuple(ids)
+    else:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
         deck = tuple(map(_ID, dealt))
         if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
@@ -96,38 +102,18 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         mean_icon = tuple([icon_index(house.neighbour.icon) for house in setup.mean_houses])
     except KeyError:
         return None  # not a trick icon: the rules say what is wrong with it
-    any_mean_house = template.any_mean_house
-    return _core.Tables(
-        template.players,
-        template.kids,
-        template.market_size,
-        template.last_player,
-        any_mean_house,
-        template.refresh_ends_turn,
+    return template.with_deal(
         deck,
-        template.card_type,
-        template.card_free_shift,
-        template.card_icon,
-        template.card_features,
-        template.card_mask,
-        template.card_counts,
         qualifying(features, tuple([house[2] for house in houses])),
         features,
         tuple([house[3] for house in houses]),
         tuple([house[4] for house in houses]),
-        template.street_houses,
-        template.streets_of_house,
         tuple([token[1] for token in tokens]),
         tuple([token[2] for token in tokens]),
         tuple([token[3] for token in tokens]),
         mean_icon,
-        mean_ready(mean_icon, any_mean_house),
-        template.take_codes,
-        template.visit_codes,
-        template.trick_codes,
-        template.actions,
+        mean_ready(mean_icon, template.any_mean_house),
         cards,
-        make_trigger,
     )
 
 
