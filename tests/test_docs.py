@@ -259,6 +259,7 @@ def test_every_public_name_has_its_entry_under_its_public_name() -> None:
             "tricky_treats.host",
             "tricky_treats.drawing",
             "tricky_treats.simulation",
+            "tricky_treats.simulator",
         }, entry
 
 

@@ -678,38 +678,42 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
     tile of each mean house it tricked), which scores its points per complete set.
     """
     features = core.tables.card_features
-    needs = scoring.tile_needs
-    points = scoring.tile_points
-    mean = scoring.mean
-    pumpkin_points = scoring.pumpkin_points
     found: list[int] = []
     for number, seat in enumerate(core.seats):
-        packed = seat.treats
-        secret = scoring.secret[number]
-        tiles = _complete_sets(needs[secret], packed) * points[secret]
-        tricked = seat.tricked
-        house = 0
-        while tricked:
-            if tricked & 1:
-                tile = mean[house]
-                tiles += _complete_sets(needs[tile], packed) * points[tile]
-            tricked >>= 1
-            house += 1
-        costumes = 0
-        for stack in seat.stacks:
-            if stack >> 2 * CARD_BITS:  # three cards, one of each type: complete
-                top = features[(stack & CARD_MASK) - 1]
-                middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
-                bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
-                colour = top[0] == middle[0] == bottom[0]
-                theme = top[1] == middle[1] == bottom[1]
-                costumes += _COSTUME_POINTS[colour | theme << 1]
-        pumpkins = seat.pumpkins * pumpkin_points
-        found.append(pumpkins + costumes + tiles)
+        total, tiles, pumpkins, costumes = seat_points(features, scoring, number, seat)
+        found.append(total)
         found.append(tiles)
         found.append(pumpkins)
         found.append(costumes)
     return found
+
+
+def seat_points(
+    features: tuple[tuple[int, ...], ...], scoring: Scoring, number: int, seat: Seat
+) -> tuple[int, int, int, int]:
+    """Seat ``number``'s total, trick-tile, pumpkin and costume points (see ``totals``).
+
+    They read its own board alone: its cards, treats, pumpkins, tricked houses and secret tile.
+    """
+    needs = scoring.tile_needs
+    points = scoring.tile_points
+    mean = scoring.mean
+    packed = seat.treats
+    secret = scoring.secret[number]
+    tiles = _complete_sets(needs[secret], packed) * points[secret]
+    tricked = seat.tricked
+    house = 0
+    while tricked:
+        if tricked & 1:
+            tile = mean[house]
+            tiles += _complete_sets(needs[tile], packed) * points[tile]
+        tricked >>= 1
+        house += 1
+    costumes = 0
+    for stack in seat.stacks:
+        costumes += costume_of(features, stack)
+    pumpkins = seat.pumpkins * scoring.pumpkin_points
+    return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
 
 def scores(core: Core, scoring: Scoring) -> tuple[int, ...]:
@@ -749,6 +753,173 @@ def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
             if sets < 0 or held < sets:
                 sets = held
     return 0 if sets < 0 else sets
+
+
+# -- the greedy bot's valuation ----------------------------------------------------------------
+
+
+def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
+    """The points of the costume of a kid wearing ``stack`` (R12; 0 until it is complete)."""
+    if not stack >> 2 * CARD_BITS:
+        return 0
+    # Three cards, one of each type: complete.
+    top = features[(stack & CARD_MASK) - 1]
+    middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
+    bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
+    colour = top[0] == middle[0] == bottom[0]
+    theme = top[1] == middle[1] == bottom[1]
+    return _COSTUME_POINTS[colour | theme << 1]
+
+
+def greedy_value(
+    features: tuple[tuple[int, ...], ...],
+    scoring: Scoring,
+    number: int,
+    seat: Seat,
+    kid: int,
+    worn: int,
+) -> float:
+    """What ``agents.evaluate`` gives seat ``number`` on its board ``seat``.
+
+    With kid ``kid`` wearing the stack ``worn`` instead of its own (-1: none): the board a
+    take leaves, whose other parts it does not change. Its points (``seat_points``) plus half
+    the promise of its unfinished costumes: each kid wearing 1 or 2 cards adds its number of
+    cards times 1.0 if they share a theme, plus 0.6 if they share a colour, plus 0.3. The same
+    floating-point operations in the same order as ``evaluate``, so the values are equal, not
+    merely close.
+    """
+    total = seat_points(features, scoring, number, seat)[0]
+    potential = 0.0
+    stacks = seat.stacks
+    for at in range(len(stacks)):
+        stack = stacks[at]
+        if at == kid:
+            total += costume_of(features, worn) - costume_of(features, stack)
+            stack = worn
+        if stack and not stack >> 2 * CARD_BITS:
+            top = features[(stack & CARD_MASK) - 1]
+            below = stack >> CARD_BITS
+            if below:
+                other = features[(below & CARD_MASK) - 1]
+                theme = 1.0 if top[1] == other[1] else 0.0
+                colour = 0.6 if top[0] == other[0] else 0.0
+                potential += 2 * (theme + colour + 0.3)
+            else:
+                potential += 1 * (1.0 + 0.6 + 0.3)
+    return total + 0.5 * potential
+
+
+def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]:
+    """Per code of ``codes`` (each legal here), what ``GreedyAgent`` values it at.
+
+    The value for the player to move of the board the action leaves them (``greedy_value``),
+    less 0.01 for a take after which they act again. A take's value is that of the mover's
+    board with the card on the kid's stack (with two players or more, a take ends the turn);
+    any other action is played on the core and undone: the mover's board is played on a copy,
+    the market on a copy, and the rest put back. Only the mover's own board and whether they
+    act next are read: neither depends on the hidden information (the deck's order, the other
+    secret tiles), which a take or a refresh brings into the market but no value reads. A
+    refresh or a pass leaves the mover's board as it is.
+    """
+    t = core.tables
+    features = t.card_features
+    current = core.current
+    seats = core.seats
+    seat = seats[current]
+    unchanged = greedy_value(features, scoring, current, seat, -1, 0)
+    kids = t.kids
+    stacks = seat.stacks
+    # A take changes one kid's stack, and ends the turn unless the mover plays alone.
+    alone = t.players == 1
+    market = core.market
+    position = core.position
+    house_pumpkins = core.house_pumpkins
+    mean_pumpkins = core.mean_pumpkins
+    flipped = core.flipped
+    discarded = core.discarded
+    turn = core.turn
+    passes = core.passes
+    trigger = core.trigger
+    played = core.played
+    length = len(played)
+    take_count = t.take_count
+    trick_end = t.trick_end
+    values: list[float] = []
+    for code in codes:
+        if code >= trick_end:  # a refresh or a pass
+            values.append(unchanged)
+            continue
+        if code < take_count and not alone:
+            kid = code % kids
+            worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
+            values.append(greedy_value(features, scoring, current, seat, kid, worn))
+            continue
+        board = seat.copy()
+        seats[current] = board
+        core.market = market[:]
+        played_it = core.play(code)
+        value = greedy_value(features, scoring, current, board, -1, 0)
+        if code < take_count and core.current == current:
+            value -= 0.01  # same value: prefer ending the turn
+        values.append(value)
+        seats[current] = seat
+        core.market = market
+        core.position = position
+        core.house_pumpkins = house_pumpkins
+        core.mean_pumpkins = mean_pumpkins
+        core.flipped = flipped
+        core.discarded = discarded
+        core.current = current
+        core.turn = turn
+        core.passes = passes
+        core.trigger = trigger
+        del played[length:]
+        assert played_it, "greedy_values values legal codes only"
+    return values
+
+
+def greedy_best(codes: list[int], values: list[float]) -> list[int]:
+    """The codes of the best value, as ``GreedyAgent`` finds them: equal within 1e-9."""
+    best: list[int] = []
+    best_value = -1e300
+    for i in range(len(codes)):
+        value = values[i]
+        if value > best_value + 1e-9:
+            best = [codes[i]]
+            best_value = value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(codes[i])
+    return best
+
+
+def random_below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number below ``n`` (at least 1) drawn as ``random.Random.randrange(n)`` draws it."""
+    bits = n.bit_length()
+    r: int = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
+def greedy_choices(
+    cores: list[Core], scorings: list[Scoring], getrandbits: Callable[[int], int]
+) -> list[int]:
+    """Per core (each of a game that goes on), the code ``GreedyAgent`` would choose.
+
+    One of the best codes (``greedy_best``), the tie broken by ``getrandbits`` (a
+    ``random.Random``'s); with a single legal code, that one, drawing nothing. Each core is
+    left as it was.
+    """
+    chosen: list[int] = []
+    for i in range(len(cores)):
+        core = cores[i]
+        codes = core.legal_codes()
+        if len(codes) == 1:
+            chosen.append(codes[0])
+            continue
+        best = greedy_best(codes, greedy_values(core, scorings[i], codes))
+        chosen.append(best[random_below(getrandbits, len(best))])
+    return chosen
 
 
 # -- the vector env's encoding ------------------------------------------------------------------
