@@ -38,7 +38,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.hookspecs": "base",
     "tricky_treats.declaration": "base",
     "tricky_treats.i18n": "base",
-    "tricky_treats._words": "base",
+    "tricky_treats.words": "base",
     "tricky_treats._extras": "base",
     "tricky_treats._version": "base",
     "tricky_treats.simulator._core": "base",  # compiled by mypyc: imports no package module
