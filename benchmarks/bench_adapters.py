@@ -7,16 +7,23 @@ loop: ``last()`` (which builds the observation and the action mask), a uniform c
 the legal actions, ``step()``. A step is one action of a live agent. The OpenSpiel game is
 timed the same way (legal actions, observation tensor of the player to act, apply).
 
+The Tricky Treats rows marked "reference encoder" play the same loop with the observations
+made as before issue 45, by ``ObservationEncoding.encode`` from the game's view (the
+reference), where the others read the observation the core lists (``adapters._encoder``):
+the gain of the one encoder, in the same run.
+
 Rates are steps per second of this process's CPU time (``time.process_time``), so other
 work on a shared machine does not count against them; the environments take turns, round
-after round, and the best round of each is printed.
+after round, and the median round of each is printed with the spread (lowest to highest).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -44,10 +51,13 @@ def pettingzoo_steps(make: Callable[[], Any], episodes: int, seed: int) -> tuple
     return steps / elapsed, steps
 
 
-def openspiel_steps(players: int, episodes: int, seed: int) -> tuple[float, int]:
+def openspiel_steps(
+    players: int, episodes: int, seed: int, reference: bool = False
+) -> tuple[float, int]:
     """Steps per second of random play in ``python_tricky_treats``, observing each step.
 
-    The deal's chance nodes are sampled too (their time counts, not their number).
+    The deal's chance nodes are sampled too (their time counts, not their number). With
+    ``reference``, the observer encodes the view as it did before the one encoder.
     """
     import pyspiel
 
@@ -56,17 +66,59 @@ def openspiel_steps(players: int, episodes: int, seed: int) -> tuple[float, int]
     game = pyspiel.load_game("python_tricky_treats", {"players": players})
     rng = np.random.default_rng(seed)
     steps = 0
-    start = time.process_time()
-    for _ in range(episodes):
-        state = game.new_initial_state()
-        while state.is_chance_node():
-            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
-        while not state.is_terminal():
-            state.observation_tensor(state.current_player())
-            actions = state.legal_actions()
-            state.apply_action(actions[int(rng.integers(len(actions)))])
-            steps += 1
-    return steps / (time.process_time() - start), steps
+    with _reference_observer(reference):
+        start = time.process_time()
+        for _ in range(episodes):
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+            while not state.is_terminal():
+                state.observation_tensor(state.current_player())
+                actions = state.legal_actions()
+                state.apply_action(actions[int(rng.integers(len(actions)))])
+                steps += 1
+        elapsed = time.process_time() - start
+    return steps / elapsed, steps
+
+
+@contextmanager
+def _reference_observer(reference: bool) -> Iterator[None]:
+    """With ``reference``, OpenSpiel's observer encodes the view, as before (then restored)."""
+    from tricky_treats.adapters.openspiel import TrickyTreatsObserver
+
+    if not reference:
+        yield
+        return
+    made = TrickyTreatsObserver.set_from
+
+    def set_from(observer: Any, state: Any, player: int) -> None:
+        game = state.game_state
+        if game is None:
+            observer.tensor.fill(0)
+            return
+        encoding = state.get_game().encoding
+        observer.tensor[: encoding.size] = encoding.encode(game.view(player))
+
+    TrickyTreatsObserver.set_from = set_from  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        TrickyTreatsObserver.set_from = made  # type: ignore[method-assign]
+
+
+def reference_env(**kwargs: Any) -> Any:
+    """The PettingZoo env observing as before the one encoder: the view, encoded."""
+    from tricky_treats.adapters.pettingzoo import TrickyTreatsEnv
+
+    class ReferenceEnv(TrickyTreatsEnv):
+        def observe(self, agent: str) -> dict[str, Any]:
+            view = self.game.view(self.agent_name_mapping[agent])
+            return {
+                "observation": self.encoding.encode(view),
+                "action_mask": self.encoding.action_mask(view),
+            }
+
+    return ReferenceEnv(**kwargs)
 
 
 def main() -> None:
@@ -90,7 +142,12 @@ def main() -> None:
 
     rows: list[tuple[str, Callable[[], tuple[float, int]]]] = []
     for players in (2, 4):
-        for label, make in (("wrapped", tricky_treats_env), ("raw", raw_env)):
+        makers = (
+            ("wrapped", tricky_treats_env),
+            ("raw", raw_env),
+            ("raw, reference encoder", reference_env),
+        )
+        for label, make in makers:
             rows.append(
                 (
                     f"tricky_treats_v1, {players} players ({label})",
@@ -108,13 +165,17 @@ def main() -> None:
     ]
     rows += [
         (
-            f"python_tricky_treats, {players} players (OpenSpiel)",
-            partial(openspiel_steps, players, args.episodes, args.seed),
+            f"python_tricky_treats, {players} players (OpenSpiel{label})",
+            partial(openspiel_steps, players, args.episodes, args.seed, reference),
         )
         for players in (2, 4)
+        for label, reference in (("", False), (", reference encoder", True))
     ]
 
-    best: dict[str, tuple[float, int]] = {}
+    import tricky_treats as tt
+
+    found: dict[str, list[float]] = {}
+    played: dict[str, int] = {}
     skipped: dict[str, str] = {}
     for _ in range(args.rounds):
         for label, run in rows:
@@ -130,18 +191,23 @@ def main() -> None:
                     raise
                 skipped[label] = str(error)
                 continue
-            if rate > best.get(label, (0.0, 0))[0]:
-                best[label] = (rate, steps)
+            found.setdefault(label, []).append(rate)
+            played[label] = steps
+    build = "compiled" if tt.__compiled__ else "pure"
     print(
-        f"environment steps per CPU second, {args.episodes} random games a round, "
-        f"best of {args.rounds} rounds, same run"
+        f"environment steps per CPU second ({build} build), {args.episodes} random games a "
+        f"round, median of {args.rounds} alternating rounds (lowest-highest), same run"
     )
     for label, _ in rows:
         if label in skipped:
-            print(f"  {label:<46} skipped: {skipped[label]}")
+            print(f"  {label:<62} skipped: {skipped[label]}")
         else:
-            rate, steps = best[label]
-            print(f"  {label:<46} {rate:>10,.0f} steps/s  ({steps:,} steps a round)")
+            rates = found[label]
+            spread = f"{min(rates):,.0f}-{max(rates):,.0f}"
+            print(
+                f"  {label:<62} {statistics.median(rates):>9,.0f} steps/s ({spread}; "
+                f"{played[label]:,} steps a round)"
+            )
 
 
 if __name__ == "__main__":

@@ -274,8 +274,7 @@ def main() -> None:
         f"{os.getloadavg()[0]:.2f} at the start; CPU time, the median of {rounds} alternating "
         "rounds (lowest to highest)"
     )
-    core = importlib.import_module("tricky_treats.simulator._core")
-    print(f"compiled: {tt.__compiled__}; core: {core.__file__}")
+    print(f"compiled: {tt.__compiled__}")
     if getattr(tt.Simulator, "new_game", None) is None:
         print("this build has no Simulator.new_game: games start as Simulator(new_game(...))")
 

@@ -61,7 +61,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
-QUOTAS_OFF = ["--games-per-client", "1000000", "--sockets-per-client", "100000"]
+QUOTAS_OFF = ("--games-per-client", "1000000", "--sockets-per-client", "100000")
 SERVE = [sys.executable, "-m", "tricky_treats_web", "serve"]
 """``tricky-treats-web serve``, run by this Python."""
 TICK = os.sysconf("SC_CLK_TCK")
@@ -318,21 +318,24 @@ class Database:
 
 
 @contextmanager
-def _servers(store: str, processes: int, scratch: Path) -> Iterator[list[tuple[str, int]]]:
+def servers(
+    store: str, processes: int, scratch: Path, options: Sequence[str] = QUOTAS_OFF
+) -> Iterator[list[tuple[str, int]]]:
+    """``processes`` servers on ``store``, started with ``options``: each's URL and pid."""
     ports = [_free_port() for _ in range(processes)]
     logs = [scratch / f"server-{i}.log" for i in range(processes)]
-    servers = []
+    started = []
     for port, log in zip(ports, logs, strict=True):
         with log.open("wb") as out:
-            servers.append(
+            started.append(
                 subprocess.Popen(
-                    [*SERVE, "--port", str(port), "--store", store, *QUOTAS_OFF],
+                    [*SERVE, "--port", str(port), "--store", store, *options],
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
             )
     try:
-        for port, server, log in zip(ports, servers, logs, strict=True):
+        for port, server, log in zip(ports, started, logs, strict=True):
             for _ in range(600):
                 if server.poll() is not None:
                     raise RuntimeError(f"a server exited:\n{log.read_text()[-3000:]}")
@@ -343,12 +346,12 @@ def _servers(store: str, processes: int, scratch: Path) -> Iterator[list[tuple[s
                     time.sleep(0.05)
         yield [
             (f"http://{HOST}:{port}", server.pid)
-            for port, server in zip(ports, servers, strict=True)
+            for port, server in zip(ports, started, strict=True)
         ]
     finally:
-        for server in servers:
+        for server in started:
             server.terminate()
-        for server in servers:
+        for server in started:
             server.wait(timeout=30)
     for log in logs:
         text = log.read_text()
@@ -429,9 +432,9 @@ def run_setup(
     result.sockets_per_process = args.games * args.players / processes
     clients = Clients(args.clients)
     try:
-        with _servers(store, processes, scratch) as servers:
-            bases = [base for base, _ in servers]
-            pids = [pid for _, pid in servers]
+        with servers(store, processes, scratch) as running:
+            bases = [base for base, _ in running]
+            pids = [pid for _, pid in running]
 
             def reading() -> Reading:
                 return Reading(

@@ -186,9 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="random games to play")
     parser.add_argument("--reference", action="store_true", help="play by the reference rules only")
     args = parser.parse_args(argv)
-    from tricky_treats.simulator import _core
+    import tricky_treats as tt
 
-    print(f"core: {_core.__file__}", file=sys.stderr)
+    print(f"core: {'compiled' if tt.__compiled__ else 'pure Python'}", file=sys.stderr)
     print(digest(args.games, reference=args.reference))
     return 0
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import glob
 import importlib.util
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -53,6 +54,15 @@ def install_hint(extra: str) -> str:
     if extra not in EXTRA_MODULES:
         raise KeyError(f"no extra {extra!r} in tests/requirements.py; add it to EXTRA_MODULES")
     return f"needs the {extra} extra: pip install -e '.[{extra}]'"
+
+
+def engine_hint(extra: str) -> re.Pattern[str]:
+    """The engine's own line for installing ``extra``, as its errors say it.
+
+    ``pip install -e '<clone>[EXTRA]'`` from a clone (``.`` in the clone itself) and ``pip
+    install 'tricky-treats[EXTRA]'`` from the index: which one is ``test_words``'s matter.
+    """
+    return re.compile(rf"pip install (-e )?'[^'\s]+\[{re.escape(extra)}\]'")
 
 
 def missing_modules(extra: str) -> list[str]:

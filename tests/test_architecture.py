@@ -38,7 +38,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.hookspecs": "base",
     "tricky_treats.declaration": "base",
     "tricky_treats.i18n": "base",
-    "tricky_treats._words": "base",
+    "tricky_treats.words": "base",
     "tricky_treats._extras": "base",
     "tricky_treats._version": "base",
     "tricky_treats.simulator._core": "base",  # compiled by mypyc: imports no package module
@@ -132,6 +132,9 @@ ALLOWED_IMPORTS: Mapping[tuple[str, str], str] = {
     ("tricky_treats.simulator._simulator", "tricky_treats.variants._base_deals"): "Simulator."
     "new_game() deals through the one dealer of the simulator's games, which resolves the "
     "variants and makes simulators: imported when called (it closes the circle)",
+    ("tricky_treats.simulator._simulator", "tricky_treats.agents"): "greedy_codes() asks "
+    "GreedyAgent itself for a game the core does not value (a variant's scoring lines): "
+    "imported when called, for such a game only",
     ("tricky_treats.ladder", "tricky_treats._candy_ladder"): "a ladder of another game is "
     "played when asked for (--game)",
     ("tricky_treats.protocol.console", "tricky_treats.cli"): "the candy games' console "

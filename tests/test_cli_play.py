@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import secrets
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
-from tricky_treats._extras import install_hint
+from tests.requirements import engine_hint
 from tricky_treats.agents import make_agent
 from tricky_treats.cli import main
 from tricky_treats.drawing import board_svg
@@ -30,6 +31,24 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, lines: Sequence[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
 
 
+def _turn_screens(out: str, heading: str = "Round ") -> list[list[str]]:
+    """The turn screens in the play command's output, each from its heading ("Round 2 · Bo
+    (B), your turn ...", ``heading`` the first word in the language played) to the prompt."""
+    start = re.compile(rf"{re.escape(heading)}\d+ · ")
+    screens: list[list[str]] = []
+    current: list[str] | None = None
+    for line in out.splitlines():
+        found = start.search(line)
+        if found:
+            current = [line[found.start() :]]
+            screens.append(current)
+        elif "> " in line:  # the prompt ends the screen
+            current = None
+        elif current is not None:
+            current.append(line)
+    return screens
+
+
 def _human_choice(game: tt.GameState) -> tt.Action:
     """What the scripted humans play: a visit or trick when they can, else the first action."""
     legal = game.legal_actions()
@@ -38,14 +57,18 @@ def _human_choice(game: tt.GameState) -> tt.Action:
 
 
 def _script(
-    seats: Sequence[str], names: Sequence[str], seed: int, stop_after: int | None = None
+    seats: Sequence[str],
+    names: Sequence[str],
+    seed: int,
+    stop_after: int | None = None,
+    variants: Sequence[str] = (),
 ) -> tuple[list[str], tt.GameState]:
     """The keyboard input of a whole game as the play command reads it, and the final state.
 
     The bots draw from ``random.Random(seed)`` as the command's bots do; an empty line
     answers each "pass the keyboard" screen.
     """
-    game = tt.new_game(players=list(names), seed=seed)
+    game = tt.new_game(players=list(names), seed=seed, variants=list(variants))
     rng = random.Random(seed)
     humans = [i for i, seat in enumerate(seats) if seat == "human"]
     lines: list[str] = []
@@ -137,12 +160,13 @@ def test_without_seed_the_game_is_dealt_from_63_bits_of_the_os(
 def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines, final = _script(["human", "human", "greedy"], ["Ann", "Bo", "Greedy 3"], seed=11)
+    lines, _final = _script(["human", "human", "greedy"], ["Ann", "Bo", "Greedy 3"], seed=11)
     _stdin(monkeypatch, lines)
     status, out, _ = _run(capsys, "play", "--seats", "human,human,greedy", "--names",
                           "Ann,Bo,Greedy 3", "--seed", "11")  # fmt: skip
     assert status == 0
-    tiles = {p.name: tt_tile_text(p.secret_tile) for p in final.players}
+    first = tt.new_game(players=["Ann", "Bo", "Greedy 3"], seed=11)
+    tiles = {p.name: tt_tile_text(first, seat) for seat, p in enumerate(first.players)}
     screens = out.split("Pass the keyboard to ")
     assert len(screens) == lines.count("") + 1
     for screen in screens[1:]:
@@ -155,18 +179,21 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_last_secret_tile(
     assert "Bo, your action>" in out
 
 
-def test_the_hand_over_screen_clears_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rich.console import Console
-
-    from tricky_treats.cli.session import _pass_keyboard
-
-    screen = io.StringIO()
-    console = Console(file=screen, force_terminal=True, width=80)
-    _stdin(monkeypatch, [""])
-    assert _pass_keyboard(console, "Bo")
-    # home, clear the screen and the scrollback, before and after the hand over
-    assert screen.getvalue().count("\x1b[H\x1b[2J\x1b[3J") == 2
-    assert "Pass the keyboard to Bo" in screen.getvalue()
+def test_the_hand_over_screen_clears_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, _ = _script(["human", "human"], ["Ann", "Bo"], seed=11, stop_after=4)
+    hand_overs = lines.count("")
+    assert hand_overs >= 2
+    _stdin(monkeypatch, lines)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich takes the output for a terminal
+    status, out, _ = _run(capsys, "play", "--seats", "human,human", "--names", "Ann,Bo",
+                          "--seed", "11")  # fmt: skip
+    assert status == 0
+    # home, clear the screen and the scrollback, before and after each hand over; the
+    # input ends at the next one, which clears once
+    assert out.count("\x1b[H\x1b[2J\x1b[3J") == 2 * hand_overs + 1
+    assert "Pass the keyboard to Bo" in out
 
 
 def test_default_names_tell_the_humans_apart(
@@ -302,13 +329,14 @@ def test_commands_without_rich_say_which_extra_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.returncode == 2
-    assert install_hint("cli") in result.stderr
+    assert engine_hint("cli").search(result.stderr)
 
 
-def tt_tile_text(tile: tt.TrickTile) -> str:
-    from tricky_treats.drawing._terminal import tile_text
-
-    return tile_text(tile)
+def tt_tile_text(game: tt.GameState, seat: int) -> str:
+    """``seat``'s secret tile as the table of its view says it (``print(game.view(seat))``)."""
+    found = re.search(r" · secret tile (.+)$", str(game.view(seat)).splitlines()[1])
+    assert found, "a view of a game not over names its player's secret tile"
+    return found.group(1)
 
 
 # -- the terminal teaches (issue 23) --------------------------------------------------------------
@@ -317,15 +345,16 @@ def tt_tile_text(tile: tt.TrickTile) -> str:
 def test_rules_shows_the_short_guide_a_page_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats.cli._teaching import GUIDE_PAGES
-
-    _stdin(monkeypatch, ["rules", *[""] * (len(GUIDE_PAGES) - 1), "rules", "q", "quit"])
+    pages = 5  # "HOW TO PLAY, IN SHORT (page 1 of 5)"
+    _stdin(monkeypatch, ["rules", *[""] * (pages - 1), "rules", "q", "quit"])
     status, out, _ = _run(capsys, "play", "--players", "2", "--seed", "1")
     assert status == 0
     assert "New to the game? Type 'rules'" in out
-    for page in GUIDE_PAGES:
-        assert out.count(page.splitlines()[0]) == (2 if page is GUIDE_PAGES[0] else 1)
-    assert f"Page 1 of {len(GUIDE_PAGES)}: Enter for the next, q to play" in out
+    for page in range(1, pages + 1):
+        heading = f"HOW TO PLAY, IN SHORT (page {page} of {pages}): "
+        assert out.count(heading) == (2 if page == 1 else 1)
+    assert f"(page {pages + 1} of" not in out
+    assert f"Page 1 of {pages}: Enter for the next, q to play" in out
     assert "'rules' is not an action" not in out
 
 

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
+import sys
+from pathlib import Path
 
 import pytest
 
 import tricky_treats as tt
+from tests.test_plugins import _distribution
+from tricky_treats import plugins
 from tricky_treats.dealing import Draw, deal_draws, deal_from_draws
 
 
@@ -57,13 +62,47 @@ def test_bad_choices_are_refused_naming_the_problem() -> None:
         deal_from_draws(game, [True, *choices[1:]])
 
 
-def test_a_deal_that_draws_otherwise_is_refused() -> None:
-    """A variant's deal that flips coins with random() cannot be dealt from choices."""
-    from tricky_treats.dealing import _ScriptedDraws
+COIN_FLIP = """
+    import random, sys
+    import tricky_treats as tt
+    from tricky_treats.variants import base
 
-    rng = _ScriptedDraws([1, 0])
-    assert rng.choice("abc") == "b"
-    assert rng.randrange(5) == 0
-    for draw in (rng.random, lambda: rng.getrandbits(8), rng.gauss):
-        with pytest.raises(tt.ConfigurationError, match=r"Random\.\w+\(\), which is no choice"):
-            draw()
+    SEEN = []
+
+    class Plugin:
+        @tt.hookimpl
+        def tricky_treats_deal(self, config, components, rules, rng: random.Random):
+            SEEN.extend([rng.choice("abc"), rng.randrange(5)])
+            rng.{draw}
+            return base.tricky_treats_deal(config, components, rng)
+
+    VARIANT = tt.Variant(name="coin-flip", version="1.0", title="t", description="d",
+                         plugin=Plugin())
+"""
+
+
+@pytest.mark.parametrize("draw", ["random()", "getrandbits(8)", "gauss()"])
+def test_a_deal_that_draws_otherwise_is_refused(
+    draw: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant's deal that flips coins with random() cannot be dealt from choices."""
+    monkeypatch.delitem(sys.modules, "tt_coin_flip", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _distribution(
+        tmp_path,
+        "tt-coin-flip",
+        {"coin-flip": "tt_coin_flip:VARIANT"},
+        {"tt_coin_flip": COIN_FLIP.format(draw=draw)},
+    )
+    plugins.variant_registry.cache_clear()
+    try:
+        game = tt.new_game(2, seed=1, variants=["coin-flip"])  # the seed draws anything
+        seen = sys.modules["tt_coin_flip"].SEEN
+        seen.clear()
+        # An installed plugin's error is a broken plugin's: its text is the developer's detail.
+        with pytest.raises(tt.PluginError, match=r"deal failed \(ConfigurationError\)") as error:
+            deal_from_draws(game, [1, 0])
+        assert re.search(r"Random\.\w+\(\), which is no choice", error.value.detail or "")
+        assert seen == ["b", 0]  # the choices, drawn as they say, up to the coin
+    finally:
+        plugins.variant_registry.cache_clear()

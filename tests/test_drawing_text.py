@@ -7,14 +7,17 @@ text or its picture until the game is over.
 
 from __future__ import annotations
 
+import io
+import re
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 import tricky_treats as tt
-from tricky_treats.drawing import _terminal, board_svg
-from tricky_treats.drawing.words import _tile_words
-from tricky_treats.views import _onlooker_view
+from tricky_treats.cli import main
+from tricky_treats.drawing import board_svg
 
 NAMES = ["Ann", "Bo", "Cy"]
 
@@ -27,14 +30,32 @@ def states() -> list[tt.GameState]:
 
 def test_print_view_draws_the_terminals_table_under_a_heading(
     states: list[tt.GameState],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    view = states[7].view(1)
-    assert view.secret_tile is not None
+    """``print(view)`` is the table ``tricky-treats replay --step`` shows after a move, as
+    the player who made it sees it, under a heading."""
+    view = states[8].view(1)  # Bo made the 8th move
+    tile = view.secret_tile
+    assert tile is not None
     lines = str(view).splitlines()
-    assert lines[0] == "Tricky Treats · Round 3: Bo to play"
-    assert lines[1] == f"as Bo (B) sees it · secret tile {_terminal.tile_text(view.secret_tile)}"
-    assert lines[2:] == [line.rstrip() for line in _terminal.replay_screen(view)]
-    assert all(len(line) <= _terminal.WIDTH for line in lines)
+    assert lines[0] == "Tricky Treats · Round 3: Cy to play"
+    kinds = {treat.value for treat in tile.treats}
+    amount = (
+        f"{len(tile.treats)} {kinds.pop()}"
+        if len(kinds) == 1
+        else "+".join(treat.value for treat in tile.treats)
+    )
+    assert lines[1] == f"as Bo (B) sees it · secret tile {amount}={tile.points}"
+    record = tmp_path / "game.json"
+    record.write_text(tt.dumps(states[-1]), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * len(states)))
+    assert main(["replay", str(record), "--step"]) == 0
+    shown = "\n".join(line.rstrip() for line in capsys.readouterr().out.splitlines())
+    assert "\n".join(lines[2:]) in shown
+    assert len(lines) > 15
+    assert all(len(line) <= 80 for line in lines)
     assert "\x1b" not in str(view)  # no colour codes
 
 
@@ -63,10 +84,11 @@ def test_a_states_points_leave_out_every_secret_tile_until_the_end(
     ]
     assert with_points, "the game never scored a secret tile: choose another seed"
     state = with_points[-1]
-    sheets = _onlooker_view(state).scores
+    sheets = [state.view((p + 1) % 3).scores[p] for p in range(3)]  # as the others see them
     assert all(t.mean_house is not None for sheet in sheets for t in sheet.trick_tiles)
     assert sheets[0].total < state.scores()[0].total  # Ann's secret tile is not counted
-    assert f"{sheets[0].total:>3} pts" in str(state).splitlines()[-3]
+    for sheet, line in zip(sheets, str(state).splitlines()[-3:], strict=True):
+        assert line.endswith(f"{sheet.total:>3} pts")
 
 
 def test_the_final_state_shows_everything_and_its_seed(states: list[tt.GameState]) -> None:
@@ -77,6 +99,14 @@ def test_the_final_state_shows_everything_and_its_seed(states: list[tt.GameState
     assert lines[-1] == "seed 38"
     for sheet, line in zip(final.scores(), lines[-4:-1], strict=True):
         assert line.endswith(f"{sheet.total:>3} pts")
+
+
+def _own_tile_words(state: tt.GameState, seat: int) -> str:
+    """How the picture of ``seat``'s own view says its secret tile (its owner always sees it)."""
+    tiles = re.findall(r"secret tile: ([^<]+)<", board_svg(state.view(seat)))  # seat by seat
+    assert len(tiles) == len(state.players)
+    assert tiles[seat] != "hidden"
+    return str(tiles[seat])
 
 
 def test_notebooks_draw_a_view_with_board_svg(states: list[tt.GameState]) -> None:
@@ -93,19 +123,16 @@ def test_notebooks_draw_a_state_as_everyone_sees_it(states: list[tt.GameState]) 
     assert title is not None
     assert title.text == "Tricky Treats, round 3: Bo to play, as everyone at the table sees it"
     assert svg.count("secret tile: hidden") == 3
-    for player in state.players:
-        assert f"secret tile: {_tile_words(player.secret_tile)}" not in svg
+    for seat in range(3):  # the picture of a player's view shows that player's own tile
+        assert f"secret tile: {_own_tile_words(state, seat)}<" not in svg
     assert "(you)" not in svg
-    # The picture of a player's view shows that player's own tile.
-    own = board_svg(state.view(1))
-    assert f"secret tile: {_tile_words(state.players[1].secret_tile)}" in own
 
 
 def test_the_final_states_picture_shows_every_secret_tile(states: list[tt.GameState]) -> None:
     final = states[-1]
     svg = final._repr_svg_()
-    for player in final.players:
-        assert f"secret tile: {_tile_words(player.secret_tile)}" in svg
+    for seat in range(3):
+        assert f"secret tile: {_own_tile_words(final, seat)}<" in svg
 
 
 def test_repr_stays_short_and_constructor_like(states: list[tt.GameState]) -> None:
@@ -126,8 +153,11 @@ def test_with_secret_tiles_dealt_face_up_a_state_shows_them_and_counts_them() ->
     start = tt.new_game(players=NAMES, seed=38, variants=["open-objectives"])
     state = tt.play_game(start, [tt.GreedyAgent()] * 3, seed=38)[12]
     svg = state._repr_svg_()
-    for player in state.players:
-        assert f"secret tile: {_tile_words(player.secret_tile)}" in svg
-    # Each sheet is the one the other players see of it.
-    sheets = _onlooker_view(state).scores
-    assert sheets == tuple(state.view((p + 1) % 3).scores[p] for p in range(3))
+    for seat in range(3):
+        assert f"secret tile: {_own_tile_words(state, seat)}<" in svg
+    # Each sheet, and what the state prints of it, is the one the other players see of it.
+    sheets = [state.view((p + 1) % 3).scores[p] for p in range(3)]
+    assert sheets == [state.view((p + 2) % 3).scores[p] for p in range(3)]
+    assert [sheet.total for sheet in sheets] == [sheet.total for sheet in state.scores()]
+    for sheet, line in zip(sheets, str(state).splitlines()[-3:], strict=True):
+        assert line.endswith(f"{sheet.total:>3} pts")

@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import random
+import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 import tricky_treats as tt
 from tests.boards import random_playout
 from tricky_treats import serialization
-from tricky_treats.components import _FILES_ALLOWED, parse_components
+from tricky_treats.components import parse_components
 from tricky_treats.host import SPECTATORS, Table
 
 HOSTILE_SCALARS = st.sampled_from(
@@ -178,17 +179,6 @@ def _signed(document: dict[str, Any]) -> str:
     return json.dumps(document)
 
 
-@contextmanager
-def no_files_read() -> Iterator[list[str]]:
-    """``files_opened()``, files switched off as ``tt.loads`` does (for its inner paths)."""
-    allowed = _FILES_ALLOWED.set(False)
-    try:
-        with files_opened() as opened:
-            yield opened
-    finally:
-        _FILES_ALLOWED.reset(allowed)
-
-
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(hostile_records(), st.booleans())
 def test_loads_with_mutated_records(document: dict[str, Any], verify: bool) -> None:
@@ -209,22 +199,30 @@ def test_loads_with_mutated_records(document: dict[str, Any], verify: bool) -> N
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(hostile_records())
 def test_mutated_records_laid_out_as_dumps_writes_them(document: dict[str, Any]) -> None:
-    """Such records take the fast load: it must say what the general load says."""
+    """Such records take the fast load: it must say what the general load says of the same
+    record with a line end after it (as an editor saves it), which the fast load leaves to
+    the general one."""
     signed = json.loads(_signed(document))
     text = json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     expected: tt.GameState | str
-    with no_files_read() as opened:
+    with files_opened() as opened:
         try:
-            expected = serialization._load_checked(text, verify=True)
+            expected = tt.loads(text + "\n")
         except tt.RecordError as error:
             expected = str(error)
     assert opened == []
     if isinstance(expected, str):
         with pytest.raises(tt.RecordError) as raised:
             tt.loads(text)
-        assert str(raised.value) == expected
+        # the same problem; where it is and the text's size count the line end
+        assert _sizes_aside(str(raised.value)) == _sizes_aside(expected)
     else:
         assert tt.loads(text) == expected
+
+
+def _sizes_aside(message: str) -> str:
+    """``message`` with its character positions and counts left out."""
+    return re.sub(r"\d[\d,]* character", "N character", message)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
@@ -327,7 +325,7 @@ def test_no_view_depends_on_the_deck_order_the_others_tiles_or_the_seed(
     """The hidden-information differential the attack ran (225,870 comparisons, no leak):
     each seat's view, its player record and its legal actions are the same whatever the
     order of the cards left, the other seats' tiles and the seed are."""
-    from tricky_treats.testing import _with_hidden_changed
+    from tricky_treats.testing import with_hidden_changed
 
     try:
         game = tt.new_game(players, seed=seed, variants=variants)
@@ -337,7 +335,7 @@ def test_no_view_depends_on_the_deck_order_the_others_tiles_or_the_seed(
     state = states[min(steps, len(states) - 1)]
     for seat in range(players):
         view, record = state.view(seat), tt.dumps(state, player=seat)
-        for hidden in _with_hidden_changed(state, seat, random.Random(seed)):
+        for hidden in with_hidden_changed(state, seat, random.Random(seed)):
             assert hidden.view(seat) == view
             assert tt.dumps(hidden, player=seat) == record
             if hidden.current_player == seat:

@@ -23,7 +23,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.wrappers import vector as wrappers
 
 import tricky_treats as tt
-from tricky_treats.adapters._text import outcome_rewards
+from tests.test_vector import _outcome_rewards as outcome_rewards
 from tricky_treats.adapters.gym import (
     ENV_ID,
     TrickyTreatsEnv,

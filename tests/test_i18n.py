@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import tricky_treats as tt
-from tests.test_cli_play import _script, _stdin
+from tests.test_cli_play import _script, _stdin, _turn_screens
 from tricky_treats import i18n
 from tricky_treats.cli import main
 from tricky_treats.drawing import board_svg
@@ -159,11 +159,10 @@ def test_the_shipped_mo_is_the_compiled_po(language: str) -> None:
 
 
 def test_every_component_word_is_marked_for_the_catalogs() -> None:
-    from tricky_treats._words import COMPONENT_WORDS
-
+    extracted = {message for _context, message in _extracted()}
     for kind in (tt.Colour, tt.Theme, tt.CostumeType, tt.TrickIcon, tt.Treat):
         for member in kind:
-            assert member.value in COMPONENT_WORDS
+            assert member.value in extracted
 
 
 # -- the choice of language ----------------------------------------------------------------------
@@ -300,7 +299,7 @@ DUTCH_EVENTS = [
 
 
 def test_every_event_is_told_in_dutch() -> None:
-    from tricky_treats._words import card_words, tile_words
+    from tricky_treats.words import card_words, tile_words
 
     game = tt.new_game(players=2, seed=3)
     card, tile = game.market[0], game.setup.mean_houses[0].tile
@@ -391,25 +390,22 @@ _COMMANDS = {
 def test_the_terminal_plays_a_whole_game_without_english(
     language: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tricky_treats.drawing import _terminal
-
     lines, final = _script(["human", "greedy"], ["Ann", "Bo"], 11)
     assert final.is_over
     _stdin(monkeypatch, [*_COMMANDS[language], *lines])
-    widths: list[int] = []
-    screen = _terminal.turn_screen
-    monkeypatch.setattr(
-        _terminal,
-        "turn_screen",
-        lambda *a: (s := screen(*a), widths.extend(map(len, s)), s)[0],  # type: ignore[func-returns-value]
-    )
     status = main(
         ["play", "--lang", language, "--seats", "human,greedy", "--names", "Ann,Bo", "--seed", "11"]
     )
     out = capsys.readouterr().out
     assert status == 0
     assert "het spel is voorbij" in out.lower() or language != "nl"
-    assert max(widths) <= _terminal.WIDTH
+    # A turn's screen: from its heading ("Ronde 3 · Ann (A), ...") to the prompt.
+    with i18n.speaking(language):
+        word = i18n._("Round {round} · {name} ({letter}), your turn").split("{round}")[0]
+    turns = _turn_screens(out, word)
+    assert len(turns) >= len([line for line in lines if line])  # one per action typed
+    assert max(len(line) for screen in turns for line in screen) <= 80
+    assert max(len(screen) for screen in turns) <= 23
     assert _english_left(out, language) == set()
 
 
@@ -560,8 +556,20 @@ def test_the_browsers_messages_are_the_catalog() -> None:
         assert shipped == catalog, "run scripts/translations"
 
 
-def test_a_page_is_served_in_the_players_language() -> None:
-    from tricky_treats_web.app import _page_html, page_language
+def _served(page: str, language: str, tmp_path: Path) -> str:
+    """The web app's ``page`` (a path) as it serves it in ``language`` (asked by a link)."""
+    pytest.importorskip("starlette", reason="pip install -e examples/web")
+    from starlette.testclient import TestClient
+    from tricky_treats_web.app import Lobby, create_app
+
+    client = TestClient(create_app(Lobby(), wheel_dir=tmp_path / "wheels"))
+    response = client.get(f"{page}?lang={language}")
+    assert response.status_code == 200
+    return response.text
+
+
+def test_a_page_is_served_in_the_players_language(tmp_path: Path) -> None:
+    from tricky_treats_web.app import page_language
 
     assert page_language(None, {"accept-language": "nl-BE,nl;q=0.9"}) == "nl"
     assert page_language("en", {"accept-language": "nl"}) == "en"  # the switch wins
@@ -570,17 +578,17 @@ def test_a_page_is_served_in_the_players_language() -> None:
     assert page_language("en", {"accept-language": "en"}, "nl") == "nl"
     assert page_language("nl", {}, "qaa") == "nl"  # one the pages do not speak is passed over
     assert page_language("nl", {}, "x" * 100_000) == "nl"
-    dutch = _page_html("index", "nl")
+    dutch = _served("/", "nl", tmp_path)
     assert '<html lang="nl">' in dutch
     assert '"Nieuw spel"' in dutch  # the messages, for the scripts
-    assert '<html lang="en">' in _page_html("index", "en")
+    assert '<html lang="en">' in _served("/", "en", tmp_path)
 
 
-def test_the_language_switch_offers_every_catalog_shipped() -> None:
+def test_the_language_switch_offers_every_catalog_shipped(tmp_path: Path) -> None:
     """The switch knew English and Dutch only (a map in i18n.js)."""
     import json
 
-    from tricky_treats_web.app import _page_html, web_languages
+    from tricky_treats_web.app import web_languages
 
     catalogs = sorted(p.stem for p in (WEB / "static" / "i18n").glob("*.json"))
     assert set(web_languages()) == {"en", *catalogs}  # each a language the engine speaks too
@@ -594,7 +602,7 @@ def test_the_language_switch_offers_every_catalog_shipped() -> None:
         )
         assert name == own.get("English", "English")
         assert name != "English" or code == "en"
-    page = _page_html("game", "nl")
+    page = _served("/play/any-game", "nl", tmp_path)
     listed = re.search(r'<script id="tt-languages" type="application/json">(.*?)</script>', page)
     assert listed is not None
     assert json.loads(listed.group(1)) == web_languages()
@@ -629,28 +637,41 @@ def test_the_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_refusal_of_the_engine_is_told_in_the_language(language: str) -> None:
-    import random
-
-    from tricky_treats.cli import _teaching
-
-    game = tt.new_game(players=2, seed=4)
-    rng = random.Random(4)
-    told: set[str] = set()
-    while not game.is_over:
-        legal = set(game.legal_actions())
-        for action in game.setup.action_space.actions:
-            if action in legal:
-                continue
-            try:
-                game.apply(action)
-            except tt.TrickyTreatsError as error:
-                with i18n.speaking(language):
-                    text = _teaching.refusal_text(action, str(error))
-                assert _english_left(text, language) == set(), text
-                told.add(text.split(":")[0])
-        game = game.apply(rng.choice(game.legal_actions()))
-    assert len(told) >= 4  # takes, visits, tricks, refresh and pass were all refused
+def test_every_refusal_of_the_engine_is_told_in_the_language(
+    language: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each turn of a game the play command plays, the player types every action the
+    engine refuses there before the one it takes: each refusal is told in the language."""
+    lines, final = _script(["human", "human"], ["Ann", "Bo"], 4)
+    assert final.is_over
+    game = tt.new_game(players=["Ann", "Bo"], seed=4)
+    typed: list[str] = []
+    refused = 0
+    for line in lines:
+        if line:  # an action: the refused ones first
+            legal = set(game.legal_actions())
+            wrong = [str(a) for a in game.setup.action_space.actions if a not in legal]
+            typed += wrong
+            refused += len(wrong)
+            game = game.apply(tt.parse_action(line))
+        typed.append(line)
+    _stdin(monkeypatch, typed)
+    argv = ["play", "--lang", language, "--seats", "human,human", "--names", "Ann,Bo"]
+    assert main([*argv, "--seed", "4"]) == 0
+    # Each answer to the prompt ("Ann, ...> ") starts on the prompt's line and goes on, as
+    # the console wraps it, to the next prompt; a legal action is answered by a new line.
+    told: list[str] = []
+    for line in capsys.readouterr().out.splitlines():
+        _prompt, mark, answer = line.partition("> ")
+        if mark:
+            told.append(answer)
+        elif told and told[-1]:
+            told[-1] += " " + line
+    told = [text for text in told if text]
+    assert len(told) == refused
+    for text in told:
+        assert _english_left(text, language) == set(), text
+    assert len({text.split(":")[0] for text in told}) >= 4  # takes, visits, tricks, ...
 
 
 # -- the candy games' consoles, in their original languages -------------------------------------
@@ -671,8 +692,9 @@ def _candy_po(domain: str, language: str) -> Catalog:
 
 def _candy_languages(domain: str) -> list[str]:
     folder = domain.replace("_", "-")
-    module = pytest.importorskip(f"{domain}._i18n", reason=f"pip install -e examples/{folder}")
-    return [language for language in module.LANGUAGES if language != "en"]
+    pytest.importorskip(domain, reason=f"pip install -e examples/{folder}")
+    catalogs = CANDY[domain] / "locale"  # a folder per language the game ships
+    return sorted(path.name for path in catalogs.iterdir() if path.is_dir())
 
 
 @pytest.mark.parametrize("domain", sorted(CANDY))
@@ -821,11 +843,14 @@ def test_hack_trick_speaks_english_by_default_and_refuses_an_unknown_language(
     monkeypatch.setenv("LANG", "nl_NL.UTF-8")  # the locale chooses when --lang does not
     hack_trick(["play", "--seed", "3"])
     assert "jij bent speler 0" in capsys.readouterr().out
-    from hack_trick._i18n import LANGUAGES
+    import hack_trick as package
 
+    catalogs = Path(package.__file__).parent / "locale"
+    languages = ["en", *sorted(p.name for p in catalogs.iterdir() if p.is_dir())]
+    assert "nl" in languages
     with pytest.raises(SystemExit):
         hack_trick(["play", "--lang", "qaa"])
-    shipped = ", ".join(LANGUAGES)
+    shipped = ", ".join(languages)
     assert f"no translation into 'qaa'; the languages are {shipped}" in capsys.readouterr().err
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tricky_treats._extras import install_hint
+from tests.requirements import engine_hint
 
 ROOT = Path(__file__).parent.parent
 REPOSITORY = "https://github.com/tricky-treats/tricky-treats"
@@ -137,7 +137,7 @@ def test_strategies_without_hypothesis_say_which_extra_to_install() -> None:
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError: tricky_treats.testing.strategies needs Hypothesis")
-    assert install_hint("test") in last
+    assert engine_hint("test").search(last)
 
 
 @pytest.fixture(scope="module")

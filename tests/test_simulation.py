@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tricky_treats as tt
-from tricky_treats._extras import install_hint
+from tests.requirements import engine_hint
 from tricky_treats.cli import main
 from tricky_treats.simulation import GameResult, simulate
 
@@ -136,7 +135,7 @@ def test_bad_options_are_refused_before_any_game(kwargs: dict[str, object], mess
 
 def test_ray_backend_without_ray_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as when not installed
-    with pytest.raises(tt.ConfigurationError, match=re.escape(install_hint("ray"))):
+    with pytest.raises(tt.ConfigurationError, match=engine_hint("ray").pattern):
         simulate(2, ["random", "random"], backend="ray")
 
 
@@ -283,24 +282,17 @@ def test_cli_without_a_seed_draws_a_fresh_one_and_prints_it(
     assert "seeds 99 to 100" in _run(capsys, *argv)[1]
 
 
-def test_cli_progress_advances_once_per_game(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tricky_treats.cli._progress import Progress
-
-    advances: list[int] = []
-    original = Progress.advance
-
-    def advance(self: Progress) -> None:
-        original(self)
-        advances.append(self.done)
-
-    monkeypatch.setattr(Progress, "advance", advance)
-    argv = ["simulate", "--games", "5", "--agents", "random,random", "--jobs", "2", "--seed", "1"]
+def test_cli_progress_advances_once_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ten games: a plain line at every tenth of the way is a line per game."""
+    argv = ["simulate", "--games", "10", "--agents", "random,random", "--jobs", "2", "--seed", "1"]
     status, _, err = _run(capsys, *argv)
     assert status == 0
-    assert advances == [1, 2, 3, 4, 5]
-    assert err.splitlines()[-1].startswith("Playing random, random on 2 process(es): 5/5 in ")
+    label = "Playing random, random on 2 process(es)"
+    lines = err.splitlines()
+    assert lines[0] == f"{label}: 10 games..."
+    assert [line.split(" in ")[0] for line in lines[1:]] == [
+        f"{label}: {done}/10" for done in range(1, 11)
+    ]
 
 
 def test_ctrl_c_stops_simulate_without_worker_tracebacks(tmp_path: Path) -> None:

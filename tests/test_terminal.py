@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
-import itertools
+import re
+from collections.abc import Sequence
 
 import pytest
 
 import tricky_treats as tt
-from tricky_treats.dealing import start_game
-from tricky_treats.drawing._terminal import (
-    WIDTH,
-    Move,
-    action_lines,
-    card_text,
-    last_round,
-    move_text,
-    replay_screen,
-    turn_screen,
-)
+from tests.test_cli_play import _run, _script, _stdin, _turn_screens
 
-LONG_NAMES = ["Annabelle Montgomery", "Bo", "Cyrano de Bergerac", "Di"]
+LONG_NAMES = ["Annabelle Montgomery", "Bo", "Cy", "Di"]
+
+
+def _played(
+    names: Sequence[str],
+    seed: int,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variants: Sequence[str] = (),
+    stop_after: int | None = None,
+) -> tuple[list[list[str]], str, tt.GameState]:
+    """A hot-seat game of ``names`` through the play command: its turn screens, all its
+    output, and the last state the keyboard played to."""
+    seats = ["human"] * len(names)
+    lines, final = _script(seats, names, seed, stop_after=stop_after, variants=variants)
+    _stdin(monkeypatch, lines)
+    argv = ["play", "--seats", ",".join(seats), "--names", ",".join(names), "--seed", str(seed)]
+    status, out, _ = _run(capsys, *argv, *(f"--variant={name}" for name in variants))
+    assert status == 0
+    return _turn_screens(out), out, final
 
 
 def _games() -> list[tuple[int, tuple[str, ...], int]]:
@@ -29,33 +39,29 @@ def _games() -> list[tuple[int, tuple[str, ...], int]]:
 
 @pytest.mark.parametrize(("players", "variants", "seed"), _games())
 def test_every_turn_fits_an_80x24_terminal(
-    players: int, variants: tuple[str, ...], seed: int
+    players: int,
+    variants: tuple[str, ...],
+    seed: int,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """One turn is at most 23 lines of at most 80 columns; the prompt is the 24th line."""
-    game = tt.new_game(players=LONG_NAMES[:players], seed=seed, variants=list(variants))
-    agents = [tt.GreedyAgent() if p % 2 else tt.RandomAgent() for p in range(players)]
-    states = tt.play_game(game, agents, seed=seed)
-    moves: list[Move] = []
-    state = start_game(game.config, game.setup.components)
-    tallest = 0
-    for after in states[1:]:
-        seat = state.current_player
-        assert seat is not None
-        screen = turn_screen(state.view(seat), moves, state.round)
-        tallest = max(tallest, len(screen))
+    screens, _, final = _played(LONG_NAMES[:players], seed, capsys, monkeypatch, variants)
+    assert final.is_over
+    assert len(screens) == len(final.history)  # a screen before each move
+    for screen in screens:
         assert len(screen) <= 23, "\n".join(screen)
-        assert max(len(line) for line in screen) <= WIDTH, "\n".join(screen)
-        action = after.history[-1]
-        state, events = state.apply_with_events(action)
-        moves.append(Move(seat, action, events))
-    final = replay_screen(state.view(0))
-    assert max(len(line) for line in final) <= WIDTH
-    assert tallest >= 17 + players  # the board, the kids and market, one line per player
+        assert max(len(line) for line in screen) <= 80, "\n".join(screen)
+    assert max(len(screen) for screen in screens) >= 17 + players  # board, kids, market, players
+    # The final table, as replay --step and print() show it.
+    assert max(len(line) for line in str(final.view(0)).splitlines()) <= 80
 
 
-def test_the_turn_screen_shows_what_the_player_needs() -> None:
-    game = tt.new_game(players=["Ann", "Bo", "Cy"], seed=42)
-    screen = "\n".join(turn_screen(game.view(0), [], game.round))
+def test_the_turn_screen_shows_what_the_player_needs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    screens, _, game = _played(["Ann", "Bo", "Cy"], 42, capsys, monkeypatch, stop_after=0)
+    screen = "\n".join(screens[0])
     view = game.view(0)
     assert screen.startswith("Round 1 · Ann (A), your turn · your secret tile ")
     for house, cell in enumerate(view.grid):
@@ -68,49 +74,69 @@ def test_the_turn_screen_shows_what_the_player_needs() -> None:
     assert screen.count("secret tile") == 1
 
 
-def test_actions_are_grouped_and_every_legal_action_can_be_read_back() -> None:
-    game = tt.new_game(players=3, seed=7)
-    states = tt.play_game(game, [tt.GreedyAgent()] * 3, seed=7)
-    for state in states[:-1:5]:
-        view = state.view(state.current_player or 0)
-        text = " ".join(action_lines(view))
-        for action in view.legal_actions:
+def test_actions_are_grouped_and_every_legal_action_can_be_read_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ["Ann", "Bo", "Cy"]
+    screens, _, final = _played(names, 7, capsys, monkeypatch)
+    game = tt.new_game(players=names, seed=7)
+    states = [game]
+    for action in final.history:
+        states.append(states[-1].apply(action))
+    for state, screen in list(zip(states, screens, strict=False))[::5]:
+        # The actions are the screen's last lines, before the legend.
+        first = next(i for i, line in enumerate(screen) if line.startswith("Take card"))
+        text = " " + " ".join(screen[first:-1])
+        for action in state.legal_actions():
             if isinstance(action, tt.TakeCard):
                 assert f"t{action.slot}k" in text
             else:
                 assert f" {action}" in text
 
 
-def test_the_last_round_starts_at_the_players_own_last_turn() -> None:
-    game = tt.new_game(players=["Ann", "Bo", "Cy"], seed=5)
-    moves = []
+def test_the_last_round_starts_at_the_players_own_last_turn(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: the card a bot took has left the market when the screen shows the move."""
+    names = ["Ann", "Bo", "Cy"]
+    game = tt.new_game(players=names, seed=5)
+    cards = []
     for action in ("t0k0", "t0k0", "t0k0", "t1k1"):
+        game, events = game.apply_with_events(tt.parse_action(action))
+        (placed,) = [e for e in events if isinstance(e, tt.CardPlaced)]
+        cards.append(placed.card)
+    _stdin(monkeypatch, ["t0k0", "", "t0k0", "", "t0k0", "", "t1k1", ""])
+    status, out, _ = _run(capsys, "play", "--seats", "human,human,human", "--names",
+                          "Ann,Bo,Cy", "--seed", "5")  # fmt: skip
+    assert status == 0
+    screens = _turn_screens(out)
+    assert len(screens) == 5
+    said = [re.findall(r"(\w+) (t\dk\d) \(([^)]+)\)", "\n".join(s[1:3])) for s in screens]
+    bo_card = said[2][1][2]  # Bo's card as Cy's screen says it
+    card = cards[1]
+    assert bo_card.startswith(f"{card.colour.value} {card.theme.value} {card.type.value} ")
+    # Bo's own turn: the last round starts at his own last turn (Bo, Cy, Ann), his in person.
+    assert said[4] == [("You", "t0k0", bo_card), ("Cy", "t0k0", said[3][2][2]),
+                       ("Ann", "t1k1", said[4][2][2])]  # fmt: skip
+    assert said[3][1] == ("Bo", "t0k0", bo_card)  # to Ann, Bo is Bo
+
+
+def test_move_text_tells_what_a_visit_gained(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ["Ann", "Bo"]
+    screens, _, final = _played(names, 3, capsys, monkeypatch)
+    game = tt.new_game(players=names, seed=3)
+    for number, action in enumerate(final.history):
         seat = game.current_player
         assert seat is not None
-        game, events = game.apply_with_events(tt.parse_action(action))
-        moves.append(Move(seat, tt.parse_action(action), events))
-    assert [m.seat for m in last_round(moves, 1, 3)] == [1, 2, 0]
-    (placed,) = [e for e in moves[1].events if isinstance(e, tt.CardPlaced)]
-    card = card_text(placed.card)
-    assert move_text(moves[1], ["Ann", "Bo", "Cy"], you=1) == f"You t0k0 ({card})"
-    # Issue 38: the card a bot took has left the market when the screen shows the move.
-    assert move_text(moves[1], ["Ann", "Bo", "Cy"], you=0) == f"Bo t0k0 ({card})"
-
-
-def test_move_text_tells_what_a_visit_gained() -> None:
-    game = tt.new_game(players=2, seed=3)
-    states = tt.play_game(game, [tt.GreedyAgent()] * 2, seed=3)
-    for before, after in itertools.pairwise(states):
-        action = after.history[-1]
+        game, events = game.apply_with_events(action)
         if isinstance(action, tt.VisitHouse):
-            seat = before.current_player
-            assert seat is not None
-            _, events = before.apply_with_events(action)
             visit = next(e for e in events if isinstance(e, tt.HouseVisited))
-            text = move_text(Move(seat, action, events), ["Ann", "Bo"], None)
-            assert text.startswith(f"{['Ann', 'Bo'][seat]} {action} +{visit.treats} ")
+            shown = "\n".join(screens[number + 1][1:3])  # the next player's last round
+            assert f"{names[seat]} {action} +{visit.treats} " in shown
             return
-    pytest.fail("the greedy game has no visit")
+    pytest.fail("the game has no visit")
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ import html.parser
 import io
 import json
 import re
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,6 @@ import tricky_treats as tt
 from tests.registry import registered_variants
 from tests.requirements import WEB_APP_HINT, install_hint, needs_extra
 from tricky_treats.cli import main
-from tricky_treats.cli._progress import Progress
 from tricky_treats.drawing import board_svg
 from tricky_treats.host import Table
 from tricky_treats.simulation import simulate
@@ -153,12 +154,17 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_a_progress_label_is_neither_markup_nor_a_format() -> None:
-    """The bar's label was rich markup and a format string: "[/]" or "{0}" broke it."""
+@needs_extra("report")
+def test_a_progress_label_is_neither_markup_nor_a_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's label was rich markup and a format string: "[/]" or "{0}" broke it. A
+    report's sample is labelled by its player, and its games are played under a bar."""
     stream = _Terminal()
-    with Progress(2, f"Playing {CLOSING} {FORMULA}", stream=stream) as progress:
-        progress.advance()
-        progress.advance()
+    monkeypatch.setattr(sys, "stderr", stream)
+    label = shlex.quote(f"{CLOSING} {FORMULA}")
+    spec = f"label={label} games=2 players=2 bot=random"
+    assert main(["report", "--config", spec, "--jobs", "1", "-o", str(tmp_path / "r.html")]) == 0
     assert f"Playing {CLOSING} {FORMULA}" in stream.getvalue()
 
 

@@ -19,7 +19,6 @@ pytest.importorskip("numpy", reason=install_hint("pettingzoo"))  # or [openspiel
 
 import numpy as np
 
-from tricky_treats.adapters._text import outcome_rewards
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.dealing import _first_state, start_game
@@ -50,6 +49,16 @@ CONFIGURATIONS: tuple[tuple[int, dict[str, Any]], ...] = (
 
 def _random_actions(masks: np.ndarray, rng: random.Random) -> list[int]:
     return [rng.choice(np.flatnonzero(row).tolist()) for row in masks]
+
+
+def _outcome_rewards(game: tt.GameState) -> list[float]:
+    """What docs/vector.md promises: +1 for a sole winner, -1/(n-1) for the others, shared
+    wins split (each of k winners' share is 1/k, a seat's reward (n share - 1)/(n - 1)),
+    zeros while the game goes on."""
+    n, winners = len(game.players), game.winners() if game.is_over else ()
+    if not winners:
+        return [0.0] * n
+    return [(n * (1 / len(winners) if p in winners else 0) - 1) / (n - 1) for p in range(n)]
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
@@ -118,7 +127,7 @@ def _play_against_apply(
             after = states[env].apply(states[env].action_space.decode(action))
             if after.is_over:
                 assert terminations[env]
-                assert seat_rewards[env].tolist() == pytest.approx(outcome_rewards(after))
+                assert seat_rewards[env].tolist() == pytest.approx(_outcome_rewards(after))
                 assert seat_rewards[env].sum() == pytest.approx(0.0, abs=1e-6)
                 assert rewards[env] == seat_rewards[env][mover]  # the seat that just moved
                 assert infos["final_scores"][env].tolist() == [s.total for s in after.scores()]
@@ -231,7 +240,7 @@ def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:
             env = int(np.flatnonzero(terminations)[0])
             before[env].play(actions[env])
             assert before[env].is_over
-            seat_rewards = outcome_rewards(before[env].state())
+            seat_rewards = _outcome_rewards(before[env].state())
             assert infos["rewards"][env].tolist() == pytest.approx(seat_rewards)
             assert rewards[env] == pytest.approx(seat_rewards[movers[env]])
             fresh = envs.simulators[env]

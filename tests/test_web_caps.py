@@ -20,9 +20,11 @@ from tests.requirements import WEB_APP_HINT, install_hint
 pytest.importorskip("websockets", reason=install_hint("webtest"))
 pytest.importorskip("tricky_treats_web", reason=WEB_APP_HINT)
 
+from tricky_treats_web.app import client_key
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tests import many_clients
 from tests.local import next_message
 from tests.test_web_crash import Server
 from tests.test_web_hosting import TWO, _keys, _post_as
@@ -245,6 +247,105 @@ def test_a_player_seated_in_a_strangers_game_keeps_its_room(tmp_path: Path) -> N
             await sockets[0].send(json.dumps(move))
             assert (await next_message(sockets[0], BOUND))["type"] == "update"
             assert (await next_message(sockets[1], BOUND))["type"] == "update"
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        server.stop()
+    text = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in text, text
+
+
+def test_many_addresses_across_two_processes_on_postgresql_hold_every_cap_and_share(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Issue 46, item 6, across processes: 8 strangers (4 IPv4 addresses, 4 IPv6 /64s, each
+    request from another address of its /64) fill every cap through two processes on one
+    PostgreSQL: unplayed games (``max_unplayed`` 44 over both, 6 per client), the rooms of
+    each process (``max_games`` 16) with their seats, its sockets (``max_sockets`` 24, 5 per
+    client) with spectators. No cap is passed; wherever a stranger is refused at its share,
+    nobody holds two more than it (and no room is held by spectators alone); wherever it
+    gets in on a full process, someone held two more. Two pairs of honest newcomers then each
+    make a game, take its seats through both processes and move in it: the game counts as
+    played. Every stranger then asks once more, on each process, for a game, a socket, a
+    room; the newcomers keep their seats."""
+    caps = many_clients.Caps(
+        max_sockets=24, sockets_per_client=5, max_games=16, max_unplayed=44, games_per_client=6
+    )
+    servers = [Server(postgres_url, tmp_path / f"{i}.log", caps.options()) for i in range(2)]
+    strangers = many_clients.stranger_addresses(8)
+    pairs = [("203.0.113.1", "2001:db8:aa::1"), ("203.0.113.2", "2001:db8:bb::1")]
+
+    async def start() -> None:
+        for server in servers:
+            await server.start()
+
+    try:
+        asyncio.run(start())
+        outcome = many_clients.run(
+            [server.url for server in servers], caps, strangers, pairs, postgres_url, client_key
+        )
+    finally:
+        for server in servers:
+            server.stop()
+    print("many addresses over two processes:", outcome)
+    assert outcome.breaches == []
+    assert outcome.newcomers_served == outcome.newcomers == 4
+    # The strangers reached every cap: each refusal was seen.
+    seen = {code for counter in outcome.answers.values() for code in counter}
+    assert seen >= {"too-many-games", "busy", "too-many-sockets"}
+    assert seen >= {"server-full (rooms)", "server-full (sockets)"}
+    assert outcome.peak["unplayed"] <= caps.games_per_client
+    for i in range(2):
+        text = (tmp_path / f"{i}.log").read_text()
+        assert "Traceback" not in text, text
+
+
+def test_a_seat_whose_socket_made_way_leaves_its_room_to_the_newcomer(tmp_path: Path) -> None:
+    """Found by the many-address run (``benchmarks/bench_web_caps.py``): a newcomer's socket
+    that took the place of a stranger's seat socket (the sockets' share) was then refused a
+    room (``server-full``), because that seat still counted in its room until its socket's
+    task ended. Now the seat that made way holds no room at once: its room, watched by the
+    stranger's spectators alone, goes to the newcomer's seat."""
+    server = Server(
+        tmp_path / "tables.sqlite3",
+        tmp_path / "server.log",
+        ("--forwarded-allow-ips", "127.0.0.1", "--max-sockets", "4", "--max-games", "2"),
+    )
+    stranger, other, newcomer = "198.51.100.1", "198.51.100.2", "203.0.113.1"
+
+    async def main() -> None:
+        await server.start()
+        games = f"http://{server.url}/api/games"
+        made = []
+        for address in (stranger, other, newcomer):
+            status, answer = await asyncio.to_thread(_post_as, games, address, TWO)
+            assert status == 201, answer
+            made.append(answer)
+        url = [f"ws://{server.url}/ws/{answer['game']}" for answer in made]
+        sockets: list[ClientConnection] = []
+        try:
+            # Both rooms held by seats; every socket taken, three of them the stranger's.
+            for i, address in enumerate((stranger, other)):
+                sockets.append(await _socket(url[i], address))
+                assert (await _hello(sockets[-1], _keys(made[i])[0]))["type"] == "update"
+            for _ in range(2):
+                sockets.append(await _socket(url[0], stranger))
+                assert (await _hello(sockets[-1], None))["type"] == "update"
+            # The newcomer's seat takes the stranger's oldest socket (its seat), and the room
+            # that seat held, watched by the stranger alone now.
+            ann = await _socket(url[2], newcomer)
+            sockets.append(ann)
+            seated = await _hello(ann, _keys(made[2])[0])
+            assert seated["type"] == "update", seated
+            assert (await next_message(sockets[0], BOUND))["code"] == "server-full"
+            for watcher in sockets[2:4]:
+                told = await next_message(watcher, BOUND)
+                assert told["code"] == "server-full"
+                assert "players" in told["error"]
         finally:
             for ws in sockets:
                 await ws.close()

@@ -8,17 +8,18 @@ catalogs alone. Names are names: a player called "You" or "Jij" is never the rea
 from __future__ import annotations
 
 import html
+import json
 import re
+import subprocess
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 import tricky_treats as tt
 from tests.test_cli_play import _run, _script, _stdin
-from tricky_treats import _extras, i18n
-from tricky_treats.cli._teaching import GUIDE_PAGES, tie_break_text
 from tricky_treats.drawing import MAX_SIZE, MIN_SIZE, BoardSvg, board_svg
-from tricky_treats.drawing._terminal import Move, move_text, turn_screen
 
 
 def _svg_words(svg: str) -> str:
@@ -79,39 +80,52 @@ def test_the_picture_of_a_command_line_game_calls_nobody_you(
             assert slip not in words
 
 
-def test_a_player_named_jij_is_a_name_on_the_dutch_screens() -> None:
+def test_a_player_named_jij_is_a_name_on_the_dutch_screens(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A name given is shown as given, and the reader is addressed as "jij" whatever it is."""
-    game = tt.new_game(players=["Jij", "Bo"], seed=2)
-    with i18n.speaking("nl"):
-        screen = turn_screen(game.view(0), [], game.round)
-    assert screen[0].startswith("Ronde 1 · Jij (A), jij bent aan de beurt · ")
-    state, events = game.apply_with_events(game.legal_actions()[0])
-    move = Move(0, state.history[-1], events)
-    with i18n.speaking("nl"):
-        assert move_text(move, ["Jij", "Bo"], you=1).startswith("Jij t")  # a name, to Bo
-        assert move_text(move, ["Jij", "Bo"], you=0).startswith("Jij t")  # the reader: jij
+    lines, _ = _script(["human", "human"], ["Jij", "Bo"], seed=2, stop_after=3)
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,human",
+                          "--names", "Jij,Bo", "--seed", "2")  # fmt: skip
+    assert status == 0
+    screens = out.split("Ronde ")[1:]
+    assert screens[0].startswith("1 · Jij (A), jij bent aan de beurt · ")
+    assert screens[1].startswith("1 · Bo (B), jij bent aan de beurt · ")
+    first = lines[0]
+    assert f"\nVorige ronde: Jij {first} (" in screens[1]  # a name, to Bo
+    assert screens[2].startswith("2 · Jij (A), jij bent aan de beurt · ")
+    assert f"\nVorige ronde: Jij {first} (" in screens[2]  # the reader: still the name
 
 
 # -- the Dutch rulebook's words ------------------------------------------------------------------
 
 
-def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy() -> None:
-    """The rulebook: "Bij een gelijke stand wint de speler met de meeste punten uit snoep"."""
-    tile = tt.base_components().trick_tiles[0]
-    # 10 points each; Anna's 4 of them from treats (through her tiles), Bram's 0.
-    tied = [
-        tt.ScoreSheet(0, 6, (), (tt.TileScore(tile, None, 1, 4),)),
-        tt.ScoreSheet(1, 10, (), (tt.TileScore(tile, None, 1, 0),)),
-    ]
-    assert tied[0].total == tied[1].total
-    with i18n.speaking("nl"):
-        told = tie_break_text(tied, ["Anna", "Bram"])
-        mine = tie_break_text(tied, ["Anna", "Bram"], you=0)
-        guide = "\n".join(i18n._(page) for page in GUIDE_PAGES)
-    assert told == "Anna wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
-    assert mine == "Jij wint bij de gelijke stand: 4 punten uit snoep tegen 0 (R15)."
+def test_the_dutch_tie_break_is_the_rulebooks_points_from_candy(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rulebook: "Bij een gelijke stand wint de speler met de meeste punten uit snoep".
+
+    Seeds 31 and 3 end in a tie: Anna (at the keyboard) has 9 points from treats (through
+    her tiles) to Bram's 5 in the first, Bram 17 to her 15 in the second. Anna reads the
+    short guide ("regels") first."""
+    outs = []
+    for seed, treats in ((31, (9, 5)), (3, (15, 17))):
+        lines, final = _script(["human", "greedy"], ["Anna", "Bram"], seed)
+        sheets = final.scores()
+        assert sheets[0].total == sheets[1].total
+        assert (sheets[0].treats, sheets[1].treats) == treats
+        _stdin(monkeypatch, ["regels", "", "", "", "", *lines])
+        status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,greedy",
+                              "--names", "Anna,Bram", "--seed", str(seed))  # fmt: skip
+        assert status == 0
+        outs.append(out)
+    mine, told = outs
+    assert "\nJij wint bij de gelijke stand: 9 punten uit snoep tegen 5 (R15)." in mine
+    assert "\nBram wint bij de gelijke stand: 17 punten uit snoep tegen 15 (R15)." in told
+    guide = mine.partition("Jij wint bij de gelijke stand")[0]
     assert "punten uit snoep" in guide
-    assert "punten uit plaagtegels" not in guide
+    assert "punten uit plaagtegels" not in mine
 
 
 def test_the_dutch_picture_says_what_the_rulebook_says() -> None:
@@ -131,25 +145,18 @@ def _to_the_end(game: tt.GameState) -> tt.GameState:
     return game
 
 
-def test_dutch_amounts_agree_with_their_numbers_on_the_terminal() -> None:
+def test_dutch_amounts_agree_with_their_numbers_on_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The terminal said "+2 zuurtje", "2 gombeer" (street bonuses) and "2 zuurtje=3"."""
-    game = tt.new_game(players=["Anna", "Bram"], seed=5)
-    moves: list[Move] = []
-    screens: list[str] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        with i18n.speaking("nl"):
-            screens += turn_screen(game.view(seat), moves, game.round)
-        legal = game.legal_actions()
-        visits = [a for a in legal if isinstance(a, tt.VisitHouse)]
-        action = visits[0] if visits else legal[0]
-        game, events = game.apply_with_events(action)
-        moves.append(Move(seat, action, events))
-    with i18n.speaking("nl"):
-        told = [move_text(m, ["Anna", "Bram"], None) for m in moves]
+    lines, final = _script(["human", "human"], ["Anna", "Bram"], seed=5)  # visits first
+    assert final.is_over
+    _stdin(monkeypatch, lines)
+    status, out, _ = _run(capsys, "play", "--lang", "nl", "--seats", "human,human",
+                          "--names", "Anna,Bram", "--seed", "5")  # fmt: skip
+    assert status == 0
     # The players' lines are tracks, "zuurtje  0 lolly  2 gombeer  1": a word, then a count.
-    text = "\n".join(line for line in screens + told if "voetafdruk" not in line)
+    text = "\n".join(line for line in out.splitlines() if "voetafdruk" not in line)
     assert re.search(r"\+[2-9] (zuurtjes|lolly's|gomberen)\b", text)
     singular = r"\b(?:[2-9]|\d\d) (?:zuurtje|lolly|gombeer)(?![\w'])"
     assert not re.search(singular, text), re.findall(f".{{20}}{singular}.{{5}}", text)[:3]
@@ -220,28 +227,54 @@ def test_a_refusal_shows_what_the_player_typed_as_typed(
 # -- first steps ---------------------------------------------------------------------------------
 
 
-def test_install_hints_name_the_clone_an_editable_install_came_from(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def _hint_without_rich(where: Path, direct_url: str | None = "as installed") -> str:
+    """The install line ``tricky-treats variants`` prints without rich, run in ``where``.
+
+    ``direct_url`` stands for the ``direct_url.json`` pip wrote when it installed this copy
+    (``None``: none, as from a wheel of the index); by default the real one is read.
+    """
+    code = (
+        "import sys, importlib.metadata as m\n"
+        "sys.modules['rich'] = None\n"
+        f"text = {direct_url!r}\n"
+        "real = m.distribution\n"
+        "class Copy:\n"  # the installed distribution, but for the file pip wrote
+        "    def __getattr__(self, name):\n"
+        "        return getattr(real('tricky-treats'), name)\n"
+        "    def read_text(self, name):\n"
+        "        return text if name == 'direct_url.json' else real('tricky-treats').read_text(name)\n"
+        "if text != 'as installed':\n"
+        "    m.distribution = lambda name: Copy() if name == 'tricky-treats' else real(name)\n"
+        "from tricky_treats.cli import main\n"
+        "sys.exit(main(['variants']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=where
+    )
+    assert result.returncode == 2, result.stderr
+    found = re.search(r"pip install [^\n]*\]'", result.stderr)
+    assert found, result.stderr
+    return found.group()
+
+
+def test_install_hints_name_the_clone_an_editable_install_came_from(tmp_path: Path) -> None:
     """The hints said `pip install 'tricky-treats[cli]'`, which fails before the release."""
     clone = tmp_path / "tricky-treats"
     clone.mkdir()
-    monkeypatch.setattr(_extras, "_installed_from", lambda: (clone, True))
-    monkeypatch.chdir(clone)
-    assert _extras.install_hint("cli") == "pip install -e '.[cli]'"
-    monkeypatch.chdir(tmp_path)
-    assert _extras.install_hint("policy") == f"pip install -e '{clone}[policy]'"
-    monkeypatch.setattr(_extras, "_installed_from", lambda: None)  # a wheel from the index
-    assert _extras.install_hint("cli") == "pip install 'tricky-treats[cli]'"
+    editable = json.dumps({"url": clone.as_uri(), "dir_info": {"editable": True}})
+    assert _hint_without_rich(clone, editable) == "pip install -e '.[cli]'"
+    assert _hint_without_rich(tmp_path, editable) == f"pip install -e '{clone}[cli]'"
+    copied = json.dumps({"url": clone.as_uri(), "dir_info": {}})
+    assert _hint_without_rich(tmp_path, copied) == f"pip install '{clone}[cli]'"
+    assert _hint_without_rich(tmp_path, None) == "pip install 'tricky-treats[cli]'"  # the index
 
 
-def test_this_checkout_is_told_to_install_from_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_this_checkout_is_told_to_install_from_itself() -> None:
     root = Path(__file__).resolve().parents[1]
-    source = _extras._installed_from()
-    if source is None or source[0] != root:
+    text = metadata.distribution("tricky-treats").read_text("direct_url.json")
+    if text is None or json.loads(text).get("url") != root.as_uri():
         pytest.skip("tricky-treats is not installed from this checkout (pip install -e '.[dev]')")
-    monkeypatch.chdir(root)
-    assert _extras.install_hint("cli") in ("pip install -e '.[cli]'", "pip install '.[cli]'")
+    assert _hint_without_rich(root) in ("pip install -e '.[cli]'", "pip install '.[cli]'")
 
 
 def test_board_svg_takes_a_size_and_draws_itself_in_a_notebook() -> None:

@@ -128,7 +128,7 @@ _DUTCH = {
 def _dutch_worked_example() -> str:
     """The worked example in Dutch, from the same final sheet as the English one."""
     from tricky_treats.i18n import speaking
-    from tricky_treats._words import treat_amount, word
+    from tricky_treats.words import treat_amount, word
 
     final = game()[-1]
     (winner, *_) = final.winners()

@@ -22,12 +22,13 @@ import attrs
 from tricky_treats._extras import install_hint
 from tricky_treats.actions import Action, TakeCard
 from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
-from tricky_treats.errors import ConfigurationError
+from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import ActionLog, GameConfig, GameState, Setup
 from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import build_player
 from tricky_treats.scoring import score_sheet
 from tricky_treats.simulator import Simulator, _redealt_setup
+from tricky_treats.simulator._simulator import _greedy_values
 from tricky_treats.variants._shuffles import fast_shuffles, plan
 from tricky_treats.views import PlayerView
 
@@ -245,19 +246,44 @@ class GreedyAgent:
         if len(legal_actions) == 1:
             return legal_actions[0]
         state = determinize(view, rng)
-        seat = view.player
+        values = self._values(state, legal_actions)
         best: list[Action] = []
         best_value = -math.inf
-        for action in legal_actions:
-            after = state.apply(action)
-            value = evaluate(after, seat)
-            if isinstance(action, TakeCard) and after.current_player == seat:
-                value -= 0.01  # same value: prefer ending the turn
+        for action, value in zip(legal_actions, values, strict=True):
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))]
+
+    @staticmethod
+    def _values(state: GameState, legal_actions: Sequence[Action]) -> list[float]:
+        """The value of each action for the player to move in ``state``.
+
+        Played on the compact core where it plays the game and no variant adds scoring lines
+        (``simulator.greedy_codes``' valuation: the same numbers), else by the rules.
+        """
+        encode = state.action_space.encode
+        try:
+            codes = [encode(action) for action in legal_actions]
+        except InvalidActionError:  # not one of the game's: the rules say what is wrong
+            return _values_by_rules(state, legal_actions)
+        on_core = _greedy_values(Simulator(state), codes)
+        return on_core if on_core is not None else _values_by_rules(state, legal_actions)
+
+
+def _values_by_rules(state: GameState, legal_actions: Sequence[Action]) -> list[float]:
+    """Each action's value by the reference rules: ``evaluate`` of the state it leads to."""
+    seat = state.current_player
+    assert seat is not None
+    values: list[float] = []
+    for action in legal_actions:
+        after = state.apply(action)
+        value = evaluate(after, seat)
+        if isinstance(action, TakeCard) and after.current_player == seat:
+            value -= 0.01  # same value: prefer ending the turn
+        values.append(value)
+    return values
 
 
 class _Node:

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from tricky_treats._words import card_words, tile_words, treat_amount
 from tricky_treats.components import CostumeCard, Treat, TrickTile
 from tricky_treats.errors import UnknownPlayerError, brief
 from tricky_treats.i18n import N_, _, language, speaking
 from tricky_treats.model import Termination
+from tricky_treats.words import card_words, tile_words, treat_amount
 
 __all__ = [
     "CardPlaced",

@@ -39,7 +39,8 @@ registry, for ``gymnasium.make`` and ``gymnasium.make_vec`` (without the import,
   the agent's seat in each game and ``infos["rewards"]`` every seat's. The opponents of
   every game waiting for them choose at once, with one call of the opponents' function.
 - ``opponents`` is ``"random"`` (uniform over the legal codes), ``"greedy"`` (the choice of
-  ``tricky_treats.agents.GreedyAgent``) or a function ``choose(simulators, rng) ->
+  ``tricky_treats.agents.GreedyAgent``, made for the whole batch at once by
+  ``tricky_treats.simulator.greedy_codes``) or a function ``choose(simulators, rng) ->
   list[int]``, given the games in which an opponent is to move (``tt.Simulator``s: read
   them, do not play on them) and ``np_random``, and giving a legal code for each.
 """
@@ -68,10 +69,9 @@ from tricky_treats.adapters._vector_api import (
 )
 from tricky_treats.adapters._vector_input import seeds_of
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
-from tricky_treats.agents import GreedyAgent
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
-from tricky_treats.simulator import Simulator
+from tricky_treats.simulator import Simulator, greedy_codes
 
 __all__ = [
     "ENV_ID",
@@ -102,19 +102,10 @@ def random_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> l
 def _greedy_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> list[int]:
     """``GreedyAgent``'s choice in each game: the ``"greedy"`` opponents.
 
-    A plain loop over the games, each with a ``random.Random`` seeded from ``rng``; the
-    one place to swap in a choice made for the whole batch at once.
+    ``simulator.greedy_codes`` for the whole batch at once (one call into the compact core),
+    its ties broken by a ``random.Random`` seeded from ``rng``.
     """
-    agent = GreedyAgent()
-    codes = []
-    for sim in simulators:
-        state = sim.state()
-        seat = state.current_player
-        assert seat is not None  # an opponent is to move
-        legal = state.legal_actions()
-        rng_here = random.Random(int(rng.integers(1 << 63)))
-        codes.append(state.action_space.encode(agent.choose(state.view(seat), legal, rng_here)))
-    return codes
+    return greedy_codes(simulators, random.Random(int(rng.integers(1 << 63))))
 
 
 ILLEGAL_ACTIONS = ("lose", "raise")

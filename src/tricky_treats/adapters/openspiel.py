@@ -38,12 +38,14 @@ codes of ``game.action_space``, legal actions in ascending order.
 Observations go through OpenSpiel's observer API. The observation tensor is the encoding of
 ``tricky_treats.adapters.observation`` (``OBSERVATION_VERSION``), with one named piece per
 section; the information-state tensor adds ``history``, the public action log as action
-code + 1 per turn (0 for turns not yet played), so it has perfect recall. The strings are a
-plain-text rendering of the player's view, and for the information state its history in
-action notation. During the deal, tensors are zeros and strings say so. Seats are named
-``player_0`` to ``player_{n-1}``, as OpenSpiel numbers them. Public-only and private-only
-observations are not provided (``make_py_observer`` returns None for them, as OpenSpiel
-expects).
+code + 1 per turn (0 for turns not yet played), so it has perfect recall. The tensors are
+read from the state's ``tt.Simulator``, whose compact core lists them (``adapters._encoder``,
+the vector env's encoder: the numbers of ``ObservationEncoding.encode(view)``, without
+building the view). The strings are a plain-text rendering of the player's view, and for
+the information state its history in action notation. During the deal, tensors are zeros
+and strings say so. Seats are named ``player_0`` to ``player_{n-1}``, as OpenSpiel numbers
+them. Public-only and private-only observations are not provided (``make_py_observer``
+returns None for them, as OpenSpiel expects).
 
 ``resample_from_infostate(state, player, rng)`` builds a state consistent with what
 ``player`` sees (``tt.determinize``), with one ``Determinizer`` (``tricky_treats.agents``)
@@ -63,6 +65,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from tricky_treats.actions import Action
+from tricky_treats.adapters._encoder import CoreEncoder
 from tricky_treats.adapters._text import outcome_rewards, view_text
 from tricky_treats.adapters.observation import ObservationEncoding, max_game_length
 from tricky_treats.agents import Determinizer, determinize
@@ -151,6 +154,8 @@ class TrickyTreatsGame(pyspiel.Game):  # type: ignore[misc]
         self.template = new_game(players, seed=0, variants=self.variants)
         self.draw_bounds = self._draw_bounds()
         self.encoding = ObservationEncoding(self.template)
+        self.encoder = CoreEncoder(self.encoding, self.template)
+        """The observations' encoder: the simulator's core lists them (``encoding``'s)."""
         self.action_space = self.template.action_space
         count = len(self.template.players)
         info = pyspiel.GameInfo(
@@ -337,6 +342,7 @@ class TrickyTreatsObserver:
         if params:
             raise ConfigurationError(f"observation parameters are not supported, got {params}")
         self._encoding = encoding = game.encoding
+        self._encoder = game.encoder
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
         history = game.max_game_length() if self._perfect_recall else 0
         self.tensor = np.zeros(encoding.size + history, np.float32)
@@ -348,18 +354,18 @@ class TrickyTreatsObserver:
 
     def set_from(self, state: TrickyTreatsState, player: int) -> None:
         """Write what ``player`` sees of ``state`` into ``tensor``."""
-        game = state.game_state
-        if game is None:
+        sim = state._sim
+        if sim is None:
             self.tensor.fill(0)
             return
         size = self._encoding.size
-        self.tensor[:size] = self._encoding.encode(game.view(player))
+        self.tensor[:size] = self._encoder.observation(sim, player)
         if self._perfect_recall:
             history = self.tensor[size:]
             history.fill(0)
-            encode = game.action_space.encode
-            codes = [encode(action) + 1 for action in game.history]
+            codes = self._encoder.history(sim)
             history[: len(codes)] = codes
+            history[: len(codes)] += 1  # 0: a turn not played yet
 
     def string_from(self, state: TrickyTreatsState, player: int) -> str:
         """What ``player`` sees of ``state`` as text."""

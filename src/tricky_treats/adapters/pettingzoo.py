@@ -17,6 +17,10 @@ viewer's ``PlayerView`` encoded by ``tricky_treats.adapters.observation`` (versi
 refresh of the market is not the turn's action (R8). Rewards come only when the game ends,
 from the result (``outcome_rewards``): +1 for a sole winner, ``-1/(n-1)`` for the others,
 shared wins split the +1 so the rewards always sum to 0. The game never truncates.
+
+The observation and mask are read from the game's ``tt.Simulator``: its compact core lists
+the observation (``adapters._encoder``, the vector env's encoder), the very numbers
+``ObservationEncoding.encode(view)`` gives, without building the state or the view.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from tricky_treats._extras import install_hint
+from tricky_treats.adapters._encoder import CoreEncoder
 from tricky_treats.adapters._text import outcome_rewards, seat_name, view_text
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.components import Colour, Treat, feature_text
@@ -86,6 +91,8 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
         self._variant_options = {k: dict(v) for k, v in (variant_options or {}).items()}
         probe = self._deal(0)  # checks the configuration and sizes the spaces
         self.encoding = ObservationEncoding(probe)
+        # Observations and masks come from the simulator's core (the reference: encoding).
+        self._encoder = CoreEncoder(self.encoding, probe)
         count = len(probe.players)
         self.possible_agents = [f"player_{seat}" for seat in range(count)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -165,10 +172,10 @@ class TrickyTreatsEnv(AECEnv[str, _Observation, int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> _Observation:
         """What ``agent`` sees, encoded, and its legal-action mask (zeros off turn)."""
-        view = self.game.view(self.agent_name_mapping[agent])
+        seat = self.agent_name_mapping[agent]
         return {
-            "observation": self.encoding.encode(view),
-            "action_mask": self.encoding.action_mask(view),
+            "observation": self._encoder.observation(self._sim, seat),
+            "action_mask": self._encoder.action_mask(self._sim, seat),
         }
 
     def step(self, action: int | None) -> None:

@@ -73,6 +73,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from tricky_treats.adapters._encoder import CoreEncoder
 from tricky_treats.adapters._text import rewards_of
 from tricky_treats.adapters._vector_api import (
     RENDER_MODES,
@@ -84,7 +85,7 @@ from tricky_treats.adapters._vector_api import (
     reset_seeds,
 )
 from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code
-from tricky_treats.adapters._vector_tables import bit_rows, card_rows, layout_of
+from tricky_treats.adapters._vector_tables import bit_rows, card_rows
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
     ObservationEncoding,
@@ -146,7 +147,10 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self.observation_size = self.encoding.size
         self.action_count = probe.action_space.size
         self.max_game_length = max_game_length(probe)
-        self._layout, self._card_deck, self._cards = layout_of(self.encoding, probe)
+        # The adapters' one encoder (adapters._encoder): its layout, deals and fallback.
+        self._encoder = CoreEncoder(self.encoding, probe)
+        self._layout = self._encoder.layout
+        self._card_deck, self._cards = self._encoder.card_deck, self._encoder.cards
         self._count_at = np.array(self._layout.count_at, np.intp)
         section = self.encoding.section("house_treats")
         self._treats_at = (section.start, section.stop)
@@ -311,8 +315,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
                 sim = Simulator._first(setup) or Simulator(_first_state(setup))
                 self._place(env, seed, sim)
                 found = sim._core
-                cards = None if found is None else found.tables.cards
-                if found is None or not (cards is self._cards or cards == self._cards):
+                if found is None or not self._encoder.covers(found):
                     self._cores[env] = None  # by the rules, or cards the layout does not know
                     self._deals[env] = None
                     continue
@@ -321,14 +324,8 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
                 mean_tiles = tuple([tile_index[house.tile.id] for house in setup.mean_houses])
                 face_up = setup.secret_tiles_face_up
             self._cores[env] = core
-            deal = self._deals[env] = _core.new_deal(
-                layout,
-                secret_tiles,
-                mean_tiles,
-                face_up,
-                self._dealer_first_player,
-                core.tables.deck,
-                self._card_deck,
+            deal = self._deals[env] = self._encoder.deal(
+                core, secret_tiles, mean_tiles, face_up, self._dealer_first_player
             )
             _core.deal_entries(
                 core,
@@ -575,13 +572,12 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         if None not in self._cores:
             return
         for env, core in enumerate(self._cores):
-            if core is None:  # by the rules: encode its view
-                state = self._simulator(env).state()
-                seat = state.current_player
+            if core is None:  # by the rules: the encoder encodes its view
+                sim = self._simulator(env)
+                seat = sim.current_player
                 assert seat is not None
-                view = state.view(seat)
-                obs[env] = self.encoding.encode(view)
-                masks[env] = self.encoding.action_mask(view)
+                obs[env] = self._encoder.observation(sim, seat)
+                masks[env] = self._encoder.action_mask(sim, seat)
                 self.current_players[env] = seat
 
     def _infos(self) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tricky_treats._words import treat_amount, word
 from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
 from tricky_treats.components import CostumeType, Treat, TrickIcon
 from tricky_treats.drawing._terminal import (
@@ -31,6 +30,7 @@ from tricky_treats.events import (
 from tricky_treats.i18n import N_, _, language
 from tricky_treats.scoring import ScoreSheet, costume_points
 from tricky_treats.views import PlayerView
+from tricky_treats.words import treat_amount, word
 
 if TYPE_CHECKING:
     from tricky_treats.model import GameState, PlayerState

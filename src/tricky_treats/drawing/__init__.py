@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     Treat,
 )
@@ -40,6 +39,7 @@ from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.events import _street_name
 from tricky_treats.i18n import _, speaking
 from tricky_treats.views import PlayerView, _OnlookerView
+from tricky_treats.words import treat_amount, word
 
 __all__ = ["BOARD_PARTS", "BoardSvg", "board_svg"]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tricky_treats._words import word
 from tricky_treats.components import (
     Colour,
     CostumeCard,
@@ -40,6 +39,7 @@ from tricky_treats.drawing.words import _card_words, _icon_words, _tile_words, _
 from tricky_treats.i18n import _
 from tricky_treats.scoring import ScoreSheet, costume_points
 from tricky_treats.views import PlayerView, _OnlookerView
+from tricky_treats.words import word
 
 __all__: list[str] = []
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tricky_treats._words import treat_amount, word
 from tricky_treats.components import (
     CostumeCard,
     Feature,
@@ -13,6 +12,7 @@ from tricky_treats.drawing.style import _ICON_NAME
 from tricky_treats.i18n import _
 from tricky_treats.scoring import winners
 from tricky_treats.views import PlayerView
+from tricky_treats.words import treat_amount, word
 
 __all__: list[str] = []
 

@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tricky_treats.model import Setup
-from tricky_treats.simulator._simulator import Simulator
+from tricky_treats.simulator._simulator import Simulator, greedy_codes
 from tricky_treats.simulator._tables import COMPILED
 
 if TYPE_CHECKING:
     from tricky_treats.components import CostumeCard, TrickTile
 
-__all__ = ["COMPILED", "Simulator"]
+__all__ = ["COMPILED", "Simulator", "greedy_codes"]
 
 
 def _redealt_setup(

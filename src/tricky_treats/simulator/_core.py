@@ -678,38 +678,42 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
     tile of each mean house it tricked), which scores its points per complete set.
     """
     features = core.tables.card_features
-    needs = scoring.tile_needs
-    points = scoring.tile_points
-    mean = scoring.mean
-    pumpkin_points = scoring.pumpkin_points
     found: list[int] = []
     for number, seat in enumerate(core.seats):
-        packed = seat.treats
-        secret = scoring.secret[number]
-        tiles = _complete_sets(needs[secret], packed) * points[secret]
-        tricked = seat.tricked
-        house = 0
-        while tricked:
-            if tricked & 1:
-                tile = mean[house]
-                tiles += _complete_sets(needs[tile], packed) * points[tile]
-            tricked >>= 1
-            house += 1
-        costumes = 0
-        for stack in seat.stacks:
-            if stack >> 2 * CARD_BITS:  # three cards, one of each type: complete
-                top = features[(stack & CARD_MASK) - 1]
-                middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
-                bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
-                colour = top[0] == middle[0] == bottom[0]
-                theme = top[1] == middle[1] == bottom[1]
-                costumes += _COSTUME_POINTS[colour | theme << 1]
-        pumpkins = seat.pumpkins * pumpkin_points
-        found.append(pumpkins + costumes + tiles)
+        total, tiles, pumpkins, costumes = seat_points(features, scoring, number, seat)
+        found.append(total)
         found.append(tiles)
         found.append(pumpkins)
         found.append(costumes)
     return found
+
+
+def seat_points(
+    features: tuple[tuple[int, ...], ...], scoring: Scoring, number: int, seat: Seat
+) -> tuple[int, int, int, int]:
+    """Seat ``number``'s total, trick-tile, pumpkin and costume points (see ``totals``).
+
+    They read its own board alone: its cards, treats, pumpkins, tricked houses and secret tile.
+    """
+    needs = scoring.tile_needs
+    points = scoring.tile_points
+    mean = scoring.mean
+    packed = seat.treats
+    secret = scoring.secret[number]
+    tiles = _complete_sets(needs[secret], packed) * points[secret]
+    tricked = seat.tricked
+    house = 0
+    while tricked:
+        if tricked & 1:
+            tile = mean[house]
+            tiles += _complete_sets(needs[tile], packed) * points[tile]
+        tricked >>= 1
+        house += 1
+    costumes = 0
+    for stack in seat.stacks:
+        costumes += costume_of(features, stack)
+    pumpkins = seat.pumpkins * scoring.pumpkin_points
+    return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
 
 def scores(core: Core, scoring: Scoring) -> tuple[int, ...]:
@@ -749,6 +753,173 @@ def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
             if sets < 0 or held < sets:
                 sets = held
     return 0 if sets < 0 else sets
+
+
+# -- the greedy bot's valuation ----------------------------------------------------------------
+
+
+def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
+    """The points of the costume of a kid wearing ``stack`` (R12; 0 until it is complete)."""
+    if not stack >> 2 * CARD_BITS:
+        return 0
+    # Three cards, one of each type: complete.
+    top = features[(stack & CARD_MASK) - 1]
+    middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
+    bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
+    colour = top[0] == middle[0] == bottom[0]
+    theme = top[1] == middle[1] == bottom[1]
+    return _COSTUME_POINTS[colour | theme << 1]
+
+
+def greedy_value(
+    features: tuple[tuple[int, ...], ...],
+    scoring: Scoring,
+    number: int,
+    seat: Seat,
+    kid: int,
+    worn: int,
+) -> float:
+    """What ``agents.evaluate`` gives seat ``number`` on its board ``seat``.
+
+    With kid ``kid`` wearing the stack ``worn`` instead of its own (-1: none): the board a
+    take leaves, whose other parts it does not change. Its points (``seat_points``) plus half
+    the promise of its unfinished costumes: each kid wearing 1 or 2 cards adds its number of
+    cards times 1.0 if they share a theme, plus 0.6 if they share a colour, plus 0.3. The same
+    floating-point operations in the same order as ``evaluate``, so the values are equal, not
+    merely close.
+    """
+    total = seat_points(features, scoring, number, seat)[0]
+    potential = 0.0
+    stacks = seat.stacks
+    for at in range(len(stacks)):
+        stack = stacks[at]
+        if at == kid:
+            total += costume_of(features, worn) - costume_of(features, stack)
+            stack = worn
+        if stack and not stack >> 2 * CARD_BITS:
+            top = features[(stack & CARD_MASK) - 1]
+            below = stack >> CARD_BITS
+            if below:
+                other = features[(below & CARD_MASK) - 1]
+                theme = 1.0 if top[1] == other[1] else 0.0
+                colour = 0.6 if top[0] == other[0] else 0.0
+                potential += 2 * (theme + colour + 0.3)
+            else:
+                potential += 1 * (1.0 + 0.6 + 0.3)
+    return total + 0.5 * potential
+
+
+def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]:
+    """Per code of ``codes`` (each legal here), what ``GreedyAgent`` values it at.
+
+    The value for the player to move of the board the action leaves them (``greedy_value``),
+    less 0.01 for a take after which they act again. A take's value is that of the mover's
+    board with the card on the kid's stack (with two players or more, a take ends the turn);
+    any other action is played on the core and undone: the mover's board is played on a copy,
+    the market on a copy, and the rest put back. Only the mover's own board and whether they
+    act next are read: neither depends on the hidden information (the deck's order, the other
+    secret tiles), which a take or a refresh brings into the market but no value reads. A
+    refresh or a pass leaves the mover's board as it is.
+    """
+    t = core.tables
+    features = t.card_features
+    current = core.current
+    seats = core.seats
+    seat = seats[current]
+    unchanged = greedy_value(features, scoring, current, seat, -1, 0)
+    kids = t.kids
+    stacks = seat.stacks
+    # A take changes one kid's stack, and ends the turn unless the mover plays alone.
+    alone = t.players == 1
+    market = core.market
+    position = core.position
+    house_pumpkins = core.house_pumpkins
+    mean_pumpkins = core.mean_pumpkins
+    flipped = core.flipped
+    discarded = core.discarded
+    turn = core.turn
+    passes = core.passes
+    trigger = core.trigger
+    played = core.played
+    length = len(played)
+    take_count = t.take_count
+    trick_end = t.trick_end
+    values: list[float] = []
+    for code in codes:
+        if code >= trick_end:  # a refresh or a pass
+            values.append(unchanged)
+            continue
+        if code < take_count and not alone:
+            kid = code % kids
+            worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
+            values.append(greedy_value(features, scoring, current, seat, kid, worn))
+            continue
+        board = seat.copy()
+        seats[current] = board
+        core.market = market[:]
+        played_it = core.play(code)
+        value = greedy_value(features, scoring, current, board, -1, 0)
+        if code < take_count and core.current == current:
+            value -= 0.01  # same value: prefer ending the turn
+        values.append(value)
+        seats[current] = seat
+        core.market = market
+        core.position = position
+        core.house_pumpkins = house_pumpkins
+        core.mean_pumpkins = mean_pumpkins
+        core.flipped = flipped
+        core.discarded = discarded
+        core.current = current
+        core.turn = turn
+        core.passes = passes
+        core.trigger = trigger
+        del played[length:]
+        assert played_it, "greedy_values values legal codes only"
+    return values
+
+
+def greedy_best(codes: list[int], values: list[float]) -> list[int]:
+    """The codes of the best value, as ``GreedyAgent`` finds them: equal within 1e-9."""
+    best: list[int] = []
+    best_value = -1e300
+    for i in range(len(codes)):
+        value = values[i]
+        if value > best_value + 1e-9:
+            best = [codes[i]]
+            best_value = value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(codes[i])
+    return best
+
+
+def random_below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number below ``n`` (at least 1) drawn as ``random.Random.randrange(n)`` draws it."""
+    bits = n.bit_length()
+    r: int = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
+def greedy_choices(
+    cores: list[Core], scorings: list[Scoring], getrandbits: Callable[[int], int]
+) -> list[int]:
+    """Per core (each of a game that goes on), the code ``GreedyAgent`` would choose.
+
+    One of the best codes (``greedy_best``), the tie broken by ``getrandbits`` (a
+    ``random.Random``'s); with a single legal code, that one, drawing nothing. Each core is
+    left as it was.
+    """
+    chosen: list[int] = []
+    for i in range(len(cores)):
+        core = cores[i]
+        codes = core.legal_codes()
+        if len(codes) == 1:
+            chosen.append(codes[0])
+            continue
+        best = greedy_best(codes, greedy_values(core, scorings[i], codes))
+        chosen.append(best[random_below(getrandbits, len(best))])
+    return chosen
 
 
 # -- the vector env's encoding ------------------------------------------------------------------
@@ -818,6 +989,22 @@ class Layout:
         self.card_market = card_market
         self.market_size = market_size
         self.count_at = (at["turn"], at["passes_in_a_row"])
+        # What ``observation`` reads besides: the sizes and the offsets of the other sections.
+        self.kids = kids
+        self.houses = houses
+        self.mean_houses = mean_houses
+        self.treats_at = at["treats"]
+        self.pumpkins_at = at["pumpkins"]
+        self.footprints_at = at["footprints"]
+        self.visited_at = at["visited"]
+        self.tricked_at = at["tricked"]
+        self.house_treats_at = at["house_treats"]
+        self.house_pumpkin_at = at["house_pumpkin"]
+        self.street_value_at = at["street_value"]
+        self.street_flipped_at = at["street_flipped"]
+        self.mean_pumpkin_at = at["mean_pumpkin"]
+        self.market_at = at["market"]
+        self.deck_at = at["deck_size"]
 
 
 class Deal:
@@ -846,6 +1033,7 @@ class Deal:
         self.first_player = first_player
         self.deck = deck
         self.card_deck = card_deck
+        self.left: list[list[int]] = []  # deck_left per position, made when first read
 
 
 def new_deal(
@@ -900,25 +1088,9 @@ def deal_entries(
     ``seats``, per seat the game, the seat and its ``seat_row``; to ``deck``, its
     ``deck_row``; to ``boards``, the game and its ``board_row``. A deal's kids wear no card.
     """
-    t = core.tables
-    n = t.players
+    n = core.tables.players
     board: list[int] = []
-    features = layout.features
-    most = layout.most_cards
-    for h in range(len(t.house_feature)):
-        board.append(layout.wants_at + h * features + t.house_feature[h])
-        board.append(layout.house_treat_at + h * 3 + t.house_treat[h])
-        treats.extend(t.house_gain[h][1 : most + 1])
-    streets_at = layout.street_treat_at
-    board.extend([streets_at + s * 3 + t.street_treat[s] for s in range(len(t.street_treat))])
-    tiles = layout.tiles
-    for m in range(len(t.mean_icon)):
-        board.append(layout.mean_icon_at + m * 3 + t.mean_icon[m])
-        board.append(layout.mean_tile_at + m * tiles + mean_tiles[m])
-    if t.any_mean_house:
-        board.append(layout.rules_at)
-    if t.refresh_ends_turn:
-        board.append(layout.rules_at + 1)
+    board_ones(core, layout, mean_tiles, board, treats)
     size = layout.size
     for viewer in range(n):
         at = (game * n + viewer) * size
@@ -1077,15 +1249,7 @@ def encode_all(
         else:
             seat = core.current
             encode(core, layout, seat, ones, values)
-            kids = core.tables.kids
-            take_count = core.tables.take_count
-            masks = nothing[:]
-            for code in core.legal_codes():  # the takes come first
-                if code < take_count:
-                    masks[code // kids] |= 1 << code % kids
-                else:
-                    legal.append(code)
-            takes.extend(masks)
+            legal_masks(core, slots, takes, legal)
             players.append(seat)
         ends.append(len(ones))
         ends.append(len(legal))
@@ -1147,3 +1311,196 @@ def viewer_ones(
             ones.append(layout.secret_at + row * tiles + deal.secret[seat])
     ones.extend(deal.unseen_shown if shown else deal.unseen[viewer])
     ones.append(layout.first_at + (deal.first_player - viewer) % players)
+
+
+# -- one observation, whole: the single-game adapters' encoder ----------------------------------
+
+
+def board_ones(
+    core: Core, layout: Layout, mean_tiles: tuple[int, ...], ones: list[int], treats: list[int]
+) -> None:
+    """Append the offsets of the ones a deal fixes on the board, and its ``house_treats``.
+
+    The ones: what each nice house wants and its treat, the street tokens' treats, the mean
+    houses' icons and tiles (``mean_tiles``, the tiles' indices), the rule options. To
+    ``treats``, per house the treats for 1 to ``layout.most_cards`` matching cards.
+    """
+    t = core.tables
+    features = layout.features
+    most = layout.most_cards
+    for h in range(len(t.house_feature)):
+        ones.append(layout.wants_at + h * features + t.house_feature[h])
+        ones.append(layout.house_treat_at + h * 3 + t.house_treat[h])
+        treats.extend(t.house_gain[h][1 : most + 1])
+    streets_at = layout.street_treat_at
+    ones.extend([streets_at + s * 3 + t.street_treat[s] for s in range(len(t.street_treat))])
+    tiles = layout.tiles
+    for m in range(len(t.mean_icon)):
+        ones.append(layout.mean_icon_at + m * 3 + t.mean_icon[m])
+        ones.append(layout.mean_tile_at + m * tiles + mean_tiles[m])
+    if t.any_mean_house:
+        ones.append(layout.rules_at)
+    if t.refresh_ends_turn:
+        ones.append(layout.rules_at + 1)
+
+
+def bit_ones(mask: int, at: int, ones: list[int]) -> None:
+    """Append ``at + i`` for every bit ``i`` set in ``mask``."""
+    i = 0
+    while mask:
+        if mask & 1:
+            ones.append(at + i)
+        mask >>= 1
+        i += 1
+
+
+def observation(
+    core: Core,
+    layout: Layout,
+    deal: Deal,
+    viewer: int,
+    ones: list[int],
+    counts: list[int],
+    values: list[int],
+) -> None:
+    """List ``viewer``'s observation of ``core``: all of it but what ``board_ones`` lists.
+
+    The offsets of the entries that are 1 go to ``ones``, those of the counts to ``counts``
+    and their values, in the same order, to ``values``: with ``board_ones``' entries, the
+    numbers of ``ObservationEncoding.encode(state.view(viewer))``, whether the game goes on
+    or is over. Made of the functions the vector env's arrays are kept with (``seat_row``'s
+    fields, ``board_row``'s, ``market_block``, ``deck_row``, ``viewer_ones``, ``encode``), for
+    the adapters that encode one game at a time (``adapters._encoder``).
+    """
+    t = core.tables
+    n = t.players
+    kids = layout.kids
+    houses = layout.houses
+    mean_houses = layout.mean_houses
+    card_kid = layout.card_kid
+    card_top = layout.card_top
+    for row in range(n):
+        board = core.seats[(viewer + row) % n]
+        stacks = board.stacks
+        for kid in range(kids):
+            stack = stacks[kid]
+            if stack:
+                slot = row * kids + kid
+                top = card_top[(stack & CARD_MASK) - 1]  # the top card is the lowest
+                ones.append(layout.top_at + slot * 3 + top[0])
+                ones.append(layout.icon_at + slot * 3 + top[1])
+                at = layout.kids_at + slot * 33
+                while stack:
+                    ones.extend([at + entry for entry in card_kid[(stack & CARD_MASK) - 1]])
+                    stack >>= CARD_BITS
+        treats = board.treats
+        at = layout.treats_at + row * 3
+        counts.extend((at, at + 1, at + 2, layout.pumpkins_at + row, layout.footprints_at + row))
+        values.extend(
+            (
+                treats & TREAT_MASK,
+                treats >> TREAT_BITS & TREAT_MASK,
+                treats >> 2 * TREAT_BITS & TREAT_MASK,
+                board.pumpkins,
+                board.footprints,
+            )
+        )
+        bit_ones(board.visited, layout.visited_at + row * houses, ones)
+        bit_ones(board.tricked, layout.tricked_at + row * mean_houses, ones)
+    over = core.current < 0
+    viewer_ones(layout, deal, viewer, deal.face_up or over, n, ones)  # R16: shown once over
+    bit_ones(core.house_pumpkins, layout.house_pumpkin_at, ones)
+    bit_ones(core.mean_pumpkins, layout.mean_pumpkin_at, ones)
+    flipped = core.flipped
+    bit_ones(flipped, layout.street_flipped_at, ones)
+    for street in range(layout.streets):
+        counts.append(layout.street_value_at + street)
+        values.append(t.street_back[street] if flipped >> street & 1 else t.street_front[street])
+    market_block(core, layout, list(range(len(core.market))), ones, layout.market_at)
+    deck_at = layout.deck_at
+    counts.extend([deck_at + i for i in range(15)])  # deck_size to discarded, one after another
+    deck_counts(core, deal, values)
+    counts.extend(layout.count_at)
+    if not over:
+        encode(core, layout, viewer, ones, values)
+        return
+    ones.append(layout.game_over_at)
+    trigger = core.trigger
+    if trigger is not None:
+        seat_reason = layout.trigger_of(trigger)
+        ones.append(layout.trigger_at + (seat_reason[0] - viewer) % n)
+        ones.append(layout.reason_at + seat_reason[1])
+    values.append(core.turn)
+    values.append(core.passes)
+
+
+def legal_masks(core: Core, slots: int, takes: list[int], legal: list[int]) -> None:
+    """List the current player's legal actions as ``encode_all`` does, without their codes.
+
+    To ``takes``, per market slot (``slots`` of them) the bit mask of the kids that may take
+    its card; to ``legal``, the other legal codes, as ``Core.legal_codes`` lists them: the
+    takes' masks are worked out as ``legal_codes`` works them out, without listing a code per
+    kid to sort back into masks.
+    """
+    current = core.current
+    assert current >= 0, "a game is encoded while it goes on"
+    t = core.tables
+    seat = core.seats[current]
+    free_shift = t.card_free_shift
+    card_mask = t.card_mask
+    free = seat.free
+    shared = -1
+    market = core.market
+    some = False  # a take, a visit or a trick is legal
+    for slot in range(slots):
+        card = market[slot] if slot < len(market) else -1
+        if card < 0:
+            shared = 0
+            takes.append(0)
+        else:
+            kids = free >> free_shift[card] & FREE_MASK
+            takes.append(kids)
+            if kids:
+                some = True
+            shared &= card_mask[card]
+    if seat.footprints:
+        visitable = seat.qualified & ~seat.visited
+        if visitable:
+            legal.extend(t.visit_codes[visitable])
+            some = True
+        ready = seat.ready
+        if ready:
+            trickable = t.mean_ready[ready] & ~seat.tricked
+            if trickable:
+                legal.extend(t.trick_codes[trickable])
+                some = True
+    if shared and core.position < t.deck_size:
+        legal.append(t.refresh_code)
+        if not some:
+            legal.append(t.pass_code)  # R18, under either form of R8
+    elif not some:
+        legal.append(t.pass_code)  # R11
+
+
+def deck_counts(core: Core, deal: Deal, row: list[int]) -> None:
+    """Append ``deck_row``'s 15 counts, the deck's read from ``deal.left``.
+
+    ``deal.left[position]`` is ``deck_left`` of the deck from ``position`` on, worked out for
+    every position in one pass the first time: an observation a step then costs no pass
+    over the deck.
+    """
+    left = deal.left
+    if not left:
+        deck = deal.deck
+        card_deck = deal.card_deck
+        counts = [0] * 13
+        left.append(counts[:])
+        for at in range(len(deck) - 1, -1, -1):
+            for entry in card_deck[deck[at]]:
+                counts[entry] += 1
+            left.append(counts[:])
+        left.reverse()  # left[position]: the cards from position on
+    position = core.position
+    row.append(core.tables.deck_size - position)
+    row.extend(left[position])
+    row.append(len(core.discarded))

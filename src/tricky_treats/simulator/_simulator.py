@@ -12,13 +12,14 @@ import); the same file runs as plain Python in the pure build. See
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast
 
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError, brief
 from tricky_treats.model import GameState, _setup_memo
 from tricky_treats.simulator._arguments import Flag, Seat, Seed
-from tricky_treats.simulator._core import Core, Scoring
+from tricky_treats.simulator._core import Core, Scoring, greedy_choices, greedy_values
 from tricky_treats.simulator._core import scores as core_scores
 from tricky_treats.simulator._core import totals as core_totals
 from tricky_treats.simulator._core import winners as core_winners
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from tricky_treats.plugins import Variant
     from tricky_treats.variants._base_deals import BaseDeals
 
-__all__ = ["Simulator"]
+__all__ = ["Simulator", "greedy_codes"]
 
 _UNMADE: Final[Any] = object()
 """What ``_blank()`` makes a ``Simulator`` of: one whose fields the caller sets."""
@@ -400,6 +401,91 @@ class Simulator:
             assert state is not None
             players = len(state.players)
         return f"<Simulator of a {players}-player game, turn {self.turn}, {where}>"
+
+
+def greedy_codes(simulators: Sequence[Simulator], rng: random.Random) -> list[int]:
+    """Per simulator, the code of the action ``GreedyAgent`` values best for the player to move.
+
+    For a whole batch of games at once, such as the opponents of a vector env: the greedy
+    bot's valuation (``agents.evaluate``: the mover's points plus a small value for costumes
+    in progress, less 0.01 for a take that keeps the turn) of every legal action, and one of
+    the best, ties broken by ``rng``. Where the compact core plays the game and no variant
+    adds scoring lines, the core values the actions itself: the compiled build runs the whole
+    batch natively, one call for all the games. Any other game (a variant's scoring lines,
+    such as ``family``'s, or a game the core does not cover) is valued by ``GreedyAgent``
+    itself on the mover's view, after the others.
+
+    The values read only what the mover may see: their own board, secret tile included, and
+    whether they act next, which no hidden information changes (the deck's order and the other
+    secret tiles bring other cards to the market, never other points to the mover), so no
+    state is sampled. The same simulators and the same ``rng`` state give the same codes;
+    each simulator is left as it was.
+
+    Raises ``ConfigurationError`` for an empty sequence or anything but a ``Simulator``, and
+    ``IllegalActionError`` for a game that is over; nothing is drawn from ``rng`` then.
+    """
+    count = len(simulators)
+    if not count:
+        raise ConfigurationError(
+            "greedy_codes chooses for one simulator or more, got none: pass the games to play"
+        )
+    cores: list[Core] = []
+    scorings: list[Scoring] = []
+    by_core: list[int] = []
+    by_rules: list[int] = []
+    given: Sequence[object] = simulators  # each checked here (compiled, indexing would check)
+    for i in range(count):
+        sim = given[i]
+        if not isinstance(sim, Simulator):
+            raise ConfigurationError(
+                f"greedy_codes chooses for Simulator objects, got {brief(sim)} at {i}"
+            )
+        core = sim._core
+        if sim.is_over:
+            raise IllegalActionError(
+                f"the game of simulator {i} is over (R10): nobody is to move; "
+                f"leave it out or deal a new game"
+            )
+        if core is not None and not sim._sheets:
+            cores.append(core)
+            scorings.append(sim._scored())
+            by_core.append(i)
+        else:
+            by_rules.append(i)
+    chosen = [0] * count
+    codes = greedy_choices(cores, scorings, rng.getrandbits)
+    for j in range(len(by_core)):
+        chosen[by_core[j]] = codes[j]
+    for i in by_rules:
+        chosen[i] = _greedy_by_agent(simulators[i], rng)
+    return chosen
+
+
+def _greedy_by_agent(sim: Simulator, rng: random.Random) -> int:
+    """``GreedyAgent``'s choice on the view of the player to move in ``sim``, as a code."""
+    from tricky_treats.agents import GreedyAgent
+
+    state = sim.state()
+    seat = state.current_player
+    assert seat is not None, "greedy_codes chooses for games that go on"
+    choice = GreedyAgent().choose(state.view(seat), state.legal_actions(), rng)
+    return sim.action_space.encode(choice)
+
+
+def _greedy_values(sim: Simulator, codes: list[int]) -> list[float] | None:
+    """``GreedyAgent``'s values of ``codes`` in the game ``sim`` plays (see ``greedy_codes``).
+
+    None where the core cannot value them: a game it does not play, one with a variant's
+    scoring lines, a code not legal here.
+    """
+    core = sim._core
+    if core is None or sim._sheets or core.current < 0:
+        return None
+    legal = set(core.legal_codes())
+    for code in codes:
+        if code not in legal:
+            return None
+    return greedy_values(core, sim._scored(), codes)
 
 
 def _blank() -> Simulator:

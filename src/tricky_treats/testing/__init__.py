@@ -41,7 +41,7 @@ from tricky_treats.model import GameState
 from tricky_treats.plugins import get_variant
 from tricky_treats.serialization import dumps, loads
 
-__all__ = ["check_game", "check_state", "check_variant", "turns_taken"]
+__all__ = ["check_game", "check_state", "check_variant", "turns_taken", "with_hidden_changed"]
 
 
 def check_variant(
@@ -164,7 +164,7 @@ def check_state(state: GameState, where: str = "state", rng: random.Random | Non
         # The view is everything the seat's player record holds but the game's public
         # settings (names, variants, options), which no change below touches.
         received = state.view(seat)
-        for hidden in _with_hidden_changed(state, seat, rng):
+        for hidden in with_hidden_changed(state, seat, rng):
             assert hidden.view(seat) == received, (
                 f"{where}: player {seat}'s view shows hidden information"
             )
@@ -181,8 +181,16 @@ def _check_step(before: GameState, after: GameState, where: str) -> None:
     assert all(n >= o for o, n in flipped), f"{where}: a street token flipped back"
 
 
-def _with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> list[GameState]:
+def with_hidden_changed(state: GameState, viewer: int, rng: random.Random) -> list[GameState]:
     """``state`` with what ``viewer`` may not see changed, a few ways; [] if nothing is hidden.
+
+    For a variant's or a client's own tests of hidden information: whatever ``viewer``
+    receives of ``state`` (its view, its player record ``dumps(state, player=viewer)``, its
+    legal actions on its turn) must be the same for each state returned, as
+    ``check_state`` checks of the view::
+
+        for hidden in with_hidden_changed(state, seat, random.Random(0)):
+            assert dumps(hidden, player=seat) == dumps(state, player=seat)
 
     What is hidden is the order of the cards left in the deck, the other players' secret
     tiles (which of the box's tiles they are, and who holds which) and the seed. Each changed

@@ -308,6 +308,11 @@ class _Socket:
         """Refuse this socket from now on (``code``, ``message``), from any task or loop."""
         if self.closed is None:
             self.closed = (code, message)
+            with contextlib.suppress(RuntimeError):  # no loop runs here
+                if asyncio.get_running_loop() is self._loop:
+                    # At once: a seat that made way holds no room from now on (issue 46).
+                    self._close_here()
+                    return
             # A test client may run each socket on an event loop of its own.
             with contextlib.suppress(RuntimeError):  # its loop is closed: the client is gone
                 self._loop.call_soon_threadsafe(self._close_here)
@@ -637,7 +642,8 @@ class Lobby:
                 for game_id, room in self.rooms.items()
                 if not room.idle
                 and not room.holders
-                and all(c.who == SPECTATORS for c in room.connections)
+                # A seat whose socket is closing (it made way) holds no room.
+                and all(c.who == SPECTATORS or c.dropped for c in room.connections)
             )
         for _, game_id in [*idle, *watched][:over]:
             room = self._unload(game_id)

@@ -2,6 +2,15 @@
 
 In English these are exactly the components' own ``str()`` (``purple horror head (egg)``,
 ``candy + lollipop = 4``) and the enum values, so that English texts read as they always did.
+An app or a bot's client that names a component in its player's language says it the way
+the engine's events and pictures do::
+
+    from tricky_treats.i18n import speaking
+    from tricky_treats.words import card_words, treat_amount
+
+    with speaking("nl"):
+        card_words(card)  # 'kaart broek (groen, horror, kapot ei)'
+        treat_amount(2, Treat.CANDY)  # '2 zuurtjes'
 """
 
 from __future__ import annotations
@@ -9,9 +18,9 @@ from __future__ import annotations
 from tricky_treats.components import CostumeCard, Treat, TrickTile
 from tricky_treats.i18n import N_, _, ngettext
 
-__all__: list[str] = []
+__all__ = ["card_words", "tile_words", "treat_amount", "word"]
 
-COMPONENT_WORDS = (
+_COMPONENT_WORDS = (
     # colours, themes, types
     N_("purple"),
     N_("red"),
