@@ -112,6 +112,19 @@ DISTRIBUTIONS = {
 }
 """The repository's other distributions, by package, each with the skip of a test needing it."""
 
+LEARNING_HINT = (
+    "needs the learning example's requirements: "
+    "pip install torch==2.13.0 && pip install -r examples/learning/requirements.txt"
+)
+"""The skip reason of a test of examples/learning (torch and sb3-contrib, in no extra)."""
+
+EXAMPLE_REQUIREMENTS = {
+    "torch": LEARNING_HINT,
+    "stable_baselines3": LEARNING_HINT,
+    "sb3_contrib": LEARNING_HINT,
+}
+"""Packages an example's own requirements.txt brings, not an extra, with their skip reason."""
+
 
 def module_hint(module: str) -> str:
     """The skip reason of a test whose imports need ``module`` (a top-level package).
@@ -121,6 +134,8 @@ def module_hint(module: str) -> str:
     """
     if module in DISTRIBUTIONS:
         return DISTRIBUTIONS[module]
+    if module in EXAMPLE_REQUIREMENTS:
+        return EXAMPLE_REQUIREMENTS[module]
     extras = sorted(
         (len(names), extra) for extra, names in EXTRA_MODULES.items() if module in names
     )

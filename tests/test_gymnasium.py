@@ -488,3 +488,21 @@ def test_check_env_passes_with_the_ansi_render_mode() -> None:
     text = env.render()
     assert text is not None
     assert "as seen by player_0" in text
+
+
+def test_action_masks_are_the_info_masks_and_empty_once_the_game_ends() -> None:
+    """``action_masks()``, which sb3-contrib's MaskablePPO asks for, is ``info["action_mask"]``."""
+    env = TrickyTreatsEnv(2, seat="random", opponents="greedy")
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    terminated = False
+    while not terminated:
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_
+        assert (masks == (info["action_mask"] == 1)).all()
+        assert masks.any()
+        action = int(rng.choice(np.flatnonzero(masks)))
+        _, _, terminated, _, info = env.step(action)
+    assert not env.action_masks().any()  # the game is over: no legal code until reset
+    env.reset(seed=4)
+    assert env.action_masks().any()

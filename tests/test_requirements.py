@@ -135,6 +135,7 @@ def test_the_suite_collects_with_the_dev_extra_alone(tmp_path: Path) -> None:
         - {module for extra in dev if extra in requirements.EXTRA_MODULES
            for module in requirements.EXTRA_MODULES[extra]}
         | set(requirements.DISTRIBUTIONS)
+        | set(requirements.EXAMPLE_REQUIREMENTS)
     )  # fmt: skip
     assert {"starlette", "numpy", "tricky_treats_web", "hack_trick"} <= set(blocked)
     script = tmp_path / "without_extras.py"
@@ -152,6 +153,7 @@ def test_the_suite_collects_with_the_dev_extra_alone(tmp_path: Path) -> None:
         "tests/test_vector.py",  # numpy, through tricky_treats.adapters.vector
         "src/tricky_treats/adapters/_vector_tables.py",  # numpy, for its doctests
         "examples/hack-trick/tests/test_hack_trick.py",  # the candy game itself
+        "tests/test_learning_example.py",  # torch and sb3-contrib
     ):
         assert any(needed in line for line in skips), (needed, skips)
     for line in skips:

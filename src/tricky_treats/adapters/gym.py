@@ -419,11 +419,23 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.observation_space = batch.single_observation_space
         self.action_space = batch.single_action_space
         self._final_text: str | None = None
+        self._over = False  # the game has ended (the batch has dealt the next one already)
 
     @property
     def simulator(self) -> Simulator:
         """The game being played (read it; do not play on it)."""
         return self._batch.games._simulator(0)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal codes of the agent's turn, as booleans (``info["action_mask"]``'s).
+
+        The method sb3-contrib's ``MaskablePPO`` asks the env for; all False once a game
+        has ended (before ``reset``).
+        """
+        if self._over:
+            return np.zeros(self._batch.action_count, np.bool_)
+        masks: npt.NDArray[np.bool_] = self._batch.games.action_masks[0] == 1
+        return masks
 
     def reset(
         self, *, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None
@@ -437,6 +449,7 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         batch._np_random = self.np_random
         batch._deal([game_seed])
         self._final_text = None
+        self._over = False
         return batch.games.observations[0].copy(), self._info(None)
 
     def step(
@@ -450,6 +463,7 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if not batch.terminations[0]:
             return batch.games.observations[0].copy(), 0.0, False, False, self._info(None)
         # The batch has dealt the next game already: the observation is the finished one's.
+        self._over = True
         state = before.state()
         if batch.illegal[0]:  # the agent's move was not played
             self._final_text = None
