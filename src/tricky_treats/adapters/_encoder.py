@@ -41,6 +41,7 @@ class CoreEncoder:
 
     def __init__(self, encoding: ObservationEncoding, game: GameState) -> None:
         self.encoding = encoding
+        self._probe = game
         self.layout, self.card_deck, self.cards = layout_of(encoding, game)
         section = encoding.section("house_treats")
         self._treats_at = slice(section.start, section.stop)
@@ -138,5 +139,13 @@ class CoreEncoder:
         return [encode(action) for action in sim.state().history]
 
     def __getstate__(self) -> dict[str, Any]:
-        # The games are keyed by object identity, which a pickle does not keep.
-        return {**self.__dict__, "_games": {}}
+        # The games are keyed by object identity, which a pickle does not keep; the layout is
+        # the core's (an extension type in the compiled build, which pickles no instance):
+        # worked out again from the configuration when loaded.
+        state = {**self.__dict__, "_games": {}}
+        del state["layout"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.layout = layout_of(self.encoding, self._probe)[0]
