@@ -154,7 +154,7 @@ class Tables:
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
-        return self.with_board(
+        return self.with_deal(
             deck,
             self.qualifying,
             self.house_feature,
@@ -163,29 +163,6 @@ class Tables:
             self.street_treat,
             self.street_front,
             self.street_back,
-        )
-
-    def with_board(
-        self,
-        deck: tuple[int, ...],
-        qualifying: tuple[int, ...],
-        house_feature: tuple[int, ...],
-        house_treat: tuple[int, ...],
-        house_gain: tuple[tuple[int, ...], ...],
-        street_treat: tuple[int, ...],
-        street_front: tuple[int, ...],
-        street_back: tuple[int, ...],
-    ) -> Tables:
-        """The same tables for another deal of the same box: its deck, grid and street tokens."""
-        return self.with_deal(
-            deck,
-            qualifying,
-            house_feature,
-            house_treat,
-            house_gain,
-            street_treat,
-            street_front,
-            street_back,
             self.mean_icon,
             self.mean_ready,
             self.cards,
@@ -205,9 +182,10 @@ class Tables:
         mean_ready: tuple[int, ...],
         cards: tuple[object, ...],
     ) -> Tables:
-        """``with_board`` with the mean houses' icons and the cards by id too.
+        """The same tables for another deal of the same box.
 
-        A loaded game's cards, or a plugin's deal, may differ from the template's.
+        Its deck, grid, street tokens, mean houses' icons and cards by id (a loaded game's,
+        or a plugin's deal's, may differ from the template's).
         """
         return Tables(
             self.players,

@@ -27,7 +27,7 @@ from tricky_treats.simulator._core import (
 class Box:
     """What every deal of one configuration shares.
 
-    ``template`` is the core's tables of any of its games (``with_board`` gives a deal's);
+    ``template`` is the core's tables of any of its games (``with_deal`` gives a deal's);
     by grid house ``n * T + t`` (nice neighbour n with house treat token t of T), the
     feature it wants (an index into ``FEATURES``), the fewest cards of it its lowest tier
     wants, its treat token (an index into ``Treat``) and ``gains[count]``, the treats it
@@ -96,7 +96,8 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
         minimums.append(house_minimum[house])
         treats.append(house_treat[house])
         gains.append(house_gains[house])
-    tables = box.template.with_board(
+    template = box.template
+    tables = template.with_deal(
         tuple(deck),
         qualifying_table(box.features, features, minimums),
         tuple(features),
@@ -105,6 +106,9 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
         tuple([box.street_treat[s] for s in streets]),
         tuple([box.street_front[s] for s in streets]),
         tuple([box.street_back[s] for s in streets]),
+        template.mean_icon,
+        template.mean_ready,
+        template.cards,
     )
     market_size = tables.market_size
     core = new_core(tables, box.footprints, deck[:market_size], market_size, box.first_player)
