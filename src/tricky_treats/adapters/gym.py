@@ -283,7 +283,9 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
         before = games.simulators if self._next_step else None
         seats = self.seats.copy() if self._next_step else None
         self._clear()
-        self._collect(games._advance(codes, ~skipped if skipped.any() else None))
+        # Observed once the opponents have moved (_opponents_move), for the agent.
+        moving = ~skipped if skipped.any() else None
+        self._collect(games._advance(codes, moving, observe=False))
         lost = skipped & ~self._pending
         if lost.any():
             self._lose(np.flatnonzero(lost).tolist())
@@ -342,17 +344,34 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
             self.seats[envs] = self.np_random.integers(self.players, size=len(envs))
 
     def _opponents_move(self) -> None:
-        """Play the opponents in every game until the agent is to move in each."""
+        """Play the opponents in every game until the agent is to move in each.
+
+        The games are observed once, when the agent is to move in each: the built-in
+        opponents give legal codes (from the games' own legal actions), played without
+        observing the games in between; another function's codes are checked against the
+        masks of the games observed.
+        """
         games = self.games
+        trusted = self._choose is random_codes or self._choose is _greedy_codes
         while True:
             waiting = games.current_players != self.seats
             if not waiting.any():
+                if not games._observed:
+                    games._observe()
                 return
             envs = np.flatnonzero(waiting).tolist()
             chosen = self._choose([games._simulator(env) for env in envs], self.np_random)
-            codes = games.action_masks.argmax(axis=1)  # legal; skipped where none waits
-            codes[envs] = chosen
-            self._collect(games._advance(games._checked(codes), waiting))
+            if trusted:  # legal by construction; the others are skipped
+                codes = [0] * self.num_envs
+                for env, code in zip(envs, chosen, strict=True):
+                    codes[env] = code
+                self._collect(games._advance(codes, waiting, observe=False))
+                continue
+            if not games._observed:
+                games._observe()
+            found = games.action_masks.argmax(axis=1)  # legal; skipped where none waits
+            found[envs] = chosen
+            self._collect(games._advance(games._checked(found), waiting, observe=False))
 
     def _infos(self) -> dict[str, Any]:
         games = self.games

@@ -85,7 +85,13 @@ from tricky_treats.adapters._vector_api import (
     reset_seeds,
 )
 from tricky_treats.adapters._vector_input import MAX_ENVS, checked_size, first_no_code
-from tricky_treats.adapters._vector_tables import bit_rows, card_rows
+from tricky_treats.adapters._vector_tables import (
+    bit_rows,
+    board_offsets,
+    market_rows,
+    seat_offsets,
+    take_tables,
+)
 from tricky_treats.adapters.observation import (
     OBSERVATION_VERSION,
     ObservationEncoding,
@@ -180,35 +186,16 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self._viewer_rows = np.arange(n, dtype=np.intp) * self.players
         self._obs_rows = np.arange(n, dtype=np.intp) * self.observation_size
         self._mask_rows = np.arange(n, dtype=np.intp) * self.action_count
-        # Views of the fixed part: per game and viewer, each seat section's rows, in the
-        # viewer's order (row r is seat viewer + r), by kid where there are kids; the market's
-        # slots; the deck's counts (deck_size, deck_features, deck_icons, discarded). A move
-        # of a seat writes its row in every viewer's part, the row the viewer sees it at.
+        # Views of the fixed part: per game and viewer, the market's slots and the deck's
+        # counts (deck_size, deck_features, deck_icons, discarded). A move of a seat writes its
+        # rows in every viewer's part, the rows the viewer sees it at (row r is seat viewer
+        # + r), through the flat offsets below.
         layout = self._layout
         seats = self.players
-        kids = layout.worn_size // 39
+        kids = layout.kids
         houses = len(probe.setup.grid)
         mean_houses = len(probe.setup.mean_houses)
         fixed = self._fixed_part
-
-        def rows(name: str, *shape: int) -> npt.NDArray[np.float32]:
-            section = self.encoding.section(name)
-            view = fixed[:, :, section.start : section.stop].reshape(n, seats, seats, *shape)
-            if not np.shares_memory(view, fixed):  # pragma: no cover - numpy made a copy
-                raise AssertionError(f"the rows of {name} are not a view of the fixed part")
-            return view
-
-        self._kid_rows = rows("kids", kids, 33)
-        self._top_rows = rows("top_type", kids, 3)
-        self._icon_rows = rows("shown_icon", kids, 3)
-        self._visited_rows = rows("visited", houses)
-        self._tricked_rows = rows("tricked", mean_houses)
-        self._treat_rows = rows("treats", 3)
-        self._pumpkin_rows = rows("pumpkins")
-        self._footprint_rows = rows("footprints")
-        self._viewers = np.arange(seats, dtype=np.intp)[None, :]
-        # _row_of[seat, viewer]: the row of the seat in the viewer's observation.
-        self._row_of = (np.arange(seats)[:, None] - np.arange(seats)[None, :]) % seats
         market = self.encoding.section("market")
         slots = layout.market_size
         if self.encoding.section("discarded").stop != market.start + layout.market_row:
@@ -219,25 +206,50 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self._visited_bits = bit_rows(houses)  # also the nice houses' pumpkins
         self._tricked_bits = bit_rows(mean_houses)  # and the mean houses'
         self._street_bits = bit_rows(layout.streets)
-        # The board's sections that visits and tricks change, in every viewer's fixed part.
-        self._house_pumpkins, self._mean_pumpkins, self._street_flips, self._street_values = (
-            fixed[:, :, section.start : section.stop]
-            for section in map(
-                self.encoding.section,
-                ("house_pumpkin", "mean_pumpkin", "street_flipped", "street_value"),
-            )
-        )
         # The masks' takes, by slot and kid (the first codes), and the bits of the kids.
         take_count = layout.market_size * kids
         self._take_masks = self.action_masks[:, :take_count].reshape(n, -1, kids)
-        self._kid_bits = np.arange(kids, dtype=np.intp)
-        self._card_kid, self._card_top, self._card_icon, self._card_market = card_rows(self._layout)
+        self._kid_bits = bit_rows(kids).astype(np.int8)  # per bit mask of kids, its bits
+        self._card_market = market_rows(self._layout)
         # Per card, what drawing it from the deck takes off the deck's counts (-1: nothing).
         self._card_drawn = np.zeros((len(self._card_deck) + 1, 15), np.intp)
         for card, entries in enumerate(self._card_deck):
             if entries:
                 self._card_drawn[card, 0] = 1
                 self._card_drawn[card, [1 + entry for entry in entries]] = 1
+        # The same writes, flat: offsets into the fixed part (a game's part is one
+        # observation per viewer) where what a move changes goes, with every viewer's rows
+        # in one scatter. Per seat and kid, per card, per market slot, per seat (seat_row's
+        # fields), and the board's (board_row's).
+        self._fixed_flat = fixed.reshape(-1)
+        if not np.shares_memory(self._fixed_flat, fixed):  # pragma: no cover
+            raise AssertionError("the flat fixed part is not a view of it")
+        self._game_size = seats * self.observation_size
+        self._take_base, self._take_offsets, self._take_values = take_tables(
+            self.encoding, layout, seats
+        )
+        viewer_at = np.arange(seats, dtype=np.intp)[:, None] * self.observation_size
+        slot_at = market.start + np.arange(slots, dtype=np.intp)[:, None, None] * 14
+        self._slot_offsets = (slot_at + viewer_at + np.arange(14)).reshape(slots, -1)
+        self._deck_offsets = (viewer_at + market.start + slots * 14 + np.arange(15)).reshape(-1)
+        self._market_values = np.tile(self._card_market, (1, seats))
+        self._drawn_values = np.tile(self._card_drawn, (1, seats)).astype(np.float32)
+        self._seat_offsets = seat_offsets(
+            self.encoding,
+            seats,
+            (
+                ("visited", houses),
+                ("tricked", mean_houses),
+                ("treats", 3),
+                ("pumpkins", 1),
+                ("footprints", 1),
+            ),
+        ).reshape(seats, seats, -1)
+        self._board_offsets = board_offsets(
+            self.encoding,
+            seats,
+            ("house_pumpkin", "mean_pumpkin", "street_flipped", "street_value"),
+        ).reshape(seats, -1)
         # The deals made straight into cores (None for a game they do not cover), whose
         # simulators build their setups only when asked for one.
         base = BaseDeals.of(self._dealer)
@@ -253,6 +265,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self._deals: list[_core.Deal | None] = []
         self._rngs: list[random.Random] = []
         self._ready = False
+        self._observed = False  # the observations and masks are those of the games now
 
     # -- the games --------------------------------------------------------------------------
 
@@ -364,21 +377,27 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
     def _write_board_rows(self, rows: list[int]) -> None:
         """Write ``_core.board_row``s, each after its game, into every viewer's fixed part."""
         table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 4 + self._layout.streets)
-        game = table[:, 0]
-        self._house_pumpkins[game] = self._visited_bits[table[:, 1], None]
-        self._mean_pumpkins[game] = self._tricked_bits[table[:, 2], None]
-        self._street_flips[game] = self._street_bits[table[:, 3], None]
-        self._street_values[game] = table[:, None, 4:]
+        values = np.concatenate(
+            (
+                self._visited_bits[table[:, 1]],
+                self._tricked_bits[table[:, 2]],
+                self._street_bits[table[:, 3]],
+                table[:, 4:],
+            ),
+            axis=1,
+        )
+        at = (table[:, :1] * self._game_size)[:, :, None] + self._board_offsets
+        self._fixed_flat[at] = values[:, None, :]
 
     def _write_seat_rows(self, rows: list[int]) -> None:
         """Write ``_core.seat_row``s, each after its game and seat, into every viewer's rows."""
         table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 9)
-        game, viewer, row = table[:, :1], self._viewers, self._row_of[table[:, 1]]
-        self._visited_rows[game, viewer, row] = self._visited_bits[table[:, 2], None]
-        self._tricked_rows[game, viewer, row] = self._tricked_bits[table[:, 3], None]
-        self._treat_rows[game, viewer, row] = table[:, None, 4:7]
-        self._pumpkin_rows[game, viewer, row] = table[:, 7:8]
-        self._footprint_rows[game, viewer, row] = table[:, 8:9]
+        values = np.concatenate(
+            (self._visited_bits[table[:, 2]], self._tricked_bits[table[:, 3]], table[:, 4:]),
+            axis=1,
+        )
+        at = (table[:, :1] * self._game_size)[:, :, None] + self._seat_offsets[table[:, 1]]
+        self._fixed_flat[at] = values[:, None, :]
 
     # -- the Gymnasium interface ------------------------------------------------------------
 
@@ -433,11 +452,15 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self._advance(self._checked(actions), None)
         return self.observations, self.rewards, self.terminations, self.truncations, self._infos()
 
-    def _advance(self, codes: list[int], moving: npt.NDArray[np.bool_] | None) -> list[int]:
+    def _advance(
+        self, codes: list[int], moving: npt.NDArray[np.bool_] | None, observe: bool = True
+    ) -> list[int]:
         """Play ``codes[i]`` (checked) in each game ``i``, or only where ``moving`` is True.
 
         The rewards, terminations and final scores are those of this call's moves; the
-        games that end are dealt again. Returns the envs whose games ended.
+        games that end are dealt again. Returns the envs whose games ended. With ``observe``
+        False only ``current_players`` is brought up to date, not the observations and
+        masks (for moves that others play next: ``_observe()`` before they are read).
         """
         seat_rewards = self.seat_rewards
         seat_rewards[:] = 0
@@ -459,14 +482,15 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
             game, seat, kid, card, slot, after = (
                 np.fromiter(takes, np.intp, len(takes)).reshape(-1, 6).T
             )
-            # In every viewer's rows: the game, the viewer, the seat's row there, the kid.
-            at = game[:, None], self._viewers, self._row_of[seat], kid[:, None]
-            kids = self._kid_rows
-            kids[at] = np.maximum(kids[at], self._card_kid[card, None])
-            self._top_rows[at] = self._card_top[card, None]
-            self._icon_rows[at] = self._card_icon[card, None]
-            self._market_rows[game, :, slot] = self._card_market[after, None]
-            self._deck_rows[game] -= self._card_drawn[after, None]  # after: from the deck
+            # In every viewer's rows, flat: the kid's card and top, the slot, the deck.
+            flat = self._fixed_flat
+            at = (game * self._game_size)[:, None]
+            flat[at + self._take_base[seat, kid] + self._take_offsets[card]] = self._take_values[
+                card
+            ]
+            flat[at + self._slot_offsets[slot]] = self._market_values[after]
+            deck = at + self._deck_offsets
+            flat[deck] -= self._drawn_values[after]  # after: from the deck
         if refreshed:  # a game, its market's cards (all from the deck), the cards discarded
             rows = np.fromiter(refreshed, np.intp, len(refreshed))
             rows = rows.reshape(-1, self._layout.market_size + 2)
@@ -492,8 +516,20 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
             self._start(ended, seeds, seat_rows, board_rows)
         self.rewards[:] = seat_rewards[self._envs, self.movers]
         self._write_rows(seat_rows, board_rows)
-        self._observe()
+        if observe:
+            self._observe()
+        else:
+            self._note_players()
         return ended
+
+    def _note_players(self) -> None:
+        """Set ``current_players`` from the games, without observing them."""
+        if None in self._cores:  # a game played by the rules: its view says
+            self._observe()
+            return
+        players = [core.current for core in self._cores if core is not None]
+        self.current_players[:] = np.fromiter(players, np.int64, self.num_envs)
+        self._observed = False
 
     def _redeal(self, envs: list[int]) -> None:
         """Deal each of ``envs`` its next game, as if its game had ended (not scored)."""
@@ -540,6 +576,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
 
     def _observe(self) -> None:
         """Write every game's observation and mask, for its player to move."""
+        self._observed = True
         obs = self.observations
         masks = self.action_masks
         masks[:] = 0
@@ -553,9 +590,10 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
             self._cores, self._layout, self._deals, ones, values, takes, legal, ends, players
         )
         n = self.num_envs
-        self.current_players[:] = players
+        self.current_players[:] = np.fromiter(players, np.int64, n)
         fixed = self._fixed_part.reshape(n * self.players, -1)
-        np.take(fixed, self._viewer_rows + self.current_players, axis=0, out=obs)
+        # mode="clip": the rows are in range, and numpy buffers out= under mode="raise".
+        np.take(fixed, self._viewer_rows + self.current_players, axis=0, out=obs, mode="clip")
         ended_at = np.fromiter(ends, np.intp, len(ends)).reshape(n, 2)
         lengths = ended_at.copy()
         lengths[1:] -= ended_at[:-1]
@@ -567,8 +605,8 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
-        kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1, 1)
-        np.bitwise_and(kid_masks >> self._kid_bits, 1, out=self._take_masks)
+        kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1)
+        self._take_masks[:] = self._kid_bits[kid_masks]
         if None not in self._cores:
             return
         for env, core in enumerate(self._cores):
