@@ -152,7 +152,7 @@ def take_tables(
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]:
     """What a card put on a kid writes in every viewer's part of its game, flat.
 
-    ``base[seat, kid]``: per viewer, the start of the kid's block in ``kids`` (4 times),
+    ``base[seat * kids + kid]``: per viewer, the start of the kid's block in ``kids`` (4 times),
     of its entries in ``top_type`` (3 times) and in ``shown_icon`` (3 times);
     ``offsets[card]`` what to add to those (the card's 4 ones in the block, then 0, 1, 2
     twice) and ``values[card]`` the values written there (1 four times, the card's costume
@@ -180,7 +180,7 @@ def take_tables(
             values[card, 4 + layout.card_top[card][0]] = 1.0
             values[card, 7 + layout.card_top[card][1]] = 1.0
     return (
-        base.reshape(players, kids, -1),
+        base.reshape(players * kids, -1),
         np.tile(offsets, (1, players)),
         np.tile(values, (1, players)),
     )

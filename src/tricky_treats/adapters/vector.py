@@ -157,7 +157,11 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         self._encoder = CoreEncoder(self.encoding, probe)
         self._layout = self._encoder.layout
         self._card_deck, self._cards = self._encoder.card_deck, self._encoder.cards
-        self._count_at = np.array(self._layout.count_at, np.intp)
+        turn, passes = self._layout.count_at
+        # The counts of each step (a slice where they are side by side, as in version 1).
+        self._counts: slice | npt.NDArray[np.intp] = (
+            slice(turn, turn + 2) if passes == turn + 1 else np.array((turn, passes), np.intp)
+        )
         section = self.encoding.section("house_treats")
         self._treats_at = (section.start, section.stop)
         n = num_envs
@@ -377,11 +381,11 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
     def _write_board_rows(self, rows: list[int]) -> None:
         """Write ``_core.board_row``s, each after its game, into every viewer's fixed part."""
         table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 4 + self._layout.streets)
-        values = np.concatenate(
+        values = np.concatenate(  # take(): a row gather, quicker than indexing
             (
-                self._visited_bits[table[:, 1]],
-                self._tricked_bits[table[:, 2]],
-                self._street_bits[table[:, 3]],
+                self._visited_bits.take(table[:, 1], axis=0),
+                self._tricked_bits.take(table[:, 2], axis=0),
+                self._street_bits.take(table[:, 3], axis=0),
                 table[:, 4:],
             ),
             axis=1,
@@ -393,10 +397,15 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         """Write ``_core.seat_row``s, each after its game and seat, into every viewer's rows."""
         table = np.fromiter(rows, np.intp, len(rows)).reshape(-1, 9)
         values = np.concatenate(
-            (self._visited_bits[table[:, 2]], self._tricked_bits[table[:, 3]], table[:, 4:]),
+            (
+                self._visited_bits.take(table[:, 2], axis=0),
+                self._tricked_bits.take(table[:, 3], axis=0),
+                table[:, 4:],
+            ),
             axis=1,
         )
-        at = (table[:, :1] * self._game_size)[:, :, None] + self._seat_offsets[table[:, 1]]
+        offsets = self._seat_offsets.take(table[:, 1], axis=0)
+        at = (table[:, :1] * self._game_size)[:, :, None] + offsets
         self._fixed_flat[at] = values[:, None, :]
 
     # -- the Gymnasium interface ------------------------------------------------------------
@@ -485,12 +494,14 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
             # In every viewer's rows, flat: the kid's card and top, the slot, the deck.
             flat = self._fixed_flat
             at = (game * self._game_size)[:, None]
-            flat[at + self._take_base[seat, kid] + self._take_offsets[card]] = self._take_values[
-                card
-            ]
-            flat[at + self._slot_offsets[slot]] = self._market_values[after]
+            kids = self._take_base.take(seat * self._layout.kids + kid, axis=0)
+            kids += self._take_offsets.take(card, axis=0)
+            kids += at
+            flat[kids] = self._take_values.take(card, axis=0)
+            slots = at + self._slot_offsets.take(slot, axis=0)
+            flat[slots] = self._market_values.take(after, axis=0)  # after -1: the last row
             deck = at + self._deck_offsets
-            flat[deck] -= self._drawn_values[after]  # after: from the deck
+            flat[deck] -= self._drawn_values.take(after, axis=0)  # after: from the deck
         if refreshed:  # a game, its market's cards (all from the deck), the cards discarded
             rows = np.fromiter(refreshed, np.intp, len(refreshed))
             rows = rows.reshape(-1, self._layout.market_size + 2)
@@ -601,12 +612,12 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         at += np.repeat(self._obs_rows, lengths[:, 0])
         obs.reshape(-1)[at] = 1.0
         # As ints: numpy converts Python ints to float32 one by one, more slowly.
-        obs[:, self._count_at] = np.fromiter(values, np.intp, len(values)).reshape(n, -1)
+        obs[:, self._counts] = np.fromiter(values, np.intp, len(values)).reshape(n, -1)
         codes = np.fromiter(legal, np.intp, len(legal))
         codes += np.repeat(self._mask_rows, lengths[:, 1])
         masks.reshape(-1)[codes] = 1
         kid_masks = np.fromiter(takes, np.intp, len(takes)).reshape(n, -1)
-        self._take_masks[:] = self._kid_bits[kid_masks]
+        self._take_masks[:] = self._kid_bits.take(kid_masks, axis=0)
         if None not in self._cores:
             return
         for env, core in enumerate(self._cores):
