@@ -19,8 +19,13 @@ by random bots, ``--players`` players, in play order.
 With ``--env`` (needs the ``gymnasium`` and ``pettingzoo`` extras), the one-seat batched env
 (``adapters.gym.TrickyTreatsSeatVectorEnv``, 64 games, 2 players, the agent's legal codes
 drawn uniformly) against ``"greedy"`` opponents (``greedy_codes``) and against a loop calling
-``GreedyAgent`` per game (as ``"greedy"`` was before), in agent steps per CPU second, beside
-PettingZoo's ``connect_four_v3`` random games (``bench_vector.py``'s loop) in the same rounds.
+``GreedyAgent`` per game (as ``"greedy"`` was before), in agent steps per CPU second, each
+round a new env from its reset; and against ``"greedy"`` in steady state (one env, warmed up
+until every game has ended once, then played on round after round, as ``bench_vector.py``
+does: games in every phase, new deals included), beside
+PettingZoo's ``connect_four_v3`` random games (``bench_vector.py``'s loop) in the same rounds,
+and the ratio over it: the median of the rounds' ratios (each of one round) with their spread.
+``--env-only`` measures the env alone, without the choices above.
 """
 
 from __future__ import annotations
@@ -115,7 +120,7 @@ def agent_loop(simulators: Sequence[tt.Simulator], rng: Any) -> list[int]:
 def env_measures(steps: int, episodes: int) -> dict[str, Measure]:
     """The one-seat batched env against both kinds of greedy opponents, and connect four."""
     import numpy as np
-    from bench_vector import connect_four_steps
+    from bench_adapters import pettingzoo_steps  # bench_vector.py's loop
 
     from tricky_treats.adapters.gym import TrickyTreatsSeatVectorEnv
 
@@ -135,12 +140,39 @@ def env_measures(steps: int, episodes: int) -> dict[str, Measure]:
 
         return measure
 
+    def steady(opponents: Any) -> Measure:
+        """One env, warmed up once until every game has ended, then played on each round."""
+        envs = TrickyTreatsSeatVectorEnv(64, players=2, opponents=opponents)
+        rng = np.random.default_rng(0)
+        infos = envs.reset(seed=10**6)[1]
+        ended = np.zeros(64, np.bool_)
+        while not ended.all():  # games in every phase now, as in training
+            masks = infos["action_mask"]
+            _, _, terminations, _, infos = envs.step((rng.random(masks.shape) * masks).argmax(1))
+            ended |= terminations
+
+        def measure(number: int) -> tuple[float, int]:
+            nonlocal infos
+            played = 0
+            begun = time.process_time()
+            while played < steps:
+                masks = infos["action_mask"]
+                actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+                _, _, _, _, infos = envs.step(actions)
+                played += 64
+            return time.process_time() - begun, played
+
+        return measure
+
     def connect_four(number: int) -> tuple[float, int]:
-        rate, played = connect_four_steps(episodes, number * episodes)
+        from pettingzoo.classic import connect_four_v3
+
+        rate, played = pettingzoo_steps(connect_four_v3.env, episodes, number * episodes)
         return played / rate, played
 
     found = {
         "seat env, 64 games, greedy opponents (greedy_codes)": env_steps("greedy"),
+        "the same, steady state": steady("greedy"),
         "seat env, 64 games, GreedyAgent per game": env_steps(agent_loop),
     }
     try:
@@ -165,6 +197,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10, help="passes of greedy_codes a round")
     parser.add_argument("--rounds", type=int, default=7, help="alternating rounds")
     parser.add_argument("--env", action="store_true", help="also the one-seat env's steps")
+    parser.add_argument("--env-only", action="store_true", help="the one-seat env's steps only")
     parser.add_argument("--quick", action="store_true", help="a smoke run of seconds (CI)")
     args = parser.parse_args()
     games, repeat, rounds = (1, 1, 1) if args.quick else (args.games, args.repeat, args.rounds)
@@ -175,15 +208,16 @@ def main() -> None:
         f"{rounds} alternating rounds (lowest to highest)"
     )
     found: dict[str, list[float]] = {}
-    for number in range(rounds):
+    for number in range(0 if args.env_only else rounds):
         for name, measure in measures(args.players, games, repeat).items():
             seconds, work = measure(number)
             found.setdefault(name, []).append(work / seconds)
-    first = statistics.median(found["GreedyAgent.choose(view, legal, rng)"])
+    if found:
+        first = statistics.median(found["GreedyAgent.choose(view, legal, rng)"])
     for name, rates in found.items():
         ratio = statistics.median(rates) / first
         print(f"  {name:<58} {spread(rates):>30}  {ratio:5.1f}x")
-    if args.env:
+    if args.env or args.env_only:
         steps, episodes = (128, 2) if args.quick else (1_280, 40)
         print("agent steps per CPU second (connect_four_v3: steps of either player)")
         found = {}
@@ -196,9 +230,9 @@ def main() -> None:
         for name, rates in found.items():
             against = ""
             if fours:
-                against = (
-                    f"  {statistics.median(rates) / statistics.median(fours):.2f}x connect four"
-                )
+                ratios = [rate / four for rate, four in zip(rates, fours, strict=True)]
+                low, high = min(ratios), max(ratios)
+                against = f"  {statistics.median(ratios):.2f}x ({low:.2f}-{high:.2f}) connect four"
             print(f"  {name:<58} {spread(rates):>30}{against}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end (2 cores idle would be about 0)")
 

@@ -95,14 +95,18 @@ class CoreEncoder:
             setup.secret_tiles_face_up,
             setup.config.first_player,
         )
+        found = self._games[id(setup)] = (setup, deal, self._board(core, mean_tiles))
+        return found
+
+    def _board(self, core: _core.Core, mean_tiles: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        """The entries of the board that the deal of ``core``'s game fixes (a new array)."""
         ones: list[int] = []
         treats: list[int] = []
         _core.board_ones(core, self.layout, mean_tiles, ones, treats)
         board = np.zeros(self.encoding.size, np.float32)
         board[ones] = 1.0
         board[self._treats_at] = treats
-        found = self._games[id(setup)] = (setup, deal, board)
-        return found
+        return board
 
     def observation(self, sim: Simulator, viewer: int) -> npt.NDArray[np.float32]:
         """``viewer``'s observation of ``sim``'s game, a new array of ``encoding.size``.
@@ -112,16 +116,31 @@ class CoreEncoder:
         game = self._game(sim)
         if game is None:
             return self.encoding.encode(sim.state().view(viewer))
+        core = sim._core
+        assert core is not None
+        return self._listed(core, game[1], game[2].copy(), viewer)
+
+    def core_observation(
+        self, core: _core.Core, deal: _core.Deal, mean_tiles: tuple[int, ...], viewer: int
+    ) -> npt.NDArray[np.float32]:
+        """``viewer``'s observation of the game ``core`` plays, of ``deal`` (a new array).
+
+        ``mean_tiles`` are the indices of the mean houses' tiles; the core lists it all, as
+        ``observation`` does, without the game's setup.
+        """
+        return self._listed(core, deal, self._board(core, mean_tiles), viewer)
+
+    def _listed(
+        self, core: _core.Core, deal: _core.Deal, board: npt.NDArray[np.float32], viewer: int
+    ) -> npt.NDArray[np.float32]:
+        """``board`` (the deal's entries, written over) with the rest of the observation."""
         ones: list[int] = []
         counts: list[int] = []
         values: list[int] = []
-        core = sim._core
-        assert core is not None
-        _core.observation(core, self.layout, game[1], viewer, ones, counts, values)
-        out = game[2].copy()
-        out[ones] = 1.0
-        out[counts] = values
-        return out
+        _core.observation(core, self.layout, deal, viewer, ones, counts, values)
+        board[ones] = 1.0
+        board[counts] = values
+        return board
 
     def action_mask(self, sim: Simulator, viewer: int) -> npt.NDArray[np.int8]:
         """1 for each of ``viewer``'s legal actions by code (``ObservationEncoding``'s)."""

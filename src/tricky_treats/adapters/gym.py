@@ -269,6 +269,7 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
         if not self._ready:
             raise InvalidActionError("step() before reset(): call reset() first")
         games = self.games
+        games._finished.clear()  # the games that end in this step, for their final views
         found = np.asarray(actions)
         skipped = self._pending.copy()  # next-step auto-reset: their new game is shown only
         right_shape = found.shape == (self.num_envs,)
@@ -312,8 +313,7 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
             return
         for env in np.flatnonzero(self.terminations).tolist():
             seat = int(seats[env])
-            view = before[env].state().view(seat)
-            self._observations[env] = self.encoding.encode(view)
+            self._observations[env] = games._final_observation(env, seat, before[env])
             self._masks[env] = 0  # the game is over
             self._info_seats[env] = seat
 
@@ -483,20 +483,15 @@ class TrickyTreatsEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             return batch.games.observations[0].copy(), 0.0, False, False, self._info(None)
         # The batch has dealt the next game already: the observation is the finished one's.
         self._over = True
-        state = before.state()
+        obs = batch.games._final_observation(0, seat, before)
         if batch.illegal[0]:  # the agent's move was not played
             self._final_text = None
             info = self._info(seat) | {"illegal_action": True}
-            return (
-                np.asarray(self.encoding.encode(state.view(seat)), np.float32),
-                -1.0,
-                True,
-                False,
-                info,
-            )
-        final = state.view(seat)
-        self._final_text = view_text(final) if self.render_mode == "ansi" else None
-        obs = np.asarray(self.encoding.encode(final), np.float32)
+            return obs, -1.0, True, False, info
+        if self.render_mode == "ansi":
+            self._final_text = view_text(before.state().view(seat))
+        else:
+            self._final_text = None
         return obs, float(batch.rewards[0]), True, False, self._info(seat)
 
     def _info(self, ended_seat: int | None) -> dict[str, Any]:

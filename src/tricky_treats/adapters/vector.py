@@ -267,6 +267,10 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         # The games the core plays and encodes (None: by the rules, from their views).
         self._cores: list[_core.Core | None] = []
         self._deals: list[_core.Deal | None] = []
+        self._mean_tiles: list[tuple[int, ...]] = []  # the tiles' indices, per core's game
+        # Per env whose game ended since the last clear(): that game's core, deal and mean
+        # tiles (None: played by the rules), for its final observation (final_observation).
+        self._finished: dict[int, tuple[_core.Core, _core.Deal, tuple[int, ...]] | None] = {}
         self._rngs: list[random.Random] = []
         self._ready = False
         self._observed = False  # the observations and masks are those of the games now
@@ -296,6 +300,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
             self._game_seeds.append(seed)
             self._cores.append(None)
             self._deals.append(None)
+            self._mean_tiles.append(())
         else:
             self._sims[env] = sim
             self._game_seeds[env] = seed
@@ -341,6 +346,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
                 mean_tiles = tuple([tile_index[house.tile.id] for house in setup.mean_houses])
                 face_up = setup.secret_tiles_face_up
             self._cores[env] = core
+            self._mean_tiles[env] = mean_tiles
             deal = self._deals[env] = self._encoder.deal(
                 core, secret_tiles, mean_tiles, face_up, self._dealer_first_player
             )
@@ -517,6 +523,19 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
                     if sim.is_over:
                         ended.append(env)
         if ended:
+            finished = self._finished
+            for env in ended:  # the first game of each env to end since the last clear()
+                if env not in finished:
+                    found, deal = self._cores[env], self._deals[env]
+                    finished[env] = (
+                        None
+                        if found is None or deal is None
+                        else (
+                            found,
+                            deal,
+                            self._mean_tiles[env],
+                        )
+                    )
             outcomes = [self._outcome(env) for env in ended]  # each scored once
             players = self.players
             seat_rewards[ended] = [rewards_of(players, winners) for _, winners in outcomes]
@@ -541,6 +560,18 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         players = [core.current for core in self._cores if core is not None]
         self.current_players[:] = np.fromiter(players, np.int64, self.num_envs)
         self._observed = False
+
+    def _final_observation(self, env: int, seat: int, sim: Simulator) -> npt.NDArray[np.float32]:
+        """``seat``'s observation of ``sim``, env ``env``'s game until it ended or was left.
+
+        By the core, from what the game's deal fixed, where the game ended since
+        ``_finished`` was last cleared and the core played it; else by the encoder.
+        """
+        found = self._finished.get(env)
+        if found is None:
+            return self._encoder.observation(sim, seat)
+        core, deal, mean_tiles = found
+        return self._encoder.core_observation(core, deal, mean_tiles, seat)
 
     def _redeal(self, envs: list[int]) -> None:
         """Deal each of ``envs`` its next game, as if its game had ended (not scored)."""
