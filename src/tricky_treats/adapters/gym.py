@@ -71,7 +71,7 @@ from tricky_treats.adapters._vector_input import seeds_of
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
-from tricky_treats.simulator import Simulator, greedy_codes
+from tricky_treats.simulator import Simulator, _core, greedy_codes
 
 __all__ = [
     "ENV_ID",
@@ -103,9 +103,22 @@ def _greedy_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> 
     """``GreedyAgent``'s choice in each game: the ``"greedy"`` opponents.
 
     ``simulator.greedy_codes`` for the whole batch at once (one call into the compact core),
-    its ties broken by a ``random.Random`` seeded from ``rng``.
+    its ties broken by a ``random.Random`` seeded from ``rng``. Where the core plays every
+    game and no variant adds scoring lines, its ``greedy_batch`` chooses: the same codes and
+    draws as ``greedy_codes``, each take valued from the mover's points worked out once.
     """
-    return greedy_codes(simulators, random.Random(int(rng.integers(1 << 63))))
+    tie_breaker = random.Random(int(rng.integers(1 << 63)))
+    cores: list[_core.Core] = []
+    scorings: list[_core.Scoring] = []
+    for sim in simulators:
+        core = sim._core
+        if core is None or sim._sheets or core.current < 0:
+            return greedy_codes(simulators, tie_breaker)  # it values them, or says why not
+        cores.append(core)
+        scorings.append(sim._scored())
+    if not cores:
+        return greedy_codes(simulators, tie_breaker)  # an empty batch: its error
+    return _core.greedy_batch(cores, scorings, tie_breaker.getrandbits)
 
 
 ILLEGAL_ACTIONS = ("lose", "raise")
