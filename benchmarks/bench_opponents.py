@@ -16,16 +16,17 @@ by random bots, ``--players`` players, in play order.
   mover's view, the legal actions, ``choose`` and the action's code;
 - ``simulator.greedy_codes`` in batches of 1 and of 64 simulators (one call a batch).
 
-With ``--env`` (needs the ``gymnasium`` and ``pettingzoo`` extras), the one-seat batched env
-(``adapters.gym.TrickyTreatsSeatVectorEnv``, 64 games, 2 players, the agent's legal codes
-drawn uniformly) against ``"greedy"`` opponents (``greedy_codes``) and against a loop calling
-``GreedyAgent`` per game (as ``"greedy"`` was before), in agent steps per CPU second, each
-round a new env from its reset; and against ``"greedy"`` in steady state (one env, warmed up
-until every game has ended once, then played on round after round, as ``bench_vector.py``
-does: games in every phase, new deals included), beside
-PettingZoo's ``connect_four_v3`` random games (``bench_vector.py``'s loop) in the same rounds,
-and the ratio over it: the median of the rounds' ratios (each of one round) with their spread.
-``--env-only`` measures the env alone, without the choices above.
+With ``--env`` (needs the ``gymnasium`` and ``pettingzoo`` extras, and pygame for
+``connect_four_v3``), the one-seat batched env (``adapters.gym.TrickyTreatsSeatVectorEnv``,
+64 games, 2 players, the agent's legal codes drawn uniformly), in agent steps per CPU second:
+against ``"greedy"`` opponents, each round a new env from its reset (6,400 steps); the same in
+steady state (one env, warmed up until every game has ended once, then played on round after
+round, as ``bench_vector.py`` does: games in every phase, new deals included); against a loop
+calling ``GreedyAgent`` per game (as ``"greedy"`` was before; 1,280 steps, a new env a round);
+beside PettingZoo's ``connect_four_v3`` random games (``bench_vector.py``'s loop, 100 games a
+round) in the same rounds, and the ratio over it: the median of the rounds' ratios (each of
+one round) with their spread. ``--env-only`` measures the env alone, without the choices
+above.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def env_measures(steps: int, episodes: int) -> dict[str, Measure]:
 
     from tricky_treats.adapters.gym import TrickyTreatsSeatVectorEnv
 
-    def env_steps(opponents: Any) -> Measure:
+    def env_steps(opponents: Any, steps: int = steps) -> Measure:
         def measure(number: int) -> tuple[float, int]:
             envs = TrickyTreatsSeatVectorEnv(64, players=2, opponents=opponents)
             rng = np.random.default_rng(number)
@@ -171,9 +172,9 @@ def env_measures(steps: int, episodes: int) -> dict[str, Measure]:
         return played / rate, played
 
     found = {
-        "seat env, 64 games, greedy opponents (greedy_codes)": env_steps("greedy"),
+        'seat env, 64 games, "greedy" opponents': env_steps("greedy"),
         "the same, steady state": steady("greedy"),
-        "seat env, 64 games, GreedyAgent per game": env_steps(agent_loop),
+        "seat env, 64 games, GreedyAgent per game": env_steps(agent_loop, min(steps, 1_280)),
     }
     try:
         from pettingzoo.classic import connect_four_v3  # noqa: F401 - needs pygame too
@@ -218,7 +219,7 @@ def main() -> None:
         ratio = statistics.median(rates) / first
         print(f"  {name:<58} {spread(rates):>30}  {ratio:5.1f}x")
     if args.env or args.env_only:
-        steps, episodes = (128, 2) if args.quick else (1_280, 40)
+        steps, episodes = (128, 2) if args.quick else (6_400, 100)
         print("agent steps per CPU second (connect_four_v3: steps of either player)")
         found = {}
         env = env_measures(steps, episodes)

@@ -310,7 +310,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
     ) -> None:
         """Deal each of ``envs`` the game of its seed, with its board's fixed entries.
 
-        The arrays of all the games dealt are written at once, by one scatter each, but for
+        The seeds are checked (``reset``'s, or drawn below 2**63). The arrays of all the games dealt are written at once, by one scatter each, but for
         their seat and board rows, which go to the lists (the caller writes them, with the
         moves' own).
         """
@@ -324,7 +324,7 @@ class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.ND
         base = self._base
         base_tiles = self._base_tiles
         for env, seed in zip(envs, seeds, strict=True):
-            dealt_here = None if base is None else base.deal(seed)
+            dealt_here = None if base is None else base.deal(seed, checked=True)
             if dealt_here is not None:
                 assert base is not None
                 core, scoring, face_up = dealt_here

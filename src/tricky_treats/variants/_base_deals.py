@@ -211,13 +211,18 @@ class BaseDeals:
             rules.pumpkin_points,
         )
 
-    def deal(self, seed: int) -> tuple[_core.Core, _core.Scoring, bool] | None:
+    def deal(
+        self, seed: int, checked: bool = False
+    ) -> tuple[_core.Core, _core.Scoring, bool] | None:
         """The first core of the game of ``seed``, its scoring and whether tiles show.
 
         None where a variant's board hook moved what the base deal dealt (deal that game by
-        ``new_game``). Raises ``new_game``'s error for a seed it does not take.
+        ``new_game``). Raises ``new_game``'s error for a seed it does not take, unless
+        ``checked``: the caller has checked it (the vector env's seeds, each a whole number
+        below 2**63).
         """
-        check_seed(seed)
+        if not checked:
+            check_seed(seed)
         rng = _seeded_random(seed)
         shuffled = _shuffled(rng, self._shuffles)
         face_up = False
