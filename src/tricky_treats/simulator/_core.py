@@ -1521,6 +1521,8 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
         return greedy_values(core, scoring, codes)
     others = [code for code in codes if code >= take_count]
     other_values = greedy_values(core, scoring, others) if others else []
+    if len(others) == len(codes):  # no take
+        return other_values
     features = t.card_features
     current = core.current
     seat = core.seats[current]
