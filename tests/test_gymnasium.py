@@ -7,6 +7,7 @@ run on the real envs with real steps; the observations are checked against
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -32,7 +33,7 @@ from tricky_treats.adapters.gym import (
 )
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.errors import ConfigurationError, IllegalActionError
-from tricky_treats.simulator import Simulator
+from tricky_treats.simulator import Simulator, greedy_codes
 
 
 def _legal(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -506,3 +507,47 @@ def test_action_masks_are_the_info_masks_and_empty_once_the_game_ends() -> None:
     assert not env.action_masks().any()  # the game is over: no legal code until reset
     env.reset(seed=4)
     assert env.action_masks().any()
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (3, {"variants": ["open-objectives"], "refresh_ends_turn": True}),
+        (4, {"any_mean_house": True}),
+        (2, {"variants": ["family"]}),  # scoring lines: greedy_codes values by the agent
+    ],
+)
+def test_greedy_opponents_play_the_moves_and_draws_of_greedy_codes(
+    players: int, options: dict[str, Any]
+) -> None:
+    """``"greedy"``: ``simulator.greedy_codes`` with a ``random.Random`` seeded from
+    ``np_random``. The built-in opponents (the core chooses for the batch, each take valued
+    from the mover's points worked out once; the games encoded once a step) and that very
+    function given as the opponents (its codes checked against masks encoded each round)
+    play the same games: the same observations, masks, seats and rewards step after step,
+    and the same draws from ``np_random``."""
+
+    def by_greedy_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> list[int]:
+        return greedy_codes(simulators, random.Random(int(rng.integers(1 << 63))))
+
+    built_in = TrickyTreatsSeatVectorEnv(12, players, seat="random", opponents="greedy", **options)
+    given = TrickyTreatsSeatVectorEnv(
+        12, players, seat="random", opponents=by_greedy_codes, **options
+    )
+    obs, infos = built_in.reset(seed=8)
+    expected_obs, expected = given.reset(seed=8)
+    rng = np.random.default_rng(8)
+    ended = 0
+    for _ in range(120):
+        assert np.array_equal(obs, expected_obs)
+        assert np.array_equal(infos["action_mask"], expected["action_mask"])
+        assert np.array_equal(infos["seat"], expected["seat"])
+        actions = _legal(infos["action_mask"], rng)
+        obs, rewards, terminations, _, infos = built_in.step(actions)
+        expected_obs, expected_rewards, expected_ends, _, expected = given.step(actions)
+        assert np.array_equal(rewards, expected_rewards)
+        assert np.array_equal(terminations, expected_ends)
+        ended += int(terminations.sum())
+    assert ended >= 12
+    assert built_in.np_random.bit_generator.state == given.np_random.bit_generator.state

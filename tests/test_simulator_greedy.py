@@ -234,27 +234,3 @@ def test_the_greedy_agent_chooses_exactly_as_it_did(
         old = tt.play_game(game, [_RulesGreedyAgent()] * players, seed=seed)
         assert new == old
 
-
-def test_the_batch_for_the_envs_values_and_chooses_as_greedy_codes_does() -> None:
-    """``_core.greedy_batch``, the seat env's greedy opponents: its takes valued from the
-    mover's points worked out once give ``greedy_values``' very floats, and it chooses the
-    codes of ``greedy_codes`` with the same draws, in real games of 2 to 4 players."""
-    states = _states(24, (2, 3, 4)) + _states(12, (2, 4), CORE_VARIANTS)
-    sims = [tt.Simulator(state) for state in states]
-    cores: list[_core.Core] = []
-    takes = 0
-    for sim in sims:
-        core = sim._core
-        assert core is not None
-        codes = core.legal_codes()
-        scoring = sim._scored()
-        values = _core.greedy_values(core, scoring, codes)
-        assert _core.greedy_take_values(core, scoring, codes) == values  # equal floats
-        takes += sum(code < core.tables.take_count for code in codes)
-        cores.append(core)
-    assert takes > 1000
-    rng, expected = random.Random(5), random.Random(5)
-    chosen = _core.greedy_batch(cores, [sim._scored() for sim in sims], rng.getrandbits)
-    assert chosen == greedy_codes(sims, expected)
-    assert rng.getstate() == expected.getstate()
-    assert [sim.state() for sim in sims] == states  # every game left as it was

@@ -68,10 +68,10 @@ from tricky_treats.adapters._vector_api import (
     reset_seeds,
 )
 from tricky_treats.adapters._vector_input import seeds_of
-from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
+from tricky_treats.adapters.vector import TrickyTreatsVectorEnv, _greedy_choices
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
-from tricky_treats.simulator import Simulator, _core, greedy_codes
+from tricky_treats.simulator import Simulator
 
 __all__ = [
     "ENV_ID",
@@ -107,18 +107,7 @@ def _greedy_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> 
     game and no variant adds scoring lines, its ``greedy_batch`` chooses: the same codes and
     draws as ``greedy_codes``, each take valued from the mover's points worked out once.
     """
-    tie_breaker = random.Random(int(rng.integers(1 << 63)))
-    cores: list[_core.Core] = []
-    scorings: list[_core.Scoring] = []
-    for sim in simulators:
-        core = sim._core
-        if core is None or sim._sheets or core.current < 0:
-            return greedy_codes(simulators, tie_breaker)  # it values them, or says why not
-        cores.append(core)
-        scorings.append(sim._scored())
-    if not cores:
-        return greedy_codes(simulators, tie_breaker)  # an empty batch: its error
-    return _core.greedy_batch(cores, scorings, tie_breaker.getrandbits)
+    return _greedy_choices(simulators, random.Random(int(rng.integers(1 << 63))))
 
 
 ILLEGAL_ACTIONS = ("lose", "raise")
