@@ -42,9 +42,10 @@ registry, for ``gymnasium.make`` and ``gymnasium.make_vec`` (without the import,
   ``tricky_treats.agents.GreedyAgent``, made for the whole batch at once by
   ``tricky_treats.simulator.greedy_codes``), ``"policy"`` (the shipped learned policy's,
   ``ValuePolicyAgent.shipped()``, made for the whole batch at once on the compact core by
-  ``tricky_treats.adapters.policy.shipped_policy_codes``; it draws nothing) or a function ``choose(simulators, rng) ->
-  list[int]``, given the games in which an opponent is to move (``tt.Simulator``s: read
-  them, do not play on them) and ``np_random``, and giving a legal code for each.
+  ``tricky_treats.adapters.policy.shipped_policy_codes``; it draws nothing) or a function
+  ``choose(simulators, rng) -> list[int]``, given the games in which an opponent is to
+  move (``tt.Simulator``s: read them, do not play on them) and ``np_random``, and giving a
+  legal code for each.
 """
 
 from __future__ import annotations
@@ -70,9 +71,9 @@ from tricky_treats.adapters._vector_api import (
     reset_seeds,
 )
 from tricky_treats.adapters._vector_input import seeds_of
+from tricky_treats.adapters.policy import shipped_policy_codes
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.components import ComponentData
-from tricky_treats.adapters.policy import shipped_policy_codes
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
 from tricky_treats.simulator import Simulator, greedy_codes
 

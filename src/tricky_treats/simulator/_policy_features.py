@@ -26,7 +26,6 @@ from tricky_treats.simulator._core import (
     TREAT_MASK,
     Core,
     Scoring,
-    Seat,
     costume_of,
 )
 from tricky_treats.simulator._simulator import Simulator
@@ -205,9 +204,7 @@ def _seat_features(
     row.append(complete / 10)
 
 
-def _features(
-    core: Core, scoring: Scoring, number: int
-) -> list[float]:
+def _features(core: Core, scoring: Scoring, number: int) -> list[float]:
     """``adapters.policy.afterstate_features`` of the state ``core`` plays, for seat ``number``."""
     players = core.tables.players
     leader = (number + 1) % players
@@ -230,9 +227,7 @@ def _features(
     return row
 
 
-def afterstate_rows(
-    core: Core, scoring: Scoring, codes: list[int]
-) -> list[list[float]]:
+def afterstate_rows(core: Core, scoring: Scoring, codes: list[int]) -> list[list[float]]:
     """Per code of ``codes`` (each legal here), the features of its afterstate for the mover.
 
     Each code is played on the core and undone: the mover's board is played on a copy, the
@@ -274,9 +269,7 @@ def afterstate_rows(
     return rows
 
 
-def best_code(
-    core: Core, scoring: Scoring, weights: list[float]
-) -> int:
+def best_code(core: Core, scoring: Scoring, weights: list[float]) -> int:
     """The legal code whose afterstate ``weights`` value highest, the first on a tie.
 
     The value of a row is ``0.0 + w[0] * f[0] + w[1] * f[1] + ...``, summed left to right.
@@ -314,8 +307,7 @@ def value_policy_codes(
     count = len(simulators)
     if not count:
         raise ConfigurationError(
-            "the value policy chooses for one simulator or more, got none: pass the games "
-            "to play"
+            "the value policy chooses for one simulator or more, got none: pass the games to play"
         )
     if len(weights) != FEATURE_COUNT:
         raise ConfigurationError(
