@@ -204,8 +204,8 @@ def _seat_features(
     row.append(complete / 10)
 
 
-def _features(core: Core, scoring: Scoring, number: int) -> list[float]:
-    """``adapters.policy.afterstate_features`` of the state ``core`` plays, for seat ``number``."""
+def _leader(core: Core, scoring: Scoring, number: int) -> int:
+    """The other seat with the most visible points, the next in turn order on a tie."""
     players = core.tables.players
     leader = (number + 1) % players
     if players > 2:
@@ -216,9 +216,23 @@ def _features(core: Core, scoring: Scoring, number: int) -> list[float]:
             if total > best:
                 best = total
                 leader = other
+    return leader
+
+
+def _features(
+    core: Core, scoring: Scoring, number: int, leader: int, leaders: list[float], pumpkins: int
+) -> list[float]:
+    """``adapters.policy.afterstate_features`` of the state ``core`` plays, for seat ``number``.
+
+    ``leader`` is the leading other seat; ``leaders`` its features when the nice houses'
+    pumpkins were ``pumpkins`` (the only thing of theirs a move of ``number`` may change).
+    """
     row: list[float] = []
     _seat_features(core, scoring, number, True, row)
-    _seat_features(core, scoring, leader, False, row)
+    if core.house_pumpkins == pumpkins:
+        row.extend(leaders)
+    else:
+        _seat_features(core, scoring, leader, False, row)
     row.append(row[0] - row[SEAT_FEATURE_COUNT])
     row.append((core.tables.deck_size - core.position) / 10)
     row.append((_bits(core.house_pumpkins) + _bits(core.mean_pumpkins)) / 10)
@@ -247,12 +261,17 @@ def afterstate_rows(core: Core, scoring: Scoring, codes: list[int]) -> list[list
     trigger = core.trigger
     played = core.played
     length = len(played)
+    # A move changes the mover's board alone (and the market, the deck and the pumpkins):
+    # the leader, and their features but for the pumpkins on the houses they reach, stay.
+    leader = _leader(core, scoring, current)
+    leaders: list[float] = []
+    _seat_features(core, scoring, leader, False, leaders)
     rows: list[list[float]] = []
     for code in codes:
         seats[current] = seat.copy()
         core.market = market[:]
         played_it = core.play(code)
-        rows.append(_features(core, scoring, current))
+        rows.append(_features(core, scoring, current, leader, leaders, house_pumpkins))
         seats[current] = seat
         core.market = market
         core.position = position
