@@ -26,6 +26,7 @@ from tricky_treats.simulator._core import (
     TREAT_MASK,
     Core,
     Scoring,
+    Seat,
     costume_of,
 )
 from tricky_treats.simulator._simulator import Simulator
@@ -82,21 +83,40 @@ def _visible_total(core: Core, scoring: Scoring, number: int, secret: bool) -> i
     return total
 
 
-def _seat_features(
-    core: Core,
-    scoring: Scoring,
-    number: int,
-    secret: bool,
-    row: list[float],
-) -> None:
-    """Append ``adapters.policy._seat_features(state, number, secret)`` to ``row``.
+class TileWorth:
+    """What a seat's trick tiles make of its treats (``_seat_features``' first part).
 
-    The same operations in the same order: the tiles the seat has access to (its secret tile
-    if ``secret``, then the mean houses it tricked, by number), each tile's treats and the
-    houses by number.
+    For the treats ``treats`` and tricked houses ``tricked`` it was worked out from (packed):
+    the tiles' points, ``progress``, what one more treat of each kind is worth, the held
+    treats' worth and the treats on the tracks.
     """
-    t = core.tables
-    seat = core.seats[number]
+
+    def __init__(
+        self,
+        treats: int,
+        tricked: int,
+        points: int,
+        progress: float,
+        worth: list[float],
+        held_value: float,
+        on_tracks: int,
+    ) -> None:
+        self.treats = treats
+        self.tricked = tricked
+        self.points = points
+        self.progress = progress
+        self.worth = worth
+        self.held_value = held_value
+        self.on_tracks = on_tracks
+
+
+def tile_worth(scoring: Scoring, number: int, seat: Seat, secret: bool) -> TileWorth:
+    """Seat ``number``'s ``TileWorth``: its secret tile's only if ``secret``.
+
+    The same operations in the same order as ``adapters.policy._seat_features``: the tiles
+    the seat has access to (its secret tile if ``secret``, then the mean houses it tricked,
+    by number), each tile's treats in ``Treat``'s order.
+    """
     packed = seat.treats
     needs = scoring.tile_needs
     points = scoring.tile_points
@@ -134,6 +154,35 @@ def _seat_features(
                 held += 1.0 if share >= 1.0 else share  # min(1.0, share)
                 worth[treat] += tile_points / size
         progress += tile_points * held / distinct
+    held_value = 0.0
+    on_tracks = 0
+    for treat in range(kinds):
+        count = packed >> TREAT_BITS * treat & TREAT_MASK
+        held_value += worth[treat] * count
+        on_tracks += count
+    return TileWorth(packed, seat.tricked, tiles, progress, worth, held_value, on_tracks)
+
+
+def _seat_features(
+    core: Core,
+    scoring: Scoring,
+    number: int,
+    secret: bool,
+    row: list[float],
+    known: TileWorth | None,
+) -> None:
+    """Append ``adapters.policy._seat_features(state, number, secret)`` to ``row``.
+
+    The same operations in the same order (see ``tile_worth``), the houses by number.
+    ``known``: the seat's ``TileWorth`` before a move, used if the treats and the tricked
+    houses are still the same (a take, a refresh or a pass changes neither).
+    """
+    t = core.tables
+    seat = core.seats[number]
+    part = known
+    if part is None or part.treats != seat.treats or part.tricked != seat.tricked:
+        part = tile_worth(scoring, number, seat, secret)
+    worth = part.worth
     features = t.card_features
     costumes = 0
     potential = 0.0
@@ -152,7 +201,7 @@ def _seat_features(
                 potential += 2 * (theme + colour + 0.3)
             else:
                 potential += 1 * (1.0 + 0.6 + 0.3)
-    total = seat.pumpkins * scoring.pumpkin_points + costumes + tiles
+    total = seat.pumpkins * scoring.pumpkin_points + costumes + part.points
     # The nice houses the seat reaches and has not visited (R5, R6).
     visitable = seat.qualified & ~seat.visited
     houses = 0
@@ -169,12 +218,6 @@ def _seat_features(
             treats += given
             value += given * worth[t.house_treat[house]]
         house += 1
-    held_value = 0.0
-    on_tracks = 0
-    for treat in range(kinds):
-        count = packed >> TREAT_BITS * treat & TREAT_MASK
-        held_value += worth[treat] * count
-        on_tracks += count
     icons = seat.icons
     top_icons = max(
         icons & COUNT_MASK, icons >> COUNT_BITS & COUNT_MASK, icons >> 2 * COUNT_BITS & COUNT_MASK
@@ -194,9 +237,9 @@ def _seat_features(
     row.append(pumpkins / 10)
     row.append(treats / 10)
     row.append(value / 10)
-    row.append(progress / 10)
-    row.append(held_value / 10)
-    row.append(on_tracks / 10)
+    row.append(part.progress / 10)
+    row.append(part.held_value / 10)
+    row.append(part.on_tracks / 10)
     row.append(seat.footprints / 10)
     row.append(top_icons / 10)
     row.append(trickable / 10)
@@ -220,19 +263,26 @@ def _leader(core: Core, scoring: Scoring, number: int) -> int:
 
 
 def _features(
-    core: Core, scoring: Scoring, number: int, leader: int, leaders: list[float], pumpkins: int
+    core: Core,
+    scoring: Scoring,
+    number: int,
+    own: TileWorth,
+    leader: int,
+    leaders: list[float],
+    pumpkins: int,
 ) -> list[float]:
     """``adapters.policy.afterstate_features`` of the state ``core`` plays, for seat ``number``.
 
-    ``leader`` is the leading other seat; ``leaders`` its features when the nice houses'
+    ``own``: the mover's ``TileWorth`` before the move; ``leader`` is the leading other
+    seat, ``leaders`` its features when the nice houses'
     pumpkins were ``pumpkins`` (the only thing of theirs a move of ``number`` may change).
     """
     row: list[float] = []
-    _seat_features(core, scoring, number, True, row)
+    _seat_features(core, scoring, number, True, row, own)
     if core.house_pumpkins == pumpkins:
         row.extend(leaders)
     else:
-        _seat_features(core, scoring, leader, False, row)
+        _seat_features(core, scoring, leader, False, row, None)
     row.append(row[0] - row[SEAT_FEATURE_COUNT])
     row.append((core.tables.deck_size - core.position) / 10)
     row.append((_bits(core.house_pumpkins) + _bits(core.mean_pumpkins)) / 10)
@@ -265,13 +315,14 @@ def afterstate_rows(core: Core, scoring: Scoring, codes: list[int]) -> list[list
     # the leader, and their features but for the pumpkins on the houses they reach, stay.
     leader = _leader(core, scoring, current)
     leaders: list[float] = []
-    _seat_features(core, scoring, leader, False, leaders)
+    _seat_features(core, scoring, leader, False, leaders, None)
+    own = tile_worth(scoring, current, seat, True)
     rows: list[list[float]] = []
     for code in codes:
         seats[current] = seat.copy()
         core.market = market[:]
         played_it = core.play(code)
-        rows.append(_features(core, scoring, current, leader, leaders, house_pumpkins))
+        rows.append(_features(core, scoring, current, own, leader, leaders, house_pumpkins))
         seats[current] = seat
         core.market = market
         core.position = position
