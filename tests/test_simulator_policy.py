@@ -55,11 +55,19 @@ def _states(games: int, players: Sequence[int], variants: Sequence[str] = ()) ->
 
 
 def _agents_code(agent: ValuePolicyAgent, state: tt.GameState, seed: int = 0) -> int:
-    """The code ``agent.choose`` plays on the view of the player to move."""
+    """The code the agent's valuation by the rules finds best on a sample of the mover's view.
+
+    As ``ValuePolicyAgent.choose`` was before it valued on the core: ``afterstate_features``
+    of every action applied by the rules, the first of the highest value.
+    """
     seat = state.current_player
     assert seat is not None
-    choice = agent.choose(state.view(seat), state.legal_actions(), random.Random(seed))
-    return state.action_space.encode(choice)
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return state.action_space.encode(legal[0])
+    sample = tt.determinize(state.view(seat), random.Random(seed))
+    rows = np.array([afterstate_features(sample.apply(action), seat) for action in legal])
+    return state.action_space.encode(legal[int(np.argmax(agent._values(rows)))])
 
 
 @settings(max_examples=40, deadline=None)
@@ -154,6 +162,29 @@ def test_the_one_seat_env_plays_the_shipped_policy_as_opponents() -> None:
             seen.append(obs)
         runs.append(np.array(seen))
     assert np.array_equal(runs[0], runs[1])
+
+
+class _RulesPolicyAgent(ValuePolicyAgent):
+    """ValuePolicyAgent as it was before it valued on the core: every action by the rules."""
+
+    def _best(
+        self, state: tt.GameState, seat: int, legal_actions: Sequence[tt.Action]
+    ) -> tt.Action:
+        rows = self._rows(state, seat, legal_actions)
+        return legal_actions[int(np.argmax(self._values(rows)))]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variants", [(), ("open-objectives",), ("family",)])
+def test_the_policy_agent_chooses_exactly_as_it_did(
+    players: int, variants: tuple[str, ...]
+) -> None:
+    for seed in range(3):
+        game = tt.new_game(players, seed=seed, any_mean_house=seed == 1, variants=variants)
+        for weights in (SHIPPED.weights, DENSE.weights):
+            new = tt.play_game(game, [ValuePolicyAgent(weights)] * players, seed=seed)
+            old = tt.play_game(game, [_RulesPolicyAgent(weights)] * players, seed=seed)
+            assert new == old
 
 
 @pytest.mark.parametrize(

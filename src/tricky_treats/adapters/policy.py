@@ -39,7 +39,7 @@ from tricky_treats.adapters.observation import OBSERVATION_VERSION, ObservationE
 from tricky_treats.agents import _costume_potential, determinize
 from tricky_treats.components import FEATURES, CostumeType, Treat, TrickIcon
 from tricky_treats.dealing import _MAX_PLAYERS, new_game
-from tricky_treats.errors import ConfigurationError, PolicyFileError, brief
+from tricky_treats.errors import ConfigurationError, InvalidActionError, PolicyFileError, brief
 from tricky_treats.model import GameState
 from tricky_treats.scoring import score_sheet
 from tricky_treats.simulator import Simulator, value_policy_codes
@@ -378,19 +378,34 @@ class ValuePolicyAgent:
         empty sequence or anything but a ``Simulator``, and ``IllegalActionError`` for a game
         that is over.
         """
-        return value_policy_codes(simulators, self._floats, self._code_by_state)
+        return value_policy_codes(simulators, self._floats, self._code_by_rules)
 
-    def _code_by_state(self, sim: Simulator) -> int:
+    def _code_by_rules(self, sim: Simulator) -> int:
         """``choose``'s code in ``sim``, valued by the rules on its state."""
         state = sim.state()
         seat = state.current_player
         assert seat is not None, "choose_codes chooses for games that go on"
         legal = state.legal_actions()
-        choice = legal[0] if len(legal) == 1 else self._best(state, seat, legal)
+        rows = self._rows(state, seat, legal)
+        choice = legal[0] if len(legal) == 1 else legal[int(np.argmax(self._values(rows)))]
         return state.action_space.encode(choice)
 
     def _best(self, state: GameState, seat: int, legal_actions: Sequence[Action]) -> Action:
-        """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one)."""
+        """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one).
+
+        Valued on the compact core (``choose_codes``: the same features and values) where
+        ``legal_actions`` are the state's own, in their order; else by the rules.
+        """
+        if seat == state.current_player:
+            encode = state.action_space.encode
+            try:
+                codes = [encode(action) for action in legal_actions]
+            except InvalidActionError:  # not one of the game's: the rules say what is wrong
+                codes = []
+            sim = Simulator(state)
+            if sim.fast and codes == sim.legal_codes():
+                found = value_policy_codes([sim], self._floats, self._code_by_rules)[0]
+                return legal_actions[codes.index(found)]
         return legal_actions[int(np.argmax(self._values(self._rows(state, seat, legal_actions))))]
 
     @staticmethod
