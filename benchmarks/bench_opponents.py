@@ -17,7 +17,8 @@ by random bots, ``--players`` players, in play order.
 - ``simulator.greedy_codes`` in batches of 1 and of 64 simulators (one call a batch).
 
 The shipped learned policy likewise (``--bots policy`` or ``both``, the default), in policy
-choices per CPU second: ``ValuePolicyAgent.choose(view, legal, rng)`` per game, and
+choices per CPU second: ``ValuePolicyAgent.choose(view, legal, rng)`` per game (which values
+on the core where it can), the same valued by the rules (as it was before), and
 ``ValuePolicyAgent.choose_codes`` (the features on the compact core) in batches of 1 and 64.
 
 With ``--env`` (needs the ``gymnasium`` and ``pettingzoo`` extras), the one-seat batched env
@@ -110,20 +111,30 @@ def policy_measures(players: int, games: int, repeat: int) -> dict[str, Measure]
     """The shipped policy per game and in batches, each over the positions of its round."""
     from tricky_treats.adapters.policy import ValuePolicyAgent
 
+    class ByRules(ValuePolicyAgent):
+        """``ValuePolicyAgent`` as it was before it valued on the core."""
+
+        def _best(self, state: tt.GameState, seat: int, legal: Sequence[tt.Action]) -> tt.Action:
+            values = self._values(self._rows(state, seat, legal))
+            return legal[int(values.argmax())]
+
     agent = ValuePolicyAgent.shipped()
 
-    def by_view(number: int) -> tuple[float, int]:
-        states = positions(players, games, number)
-        asked = []
-        for state in states:
-            seat = state.current_player
-            assert seat is not None
-            asked.append((state.view(seat), state.legal_actions()))
-        rng = random.Random(number)
-        begun = time.process_time()
-        for view, legal in asked:
-            agent.choose(view, legal, rng)
-        return time.process_time() - begun, len(asked)
+    def per_view(chooser: ValuePolicyAgent) -> Measure:
+        def measure(number: int) -> tuple[float, int]:
+            states = positions(players, games, number)
+            asked = []
+            for state in states:
+                seat = state.current_player
+                assert seat is not None
+                asked.append((state.view(seat), state.legal_actions()))
+            rng = random.Random(number)
+            begun = time.process_time()
+            for view, legal in asked:
+                chooser.choose(view, legal, rng)
+            return time.process_time() - begun, len(asked)
+
+        return measure
 
     def batches(size: int) -> Measure:
         def measure(number: int) -> tuple[float, int]:
@@ -138,7 +149,8 @@ def policy_measures(players: int, games: int, repeat: int) -> dict[str, Measure]
         return measure
 
     return {
-        POLICY_FIRST: by_view,
+        POLICY_FIRST: per_view(agent),
+        "ValuePolicyAgent.choose valued by the rules (as before)": per_view(ByRules(agent.weights)),
         "ValuePolicyAgent.choose_codes, batches of 1": batches(1),
         "ValuePolicyAgent.choose_codes, batches of 64": batches(64),
     }
