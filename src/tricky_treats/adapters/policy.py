@@ -313,7 +313,9 @@ class ValuePolicyAgent:
 
     ``value(state, seat) = weights @ afterstate_features(state, seat)``. To choose, the agent
     completes its view with one sample of the hidden information (``determinize``), plays
-    each legal action on it and keeps the first action of highest value. The features read
+    each legal action on it and keeps the first action of highest value: on the compact core
+    where it plays the game (``choose_codes``' features and values, the same floats), else by
+    the rules. The value is summed left to right (``_values``). The features read
     only what the player sees, so the sample never changes the choice: the agent plays the
     same action for the same view whatever ``rng`` holds.
     """
