@@ -14,6 +14,7 @@ import os
 import sys
 import zipfile
 from pathlib import Path
+
 import pytest
 
 import tricky_treats as tt
@@ -36,7 +37,8 @@ that these tests look at (where it lies), never code they import or call."""
 def _file_of(module: str) -> str:
     """The file the installed package would load ``module`` from (it is not imported)."""
     spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.origin is not None, module
+    assert spec is not None, module
+    assert spec.origin is not None, module
     return spec.origin
 
 

@@ -29,7 +29,6 @@ from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.openspiel import GAME_NAME, TrickyTreatsState, resample_from_infostate
 from tricky_treats.adapters.pettingzoo import raw_env
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
-from tricky_treats.simulator import Simulator
 
 CONFIGURATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (2, ()),
