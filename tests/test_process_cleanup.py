@@ -120,11 +120,12 @@ def test_ladder_workers_end_with_their_parent(ending: signal.Signals) -> None:
 
 
 _SPAWNING_SIMULATE = (
-    "import threading, time, tricky_treats as tt\n"
+    "import threading, time\n"
+    "from tricky_treats.simulation import simulate\n"
     # A thread of the program's own: the pool then spawns its workers (a fresh Python that
     # imports the library before it runs a line of the worker) instead of forking them.
     "threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
-    "for _ in tt.simulate(10**6, ['greedy', 'greedy'], seed=1, backend='pool', jobs=2):\n"
+    "for _ in simulate(10**6, ['greedy', 'greedy'], seed=1, backend='pool', jobs=2):\n"
     "    pass\n"
 )
 
@@ -147,7 +148,7 @@ def test_workers_whose_parent_is_killed_while_they_start_end() -> None:
     """The parent-death signal is asked for by the worker once it runs: a parent killed
     (SIGKILL) before that must be seen too, or the worker would wait for batches for ever.
 
-    A program with a thread of its own makes ``tt.simulate`` spawn its pool's workers, which
+    A program with a thread of its own makes ``simulate`` spawn its pool's workers, which
     import the library first (about 0.4 s of CPU); the parent is killed as soon as both
     have appeared, while they are still starting, and both must then end.
     """

@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -23,6 +24,7 @@ WIDTH, HEIGHT = 80, 24
 """The terminal the command is written for (docs/cli.md): 80 columns, 24 lines."""
 
 NAMES = ("Ann", "Bo", "Cy")
+A = TypeVar("A", bound=tt.Action)
 
 
 def _answers(
@@ -56,8 +58,8 @@ def _states(players: int = 2, seeds: range = range(40)) -> Iterator[tt.GameState
     """The states of seeded games between greedy and random bots, where a player is to move."""
     for seed in seeds:
         game = tt.new_game(players=list(NAMES[:players]), seed=seed)
-        agents: list[tt.Agent] = [tt.GreedyAgent(), tt.RandomAgent(), tt.GreedyAgent()][:players]
-        yield from tt.play_game(game, agents, seed=seed)[:-1]
+        agents: list[tt.Agent] = [tt.GreedyAgent(), tt.RandomAgent(), tt.GreedyAgent()]
+        yield from tt.play_game(game, agents[:players], seed=seed)[:-1]
 
 
 def _first(found: Callable[[tt.GameState], object], players: int = 2) -> tt.GameState:
@@ -83,7 +85,7 @@ def _matching(player: tt.PlayerState, wants: object) -> int:
     return sum(card.has(wants) for kid in player.kids for card in kid)  # type: ignore[arg-type]
 
 
-def _legal(state: tt.GameState, kind: type[tt.Action]) -> list[tt.Action]:
+def _legal(state: tt.GameState, kind: type[A]) -> list[A]:
     return [action for action in state.legal_actions() if isinstance(action, kind)]
 
 
@@ -149,7 +151,7 @@ def test_why_without_a_refusal_says_so(
 
 
 def _visit_with_pumpkin(state: tt.GameState) -> bool:
-    return any(state.pumpkin_on_house[a.house] for a in _legal(state, tt.VisitHouse))  # type: ignore[attr-defined]
+    return any(state.pumpkin_on_house[a.house] for a in _legal(state, tt.VisitHouse))
 
 
 def test_explain_a_visit_tells_the_treats_the_pumpkin_and_the_points(
@@ -157,8 +159,8 @@ def test_explain_a_visit_tells_the_treats_the_pumpkin_and_the_points(
 ) -> None:
     state = _first(_visit_with_pumpkin)
     seat = _seat(state)
-    visit = next(a for a in _legal(state, tt.VisitHouse) if state.pumpkin_on_house[a.house])  # type: ignore[attr-defined]
-    house = visit.house  # type: ignore[attr-defined]
+    visit = next(a for a in _legal(state, tt.VisitHouse) if state.pumpkin_on_house[a.house])
+    house = visit.house
     cell = state.setup.grid[house]
     (answer,) = _answers(capsys, monkeypatch, tmp_path, state, [f"explain {visit}"])
     lines = _lines(answer)
@@ -178,13 +180,11 @@ def test_explain_a_visit_tells_the_treats_the_pumpkin_and_the_points(
     assert all(len(line) <= WIDTH for line in lines)
 
 
-def _visit_paying_nothing(state: tt.GameState) -> tt.Action | None:
+def _visit_paying_nothing(state: tt.GameState) -> tt.VisitHouse | None:
     seat = _seat(state)
     for visit in _legal(state, tt.VisitHouse):
         after = state.apply(visit)
-        if not state.pumpkin_on_house[visit.house] and _points(after, seat) == _points(  # type: ignore[attr-defined]
-            state, seat
-        ):
+        if not state.pumpkin_on_house[visit.house] and _points(after, seat) == _points(state, seat):
             return visit
     return None
 
@@ -224,12 +224,12 @@ def test_explain_a_take_tells_what_the_kid_would_wear_and_reach_but_not_the_next
     assert "the card counts for nice houses" in text
 
 
-def _completing_take(state: tt.GameState) -> tuple[tt.Action, int] | None:
+def _completing_take(state: tt.GameState) -> tuple[tt.TakeCard, int] | None:
     """A take that completes a kid's costume and reaches a higher tier of a nice house."""
     seat = _seat(state)
     player = state.players[seat]
     for take in _legal(state, tt.TakeCard):
-        kid, card = player.kids[take.kid], state.market[take.slot]  # type: ignore[attr-defined]
+        kid, card = player.kids[take.kid], state.market[take.slot]
         if len(kid) != 2 or card is None:
             continue
         for house, cell in enumerate(state.setup.grid):
@@ -254,11 +254,11 @@ def test_explain_a_take_that_completes_a_costume_and_reaches_a_tier(
     seat = _seat(state)
     (answer,) = _answers(capsys, monkeypatch, tmp_path, state, [f"explain {take}"])
     text = " ".join(answer.split())
-    worn = [*state.players[seat].kids[take.kid], state.market[take.slot]]  # type: ignore[attr-defined]
+    worn = [*state.players[seat].kids[take.kid], state.market[take.slot]]
     colour = len({c.colour for c in worn if c is not None}) == 1
     theme = len({c.theme for c in worn if c is not None}) == 1
     points = 8 if colour and theme else 6 if theme else 4 if colour else 2  # R12
-    assert f"kid {take.kid}'s costume would be complete: {points} points" in text  # type: ignore[attr-defined]
+    assert f"kid {take.kid}'s costume would be complete: {points} points" in text
     had = _matching(state.players[seat], state.setup.grid[house].neighbour.wants)
     assert re.search(rf"nice house {house} \(\S+\): {had} -> {had + 1} cards, a visit", text)
     assert "instead of" in text

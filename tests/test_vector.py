@@ -196,7 +196,7 @@ def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
             )
     for bad in (-1, 2**128, True, 1.0):
         with pytest.raises(tt.ConfigurationError, match="seed"):
-            envs.reset(seed=[bad, *SEEDS[1:]])
+            envs.reset(seed=[bad, *SEEDS[1:]])  # type: ignore[list-item]
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
