@@ -33,7 +33,7 @@ NOT_ON_IMPORT = (
     "tricky_treats.report",
     "tricky_treats.cli",
     "tricky_treats.adapters",
-    "tricky_treats.drawing._terminal",
+    "tricky_treats._terminal",
 )
 """Modules of the apps and integrations that neither the import nor playing a game loads."""
 
@@ -417,8 +417,8 @@ def test_the_checks_see_the_imports_they_name() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="issue 44: modules of one subpackage still import another's private modules "
-    "(the compact core's dealer, encoder and greedy values, the terminal's drawing, "
-    "the serialization shapes); listed by this test, to be made public or moved",
+    "(the compact core's dealer, encoder and greedy values, the records' converter, the "
+    "component files' switch); listed by this test, to be made public or moved",
 )
 def test_no_package_of_the_engine_imports_another_packages_private_names() -> None:
     """Issue 44: ``bot_protocol.agent`` wrote its views with
