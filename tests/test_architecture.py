@@ -34,6 +34,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._conversion": "base",
     "tricky_treats._workers": "base",
     "tricky_treats._progress": "base",
+    "tricky_treats._component_files": "base",
     "tricky_treats.actions": "base",
     "tricky_treats.components": "base",
     "tricky_treats.hookspecs": "base",

@@ -417,8 +417,8 @@ def test_the_checks_see_the_imports_they_name() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="issue 44: modules of one subpackage still import another's private modules "
-    "(the compact core's dealer, encoder and greedy values, the records' converter, the "
-    "component files' switch); listed by this test, to be made public or moved",
+    "(the compact core's dealer, encoder and greedy values, the event records on the "
+    "records' converter); listed by this test, to be made public or moved",
 )
 def test_no_package_of_the_engine_imports_another_packages_private_names() -> None:
     """Issue 44: ``bot_protocol.agent`` wrote its views with
