@@ -214,14 +214,31 @@ def _plain_deal(box: tt.ComponentData, rng: random.Random) -> list[list[Any]]:
     return lists
 
 
+class _WatchedDeal:
+    """A variant's deal: the base game's, after noting the rng it was given."""
+
+    def __init__(self) -> None:
+        self.given: list[tuple[type, object]] = []
+
+    @tt.hookimpl
+    def tricky_treats_deal(
+        self, config: tt.GameConfig, components: tt.ComponentData, rng: random.Random
+    ) -> tt.Board:
+        self.given.append((type(rng), rng.getstate()))
+        return base.tricky_treats_deal(config, components, rng)
+
+
+_WATCHED = _WatchedDeal()
+_WATCHING = _variant("watched-deal", _WATCHED)
+
+
 @given(seed=st.integers(min_value=0, max_value=2**128 - 1))
 def test_a_game_random_is_seeded_as_random_random_seeds(seed: int) -> None:
-    from tricky_treats import dealing
-
-    assert dealing._SEEDING_AGREES  # this Python agrees: games take the single seeding
-    rng = dealing._seeded_random(seed)
-    assert type(rng) is random.Random
-    assert rng.getstate() == random.Random(seed).getstate()
+    """The deal hook gets ``random.Random(seed)`` itself, as the hook's specification says."""
+    _WATCHED.given.clear()
+    game = tt.new_game(2, seed=seed, variants=[_WATCHING])
+    assert _WATCHED.given == [(random.Random, random.Random(seed).getstate())]
+    assert game.setup.deck == tt.new_game(2, seed=seed).setup.deck
 
 
 def test_the_fast_shuffle_is_in_use_here() -> None:
