@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tomllib
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -414,12 +415,60 @@ def test_the_checks_see_the_imports_they_name() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 44: modules of one subpackage still import another's private modules "
-    "(the compact core's dealer, encoder and greedy values, the event records on the "
-    "records' converter); listed by this test, to be made public or moved",
-)
+CORE_SEAMS: Mapping[str, frozenset[str]] = {
+    # The compact core's dealer reads the core's tables and lookups: it belongs with the
+    # simulator, and variants/_base_deals.py is to move there.
+    "src/tricky_treats/variants/_base_deals.py": frozenset(
+        {
+            "tricky_treats.simulator._core",
+            "tricky_treats.simulator._deal",
+            "tricky_treats.simulator._lookup.house_info",
+            "tricky_treats.simulator._lookup.needs",
+            "tricky_treats.simulator._lookup.token_info",
+            "tricky_treats.simulator._simulator.dealt",
+            "tricky_treats.simulator._tables.first_core",
+            "tricky_treats.simulator._tables.tables",
+        }
+    ),
+    "src/tricky_treats/simulator/_simulator.py": frozenset(
+        {
+            "tricky_treats.variants._base_deals.BaseDeals",
+            "tricky_treats.variants._base_deals.new_simulator",
+        }
+    ),
+    # The adapters' one encoder and the vector env write their arrays from the core's lists.
+    "src/tricky_treats/adapters/_encoder.py": frozenset({"tricky_treats.simulator._core"}),
+    "src/tricky_treats/adapters/_vector_tables.py": frozenset({"tricky_treats.simulator._core"}),
+    "src/tricky_treats/adapters/vector.py": frozenset(
+        {
+            "tricky_treats.simulator._core",
+            "tricky_treats.simulator._simulator.dealt",
+            "tricky_treats.variants._base_deals.BaseDeals",
+        }
+    ),
+    # The bots' determinization copies a simulator and redraws its hidden parts.
+    "src/tricky_treats/agents.py": frozenset(
+        {
+            "tricky_treats.simulator._redealt_setup",
+            "tricky_treats.simulator._simulator._greedy_values",
+            "tricky_treats.variants._shuffles.fast_shuffles",
+            "tricky_treats.variants._shuffles.plan",
+        }
+    ),
+    # The events' records are made by the records' converter.
+    "src/tricky_treats/event_records.py": frozenset(
+        {
+            "tricky_treats.serialization.schemas._schema",
+            "tricky_treats.serialization.shapes._converter",
+            "tricky_treats.serialization.shapes._structure",
+        }
+    ),
+}
+"""The engine's modules that still reach into another subpackage's private parts (issue 44),
+and which: the seams between the compact core and its users. This list only shrinks; a
+module not in it imports no other package's private part, and one in it no other part."""
+
+
 def test_no_package_of_the_engine_imports_another_packages_private_names() -> None:
     """Issue 44: ``bot_protocol.agent`` wrote its views with
     ``serialization.player_records._view_text``; it calls the public
@@ -436,5 +485,9 @@ def test_no_package_of_the_engine_imports_another_packages_private_names() -> No
     engine: any module may import them. A private module or name of a subpackage
     (``tricky_treats.simulator._core``, ``tricky_treats.cli.common._write``) is for the
     modules of that subpackage alone, the root package's modules included: they are
-    another package to it."""
-    assert _engine_private_imports() == []
+    another package to it. The seams of ``CORE_SEAMS`` are the exceptions still left."""
+    found: dict[str, set[str]] = {}
+    for line in _engine_private_imports():
+        module, name = line.split(": ")
+        found.setdefault(module, set()).add(name)
+    assert found == CORE_SEAMS
