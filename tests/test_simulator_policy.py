@@ -25,8 +25,7 @@ from tricky_treats.adapters.policy import (
     afterstate_features,
     shipped_policy_codes,
 )
-from tricky_treats.simulator import value_policy_codes
-from tricky_treats.simulator._policy_features import FEATURE_COUNT, afterstate_rows
+from tricky_treats.simulator import value_policy_codes, value_policy_features
 from tricky_treats.testing.strategies import game_specs, played_games
 
 CORE_VARIANTS = ("open-objectives", "any-mean-house")
@@ -83,12 +82,10 @@ def test_the_core_computes_the_features_of_every_afterstate_as_the_rules_do(
     assert sim.fast
     legal = state.legal_actions()
     codes = [state.action_space.encode(action) for action in legal]
-    core = sim._core
-    assert core is not None
-    rows = afterstate_rows(core, sim._scored(), codes)
+    rows = value_policy_features(sim, codes)
     # Equal floats, not merely close, for every feature of every action.
     assert rows == [afterstate_features(state.apply(action), seat) for action in legal]
-    assert all(len(row) == FEATURE_COUNT == len(FEATURE_NAMES) for row in rows)
+    assert all(len(row) == len(FEATURE_NAMES) for row in rows)
     for agent in (SHIPPED, DENSE):
         assert agent.choose_codes([sim]) == [_agents_code(agent, state)]
     assert sim.state() == state  # every action was undone
@@ -110,6 +107,7 @@ def test_a_game_with_a_variants_scoring_lines_is_valued_by_the_rules() -> None:
     """``family`` adds points for complete costumes, which the core does not count."""
     states = _states(6, (2, 3, 4), ("family",))
     sims = [tt.Simulator(state) for state in states]
+    assert all(value_policy_features(sim, sim.legal_codes()) is None for sim in sims)
     for agent in (SHIPPED, DENSE):
         chosen = agent.choose_codes(sims)
         assert chosen == [_agents_code(agent, state) for state in states]
@@ -217,5 +215,5 @@ def test_a_finished_game_raises_and_no_game_is_valued() -> None:
 
 def test_weights_of_another_length_are_refused() -> None:
     sims = [tt.Simulator(tt.new_game(2, seed=1))]
-    with pytest.raises(tt.ConfigurationError, match=f"has {FEATURE_COUNT} weights, got 3"):
+    with pytest.raises(tt.ConfigurationError, match=f"has {len(FEATURE_NAMES)} weights, got 3"):
         value_policy_codes(sims, [1.0, 2.0, 3.0], lambda sim: 0)

@@ -31,7 +31,13 @@ from tricky_treats.simulator._core import (
 )
 from tricky_treats.simulator._simulator import Simulator
 
-__all__ = ["FEATURE_COUNT", "afterstate_rows", "value_policy_codes"]
+__all__ = [
+    "FEATURE_COUNT",
+    "TileWorth",
+    "afterstate_rows",
+    "value_policy_codes",
+    "value_policy_features",
+]
 
 SEAT_FEATURE_COUNT: Final = 14
 """The features of one seat (``adapters.policy.SEAT_FEATURES``)."""
@@ -359,6 +365,26 @@ def best_code(core: Core, scoring: Scoring, weights: list[float]) -> int:
             best = i
             best_value = value
     return codes[best]
+
+
+def value_policy_features(sim: Simulator, codes: Sequence[int]) -> list[list[float]] | None:
+    """Per code of ``codes``, the features of its afterstate for the player to move in ``sim``.
+
+    The rows ``adapters.policy.afterstate_features`` gives by the rules (``FEATURE_NAMES``,
+    the same floats), computed by the compact core, which ``value_policy_codes`` values; the
+    simulator is left as it was. None where the core does not compute them: a game it does
+    not play, one with a variant's scoring lines, a game that is over, a code not legal here.
+    """
+    core = sim._core
+    if core is None or sim._sheets or core.current < 0:
+        return None
+    legal = set(core.legal_codes())
+    wanted: list[int] = []
+    for code in codes:
+        if code not in legal:
+            return None
+        wanted.append(code)
+    return afterstate_rows(core, sim._scored(), wanted)
 
 
 def value_policy_codes(
