@@ -252,4 +252,3 @@ def test_the_greedy_agent_chooses_exactly_as_it_did(
         new = tt.play_game(game, [tt.GreedyAgent()] * players, seed=seed)
         old = tt.play_game(game, [_RulesGreedyAgent()] * players, seed=seed)
         assert new == old
-
