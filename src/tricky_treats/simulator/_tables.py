@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from tricky_treats.components import FEATURES, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
+from tricky_treats.simulator._deal import qualifying_table
 from tricky_treats.simulator._lookup import (
+    _HOUSE_INFO,
+    _ICON_BY_ID,
+    _TOKEN_INFO,
     TYPES,
     card_tables,
     house_info,
     icon_index,
     needs,
-    qualifying,
     token_info,
 )
 
@@ -73,38 +76,41 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         or len(setup.mean_houses) > _core.MAX_MEAN_HOUSES
     ):
         return None
-    shape = template_of(setup)
-    if shape is None:
+    template = template_of(setup)
+    if template is None:
         return None
-    template, positions = shape
     dealt = setup.deck
     cards = template.cards
-    ids: list[int] = []
-    for card in dealt:  # usually the deck is the box's own cards (by identity): their ids
-        position = positions.get(id(card))
-        if position is None:
-            break
-        ids.append(position)
-    if len(ids) == len(dealt):
-        deck = tuple(ids)
-    else:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
-        deck = tuple(map(_ID, dealt))
+    # Usually the deck is the box's own cards (by identity), whose ids are their positions:
+    # checked by maps and ``all``, which run no step of Python per card.
+    deck = tuple(map(_ID, dealt))
+    try:
+        own = all(map(operator.is_, map(cards.__getitem__, deck), dealt))
+    except IndexError:
+        own = False
+    if not own:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
         if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
         for card_id, card in zip(deck, dealt, strict=True):
             known[card_id] = card
         cards = tuple(known)
-    houses = list(map(house_info, setup.grid))
+    # The index tables of each house and token (``_lookup``), read here without a call.
+    house_infos = _HOUSE_INFO
+    houses = [house_infos.get(id(house)) or house_info(house) for house in setup.grid]
     features = tuple([house[1] for house in houses])
-    tokens = list(map(token_info, setup.street_tokens))
-    try:
-        mean_icon = tuple([icon_index(house.neighbour.icon) for house in setup.mean_houses])
-    except KeyError:
-        return None  # not a trick icon: the rules say what is wrong with it
+    token_infos = _TOKEN_INFO
+    tokens = [token_infos.get(id(token)) or token_info(token) for token in setup.street_tokens]
+    icons = [house.neighbour.icon for house in setup.mean_houses]
+    mean_icon = tuple([_ICON_BY_ID.get(id(icon), -1) for icon in icons])
+    if -1 in mean_icon:  # an icon equal to a TrickIcon, or none: the index of its value
+        try:
+            mean_icon = tuple([icon_index(icon) for icon in icons])
+        except KeyError:
+            return None  # not a trick icon: the rules say what is wrong with it
     return template.with_deal(
         deck,
-        qualifying(features, tuple([house[2] for house in houses])),
+        qualifying_table(len(FEATURES), features, [house[2] for house in houses]),
         features,
         tuple([house[3] for house in houses]),
         tuple([house[4] for house in houses]),
@@ -117,15 +123,11 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     )
 
 
-Shape = tuple[_core.Tables, dict[int, int]]
-
-
-def template_of(setup: Setup) -> Shape | None:
+def template_of(setup: Setup) -> _core.Tables | None:
     """What every game of ``setup``'s shape shares; None if the core does not cover it.
 
     Tables whose deal's parts (deck, grid, street tokens, mean houses) are empty, with the
-    box's cards, the players, the rules and the action space; and each card's position
-    (its id) by the card object's id. Kept per shape.
+    box's cards, the players, the rules and the action space. Kept per shape.
     """
     components = setup.components
     rules = setup.rules
@@ -144,10 +146,10 @@ def template_of(setup: Setup) -> Shape | None:
 
 # Per shape of game, by the ids of its components, rules and action space (the entry holds
 # them): the shape, or None where the core does not cover it.
-_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, Shape | None]] = {}
+_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, _core.Tables | None]] = {}
 
 
-def _template(setup: Setup) -> Shape | None:
+def _template(setup: Setup) -> _core.Tables | None:
     components = setup.components
     rules = setup.rules
     cards: tuple[Any, ...] = components.cards  # card ids are their positions (checked there)
@@ -158,7 +160,6 @@ def _template(setup: Setup) -> Shape | None:
     take_codes, visit_codes, trick_codes = _codes(
         space.market_size, space.kids, space.nice_houses, space.mean_houses
     )
-    positions = {id(card): i for i, card in enumerate(cards)}
     return _core.Tables(
         len(setup.config.players),
         rules.kids_per_player,
@@ -190,7 +191,7 @@ def _template(setup: Setup) -> Shape | None:
         space.actions,
         cards,
         make_trigger,
-    ), positions
+    )
 
 
 @functools.cache
