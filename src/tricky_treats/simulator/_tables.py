@@ -14,7 +14,7 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats.components import FEATURES, TrickIcon
+from tricky_treats.components import FEATURES, Treat, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
 from tricky_treats.simulator._deal import qualifying_table
@@ -76,19 +76,22 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         or len(setup.mean_houses) > _core.MAX_MEAN_HOUSES
     ):
         return None
-    template = template_of(setup)
-    if template is None:
+    shape = template_of(setup)
+    if shape is None:
         return None
+    template, positions = shape
     dealt = setup.deck
     cards = template.cards
-    # Usually the deck is the box's own cards (by identity), whose ids are their positions:
-    # checked by maps and ``all``, which run no step of Python per card.
-    deck = tuple(map(_ID, dealt))
-    try:
-        own = all(map(operator.is_, map(cards.__getitem__, deck), dealt))
-    except IndexError:
-        own = False
-    if not own:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
+    ids: list[int] = []
+    for card in dealt:  # usually the deck is the box's own cards (by identity): their ids
+        position = positions.get(id(card))
+        if position is None:
+            break
+        ids.append(position)
+    if len(ids) == len(dealt):
+        deck = tuple(ids)
+    else:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
+        deck = tuple(map(_ID, dealt))
         if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
@@ -123,17 +126,22 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     )
 
 
-def template_of(setup: Setup) -> _core.Tables | None:
+Shape = tuple[_core.Tables, dict[int, int]]
+
+
+def template_of(setup: Setup) -> Shape | None:
     """What every game of ``setup``'s shape shares; None if the core does not cover it.
 
     Tables whose deal's parts (deck, grid, street tokens, mean houses) are empty, with the
-    box's cards, the players, the rules and the action space. Kept per shape.
+    box's cards, the players, the rules and the action space; and each card's position
+    (its id) by the card object's id. Kept per shape.
     """
     components = setup.components
     rules = setup.rules
     config = setup.config
     space = setup.action_space
-    key = (id(components), id(rules), len(config.players), config.last_player, id(space))
+    # The first player and the count of players fix the last player (a property: a call).
+    key = (id(components), id(rules), len(config.players), config.first_player, id(space))
     entry = _TEMPLATES.get(key)
     if entry is not None:
         return entry[1]
@@ -146,10 +154,10 @@ def template_of(setup: Setup) -> _core.Tables | None:
 
 # Per shape of game, by the ids of its components, rules and action space (the entry holds
 # them): the shape, or None where the core does not cover it.
-_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, _core.Tables | None]] = {}
+_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, Shape | None]] = {}
 
 
-def _template(setup: Setup) -> _core.Tables | None:
+def _template(setup: Setup) -> Shape | None:
     components = setup.components
     rules = setup.rules
     cards: tuple[Any, ...] = components.cards  # card ids are their positions (checked there)
@@ -160,6 +168,7 @@ def _template(setup: Setup) -> _core.Tables | None:
     take_codes, visit_codes, trick_codes = _codes(
         space.market_size, space.kids, space.nice_houses, space.mean_houses
     )
+    positions = {id(card): i for i, card in enumerate(cards)}
     return _core.Tables(
         len(setup.config.players),
         rules.kids_per_player,
@@ -191,7 +200,7 @@ def _template(setup: Setup) -> _core.Tables | None:
         space.actions,
         cards,
         make_trigger,
-    )
+    ), positions
 
 
 @functools.cache
@@ -303,11 +312,11 @@ def core_of(state: GameState) -> _core.Core | None:
     if state.turn == 0 and state.log is None:  # a first state: nobody wears a card yet
         kids = found.kids
         qualified = _core.qualified_by(found.qualifying, 0)
+        unworn = ((),) * kids  # compared, rather than any(): no call a player when compiled
         for player in state.players:
             if (
-                any(player.kids)
-                or len(player.kids) != kids
-                or any(player.treats)
+                player.kids != unworn
+                or player.treats != _NO_TREATS
                 or player.visited
                 or player.tricked
             ):
@@ -331,7 +340,7 @@ def core_of(state: GameState) -> _core.Core | None:
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
         _bits(state.street_flipped),
-        tuple(map(_ID, discarded)),
+        tuple([card.id for card in discarded]) if discarded else (),
         -1 if current is None else current,
         state.turn,
         state.passes_in_a_row,
@@ -436,6 +445,7 @@ def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
     return known is card or known == card
 
 
+_NO_TREATS = (0,) * len(Treat)
 _BITS: dict[tuple[bool, ...], int] = {}
 
 
