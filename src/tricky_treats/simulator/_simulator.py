@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError, brief
 from tricky_treats.model import GameState, _setup_memo
 from tricky_treats.simulator._arguments import Flag, Seat, Seed
-from tricky_treats.simulator._core import Core, Scoring, greedy_choices, greedy_values
+from tricky_treats.simulator._core import Core, Scoring, greedy_choices, greedy_values, winners_of
 from tricky_treats.simulator._core import totals as core_totals
-from tricky_treats.simulator._core import winners_of
 from tricky_treats.simulator._states import Boards, state_of
 from tricky_treats.simulator._tables import core_of, first_core, scoring_of
 
