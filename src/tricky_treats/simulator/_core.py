@@ -193,7 +193,7 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
         self.refresh_code = self.trick_end
         self.pass_code = self.trick_end + 1
-        self.next_seat = tuple([(seat + 1) % players for seat in range(players)])
+        self.next_seat = (*range(1, players), 0)  # the seat after each seat
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
