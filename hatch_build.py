@@ -96,17 +96,19 @@ SWITCH = "TRICKY_TREATS_COMPILE"
 COMPILED_MODULES = (
     "src/tricky_treats/simulator/_core.py",
     "src/tricky_treats/simulator/_deal.py",
+    "src/tricky_treats/simulator/_policy_features.py",
     "src/tricky_treats/simulator/_simulator.py",
     "src/tricky_treats/simulator/_tables.py",
     "src/tricky_treats/variants/_shuffles.py",
 )
 """The modules mypyc compiles, as one group: the compact core, the deal into it, the
-``Simulator`` over it, the tables that turn a ``GameState`` into a core (``Simulator(state)``)
-and the deal's shuffles.
+``Simulator`` over it, the tables that turn a ``GameState`` into a core (``Simulator(state)``),
+the deal's shuffles and the value policy's features (``simulator.value_policy_codes``).
 
 They call each other natively. The core, the deal and the shuffles import the standard library
-and each other only; the ``Simulator`` and the tables import the rest of the package too, which
-mypyc sees as ``Any`` (off their hot paths). Each runs the same as plain Python."""
+and each other only; the ``Simulator``, the tables and the policy's features import the rest
+of the package too, which mypyc sees as ``Any`` (off their hot paths). Each runs the same as
+plain Python."""
 
 MYPYC_OPTIONS = ("--follow-imports=skip", "--ignore-missing-imports", "--no-warn-return-any")
 """How mypyc reads the group: alone, the package's other modules (and what they return) Any."""

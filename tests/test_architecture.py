@@ -33,6 +33,8 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats._json": "base",
     "tricky_treats._conversion": "base",
     "tricky_treats._workers": "base",
+    "tricky_treats._progress": "base",
+    "tricky_treats._component_files": "base",
     "tricky_treats.actions": "base",
     "tricky_treats.components": "base",
     "tricky_treats.hookspecs": "base",
@@ -66,6 +68,7 @@ LAYER_OF: Mapping[str, str] = {
     "tricky_treats.ladder": "agents",
     "tricky_treats._candy_ladder": "agents",
     "tricky_treats.drawing": "agents",
+    "tricky_treats._terminal": "agents",  # the 80x24 text screens: drawing's and the cli's
     "tricky_treats.protocol": "agents",
     "tricky_treats.adapters": "agents",
     "tricky_treats.testing": "agents",
@@ -124,7 +127,7 @@ ALLOWED_IMPORTS: Mapping[tuple[str, str], str] = {
     "started when the play command runs; the session reads the commands' common options",
     ("tricky_treats.cli", "tricky_treats.cli._ladder_command"): "the ladder command's "
     "options are read when the command runs (the candy games' ladders reach the cli back)",
-    ("tricky_treats.cli", "tricky_treats.report._command"): "the report command is set up "
+    ("tricky_treats.cli", "tricky_treats.cli._report_command"): "the report command is set up "
     "when the command runs; it extends the command line",
     ("tricky_treats.simulator._simulator", "tricky_treats.variants"): "Simulator.new_game() "
     "deals through the one dealer of the simulator's games (variants._base_deals), which "
@@ -137,10 +140,6 @@ ALLOWED_IMPORTS: Mapping[tuple[str, str], str] = {
     "imported when called, for such a game only",
     ("tricky_treats.ladder", "tricky_treats._candy_ladder"): "a ladder of another game is "
     "played when asked for (--game)",
-    ("tricky_treats.protocol.console", "tricky_treats.cli"): "the candy games' console "
-    "commands read the command line's bot options when run",
-    ("tricky_treats.protocol.console", "tricky_treats.cli._progress"): "the candy games' "
-    "ladder prints the command line's progress bar when run",
 }
 """Imports against the layer order or closing a circle, each ``(importer, imported)`` with
 the reason it stays. Every one is inside a function or under ``TYPE_CHECKING``: none runs

@@ -1,15 +1,20 @@
-"""Games dealt straight into the core (``Simulator.new_game``, ``variants._base_deals``).
+"""Games dealt straight into the core (``Simulator.new_game``).
 
-The one dealer of the simulator and the vector env: each game it deals must be, field by
-field, the first core of the game ``new_game`` deals from the same seed (its tables, its
-seats, its trick tiles), play the same game, score the same points and build the same
-states; where it cannot deal a game (a configuration the core does not cover, arguments
-``new_game`` refuses) ``Simulator.new_game`` is ``Simulator(new_game(...))``, errors included.
+The one dealer of the simulator and the vector env: each game it deals must be the game
+``new_game`` deals from the same seed, seen through everything a simulator shows (its state,
+every seat's view and player record, its legal codes, scores and winners), play the same
+game, score the same points and build the same states; where it cannot deal a game (a
+configuration the core does not cover, arguments ``new_game`` refuses)
+``Simulator.new_game`` is ``Simulator(new_game(...))``, errors included. How the dealer
+works (its tables, its check of itself against ``new_game``) is private: what it deals is
+tested here, and ``tests/core_equivalence.py``'s digest plays half its games from it.
 """
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -17,15 +22,6 @@ import pytest
 
 import tricky_treats as tt
 from tests import core_equivalence
-from tricky_treats.dealing import _Dealer
-from tricky_treats.simulator import _core
-from tricky_treats.variants._base_deals import (
-    CORE_FIELDS,
-    SEAT_FIELDS,
-    TABLE_FIELDS,
-    BaseDeals,
-    core_difference,
-)
 
 DEALT: tuple[tuple[int, dict[str, Any]], ...] = tuple(
     (players, core_equivalence.options_for(players, configuration))
@@ -37,62 +33,50 @@ DEALT: tuple[tuple[int, dict[str, Any]], ...] = tuple(
 SEEDS = [*range(25), 2**31, 2**63 - 1, 2**64 + 3, 2**128 - 1]
 
 
-def _dealer(players: int, options: dict[str, Any]) -> _Dealer:
-    return _Dealer(
-        players,
-        first_player=options.get("first_player", 0),
-        any_mean_house=options.get("any_mean_house", False),
-        refresh_ends_turn=options.get("refresh_ends_turn", False),
-        variants=options.get("variants", ()),
-        variant_options=options.get("variant_options"),
-        components=options.get("components"),
+def _shown(sim: tt.Simulator) -> tuple[object, ...]:
+    """Everything a simulator shows of its game, every seat's view and record included."""
+    state = sim.state()
+    seats = range(len(state.players))
+    return (
+        state,
+        tt.dumps(state),
+        tuple(state.view(seat) for seat in seats),
+        tuple(tt.dumps(state, player=seat) for seat in seats),
+        core_equivalence.canonical(state.players),
+        sim.legal_codes(),
+        sim.legal_actions(),
+        sim.scores(),
+        sim.winners(),
+        sim.current_player,
+        sim.turn,
+        sim.is_over,
     )
 
 
-def _deals(players: int, options: dict[str, Any]) -> BaseDeals:
-    deals = BaseDeals.of(_dealer(players, options))
-    assert deals is not None
-    return deals
-
-
-def _core_of(sim: tt.Simulator) -> _core.Core:
-    assert sim._core is not None
-    return sim._core
-
-
 @pytest.mark.parametrize(("players", "options"), DEALT)
-def test_simulator_new_game_is_field_by_field_the_simulator_of_new_game(
+def test_simulator_new_game_shows_what_the_simulator_of_new_game_shows(
     players: int, options: dict[str, Any]
 ) -> None:
-    """The core ``Simulator.new_game`` deals, every field of its tables, seats and tiles,
-    is the core ``Simulator(new_game(...))`` makes of the first state; so is its state."""
+    """The game ``Simulator.new_game`` deals, through all a simulator shows, is the game
+    ``Simulator(new_game(...))`` plays from the first state, on the core both times."""
     for seed in SEEDS:
         dealt = tt.Simulator.new_game(players, seed=seed, **options)
-        assert dealt._made_setup is None  # dealt into the core: no setup built
         game = tt.new_game(players, seed=seed, **options)
         made = tt.Simulator(game)
-        core, expected = _core_of(dealt), _core_of(made)
-        for name in TABLE_FIELDS:  # core_difference's comparison, spelled out once
-            assert getattr(core.tables, name) == getattr(expected.tables, name), name
-        for name in CORE_FIELDS:
-            assert getattr(core, name) == getattr(expected, name), name
-        for seat, other in zip(core.seats, expected.seats, strict=True):
-            for name in SEAT_FIELDS:
-                assert getattr(seat, name) == getattr(other, name), name
-        scoring, tiles = dealt._scoring, game.setup.components.trick_tiles
-        assert scoring is not None
-        assert [tiles[t] for t in scoring.secret] == list(game.setup.secret_tiles)
-        assert [tiles[t] for t in scoring.mean] == [h.tile for h in game.setup.mean_houses]
+        assert dealt.fast
+        assert made.fast
         assert dealt.action_space is game.action_space
+        assert _shown(dealt) == _shown(made)
         assert dealt.state() == game
-        assert tt.dumps(dealt.state()) == tt.dumps(game)
+        assert dealt.state().setup.secret_tiles == game.setup.secret_tiles
+        assert dealt.state().setup.mean_houses == game.setup.mean_houses
 
 
 @pytest.mark.parametrize(("players", "options"), DEALT)
 def test_a_dealt_game_plays_and_scores_the_game_of_new_game(
     players: int, options: dict[str, Any]
 ) -> None:
-    """Move by move the legal codes of ``new_game``'s game; at the end its scores, winners
+    """Move by move what ``new_game``'s game shows; at the end its scores, winners
     and final state, and the same from a clone taken on the way."""
     rng = random.Random(players)
     for seed in range(6):
@@ -112,49 +96,61 @@ def test_a_dealt_game_plays_and_scores_the_game_of_new_game(
         final = reference.state()
         assert dealt.scores() == tuple(sheet.total for sheet in final.scores())
         assert dealt.winners() == final.winners()
-        assert dealt._points() == reference._points()
-        assert dealt.state() == final
+        assert _shown(dealt) == _shown(reference)
         if clone is not None:
             assert clone.state() == clone_at
 
 
 @pytest.mark.parametrize(("players", "options"), DEALT[:9])
-def test_the_dealer_checks_itself_against_new_game(players: int, options: dict[str, Any]) -> None:
-    deals = _deals(players, options)
-    for seed in (*range(10), 2**127):
-        assert deals.same_deal(seed)
-    dealer = _dealer(players, options)
-    found = deals.deal(5)
-    assert found is not None
-    other = tt.Simulator._first(dealer.setup(6))
-    assert other is not None
-    assert core_difference(found[0], _core_of(other)) is not None  # it tells deals apart
+def test_seeds_deal_their_own_games_in_any_order(players: int, options: dict[str, Any]) -> None:
+    """The dealer keeps what it worked out between games, never a game: seeds dealt in
+    any order, again and between others, deal ``new_game``'s games, which differ."""
+    seeds = [5, 6, 2**127, 5, 0, 6, 6]
+    dealt = [tt.Simulator.new_game(players, seed=seed, **options).state() for seed in seeds]
+    assert dealt == [tt.new_game(players, seed=seed, **options) for seed in seeds]
+    assert dealt[0] != dealt[1]  # it tells deals apart
 
 
 def test_games_outside_the_core_are_not_dealt_so() -> None:
     """Six kids: ``Simulator.new_game`` is ``Simulator(new_game(...))``, by the rules."""
     six_kids = core_equivalence.CONFIGURATIONS[-1]
-    assert BaseDeals.of(_dealer(2, six_kids)) is None
     sim = tt.Simulator.new_game(2, seed=3, **six_kids)
     assert not sim.fast
-    assert sim.state() == tt.new_game(2, seed=3, **six_kids)
+    assert _shown(sim) == _shown(tt.Simulator(tt.new_game(2, seed=3, **six_kids)))
 
 
-def test_a_variant_whose_games_depend_on_a_file_is_not_dealt_so() -> None:
-    """``card-data`` reads a file, which may change between games: ``new_game`` deals them."""
-    options = {"variants": ["card-data"], "variant_options": {"card-data": {"file": "x"}}}
-    assert BaseDeals.of(_dealer(2, options)) is None
+def test_a_variant_whose_games_depend_on_a_file_deals_from_the_file_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """``card-data`` reads a file, which may change between games: each game dealt is the
+    one ``new_game`` deals from the file of the moment, nothing kept from the last."""
+    path = tmp_path / "box.toml"
+    text = (Path(tt.__file__).parent / "data" / "base.toml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    options: dict[str, Any] = {
+        "variants": ["card-data"],
+        "variant_options": {"card-data": {"file": str(path)}},
+    }
+    first = tt.Simulator.new_game(2, seed=1, **options)
+    assert first.state() == tt.new_game(2, seed=1, **options)
+    assert first.state().setup.rules.footprints_per_player == 8
+    path.write_text(
+        text.replace("footprints_per_player = 8", "footprints_per_player = 5"), encoding="utf-8"
+    )
+    stat = os.stat(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # a visibly newer file
+    again = tt.Simulator.new_game(2, seed=1, **options)
+    assert again.state().setup.rules.footprints_per_player == 5
+    assert again.state() == tt.new_game(2, seed=1, **options)
 
 
 def test_a_board_hook_runs_on_the_dealt_board() -> None:
     """``open-objectives`` turns the secret tiles face up: the dealt game's too."""
-    deals = _deals(3, {"variants": ["open-objectives"]})
-    found = deals.deal(11)
-    assert found is not None
-    assert found[2] is True
-    assert tt.Simulator.new_game(3, seed=11, variants=["open-objectives"]).state() == (
-        tt.new_game(3, seed=11, variants=["open-objectives"])
-    )
+    dealt = tt.Simulator.new_game(3, seed=11, variants=["open-objectives"])
+    game = tt.new_game(3, seed=11, variants=["open-objectives"])
+    assert dealt.fast
+    assert dealt.state().setup.secret_tiles_face_up
+    assert _shown(dealt) == _shown(tt.Simulator(game))
 
 
 BAD_ARGUMENTS: tuple[dict[str, Any], ...] = (
@@ -198,20 +194,23 @@ def test_names_and_variant_objects_deal_as_new_game_deals() -> None:
     family = tt.get_variant("family")
     for players, variants in ((["Ann", "Bo", "Cy"], ()), (("Ann", "Bo"), (family,))):
         dealt = tt.Simulator.new_game(players, seed=4, variants=variants)
-        assert dealt._made_setup is None
-        assert dealt.state() == tt.new_game(players, seed=4, variants=variants)
+        assert dealt.fast
+        assert _shown(dealt) == _shown(
+            tt.Simulator(tt.new_game(players, seed=4, variants=variants))
+        )
 
 
-def test_a_bad_seed_is_refused_as_new_game_refuses_it() -> None:
-    deals = _deals(2, {})
+def test_a_bad_seed_is_refused_once_the_dealer_has_dealt() -> None:
+    """The dealer of a configuration, once it has dealt a game, still checks each seed."""
+    tt.Simulator.new_game(2, seed=1)
     for bad in (-1, 2**128, True):
         with pytest.raises(tt.ConfigurationError, match="seed must be a whole number"):
-            deals.deal(bad)
+            tt.Simulator.new_game(2, seed=bad)
 
 
 def test_a_box_of_ones_own_is_dealt_by_its_own_tables() -> None:
     """Another object of an equal box deals the same games (the dealer is per object)."""
     box = attrs.evolve(tt.base_components())
     dealt = tt.Simulator.new_game(2, seed=8, components=box)
-    assert dealt._made_setup is None
-    assert dealt.state() == tt.new_game(2, seed=8, components=box)
+    assert dealt.fast
+    assert _shown(dealt) == _shown(tt.Simulator(tt.new_game(2, seed=8, components=box)))

@@ -1,7 +1,8 @@
 """One encoder: the adapters' observations, listed by the core, are the reference encoding's.
 
-PettingZoo, OpenSpiel and the vector env read their observations and masks through
-``adapters._encoder.CoreEncoder``; at every state of many random games (2 to 4 players,
+PettingZoo, OpenSpiel and the vector env read their observations and masks from the
+simulator's compact core where it plays the game, and from the views where it does not (one
+encoder, private to the adapters); at every state of many random games (2 to 4 players,
 variants, games that go on and games over, determinized worlds) each must equal
 ``ObservationEncoding.encode(view)`` and ``action_mask(view)`` exactly.
 """
@@ -24,12 +25,10 @@ pytest.importorskip("pyspiel", reason=install_hint("openspiel"))
 import numpy as np
 import pyspiel
 
-from tricky_treats.adapters._encoder import CoreEncoder
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.openspiel import GAME_NAME, TrickyTreatsState, resample_from_infostate
 from tricky_treats.adapters.pettingzoo import raw_env
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
-from tricky_treats.simulator import Simulator
 
 CONFIGURATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (2, ()),
@@ -147,31 +146,47 @@ _SIX_KIDS = attrs.evolve(
 )
 
 
-@pytest.mark.parametrize("options", [{}, {"components": _SIX_KIDS}])
-def test_the_encoder_of_any_simulator_is_the_reference(options: dict[str, Any]) -> None:
-    """Made from states (the core's, or the rules' beyond its limits): the views' encoding.
+def test_vector_env_observations_beyond_the_core_are_the_reference_encoding() -> None:
+    """Six kids a player: the rules play the games and the views are encoded."""
+    envs = TrickyTreatsVectorEnv(3, players=3, components=_SIX_KIDS)
+    obs, infos = envs.reset(seed=9)
+    assert not any(sim.fast for sim in envs.simulators)
+    encoding = envs.encoding
+    rng = np.random.default_rng(9)
+    for _ in range(60):
+        for env, sim in enumerate(envs.simulators):
+            view = sim.state().view(int(infos["player"][env]))
+            assert np.array_equal(obs[env], encoding.encode(view))
+            assert np.array_equal(infos["action_mask"][env], encoding.action_mask(view))
+        masks = infos["action_mask"]
+        obs, _, _, _, infos = envs.step((rng.random(masks.shape) * masks).argmax(1))
 
-    Every viewer, each state of a game, and the encoder's history of the codes played.
+
+def test_a_game_taken_up_mid_way_is_encoded_with_its_history() -> None:
+    """A simulator made from a state mid-game (``game_state`` set) has no history of its own.
+
+    At each state of a game, an OpenSpiel state set to it and one that played up to it give
+    every viewer the views' encoding, and the information state the codes played.
     """
-    start = tt.new_game(3, seed=9, **options)
-    encoding = ObservationEncoding(start)
-    encoder = CoreEncoder(encoding, start)
-    sim = Simulator(start)
-    assert sim.fast == (not options)
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    encoding = game.encoding
+    played = game.new_initial_state()
+    played.game_state = tt.new_game(3, seed=9)
     rng = random.Random(9)
     while True:
-        state = sim.state()
-        again = Simulator(state)  # a simulator made from a state mid-game: no history of its own
+        state = played.game_state
+        assert state is not None
+        again = game.new_initial_state()
+        again.game_state = state
+        codes = [state.action_space.encode(action) + 1 for action in state.history]
         for seat in range(3):
             expected = encoding.encode(state.view(seat))
-            assert np.array_equal(encoder.observation(sim, seat), expected)
-            assert np.array_equal(encoder.observation(again, seat), expected)
-            assert np.array_equal(
-                encoder.action_mask(sim, seat), encoding.action_mask(state.view(seat))
-            )
-        codes = [state.action_space.encode(action) for action in state.history]
-        assert encoder.history(sim) == codes
-        assert encoder.history(again) == codes
-        if sim.is_over:
+            for taken in (played, again):
+                assert np.array_equal(taken.observation_tensor(seat), expected)
+                info = np.asarray(taken.information_state_tensor(seat))
+                assert np.array_equal(info[: encoding.size], expected)
+                assert info[encoding.size : encoding.size + len(codes)].tolist() == codes
+                assert not info[encoding.size + len(codes) :].any()
+        if played.is_terminal():
             break
-        sim.play(rng.choice(sim.legal_codes()))
+        played.apply_action(rng.choice(played.legal_actions()))

@@ -20,12 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tricky_treats as tt
+from tests import core_equivalence
 from tricky_treats import plugins
-from tricky_treats.components import FEATURES
 from tricky_treats.model import ActionLog
-from tricky_treats.simulator._core import COUNT_BITS, COUNT_MASK, qualified_by
-from tricky_treats.simulator._lookup import qualifying
-from tricky_treats.variants import _shuffles, base
+from tricky_treats.variants import base
 
 
 def _variant(name: str, plugin: object, **kwargs: Any) -> tt.Variant:
@@ -170,50 +168,77 @@ def test_the_bounded_cache_drops_the_least_recently_used() -> None:
 # -- the simulator's per-game lookup tables --------------------------------------------------------------------
 
 
+@settings(max_examples=30, deadline=None)
 @given(
-    counts=st.lists(st.integers(0, COUNT_MASK), min_size=len(FEATURES), max_size=len(FEATURES)),
-    houses=st.lists(st.tuples(st.integers(0, len(FEATURES) - 1), st.integers(0, 25)), max_size=12),
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    configuration=st.sampled_from(core_equivalence.CONFIGURATIONS[:-1]),  # the core's
 )
-def test_qualifying_table_says_which_houses_a_count_reaches(
-    counts: list[int], houses: list[tuple[int, int]]
+def test_a_simulator_made_mid_game_qualifies_the_houses_the_rules_qualify(
+    seed: int, players: int, configuration: dict[str, Any]
 ) -> None:
-    """From the table, the houses wanting feature f whose minimum the count of f reaches."""
-    features = tuple(f for f, _ in houses)
-    minimums = tuple(m for _, m in houses)
-    table = qualifying(features, minimums)
-    packed = sum(count << COUNT_BITS * feature for feature, count in enumerate(counts))
-    expected = sum(1 << h for h, (f, m) in enumerate(houses) if m <= counts[f])
-    assert qualified_by(table, packed) == expected
+    """A simulator made of a state mid-game works out from each board's feature counts
+    which nice houses it reaches (a lookup table of the houses' lowest tiers): its legal
+    actions, scores and the states it plays into are those of the rules, move after move."""
+    states = _states(players, seed, **core_equivalence.options_for(players, configuration))
+    rng = random.Random(seed)
+    for state in states[:: max(1, len(states) // 6)]:
+        sim = tt.Simulator(state)
+        assert sim.fast
+        game = state
+        for _ in range(8):
+            assert sim.legal_codes() == [game.action_space.encode(a) for a in game.legal_actions()]
+            assert sim.scores() == tuple(sheet.total for sheet in game.scores())
+            if game.is_over:
+                break
+            action = rng.choice(game.legal_actions())
+            sim.play(game.action_space.encode(action))
+            game = game.apply(action)
+            assert sim.state() == game
 
 
 # -- dealing: the same games from the same seeds -------------------------------------------------
 
 
-@given(
-    seed=st.integers(min_value=0, max_value=2**64),
-    sizes=st.lists(st.integers(min_value=0, max_value=200), max_size=6),
-)
-def test_fast_shuffles_draw_what_random_shuffle_draws(seed: int, sizes: list[int]) -> None:
-    fast, reference = random.Random(seed), random.Random(seed)
-    shuffles = [_shuffles.plan(range(n)) for n in sizes]
-    expected = []
-    for n in sizes:
-        items = list(range(n))
-        reference.shuffle(items)
-        expected.append(items)
-    assert base._fast_shuffles(fast, shuffles) == expected
-    assert fast.getstate() == reference.getstate()
-    assert [start for start, _ in shuffles] == [list(range(n)) for n in sizes]  # left as given
+def _plain_deal(box: tt.ComponentData, rng: random.Random) -> list[list[Any]]:
+    """The rulebook's setup written out: ``rng.shuffle`` of each list of the box in turn."""
+    lists: list[list[Any]] = [
+        list(box.nice_neighbours),
+        list(box.house_treat_tokens),
+        list(box.street_bonus_tokens),
+        list(box.trick_tiles),
+        list(box.cards),
+    ]
+    for items in lists:
+        rng.shuffle(items)
+    return lists
+
+
+class _WatchedDeal:
+    """A variant's deal: the base game's, after noting the rng it was given."""
+
+    def __init__(self) -> None:
+        self.given: list[tuple[type, object]] = []
+
+    @tt.hookimpl
+    def tricky_treats_deal(
+        self, config: tt.GameConfig, components: tt.ComponentData, rng: random.Random
+    ) -> tt.Board:
+        self.given.append((type(rng), rng.getstate()))
+        return base.tricky_treats_deal(config, components, rng)
+
+
+_WATCHED = _WatchedDeal()
+_WATCHING = _variant("watched-deal", _WATCHED)
 
 
 @given(seed=st.integers(min_value=0, max_value=2**128 - 1))
 def test_a_game_random_is_seeded_as_random_random_seeds(seed: int) -> None:
-    from tricky_treats import dealing
-
-    assert dealing._SEEDING_AGREES  # this Python agrees: games take the single seeding
-    rng = dealing._seeded_random(seed)
-    assert type(rng) is random.Random
-    assert rng.getstate() == random.Random(seed).getstate()
+    """The deal hook gets ``random.Random(seed)`` itself, as the hook's specification says."""
+    _WATCHED.given.clear()
+    game = tt.new_game(2, seed=seed, variants=[_WATCHING])
+    assert _WATCHED.given == [(random.Random, random.Random(seed).getstate())]
+    assert game.setup.deck == tt.new_game(2, seed=seed).setup.deck
 
 
 def test_the_fast_shuffle_is_in_use_here() -> None:
@@ -221,11 +246,17 @@ def test_the_fast_shuffle_is_in_use_here() -> None:
 
 
 def test_a_subclass_of_random_is_shuffled_by_its_own_shuffle() -> None:
+    """The base game's deal hook, given another kind of ``random.Random``, calls its shuffle
+    (the fast shuffle is for ``random.Random`` itself)."""
+
     class Reversed(random.Random):
         def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
             x.reverse()
 
-    assert base._shuffled(Reversed(1), [_shuffles.plan(range(4))]) == [[3, 2, 1, 0]]
+    box = tt.base_components()
+    board = base.tricky_treats_deal(tt.new_game(2, seed=1).config, box, Reversed(1))
+    assert board.deck == tuple(reversed(box.cards))
+    assert board.street_tokens == tuple(reversed(box.street_bonus_tokens))
 
 
 @st.composite
@@ -256,17 +287,7 @@ def test_a_seed_deals_the_same_board_as_a_plain_shuffle(
     """The base game's deal, written out with ``random.shuffle`` as the rulebook's setup."""
     game = tt.new_game(players, seed=seed, components=box)
     box = box or tt.base_components()
-    rng = random.Random(seed)
-    lists: list[list[Any]] = [
-        list(box.nice_neighbours),
-        list(box.house_treat_tokens),
-        list(box.street_bonus_tokens),
-        list(box.trick_tiles),
-        list(box.cards),
-    ]
-    for items in lists:
-        rng.shuffle(items)
-    neighbours, tokens, streets, tiles, deck = lists
+    neighbours, tokens, streets, tiles, deck = _plain_deal(box, random.Random(seed))
     mean = len(box.mean_neighbours)
     assert [(h.neighbour, h.treat) for h in game.setup.grid] == list(
         zip(neighbours[:9], tokens, strict=True)
@@ -277,6 +298,20 @@ def test_a_seed_deals_the_same_board_as_a_plain_shuffle(
     )
     assert list(game.setup.secret_tiles) == tiles[mean : mean + players]
     assert list(game.setup.deck) == deck
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), box=_boxes())
+def test_the_deal_leaves_the_games_random_as_plain_shuffles_leave_it(
+    seed: int, box: tt.ComponentData | None
+) -> None:
+    """The deal draws what ``random.shuffle`` draws, no more, no less: a variant's hook that
+    draws from the game's ``rng`` after it draws what it would after plain shuffles."""
+    box = box or tt.base_components()
+    fast, reference = random.Random(seed), random.Random(seed)
+    board = base.tricky_treats_deal(tt.new_game(3, seed=1).config, box, fast)
+    deck = _plain_deal(box, reference)[-1]
+    assert list(board.deck) == deck
+    assert fast.getstate() == reference.getstate()
 
 
 # -- scores and views: shared work, same answers --------------------------------------------------

@@ -80,9 +80,30 @@ def test_replay_record_help_is_help_not_a_file_name() -> None:
     assert "Save a game, load it back" in out
 
 
-def test_every_example_script_is_tested() -> None:
-    scripts = {p.name for p in EXAMPLES.glob("*.py")}
-    tested = {"random_game.py", "frontend_loop.py", "custom_bot.py", "replay_record.py"}
-    tested.add("pettingzoo_evaluation.py")  # run by tests/test_pettingzoo.py (needs the extra)
-    tested.add("train_policy.py")  # run by tests/test_ladder.py (needs the pettingzoo extra)
-    assert scripts == tested
+def _example_scripts() -> set[str]:
+    """Every script under ``examples/`` that is no distribution of its own (a folder with a
+    ``pyproject.toml``, such as the web app or a candy game, brings its own tests)."""
+    distributions = {p.parent for p in EXAMPLES.glob("*/pyproject.toml")}
+    return {
+        path.relative_to(EXAMPLES).as_posix()
+        for path in EXAMPLES.rglob("*")
+        if path.suffix in {".py", ".mjs"}
+        and "node_modules" not in path.parts
+        and not any(folder in path.parents for folder in distributions)
+    }
+
+
+def test_every_example_script_is_run_by_a_test() -> None:
+    """Each example script, in a subfolder too (``bots/``, ``learning/``), is named by the
+    test file that runs it, so none can rot unnoticed."""
+    scripts = _example_scripts()
+    assert {"random_game.py", "bots/python_bot.py", "learning/train_maskable_ppo.py"} <= scripts
+    here = Path(__file__)
+    tests = [path.read_text() for path in here.parent.glob("test_*.py") if path != here]
+    tests.append(here.read_text().partition("def _example_scripts")[0])  # not this check
+
+    def named(script: str, text: str) -> bool:  # "bots/python_bot.py" or "bots" / "python_bot.py"
+        return script in text or '"' + '" / "'.join(script.split("/")) + '"' in text
+
+    untested = {script for script in scripts if not any(named(script, t) for t in tests)}
+    assert untested == set()

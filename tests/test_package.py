@@ -34,7 +34,7 @@ NOT_ON_IMPORT = (
     "tricky_treats.report",
     "tricky_treats.cli",
     "tricky_treats.adapters",
-    "tricky_treats.drawing._terminal",
+    "tricky_treats._terminal",
 )
 """Modules of the apps and integrations that neither the import nor playing a game loads."""
 
@@ -289,14 +289,25 @@ def _own_package(path: Path) -> str | None:
 
 
 def _private_imports(path: Path) -> list[str]:
-    """The names ``path`` imports that another package keeps private (``_name``, ``_mod``).
-
-    Every ``import a._b`` and ``from a import _b`` (or ``from a._b import c``) counts, at any
-    depth: inside a function or a test as well as at the top of the file; and so does
-    ``importlib.import_module("a._b")`` (or ``pytest.importorskip``) of a written name.
-    """
-    own = _own_package(path)
+    """The names ``path`` imports that another package keeps private (``_name``, ``_mod``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(ROOT)}: {dotted}" for dotted in _private_names(tree, _own_package(path))
+    ]
+
+
+def _private_names(tree: ast.AST, own: str | None) -> list[str]:
+    """The private parts of packages other than ``own`` that the code of ``tree`` imports.
+
+    What counts is running another package's private code by its name: every
+    ``import a._b`` and ``from a import _b`` (or ``from a._b import c``), at any depth (inside
+    a function or a test as well as at the top of the file), and a written name given to
+    ``importlib.import_module``, ``pytest.importorskip`` or ``__import__``. What does not
+    count is looking at the distribution's files: ``importlib.util.find_spec(name).origin``
+    (it imports the parent packages only, never the module), a package's directory listing
+    or a wheel's contents, as the build's tests do to see which files are extension modules;
+    nor a name in any other string.
+    """
     found = []
     for dotted in _imported(tree):
         top, *rest = dotted.split(".")
@@ -304,7 +315,7 @@ def _private_imports(path: Path) -> list[str]:
             continue
         private = [part for part in rest if part.startswith("_") and not part.startswith("__")]
         if private and dotted.split(".")[-1] != "_":  # gettext's ``_``, public in i18n
-            found.append(f"{path.relative_to(ROOT)}: {dotted}")
+            found.append(dotted)
     return found
 
 
@@ -322,80 +333,161 @@ def _python_files() -> list[Path]:
     return sorted([*files, ROOT / "conftest.py"])
 
 
-NOT_YET: Mapping[str, frozenset[str]] = {
-    # The terminal's teaching texts (explain, look, why, tie-breaks) of hand-built states,
-    # which the play command cannot load: to go through played games' screens.
-    "tests/test_teaching.py": frozenset(
-        {"tricky_treats.cli._teaching", "tricky_treats.drawing._terminal"}
-    ),
-    # The compact core and its deal tables, private by design (docs/performance.md): to be
-    # tested through tt.Simulator and tests/core_equivalence.py's digest alone.
-    "tests/test_base_deals.py": frozenset(
-        {
-            "tricky_treats.dealing._Dealer",
-            "tricky_treats.simulator._core",
-            "tricky_treats.variants._base_deals",
-        }
-    ),
-    "tests/test_core_equivalence.py": frozenset(
-        {"tricky_treats.simulator._core", "tricky_treats.simulator._tables"}
-    ),
-    "tests/test_engine_caches.py": frozenset(
-        {
-            "tricky_treats.simulator._core",
-            "tricky_treats.simulator._lookup",
-            "tricky_treats.variants._shuffles",
-        }
-    ),
-    "tests/test_encoder.py": frozenset({"tricky_treats.adapters._encoder"}),
-    "tests/test_simulator_greedy.py": frozenset(
-        {
-            "tricky_treats.agents._values_by_rules",
-            "tricky_treats.simulator._core",
-            "tricky_treats.simulator._simulator",
-        }
-    ),
-    "tests/test_vector.py": frozenset(
-        {
-            "tricky_treats.dealing._first_state",
-            "tricky_treats.simulator._tables",
-            "tricky_treats.variants._base_deals",
-        }
-    ),
-    # The build's own test: the compiled core is an extension module of that private name.
-    "tests/test_build.py": frozenset({"tricky_treats.simulator._core"}),
-    # A pool worker whose parent died before it started: no public way to start one so.
-    "tests/test_process_cleanup.py": frozenset({"tricky_treats._workers"}),
-}
-"""The engine's tests that still import its private modules (issue 44), and which: this list
-only shrinks. Every other file imports none, and a file listed here imports no other."""
-
-
-def _private_module(dotted: str) -> str:
-    """``tricky_treats.drawing._terminal`` of ``tricky_treats.drawing._terminal.WIDTH``."""
-    parts = dotted.split(".")
-    first = next(i for i, part in enumerate(parts[1:], 1) if part.startswith("_"))
-    return ".".join(parts[: first + 1])
-
-
 def test_nothing_outside_a_package_imports_its_private_names() -> None:
     """Issue 44: the web app and the candy games imported ``tricky_treats._i18n`` and
     ``tricky_treats.protocol._game_kit``; they build on ``tricky_treats.i18n`` and
     ``tricky_treats.protocol.game_kit`` now, public and documented. The engine's own tests,
     the documentation's hooks and its scripts reached into private modules too
-    (``tricky_treats._words``, ``_extras``, ``cli._progress``, ...); they use the public API
-    now. No Python file of the repository outside ``src/tricky_treats`` (the distributions
-    under ``examples/``, ``tests/``, ``docs/hooks/``, ``benchmarks/``, ``scripts/``,
-    ``conftest.py``) imports an underscore name of a package other than its own, but for
-    the engine tests of ``NOT_YET``, which import those private modules only
-    (docs/stability.md)."""
+    (``tricky_treats._words``, ``_extras``, ``cli._progress``, and last the compact core's
+    ``simulator._core``, ``_tables``, ``variants._base_deals``, ``cli._teaching``,
+    ``_workers``); they use the public API now, with no exception. No Python file of the
+    repository outside ``src/tricky_treats`` (the distributions under ``examples/``,
+    ``tests/``, ``docs/hooks/``, ``benchmarks/``, ``scripts/``, ``conftest.py``) imports an
+    underscore name of a package other than its own (see ``_private_names`` for what
+    counts as an import, and what does not: looking up where a module's file lies)."""
     files = _python_files()
     folders = {path.relative_to(ROOT).parts[0] for path in files}
     assert {"examples", "tests", "docs", "benchmarks", "scripts", "conftest.py"} <= folders
     assert len(files) > 150
+    found = [line for path in files for line in _private_imports(path)]
+    assert found == []
+
+
+def _engine_package(dotted: str) -> str:
+    """The package of the engine that owns ``dotted``'s private part.
+
+    ``tricky_treats.simulator._core.Core`` belongs to ``tricky_treats.simulator``: a
+    subpackage directly under the root, whatever its depth below it. A private module or
+    name of the root package itself (``tricky_treats._workers``,
+    ``tricky_treats.dealing._Dealer``: the root and its modules) belongs to
+    ``tricky_treats``.
+    """
+    parts = dotted.split(".")
+    folder = ROOT / "src" / "tricky_treats" / parts[1] if len(parts) > 1 else None
+    if folder is not None and (folder / "__init__.py").is_file() and not _private(parts[1]):
+        return ".".join(parts[:2])
+    return "tricky_treats"
+
+
+def _private(part: str) -> bool:
+    return part.startswith("_") and not part.startswith("__") and part != "_"
+
+
+def _engine_private_imports() -> list[str]:
+    """Every import, inside ``src/tricky_treats``, of another package's private part."""
+    found = []
+    for path in sorted((ROOT / "src" / "tricky_treats").rglob("*.py")):
+        own = _engine_package(".".join(path.relative_to(ROOT / "src").with_suffix("").parts))
+        for dotted in _imported(ast.parse(path.read_text(encoding="utf-8"))):
+            parts = dotted.split(".")
+            if parts[0] != "tricky_treats" or not any(map(_private, parts[1:])):
+                continue
+            owner = _engine_package(dotted)
+            if owner not in {own, "tricky_treats"}:
+                found.append(f"{path.relative_to(ROOT)}: {dotted}")
+    return found
+
+
+def test_the_checks_see_the_imports_they_name() -> None:
+    """What counts as an import of a private part, on code written for the purpose."""
+    assert _engine_package("tricky_treats.simulator._core.Core") == "tricky_treats.simulator"
+    assert _engine_package("tricky_treats.cli._teaching") == "tricky_treats.cli"
+    assert _engine_package("tricky_treats._workers.end_with_parent") == "tricky_treats"
+    assert _engine_package("tricky_treats.dealing._Dealer") == "tricky_treats"
+    code = (
+        "import importlib, importlib.util, pytest\n"
+        "import tricky_treats.simulator._core\n"
+        "from tricky_treats.cli import _teaching\n"
+        "from tests import _helpers\n"
+        "def f():\n"
+        "    from tricky_treats._workers import end_with_parent\n"
+        "    importlib.import_module('tricky_treats.simulator._tables')\n"
+        "    pytest.importorskip('tricky_treats.adapters._encoder')\n"
+        "    importlib.util.find_spec('tricky_treats.simulator._lookup')\n"
+        "    return 'tricky_treats.variants._base_deals'\n"
+    )
+    assert _private_names(ast.parse(code), "tests") == [
+        "tricky_treats.simulator._core",
+        "tricky_treats.cli._teaching",
+        "tricky_treats._workers.end_with_parent",
+        "tricky_treats.simulator._tables",
+        "tricky_treats.adapters._encoder",
+    ]
+
+
+CORE_SEAMS: Mapping[str, frozenset[str]] = {
+    # The compact core's dealer reads the core's tables and lookups: it belongs with the
+    # simulator, and variants/_base_deals.py is to move there.
+    "src/tricky_treats/variants/_base_deals.py": frozenset(
+        {
+            "tricky_treats.simulator._core",
+            "tricky_treats.simulator._deal",
+            "tricky_treats.simulator._lookup.house_info",
+            "tricky_treats.simulator._lookup.needs",
+            "tricky_treats.simulator._lookup.token_info",
+            "tricky_treats.simulator._simulator.dealt",
+            "tricky_treats.simulator._tables.first_core",
+            "tricky_treats.simulator._tables.tables",
+        }
+    ),
+    "src/tricky_treats/simulator/_simulator.py": frozenset(
+        {
+            "tricky_treats.variants._base_deals.BaseDeals",
+            "tricky_treats.variants._base_deals.new_simulator",
+        }
+    ),
+    # The adapters' one encoder and the vector env write their arrays from the core's lists.
+    "src/tricky_treats/adapters/_encoder.py": frozenset({"tricky_treats.simulator._core"}),
+    "src/tricky_treats/adapters/_vector_tables.py": frozenset({"tricky_treats.simulator._core"}),
+    "src/tricky_treats/adapters/vector.py": frozenset(
+        {
+            "tricky_treats.simulator._core",
+            "tricky_treats.simulator._simulator.dealt",
+            "tricky_treats.variants._base_deals.BaseDeals",
+        }
+    ),
+    # The bots' determinization copies a simulator and redraws its hidden parts.
+    "src/tricky_treats/agents.py": frozenset(
+        {
+            "tricky_treats.simulator._redealt_setup",
+            "tricky_treats.simulator._simulator._greedy_values",
+            "tricky_treats.variants._shuffles.fast_shuffles",
+            "tricky_treats.variants._shuffles.plan",
+        }
+    ),
+    # The events' records are made by the records' converter.
+    "src/tricky_treats/event_records.py": frozenset(
+        {
+            "tricky_treats.serialization.schemas._schema",
+            "tricky_treats.serialization.shapes._converter",
+            "tricky_treats.serialization.shapes._structure",
+        }
+    ),
+}
+"""The engine's modules that still reach into another subpackage's private parts (issue 44),
+and which: the seams between the compact core and its users. This list only shrinks; a
+module not in it imports no other package's private part, and one in it no other part."""
+
+
+def test_no_package_of_the_engine_imports_another_packages_private_names() -> None:
+    """Issue 44: ``bot_protocol.agent`` wrote its views with
+    ``serialization.player_records._view_text``; it calls the public
+    ``serialization.dumps_view`` now. Inside ``src/tricky_treats`` a module imports private
+    parts (``_name``, ``_module``, found as ``_private_imports`` finds them) of its own
+    package only, or of the root package.
+
+    A module's own package is the subpackage directly under ``tricky_treats`` that holds it,
+    at any depth (``tricky_treats/simulator/_simulator.py`` and
+    ``tricky_treats/protocol/game/x.py`` belong to ``tricky_treats.simulator`` and
+    ``tricky_treats.protocol``); a module directly under ``tricky_treats`` belongs to the
+    root package. The root package's private modules and names (``tricky_treats._workers``,
+    ``tricky_treats._json``, ``tricky_treats.dealing._Dealer``) are shared by the whole
+    engine: any module may import them. A private module or name of a subpackage
+    (``tricky_treats.simulator._core``, ``tricky_treats.cli.common._write``) is for the
+    modules of that subpackage alone, the root package's modules included: they are
+    another package to it. The seams of ``CORE_SEAMS`` are the exceptions still left."""
     found: dict[str, set[str]] = {}
-    for path in files:
-        for line in _private_imports(path):
-            name, dotted = line.split(": ")
-            found.setdefault(name, set()).add(_private_module(dotted))
-    assert found == NOT_YET
+    for line in _engine_private_imports():
+        module, name = line.split(": ")
+        found.setdefault(module, set()).add(name)
+    assert found == CORE_SEAMS

@@ -119,20 +119,55 @@ def test_ladder_workers_end_with_their_parent(ending: signal.Signals) -> None:
     assert _gone(workers) == set()
 
 
-@linux_only
-def test_a_worker_whose_parent_is_gone_before_it_starts_ends_at_once() -> None:
-    """The parent-death signal is asked for after the fork: a parent that died before that
-    is seen at once (its pid is no longer the worker's parent)."""
-    from tricky_treats._workers import end_with_parent
+_SPAWNING_SIMULATE = (
+    "import threading, time\n"
+    "from tricky_treats.simulation import simulate\n"
+    # A thread of the program's own: the pool then spawns its workers (a fresh Python that
+    # imports the library before it runs a line of the worker) instead of forking them.
+    "threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
+    "for _ in simulate(10**6, ['greedy', 'greedy'], seed=1, backend='pool', jobs=2):\n"
+    "    pass\n"
+)
 
-    code = subprocess.run(
-        [sys.executable, "-c", f"from tricky_treats._workers import end_with_parent; "
-         f"end_with_parent({os.getpid() + 10**6}); print('still here')"],
-        capture_output=True, text=True, timeout=_DEADLINE, check=False,
-    )  # fmt: skip
-    assert code.returncode == 1
-    assert "still here" not in code.stdout
-    end_with_parent(os.getppid())  # the right parent: nothing happens
+
+def _spawned_workers(parent: int) -> set[int]:
+    """The children of ``parent`` that are spawned pool workers (not its resource tracker)."""
+    found = set()
+    for pid in _children(parent):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            found.add(pid)
+    return found
+
+
+@linux_only
+def test_workers_whose_parent_is_killed_while_they_start_end() -> None:
+    """The parent-death signal is asked for by the worker once it runs: a parent killed
+    (SIGKILL) before that must be seen too, or the worker would wait for batches for ever.
+
+    A program with a thread of its own makes ``simulate`` spawn its pool's workers, which
+    import the library first (about 0.4 s of CPU); the parent is killed as soon as both
+    have appeared, while they are still starting, and both must then end.
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SPAWNING_SIMULATE],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + _DEADLINE
+    workers: set[int] = set()
+    try:
+        while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+            workers = _spawned_workers(process.pid)
+            time.sleep(0.002)
+    finally:
+        process.kill()
+        process.wait()
+    assert len(workers) == 2, f"{len(workers)} of 2 spawned workers seen in {_DEADLINE} s"
+    assert _gone(workers) == set()
 
 
 def test_a_pool_stopped_early_leaves_no_worker() -> None:

@@ -98,6 +98,22 @@ def test_player_records_are_written_as_the_converter_writes_them(
     assert tt.loads_view(text) == game.view(player)
 
 
+def test_a_view_is_written_with_the_record_of_the_game_it_was_told_of() -> None:
+    """Issue 44: ``ExecAgent`` wrote a view with ``player_records._view_text`` (private);
+    ``serialization.dumps_view(start, view)`` is the record ``dumps(state, player=p)`` of
+    the state the view is of, with ``start`` any state of that game."""
+    start = tt.new_game(3, seed=5, variants=["family"])
+    states = tt.play_game(start, [tt.RandomAgent()] * 3, seed=5)
+    for state in states[:: max(1, len(states) // 7)]:
+        for seat in range(3):
+            text = serialization.dumps_view(start, state.view(seat))
+            assert text == tt.dumps(state, player=seat)
+    with pytest.raises(tt.ConfigurationError, match="a view of a GameState, got"):
+        serialization.dumps_view(start.view(0), start.view(0))  # type: ignore[arg-type]
+    with pytest.raises(tt.ConfigurationError, match="one of the game's 3 seats"):
+        serialization.dumps_view(start, tt.new_game(2, seed=5).view(0))
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_the_fast_load_and_the_general_load_agree(game: tt.GameState) -> None:

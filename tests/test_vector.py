@@ -13,7 +13,6 @@ import pytest
 
 import tricky_treats as tt
 from tests.requirements import install_hint
-from tests.test_base_deals import _dealer
 
 pytest.importorskip("numpy", reason=install_hint("pettingzoo"))  # or [openspiel]
 
@@ -21,10 +20,8 @@ import numpy as np
 
 from tricky_treats.adapters.observation import ObservationEncoding
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
-from tricky_treats.dealing import _first_state, start_game
+from tricky_treats.dealing import start_game
 from tricky_treats.errors import brief
-from tricky_treats.simulator._tables import core_of
-from tricky_treats.variants._base_deals import core_difference
 
 _SIX_KIDS = attrs.evolve(
     tt.base_components(), rules=attrs.evolve(tt.base_components().rules, kids_per_player=6)
@@ -149,11 +146,9 @@ def test_the_core_encoder_covers_the_base_game_and_views_encode_the_rest() -> No
     envs = TrickyTreatsVectorEnv(2, components=_SIX_KIDS)
     envs.reset(seed=1)
     assert not any(sim.fast for sim in envs.simulators)
-    assert all(deal is None for deal in envs._deals)
     envs = TrickyTreatsVectorEnv(2, players=3)
     envs.reset(seed=1)
     assert all(sim.fast for sim in envs.simulators)
-    assert all(deal is not None for deal in envs._deals)
 
 
 def test_seeds_deal_the_games_of_new_game() -> None:
@@ -175,6 +170,10 @@ def test_seeds_deal_the_games_of_new_game() -> None:
         envs.reset(seed=[1, 2])
 
 
+SEEDS = [0, 1, 2**63 - 1, *range(5, 40, 7)]
+"""Seeds the env takes (below 2**63); ``tests/test_base_deals.py`` deals up to 2**128 - 1."""
+
+
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
 def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     players: int, options: dict[str, Any]
@@ -182,49 +181,51 @@ def test_one_dealer_deals_seed_after_seed_the_games_of_new_game(
     """The env's dealer checks its arguments once; each game is still ``new_game``'s.
 
     And the game a record of its configuration starts (``start_game``, which resolves the
-    variants by name again), so that reusing the dealer carries nothing from game to game.
+    variants by name again), so that reusing the dealer carries nothing from game to game:
+    the same env dealt again, the seeds in another order.
     """
-    dealer = _dealer(players, options)
+    envs = TrickyTreatsVectorEnv(len(SEEDS), players=players, **options)
     components = options.get("components")
-    for seed in [0, 1, 2**63 - 1, 2**128 - 1, *range(5, 40, 7)]:
-        game = dealer.game(seed)
-        assert game == tt.new_game(players, seed=seed, **options)
-        assert game == start_game(game.config, components, custom_components=components is not None)
+    for seeds in (SEEDS, SEEDS[::-1]):
+        envs.reset(seed=seeds)
+        for seed, sim in zip(seeds, envs.simulators, strict=True):
+            game = sim.state()
+            assert game == tt.new_game(players, seed=seed, **options)
+            assert game == start_game(
+                game.config, components, custom_components=components is not None
+            )
     for bad in (-1, 2**128, True, 1.0):
-        with pytest.raises(tt.ConfigurationError, match="seed must be a whole number"):
-            dealer.game(bad)  # type: ignore[arg-type]
+        with pytest.raises(tt.ConfigurationError, match="seed"):
+            envs.reset(seed=[bad, *SEEDS[1:]])  # type: ignore[list-item]
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
-def test_a_first_core_is_the_core_of_the_first_state(players: int, options: dict[str, Any]) -> None:
-    """``Simulator._first(setup)`` skips building the first state, and changes nothing.
-
-    Its core holds what ``core_of`` makes of ``new_game``'s first state, field by field,
-    with the same tables; it plays the same game. Outside the core (6 kids) there is none.
-    """
-    dealer = _dealer(players, options)
+def test_the_first_states_are_those_of_new_game_and_play_its_game(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The env deals its games straight into the core where it can (no first state is
+    built), which changes nothing: each first state is ``new_game``'s, on the core unless
+    the core does not cover the configuration (6 kids), and it plays the game
+    ``Simulator(new_game(...))`` plays, move by move."""
+    envs = TrickyTreatsVectorEnv(4, players=players, **options)
     rng = random.Random(players)
-    for seed in range(12):
-        setup = dealer.setup(seed)
-        first = tt.Simulator._first(setup)
-        game = _first_state(setup)
-        made = core_of(game)
-        if made is None:
-            assert first is None
-            continue
-        assert first is not None
-        assert first._core is not None
-        assert first._core.tables is made.tables
-        assert core_difference(first._core, made) is None
-        assert first.state() == tt.new_game(players, seed=seed, **options)
-        reference = tt.Simulator(game)
-        while not first.is_over:
-            codes = first.legal_codes()
-            assert codes == reference.legal_codes()
-            code = rng.choice(codes)
-            first.play(code)
-            reference.play(code)
-        assert first.state() == reference.state()
+    for round_ in range(3):
+        seeds = [4 * round_ + i for i in range(4)]
+        envs.reset(seed=seeds)
+        for seed, sim in zip(seeds, envs.simulators, strict=True):
+            game = tt.new_game(players, seed=seed, **options)
+            assert sim.fast is (game.setup.rules.kids_per_player <= 5)  # docs/simulator.md
+            first = sim.clone()
+            assert first.state() == game
+            reference = tt.Simulator(game)
+            while not first.is_over:
+                codes = first.legal_codes()
+                assert codes == reference.legal_codes()
+                code = rng.choice(codes)
+                first.play(code)
+                reference.play(code)
+            assert first.state() == reference.state()
+            assert first.scores() == reference.scores()
 
 
 def test_auto_reset_deals_the_next_game_in_the_step_that_ends_one() -> None:
@@ -408,7 +409,10 @@ def test_the_gymnasium_spaces_hold_the_observations_and_actions() -> None:
 
 def test_import_tricky_treats_imports_no_numpy() -> None:
     code = (
-        "import sys, tricky_treats, tricky_treats.simulator._core\n"
+        "import sys, tricky_treats as tt\n"
+        "sim = tt.Simulator.new_game(2, seed=1)\n"  # the compact core, loaded and played
+        "sim.play(sim.legal_codes()[0])\n"
+        "assert sim.fast\n"
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -482,7 +486,7 @@ def test_bool_actions_are_refused_alike_by_the_core_and_by_the_rules() -> None:
     for players, options in BY_CORE_AND_BY_RULES:
         envs = TrickyTreatsVectorEnv(2, players=players, **options)
         envs.reset(seed=3)
-        assert (envs._cores[0] is not None) is (not options)  # the core's path, the rules'
+        assert envs.simulators[0].fast is (not options)  # the core's path, the rules'
         codes = f"action code must be a whole number from 0 to {envs.action_count - 1}"
         assert _refused(envs, np.array([True, False])) == f"env 0: {codes}, got np.True_"
         assert _refused(envs, [0, True]) == f"env 1: {codes}, got True"  # np.asarray: [0, 1]

@@ -12,6 +12,7 @@ An agent implements ``choose(view, legal_actions, rng) -> Action``. It sees only
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -21,12 +22,13 @@ import attrs
 
 from tricky_treats._extras import install_hint
 from tricky_treats.actions import Action, TakeCard
-from tricky_treats.components import ComponentData, CostumeCard, CostumeType, TrickTile
+from tricky_treats.components import ComponentData, CostumeCard, CostumeType, RulesData, TrickTile
+from tricky_treats.declaration import Variant
 from tricky_treats.errors import ConfigurationError, InvalidActionError
 from tricky_treats.model import ActionLog, GameConfig, GameState, Setup
 from tricky_treats.plugins import resolve, variant_registry
 from tricky_treats.rules import build_player
-from tricky_treats.scoring import score_sheet
+from tricky_treats.scoring import ExtraScore, score_sheet
 from tricky_treats.simulator import Simulator, _redealt_setup
 from tricky_treats.simulator._simulator import _greedy_values
 from tricky_treats.variants._shuffles import fast_shuffles, plan
@@ -116,9 +118,7 @@ class Determinizer:
             variants=view.variants,
             variant_options=view.variant_options,
         )
-        registry = variant_registry()
-        variants = [registry.get(ref.name) for ref in view.variants]
-        self.scorers = resolve(self.config, variants, self.components).scorers
+        self.scorers = _scorers(self.config, view.rules, self.components)
         log: ActionLog = None
         for action in view.history:
             log = (action, log)
@@ -209,6 +209,38 @@ class Determinizer:
             end_trigger=view.end_trigger,
             log=self.log,
         )
+
+
+def _scorers(
+    config: GameConfig, rules: RulesData, components: ComponentData
+) -> tuple[_Scorer, ...]:
+    """The variants' scoring functions for determinized games of ``config`` and ``rules``.
+
+    Resolved once per combination: they depend on the variants, their options, the player
+    count and the rules, not on the sampled components, which are new objects every time
+    (so the plugins' own cache, keyed by the components, would miss on every call).
+    """
+    registry = variant_registry()
+    variants = [registry.get(ref.name) for ref in config.variants]
+    key = (
+        tuple([id(v) for v in variants]),
+        json.dumps(config.variant_options, sort_keys=True),
+        len(config.players),
+        rules,
+    )
+    entry = _SCORERS.get(key)
+    if entry is None or any(a is not b for a, b in zip(entry[0], variants, strict=True)):
+        if len(_SCORERS) >= 64:
+            _SCORERS.clear()
+        entry = _SCORERS[key] = (tuple(variants), resolve(config, variants, components).scorers)
+    return entry[1]
+
+
+_Scorer = Callable[[GameState, int], Sequence[ExtraScore]]
+"""A variant's scoring function, as ``Setup.scorers`` holds them."""
+
+# Scorers of determinized games by combination; each entry holds the variants its key names.
+_SCORERS: dict[tuple[object, ...], tuple[tuple[Variant, ...], tuple[_Scorer, ...]]] = {}
 
 
 def _costume_potential(state: GameState, seat: int) -> float:

@@ -497,7 +497,10 @@ def deal_from_draws(game: GameState, choices: Sequence[int]) -> GameState:
     frameworks that model the deal as explicit chance outcomes (the OpenSpiel adapter).
 
     Raises ``ConfigurationError`` for a choice out of its range, too few or too many
-    choices, or a variant's deal that draws otherwise than among equally likely numbers.
+    choices, or a built-in variant's deal that draws otherwise than among equally likely
+    numbers. An installed plugin's deal that does so raises ``PluginError`` naming the hook
+    and the plugin, with the ``ConfigurationError`` in its ``detail``, as every failing
+    plugin hook does.
     """
     script = _ScriptedDraws(choices)
     state = _redeal(game, script)

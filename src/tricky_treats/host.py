@@ -63,8 +63,8 @@ from tricky_treats.errors import (
 from tricky_treats.event_records import EVENT_FORMAT_VERSION, event_to_json
 from tricky_treats.events import Event, describe_event
 from tricky_treats.model import GameState
-from tricky_treats.serialization import RecordError, dumps, loads
-from tricky_treats.serialization.shapes import MAX_RECORD_BYTES, _converter
+from tricky_treats.serialization import RecordError, dumps, dumps_view, loads
+from tricky_treats.serialization.shapes import MAX_RECORD_BYTES
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -726,7 +726,7 @@ class Table:
         )
 
     def _spectator_update(self, game: GameState, moves_text: str | Callable[[], str]) -> str:
-        view = _converter.unstructure(_public_view(game))
+        view = json.loads(dumps_view(game, _public_view(game)))["view"]
         view["player"] = None
         view_text = json.dumps(view, ensure_ascii=False)
         return f'{self._header(game, None, moves_text)}, "view": {view_text}}}'

@@ -40,9 +40,12 @@ registry, for ``gymnasium.make`` and ``gymnasium.make_vec`` (without the import,
   every game waiting for them choose at once, with one call of the opponents' function.
 - ``opponents`` is ``"random"`` (uniform over the legal codes), ``"greedy"`` (the choice of
   ``tricky_treats.agents.GreedyAgent``, made for the whole batch at once by
-  ``tricky_treats.simulator.greedy_codes``) or a function ``choose(simulators, rng) ->
-  list[int]``, given the games in which an opponent is to move (``tt.Simulator``s: read
-  them, do not play on them) and ``np_random``, and giving a legal code for each.
+  ``tricky_treats.simulator.greedy_codes``), ``"policy"`` (the shipped learned policy's,
+  ``ValuePolicyAgent.shipped()``, made for the whole batch at once on the compact core by
+  ``tricky_treats.adapters.policy.shipped_policy_codes``; it draws nothing) or a function
+  ``choose(simulators, rng) -> list[int]``, given the games in which an opponent is to
+  move (``tt.Simulator``s: read them, do not play on them) and ``np_random``, and giving a
+  legal code for each.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ from tricky_treats.adapters._vector_api import (
     reset_seeds,
 )
 from tricky_treats.adapters._vector_input import seeds_of
+from tricky_treats.adapters.policy import shipped_policy_codes
 from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
@@ -112,8 +116,12 @@ ILLEGAL_ACTIONS = ("lose", "raise")
 """What an illegal code of the agent does: ``"lose"`` ends its game, a loss (reward -1, as
 PettingZoo's ``TerminateIllegalWrapper``); ``"raise"`` raises ``IllegalActionError``."""
 
-OPPONENTS: Mapping[str, Opponents] = {"random": random_codes, "greedy": _greedy_codes}
-"""The opponents named by a string: ``"random"`` and ``"greedy"``."""
+OPPONENTS: Mapping[str, Opponents] = {
+    "random": random_codes,
+    "greedy": _greedy_codes,
+    "policy": shipped_policy_codes,
+}
+"""The opponents named by a string: ``"random"``, ``"greedy"`` and ``"policy"``."""
 
 
 def _opponents_of(opponents: object) -> Opponents:

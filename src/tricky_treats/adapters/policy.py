@@ -39,9 +39,10 @@ from tricky_treats.adapters.observation import OBSERVATION_VERSION, ObservationE
 from tricky_treats.agents import _costume_potential, determinize
 from tricky_treats.components import FEATURES, CostumeType, Treat, TrickIcon
 from tricky_treats.dealing import _MAX_PLAYERS, new_game
-from tricky_treats.errors import ConfigurationError, PolicyFileError, brief
+from tricky_treats.errors import ConfigurationError, InvalidActionError, PolicyFileError, brief
 from tricky_treats.model import GameState
 from tricky_treats.scoring import score_sheet
+from tricky_treats.simulator import Simulator, value_policy_codes
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "ValuePolicyAgent",
     "afterstate_features",
     "load_policy",
+    "shipped_policy_codes",
 ]
 
 _TREATS = tuple(Treat)
@@ -208,10 +210,14 @@ def _seat_features(state: GameState, seat: int, secret_tile: bool) -> list[float
     for line in sheet.trick_tiles:
         needed = collections.Counter(line.tile.treats)
         held = 0.0
-        for treat, count in needed.items():
-            left = player.treats[_TREATS.index(treat)] - line.sets * count
-            held += min(1.0, left / count)
-            worth[_TREATS.index(treat)] += line.tile.points / len(line.tile.treats)
+        # In Treat's order, whatever order the tile lists them in: the sum of three shares
+        # may round differently in another order, and the compact core sums in this one.
+        for index, treat in enumerate(_TREATS):
+            count = needed[treat]
+            if count:
+                left = player.treats[index] - line.sets * count
+                held += min(1.0, left / count)
+                worth[index] += line.tile.points / len(line.tile.treats)
         progress += line.tile.points * held / len(needed)
     grid = state.setup.grid
     # The nice houses the seat reaches and has not visited (R5, R6).
@@ -307,7 +313,9 @@ class ValuePolicyAgent:
 
     ``value(state, seat) = weights @ afterstate_features(state, seat)``. To choose, the agent
     completes its view with one sample of the hidden information (``determinize``), plays
-    each legal action on it and keeps the first action of highest value. The features read
+    each legal action on it and keeps the first action of highest value: on the compact core
+    where it plays the game (``choose_codes``' features and values, the same floats), else by
+    the rules. The value is summed left to right (``_values``). The features read
     only what the player sees, so the sample never changes the choice: the agent plays the
     same action for the same view whatever ``rng`` holds.
     """
@@ -320,6 +328,7 @@ class ValuePolicyAgent:
                 f"FEATURE_NAMES, got an array of shape {array.shape}"
             )
         self.weights = array
+        self._floats = tuple([float(weight) for weight in array])
 
     @classmethod
     def shipped(cls) -> ValuePolicyAgent:
@@ -354,8 +363,51 @@ class ValuePolicyAgent:
             return legal_actions[0]
         return self._best(determinize(view, rng), view.player, legal_actions)
 
+    def choose_codes(self, simulators: Sequence[Simulator], rng: object = None) -> list[int]:
+        """Per simulator, the code of the action ``choose`` plays for the player to move.
+
+        For a whole batch of games at once, such as the opponents of a Gymnasium env
+        (``opponents="policy"``; any value policy: ``opponents=agent.choose_codes``): where
+        the compact core plays the game and no variant adds scoring lines, the core computes
+        every legal action's features and value itself (``simulator.value_policy_codes``; the
+        compiled build runs the whole batch natively); any other game is valued by the rules
+        on its state, after the others. The same codes ``choose`` gives on each mover's view.
+
+        Draws nothing: ``rng`` is not used (it is there for the env's opponents'
+        signature). ``choose`` draws a sample of the hidden information from its ``rng``
+        (``determinize``), which never changes its choice: the features read only what the
+        player sees. Each simulator is left as it was. Raises ``ConfigurationError`` for an
+        empty sequence or anything but a ``Simulator``, and ``IllegalActionError`` for a game
+        that is over.
+        """
+        return value_policy_codes(simulators, self._floats, self._code_by_rules)
+
+    def _code_by_rules(self, sim: Simulator) -> int:
+        """``choose``'s code in ``sim``, valued by the rules on its state."""
+        state = sim.state()
+        seat = state.current_player
+        assert seat is not None, "choose_codes chooses for games that go on"
+        legal = state.legal_actions()
+        rows = self._rows(state, seat, legal)
+        choice = legal[0] if len(legal) == 1 else legal[int(np.argmax(self._values(rows)))]
+        return state.action_space.encode(choice)
+
     def _best(self, state: GameState, seat: int, legal_actions: Sequence[Action]) -> Action:
-        """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one)."""
+        """The best of ``legal_actions`` in ``state``, a full state (the trainer's true one).
+
+        Valued on the compact core (``choose_codes``: the same features and values) where
+        ``legal_actions`` are the state's own, in their order; else by the rules.
+        """
+        if seat == state.current_player:
+            encode = state.action_space.encode
+            try:
+                codes = [encode(action) for action in legal_actions]
+            except InvalidActionError:  # not one of the game's: the rules say what is wrong
+                codes = []
+            sim = Simulator(state)
+            if sim.fast and codes == sim.legal_codes():
+                found = value_policy_codes([sim], self._floats, self._code_by_rules)[0]
+                return legal_actions[codes.index(found)]
         return legal_actions[int(np.argmax(self._values(self._rows(state, seat, legal_actions))))]
 
     @staticmethod
@@ -366,14 +418,34 @@ class ValuePolicyAgent:
         return np.array([afterstate_features(state.apply(a), seat) for a in legal_actions])
 
     def _values(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """``rows @ weights``, equal for equal rows: ties are exact, the first action wins."""
-        # A matrix product may round equal rows differently (blocks of rows in BLAS).
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        values: npt.NDArray[np.float64] = (unique @ self.weights)[inverse.reshape(-1)]
+        """``rows @ weights``, summed left to right: ``0.0 + w[0] * f[0] + w[1] * f[1] ...``.
+
+        A row's value does not depend on the other rows, so ties are exact (the first action
+        wins) and ``choose_codes``, which sums the same way in the compact core, gets the
+        very same values. (A matrix product may round a row differently by where it stands
+        among the others: blocks of rows in BLAS.)
+        """
+        values = np.zeros(len(rows))
+        for k, weight in enumerate(self.weights):
+            values += weight * rows[:, k]
         return values
 
     def __repr__(self) -> str:
         return f"ValuePolicyAgent(weights={len(self.weights)})"
+
+
+@functools.cache
+def _shipped_agent() -> ValuePolicyAgent:
+    return ValuePolicyAgent.shipped()
+
+
+def shipped_policy_codes(simulators: Sequence[Simulator], rng: object = None) -> list[int]:
+    """The shipped value policy's code in each game: a Gymnasium env's ``opponents="policy"``.
+
+    ``ValuePolicyAgent.shipped().choose_codes(simulators)``, for the whole batch at once;
+    draws nothing (``rng`` is not used).
+    """
+    return _shipped_agent().choose_codes(simulators)
 
 
 def load_policy(path: str | Path) -> ValuePolicyAgent | LinearPolicyAgent:

@@ -23,8 +23,7 @@ from tricky_treats.bot_protocol.limits import BotLimits
 from tricky_treats.bot_protocol.process import BotProcess, program_path
 from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.model import GameState
-from tricky_treats.serialization import dumps
-from tricky_treats.serialization.player_records import _view_text
+from tricky_treats.serialization import dumps, dumps_view
 from tricky_treats.views import PlayerView
 
 __all__ = [
@@ -222,7 +221,7 @@ class ExecAgent:
             seat.process = BotProcess(self.command, limits, transcript=self.transcript)
             seat.starts += 1
         seconds = limits.move_seconds if seat.bank is None else min(limits.move_seconds, seat.bank)
-        answer = seat.process.ask(_view_text(game, view), legal, seconds, seat.bank)
+        answer = seat.process.ask(dumps_view(game, view), legal, seconds, seat.bank)
         if seat.bank is not None:
             seat.bank -= answer.seconds
         if answer.action is not None:

@@ -174,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     variants = commands.add_parser("variants", help="list the installed variants")
     variants.set_defaults(command=_variants)
 
-    from tricky_treats.report import _command as report_command
+    from tricky_treats.cli import _report_command as report_command
 
     report = commands.add_parser(
         "report", help="write an HTML balance report with plots (needs the report extra)"
@@ -221,7 +221,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _play(args: argparse.Namespace, console: Console) -> int:
-    from tricky_treats.drawing import _terminal
+    from tricky_treats import _terminal
 
     game, moves = _load(args.load) if args.load is not None else (None, [])
     seats = _seats(args, len(game.players) if game is not None else None)
@@ -285,8 +285,8 @@ def _play(args: argparse.Namespace, console: Console) -> int:
 
 def _load(path: Path) -> tuple[GameState, list[Any]]:
     """The saved game in ``path`` and its moves, replayed from the start."""
+    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
-    from tricky_treats.drawing import _terminal
 
     final = _read_record(path)
     state = start_game(final.config, final.setup.components)
@@ -433,8 +433,8 @@ _BOT_NAMES = {
 
 
 def _replay(args: argparse.Namespace, console: Console) -> int:
+    from tricky_treats import _terminal
     from tricky_treats.dealing import start_game
-    from tricky_treats.drawing import _terminal
 
     final = _read_record(args.file)
     config = final.config

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tricky_treats._progress import Progress
 from tricky_treats.cli import _exec_options
-from tricky_treats.cli._progress import Progress
 from tricky_treats.cli.common import _PLAYERS, _SEED, CommandError, _bounded
 from tricky_treats.cli.results import _Output, _Summary
 from tricky_treats.simulation import BACKENDS, MAX_JOBS_PER_CPU, max_jobs, simulate

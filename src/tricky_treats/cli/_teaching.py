@@ -10,9 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
-from tricky_treats.components import CostumeType, Treat, TrickIcon
-from tricky_treats.drawing._terminal import (
+from tricky_treats._terminal import (
     SEAT_LETTERS,
     icon_text,
     kids_and_market_lines,
@@ -21,6 +19,8 @@ from tricky_treats.drawing._terminal import (
     tile_text,
     wrap,
 )
+from tricky_treats.actions import Action, RefreshMarket, TakeCard, TrickHouse, VisitHouse
+from tricky_treats.components import CostumeType, Treat, TrickIcon
 from tricky_treats.errors import TrickyTreatsError
 from tricky_treats.events import (
     CardRevealed,

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
+from tricky_treats._terminal import short_word
 from tricky_treats.cli.common import CommandError, _score_table, _write
-from tricky_treats.drawing._terminal import short_word
 
 __all__: list[str] = []
 
@@ -89,8 +89,8 @@ def _bye(console: Console, game: GameState, session: _Session) -> int:
 
 
 def _print_end(console: Console, game: GameState, moves: list[Any], humans: list[int]) -> None:
+    from tricky_treats import _terminal
     from tricky_treats.cli import _teaching
-    from tricky_treats.drawing import _terminal
 
     names = list(game.config.players)
     you = humans[0] if len(humans) == 1 else None
@@ -283,8 +283,8 @@ def _page(console: Console, pages: Sequence[str]) -> None:
 
 def _look(console: Console, game: GameState, who: str) -> None:
     """Print what everyone sees of one player's board (look N)."""
+    from tricky_treats import _terminal
     from tricky_treats.cli import _teaching
-    from tricky_treats.drawing import _terminal
 
     seat = _seat_named(game, who)
     if seat is None:
@@ -304,7 +304,7 @@ def _look(console: Console, game: GameState, who: str) -> None:
 
 
 def _seat_named(game: GameState, who: str) -> int | None:
-    from tricky_treats.drawing import _terminal
+    from tricky_treats import _terminal
 
     names = [n.lower() for n in game.config.players]
     text = who.strip().lower()

@@ -43,11 +43,7 @@ from tricky_treats.components.kinds import (
     parse_feature,
 )
 from tricky_treats.components.limits import COMPONENT_LIMITS
-from tricky_treats.components.loading import _FILES_ALLOWED as _FILES_ALLOWED
-from tricky_treats.components.loading import _files_allowed as _files_allowed
 from tricky_treats.components.loading import base_components, load_components
-
-# The private names above are reached through this path by records, variants and tests.
 
 __all__ = [
     "COMPONENTS_FORMAT",

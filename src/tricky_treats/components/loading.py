@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import importlib.resources
 import re
 import tomllib
 from pathlib import Path
 
+from tricky_treats._component_files import files_allowed
 from tricky_treats.components.data import ComponentData
 from tricky_treats.components.format import parse_components
 from tricky_treats.components.limits import COMPONENT_LIMITS
@@ -20,18 +20,6 @@ __all__ = ["base_components", "load_components"]
 _MAX_KEY_DEPTH = 8
 
 
-_FILES_ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "tricky_treats_component_files", default=True
-)
-"""Whether ``load_components`` may read files here: ``tt.loads`` switches it off, so that a
-record that names a file (``card-data``'s option) makes nobody open or look at it."""
-
-
-def _files_allowed() -> bool:
-    """Whether component data files may be read (and looked at) in this context."""
-    return _FILES_ALLOWED.get()
-
-
 def load_components(path: str | Path) -> ComponentData:
     """Read a component data file (TOML, the format of the package's ``data/base.toml``).
 
@@ -40,7 +28,7 @@ def load_components(path: str | Path) -> ComponentData:
     describe a playable box, and without opening it while ``tt.loads`` reads a record that
     names it (unless called with ``read_files=True``).
     """
-    if not _FILES_ALLOWED.get():
+    if not files_allowed():
         raise ComponentDataError(
             f"{brief(str(path))}: not read: a game record names this file, and tt.loads reads "
             "the files a record names only when called with read_files=True"

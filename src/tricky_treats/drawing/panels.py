@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from tricky_treats._terminal import short_word
 from tricky_treats.components import (
     Colour,
     CostumeCard,
@@ -11,7 +12,6 @@ from tricky_treats.components import (
     Feature,
     Treat,
 )
-from tricky_treats.drawing._terminal import short_word
 from tricky_treats.drawing.style import (
     _CARD_GAP,
     _CARD_H,

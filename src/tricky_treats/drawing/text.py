@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tricky_treats.drawing import _heading, _terminal, board_svg
+from tricky_treats import _terminal
+from tricky_treats.drawing import _heading, board_svg
 from tricky_treats.views import PlayerView, _onlooker_view, _OnlookerView
 
 if TYPE_CHECKING:

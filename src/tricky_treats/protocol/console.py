@@ -140,7 +140,7 @@ def run_console(
             agents = [bot(spec) for spec in specs]
         except ValueError as error:
             parser.error(str(error))
-        from tricky_treats.cli._progress import Progress
+        from tricky_treats._progress import Progress
 
         with Progress(args.games, f"Playing {', '.join(specs)}", quiet=args.quiet) as progress:
             summary = simulate(start, agents, args.games, args.seed, on_game=progress.advance)

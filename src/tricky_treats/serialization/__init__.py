@@ -32,8 +32,8 @@ The package, one concern a module, each importing only those above it:
 - ``shapes``: formats, limits, ``RecordError``, the records' attrs classes and the converter;
 - ``checks``: the game's invariants, the installed variants a record names, a view's checks;
 - ``texts``: JSON texts kept by the identity of immutable objects, for both writers;
-- ``player_records``: the player record's fast writer (``dumps(game, player=p)``), which keeps
-  each field's text per game, tested against the converter;
+- ``player_records``: the player record's fast writer (``dumps(game, player=p)`` and
+  ``dumps_view``), which keeps each field's text per game, tested against the converter;
 - ``writing``: ``dumps``, a fast writer beside the reference writer it is tested against;
 - ``migration``: parsing a record's JSON and migrating older versions;
 - ``reading``: ``loads`` and ``loads_view``, an exact-text path beside the general one;
@@ -44,6 +44,7 @@ from tricky_treats.serialization.migration import _CURRENT as _CURRENT
 from tricky_treats.serialization.migration import _MIGRATIONS as _MIGRATIONS
 from tricky_treats.serialization.migration import _parse as _parse
 from tricky_treats.serialization.player_records import _view_record as _view_record
+from tricky_treats.serialization.player_records import dumps_view
 from tricky_treats.serialization.reading import _load_checked as _load_checked
 from tricky_treats.serialization.reading import _load_exact as _load_exact
 from tricky_treats.serialization.reading import loads, loads_view
@@ -75,6 +76,7 @@ __all__ = [
     "VIEW_FORMAT_VERSION",
     "RecordError",
     "dumps",
+    "dumps_view",
     "loads",
     "loads_view",
     "record_schema",

@@ -26,6 +26,7 @@ from tricky_treats.components import (
     Treat,
     TrickTile,
 )
+from tricky_treats.errors import ConfigurationError, brief
 from tricky_treats.model import EndTrigger, GameState, GridHouse, MeanHouse, Setup
 from tricky_treats.scoring import ExtraScore, ScoreSheet, TileScore
 from tricky_treats.serialization.shapes import (
@@ -37,7 +38,7 @@ from tricky_treats.serialization.shapes import (
 from tricky_treats.serialization.texts import _GAMES_KEPT, _WRITE, _by_identity, _package_version
 from tricky_treats.views import PlayerView, PublicPlayer
 
-__all__: list[str] = []
+__all__ = ["dumps_view"]
 
 
 def _view_record(game: GameState, view: PlayerView) -> _ViewRecord:
@@ -62,6 +63,26 @@ _VIEW_HEADS: dict[int, tuple[Setup, str]] = {}
 _FIELD_TEXTS: dict[int, tuple[Setup, tuple[dict[int, tuple[Any, str]], ...]]] = {}
 _FIELD_TEXTS_KEPT = 16
 """Per game and field of a view, how many values' texts are kept (a few states' worth)."""
+
+
+def dumps_view(game: GameState, view: PlayerView) -> str:
+    """The player record of ``view``, a view of ``game`` or of a later state of that game.
+
+    What ``dumps(state, player=view.player)`` writes for the state ``view`` was taken of,
+    for code that holds a view rather than the state, as an agent does: it has the view it
+    is asked to move in and the game it was told of at ``begin_game``, and sends the record
+    to a bot in another process. The record's head (components, variants, players, options)
+    is ``game``'s. Raises ``ConfigurationError`` for anything but a ``GameState`` and a
+    ``PlayerView`` of one of its seats.
+    """
+    if not isinstance(game, GameState):
+        raise ConfigurationError(f"dumps_view writes a view of a GameState, got {brief(game)}")
+    if not isinstance(view, PlayerView) or len(view.players) != len(game.players):
+        raise ConfigurationError(
+            f"dumps_view writes a PlayerView of one of the game's {len(game.players)} seats, "
+            f"got {brief(view)}"
+        )
+    return _view_text(game, view)
 
 
 def _view_text(game: GameState, view: PlayerView) -> str:

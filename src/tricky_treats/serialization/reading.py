@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
+from tricky_treats._component_files import FILES_ALLOWED
 from tricky_treats.actions import Action
 from tricky_treats.components import (
-    _FILES_ALLOWED,
     ComponentData,
     CostumeCard,
     Treat,
@@ -234,7 +234,7 @@ def loads(text: str | bytes, *, verify: bool = True, read_files: bool = False) -
     data. With ``read_files=True`` (for records you trust) such files are read, and the
     record's copy is checked against them.
     """
-    allowed = _FILES_ALLOWED.set(bool(read_files))
+    allowed = FILES_ALLOWED.set(bool(read_files))
     try:
         if verify:
             game = _load_exact(text)
@@ -242,7 +242,7 @@ def loads(text: str | bytes, *, verify: bool = True, read_files: bool = False) -
                 return game
         return _load_checked(text, verify=verify)
     finally:
-        _FILES_ALLOWED.reset(allowed)
+        FILES_ALLOWED.reset(allowed)
 
 
 def _load_checked(text: str | bytes, *, verify: bool) -> GameState:
@@ -386,11 +386,11 @@ def loads_view(text: str | bytes) -> PlayerView:
     not those of the box, another player's secret tile shown during the game, variants not
     installed here, ...). Like ``loads``, it never opens a file that the record names.
     """
-    allowed = _FILES_ALLOWED.set(False)
+    allowed = FILES_ALLOWED.set(False)
     try:
         document, _ = _parse(text, VIEW_FORMAT)
         record = _structure(document, _ViewRecord, "$")
         _check_view(record)
     finally:
-        _FILES_ALLOWED.reset(allowed)
+        FILES_ALLOWED.reset(allowed)
     return record.view

@@ -36,13 +36,20 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tricky_treats.model import Setup
+from tricky_treats.simulator._policy_features import value_policy_codes, value_policy_features
 from tricky_treats.simulator._simulator import Simulator, greedy_codes
 from tricky_treats.simulator._tables import COMPILED
 
 if TYPE_CHECKING:
     from tricky_treats.components import CostumeCard, TrickTile
 
-__all__ = ["COMPILED", "Simulator", "greedy_codes"]
+__all__ = [
+    "COMPILED",
+    "Simulator",
+    "greedy_codes",
+    "value_policy_codes",
+    "value_policy_features",
+]
 
 
 def _redealt_setup(

@@ -21,7 +21,8 @@ from __future__ import annotations
 import os
 import sys
 
-from tricky_treats.components import ComponentData, _files_allowed, load_components
+from tricky_treats._component_files import files_allowed
+from tricky_treats.components import ComponentData, load_components
 from tricky_treats.declaration import Variant
 from tricky_treats.errors import ConfigurationError
 from tricky_treats.hookspecs import hookimpl
@@ -45,7 +46,7 @@ def tricky_treats_components(config: GameConfig) -> ComponentData:
 
 def _resolution_key(config: GameConfig) -> object:
     """What besides the options decides this variant's hooks: the file's size and time."""
-    if not _files_allowed():
+    if not files_allowed():
         return "not read"  # loading a record: the hooks will not read the file either
     path = config.variant_options.get(NAME, {}).get("file")
     try:

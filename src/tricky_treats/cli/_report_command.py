@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tricky_treats._extras import install_hint
-from tricky_treats.cli._progress import Progress
+from tricky_treats._progress import Progress
 from tricky_treats.report import ReportError, Sample, play_results, read_results, write_report
 from tricky_treats.simulation import game_seed
 
