@@ -301,6 +301,26 @@ def test_a_game_over_refuses_every_code() -> None:
         sim.play(0)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_finished_games_scores_and_winners_in_any_order_and_on_clones(players: int) -> None:
+    """A finished game's totals are worked out once and kept: every read gives the rules'."""
+    for seed in range(12):
+        sim = tt.Simulator.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not sim.is_over:
+            assert sim.winners() == ()
+            sim.scores()  # read while the game goes on: nothing kept until it is over
+            codes = sim.legal_codes()
+            sim.play(codes[rng.randrange(len(codes))])
+        final = sim.state()
+        expected = (tuple(sheet.total for sheet in final.scores()), final.winners())
+        assert sim.clone().winners() == expected[1]  # winners first, on a clone
+        twin = sim.clone()
+        assert (sim.winners(), sim.scores(), sim.winners()) == (expected[1], *expected)
+        assert (twin.scores(), twin.winners()) == expected
+        assert sim.clone().scores() == expected[0]  # a clone of a game scored already
+
+
 def test_configurations_outside_the_core_play_by_the_rules_behind_the_same_interface() -> None:
     six_kids = core_equivalence.CONFIGURATIONS[-1]
     game = tt.new_game(2, seed=1, **six_kids)

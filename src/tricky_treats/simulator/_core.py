@@ -82,6 +82,48 @@ class Tables:
     the nice houses wanting feature f whose lowest tier wants exactly n cards.
     """
 
+    # Slots, here and in the classes below: in the pure build an instance of more than 30
+    # attributes keeps them in a dict of its own, which makes every read a lookup.
+    __slots__ = (
+        "actions",
+        "any_mean_house",
+        "card_counts",
+        "card_features",
+        "card_free_shift",
+        "card_icon",
+        "card_mask",
+        "card_type",
+        "cards",
+        "deck",
+        "deck_size",
+        "house_feature",
+        "house_gain",
+        "house_treat",
+        "kids",
+        "last_player",
+        "make_trigger",
+        "market_size",
+        "mean_icon",
+        "mean_ready",
+        "next_seat",
+        "pass_code",
+        "players",
+        "qualifying",
+        "refresh_code",
+        "refresh_ends_turn",
+        "street_back",
+        "street_front",
+        "street_houses",
+        "street_treat",
+        "streets_of_house",
+        "take_codes",
+        "take_count",
+        "trick_codes",
+        "trick_end",
+        "visit_codes",
+        "visit_end",
+    )
+
     def __init__(
         self,
         players: int,
@@ -151,6 +193,7 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
         self.refresh_code = self.trick_end
         self.pass_code = self.trick_end + 1
+        self.next_seat = (*range(1, players), 0)  # the seat after each seat
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
@@ -233,8 +276,26 @@ def ready_icons(icons: int) -> int:
     )
 
 
+READY: Final = tuple([ready_icons(icons) for icons in range(1 << 3 * COUNT_BITS)])
+"""``ready_icons`` of every packed count of the 3 trick icons: a take looks it up."""
+
+
 class Seat:
     """One player's board, packed (see the module); ``copy()`` copies it."""
+
+    __slots__ = (
+        "counts",
+        "footprints",
+        "free",
+        "icons",
+        "pumpkins",
+        "qualified",
+        "ready",
+        "stacks",
+        "treats",
+        "tricked",
+        "visited",
+    )
 
     def __init__(
         self,
@@ -251,7 +312,7 @@ class Seat:
     ) -> None:
         self.counts = counts
         self.icons = icons
-        self.ready = ready_icons(icons)
+        self.ready = READY[icons]
         self.free = free
         self.qualified = qualified
         self.stacks = stacks
@@ -282,15 +343,20 @@ def empty_seat(kids: int, footprints: int, qualified: int) -> Seat:
 
     ``qualified``: the houses whose lowest tier wants no card (``qualified_by(..., 0)``).
     """
-    free = 0
-    for kind in range(TYPES):
-        free |= ((1 << kids) - 1) << FREE_BITS * kind
+    free = ((1 << kids) - 1) * EVERY_TYPE  # the kids, in each type's 8 bits
     return Seat(0, 0, free, qualified, [0] * kids, 0, 0, 0, 0, footprints)
+
+
+EVERY_TYPE: Final = sum([1 << FREE_BITS * kind for kind in range(TYPES)])
 
 
 def qualified_by(qualifying: tuple[int, ...], counts: int) -> int:
     """The nice houses whose lowest tier cards counted as ``counts`` (packed) reach."""
     qualified = 0
+    if not counts:  # a first state's: the houses whose lowest tier wants no card
+        for houses in qualifying[:: 1 << COUNT_BITS]:
+            qualified |= houses
+        return qualified
     for feature in range(len(qualifying) >> COUNT_BITS):
         count = counts >> COUNT_BITS * feature & COUNT_MASK
         for n in range(count + 1):
@@ -309,6 +375,23 @@ class Core:
     from (nested pairs of action objects, newest first, as ``GameState.log``), and ``played``
     the codes played since, oldest first.
     """
+
+    __slots__ = (
+        "current",
+        "discarded",
+        "flipped",
+        "house_pumpkins",
+        "log",
+        "market",
+        "mean_pumpkins",
+        "passes",
+        "played",
+        "position",
+        "seats",
+        "tables",
+        "trigger",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -435,20 +518,23 @@ class Core:
         if current < 0 or code < 0:
             return False
         t = self.tables
-        if code < t.take_count:
-            return self._take(t, current, code // t.kids, code % t.kids, code)
-        if code < t.visit_end:
-            return self._visit(t, current, code - t.take_count, code)
-        if code < t.trick_end:
-            return self._trick(t, current, code - t.visit_end, code)
-        if code == t.refresh_code:
-            return self._refresh(t, current, code)
-        if code == t.pass_code:
-            return self._pass(t, current, code)
-        return False
-
-    def _take(self, t: Tables, current: int, slot: int, kid: int, code: int) -> bool:
-        card = self.market[slot]
+        if code >= t.take_count:
+            if code < t.visit_end:
+                return self._visit(t, current, code - t.take_count, code)
+            if code < t.trick_end:
+                return self._trick(t, current, code - t.visit_end, code)
+            if code == t.refresh_code:
+                return self._refresh(t, current, code)
+            if code == t.pass_code:
+                return self._pass(t, current, code)
+            return False
+        # A take (R2, R3), most moves: played here, without a call (a call a move is much
+        # of a move's time in the pure build).
+        kids = t.kids
+        slot = code // kids
+        kid = code - slot * kids
+        market = self.market
+        card = market[slot]
         if card < 0:
             return False
         seat = self.seats[current]
@@ -457,12 +543,15 @@ class Core:
         if not free & free_bit:
             return False
         counts = seat.counts + t.card_counts[card]
-        qualified = seat.qualified
         qualifying = t.qualifying
-        for feature in t.card_features[card]:  # each of its features counts one card more
-            qualified |= qualifying[
-                feature << COUNT_BITS | counts >> COUNT_BITS * feature & COUNT_MASK
-            ]
+        # Each of its three features (colour, theme, type) counts one card more.
+        colour, theme, kind = t.card_features[card]
+        qualified = (
+            seat.qualified
+            | qualifying[colour << COUNT_BITS | counts >> COUNT_BITS * colour & COUNT_MASK]
+            | qualifying[theme << COUNT_BITS | counts >> COUNT_BITS * theme & COUNT_MASK]
+            | qualifying[kind << COUNT_BITS | counts >> COUNT_BITS * kind & COUNT_MASK]
+        )
         card_icon = t.card_icon
         stacks = seat.stacks
         stack = stacks[kid]
@@ -473,25 +562,29 @@ class Core:
         free &= ~free_bit
         seat.counts = counts
         seat.icons = icons
-        seat.ready = (
-            (icons & COUNT_MASK >= 3)  # ready_icons(icons), without a call
-            | (icons >> COUNT_BITS & COUNT_MASK >= 3) << 1
-            | (icons >> 2 * COUNT_BITS & COUNT_MASK >= 3) << 2
-        )
+        seat.ready = READY[icons]
         seat.free = free
         seat.qualified = qualified
         reason = NO_REASON if free else COMPLETE_COSTUMES
         position = self.position
         if position < t.deck_size:
-            self.market[slot] = t.deck[position]
+            market[slot] = t.deck[position]
             position += 1
             self.position = position
             if position == t.deck_size and reason == NO_REASON:
                 reason = DECK_EMPTY
         else:
-            self.market[slot] = -1
+            market[slot] = -1
         self.passes = 0
-        self._end_turn(t, current, code, reason)
+        # _end_turn(), without a call.
+        trigger = self.trigger
+        if reason != NO_REASON and trigger is None:
+            trigger = self.trigger = t.make_trigger(current, reason, self.turn)
+        self.current = (
+            -1 if trigger is not None and current == t.last_player else t.next_seat[current]
+        )
+        self.turn += 1
+        self.played.append(code)
         return True
 
     def _visit(self, t: Tables, current: int, house: int, code: int) -> bool:
@@ -526,7 +619,14 @@ class Core:
         footprints -= 1
         seat.footprints = footprints
         self.passes = 0
-        self._end_turn(t, current, code, NO_REASON if footprints else LAST_FOOTPRINT)
+        trigger = self.trigger  # _end_turn(), without a call
+        if not footprints and trigger is None:
+            trigger = self.trigger = t.make_trigger(current, LAST_FOOTPRINT, self.turn)
+        self.current = (
+            -1 if trigger is not None and current == t.last_player else t.next_seat[current]
+        )
+        self.turn += 1
+        self.played.append(code)
         return True
 
     def _trick(self, t: Tables, current: int, house: int, code: int) -> bool:
@@ -587,7 +687,7 @@ class Core:
             trigger = self.trigger = t.make_trigger(current, reason, self.turn)
         # R10: once triggered, the round ends with the seat to the right of the first player.
         self.current = (
-            -1 if trigger is not None and current == t.last_player else (current + 1) % t.players
+            -1 if trigger is not None and current == t.last_player else t.next_seat[current]
         )
         self.turn += 1
         self.played.append(code)
@@ -631,6 +731,14 @@ class Scoring:
     ``tile_points[t]`` its points; ``secret[seat]`` and ``mean[house]`` are such numbers t:
     the seats' secret tiles and the mean houses' tiles.
     """
+
+    __slots__ = (
+        "mean",
+        "pumpkin_points",
+        "secret",
+        "tile_needs",
+        "tile_points",
+    )
 
     def __init__(
         self,
@@ -689,7 +797,8 @@ def seat_points(
         house += 1
     costumes = 0
     for stack in seat.stacks:
-        costumes += costume_of(features, stack)
+        if stack >> 2 * CARD_BITS:  # complete (else no points): the call only then
+            costumes += costume_of(features, stack)
     pumpkins = seat.pumpkins * scoring.pumpkin_points
     return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
@@ -701,7 +810,11 @@ def scores(core: Core, scoring: Scoring) -> tuple[int, ...]:
 
 def winners(core: Core, scoring: Scoring) -> tuple[int, ...]:
     """The seats that share the win (R15): the best total, then the most trick-tile points."""
-    flat = totals(core, scoring)
+    return winners_of(totals(core, scoring))
+
+
+def winners_of(flat: list[int]) -> tuple[int, ...]:
+    """``winners`` of the seats' points as ``totals`` gives them."""
     best_total = -1
     best_tiles = -1
     won: list[int] = []

@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError, brief
 from tricky_treats.model import GameState, _setup_memo
 from tricky_treats.simulator._arguments import Flag, Seat, Seed
-from tricky_treats.simulator._core import Core, Scoring, greedy_choices, greedy_values
-from tricky_treats.simulator._core import scores as core_scores
+from tricky_treats.simulator._core import Core, Scoring, greedy_choices, greedy_values, winners_of
 from tricky_treats.simulator._core import totals as core_totals
-from tricky_treats.simulator._core import winners as core_winners
 from tricky_treats.simulator._states import Boards, state_of
 from tricky_treats.simulator._tables import core_of, first_core, scoring_of
 
@@ -65,6 +63,7 @@ class Simulator:
         "_boards",
         "_core",
         "_deals",
+        "_final",
         "_made_setup",
         "_scoring",
         "_seed",
@@ -84,6 +83,8 @@ class Simulator:
     _scoring: Scoring | None
     # Whether scores come from the state's score sheets: by the rules, or a variant's lines.
     _sheets: bool
+    # Once the game is over, the core's totals (``_flat``): what scores() and winners() read.
+    _final: list[int] | None
 
     def __init__(self, state: GameState) -> None:
         if state is _UNMADE:
@@ -103,6 +104,7 @@ class Simulator:
         self._boards = Boards(len(state.players)) if core is not None else None
         self._scoring = None
         self._sheets = core is None or bool(setup.scorers)
+        self._final = None
 
     @classmethod
     def new_game(
@@ -310,6 +312,7 @@ class Simulator:
         twin._boards = None if boards is None else boards.copy()
         twin._scoring = self._scoring
         twin._sheets = self._sheets
+        twin._final = self._final  # never changed once made
         return twin
 
     def _redealt(self, setup: Setup, deck: tuple[int, ...]) -> Simulator:
@@ -342,7 +345,7 @@ class Simulator:
         """Each seat's total so far, with full information (``ScoreSheet.total``)."""
         core = self._core
         if core is not None and not self._sheets:
-            return core_scores(core, self._scored())
+            return tuple(self._flat(core)[::4])
         return tuple([sheet.total for sheet in self.state().scores()])
 
     def winners(self) -> tuple[int, ...]:
@@ -352,10 +355,20 @@ class Simulator:
             if core.current >= 0:
                 return ()
             if not self._sheets:
-                return core_winners(core, self._scored())
+                return winners_of(self._flat(core))
         elif not self.is_over:
             return ()
         return self._outcome()[1]
+
+    def _flat(self, core: Core) -> list[int]:
+        """``core_totals`` of the game; kept once it is over, when no move changes them."""
+        final = self._final
+        if final is not None:
+            return final
+        flat = core_totals(core, self._scored())
+        if core.current < 0:
+            self._final = flat
+        return flat
 
     def _scored(self) -> Scoring:
         scoring = self._scoring
@@ -375,7 +388,7 @@ class Simulator:
         """Per seat its total, pumpkin, costume, trick-tile and variants' points."""
         core = self._core
         if core is not None and not self._sheets:
-            flat = core_totals(core, self._scored())
+            flat = self._flat(core)
             return [
                 (flat[at], flat[at + 2], flat[at + 3], flat[at + 1], 0)
                 for at in range(0, len(flat), 4)
@@ -507,6 +520,7 @@ def _of_setup(setup: Setup, core: Core) -> Simulator:
     sim._boards = Boards(core.tables.players)
     sim._scoring = None
     sim._sheets = bool(setup.scorers)
+    sim._final = None
     return sim
 
 
@@ -525,6 +539,7 @@ def dealt(deals: BaseDeals, seed: int, core: Core, scoring: Scoring, sheets: boo
     sim._boards = Boards(core.tables.players)
     sim._scoring = scoring
     sim._sheets = sheets
+    sim._final = None
     return sim
 
 

@@ -14,16 +14,19 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, Literal
 
-from tricky_treats.components import FEATURES, TrickIcon
+from tricky_treats.components import FEATURES, Treat, TrickIcon
 from tricky_treats.model import STREETS, EndTrigger, GameState, Termination, _setup_memo
 from tricky_treats.simulator import _core
+from tricky_treats.simulator._deal import qualifying_table
 from tricky_treats.simulator._lookup import (
+    _HOUSE_INFO,
+    _ICON_BY_ID,
+    _TOKEN_INFO,
     TYPES,
     card_tables,
     house_info,
     icon_index,
     needs,
-    qualifying,
     token_info,
 )
 
@@ -95,16 +98,22 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         for card_id, card in zip(deck, dealt, strict=True):
             known[card_id] = card
         cards = tuple(known)
-    houses = list(map(house_info, setup.grid))
+    # The index tables of each house and token (``_lookup``), read here without a call.
+    house_infos = _HOUSE_INFO
+    houses = [house_infos.get(id(house)) or house_info(house) for house in setup.grid]
     features = tuple([house[1] for house in houses])
-    tokens = list(map(token_info, setup.street_tokens))
-    try:
-        mean_icon = tuple([icon_index(house.neighbour.icon) for house in setup.mean_houses])
-    except KeyError:
-        return None  # not a trick icon: the rules say what is wrong with it
+    token_infos = _TOKEN_INFO
+    tokens = [token_infos.get(id(token)) or token_info(token) for token in setup.street_tokens]
+    icons = [house.neighbour.icon for house in setup.mean_houses]
+    mean_icon = tuple([_ICON_BY_ID.get(id(icon), -1) for icon in icons])
+    if -1 in mean_icon:  # an icon equal to a TrickIcon, or none: the index of its value
+        try:
+            mean_icon = tuple([icon_index(icon) for icon in icons])
+        except KeyError:
+            return None  # not a trick icon: the rules say what is wrong with it
     return template.with_deal(
         deck,
-        qualifying(features, tuple([house[2] for house in houses])),
+        qualifying_table(len(FEATURES), features, [house[2] for house in houses]),
         features,
         tuple([house[3] for house in houses]),
         tuple([house[4] for house in houses]),
@@ -131,7 +140,8 @@ def template_of(setup: Setup) -> Shape | None:
     rules = setup.rules
     config = setup.config
     space = setup.action_space
-    key = (id(components), id(rules), len(config.players), config.last_player, id(space))
+    # The first player and the count of players fix the last player (a property: a call).
+    key = (id(components), id(rules), len(config.players), config.first_player, id(space))
     entry = _TEMPLATES.get(key)
     if entry is not None:
         return entry[1]
@@ -302,11 +312,11 @@ def core_of(state: GameState) -> _core.Core | None:
     if state.turn == 0 and state.log is None:  # a first state: nobody wears a card yet
         kids = found.kids
         qualified = _core.qualified_by(found.qualifying, 0)
+        unworn = ((),) * kids  # compared, rather than any(): no call a player when compiled
         for player in state.players:
             if (
-                any(player.kids)
-                or len(player.kids) != kids
-                or any(player.treats)
+                player.kids != unworn
+                or player.treats != _NO_TREATS
                 or player.visited
                 or player.tricked
             ):
@@ -330,7 +340,7 @@ def core_of(state: GameState) -> _core.Core | None:
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
         _bits(state.street_flipped),
-        tuple(map(_ID, discarded)),
+        tuple([card.id for card in discarded]) if discarded else (),
         -1 if current is None else current,
         state.turn,
         state.passes_in_a_row,
@@ -435,6 +445,7 @@ def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
     return known is card or known == card
 
 
+_NO_TREATS = (0,) * len(Treat)
 _BITS: dict[tuple[bool, ...], int] = {}
 
 
