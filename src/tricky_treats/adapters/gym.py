@@ -362,7 +362,7 @@ class TrickyTreatsSeatVectorEnv(SharedCalls, VectorEnv[Observations, Actions, np
         masks of the games observed.
         """
         games = self.games
-        trusted = self._choose is random_codes or self._choose is _greedy_codes
+        trusted = any(self._choose is built_in for built_in in OPPONENTS.values())
         while True:
             waiting = games.current_players != self.seats
             if not waiting.any():
