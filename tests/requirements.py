@@ -86,8 +86,11 @@ LIBRARY_MODULE_EXTRAS = {
     "tricky_treats.adapters.vector": "pettingzoo",  # gymnasium and numpy
     "tricky_treats.adapters.gym": "pettingzoo",  # gymnasium and numpy
     "tricky_treats.adapters.openspiel": "openspiel",
+    "tricky_treats.adapters.policy": "policy",  # numpy
+    "tricky_treats.adapters.training": "policy",  # numpy and gymnasium
 }
-"""The library's modules that work only with an extra installed."""
+"""The library's modules that work only with an extra installed (``tests/test_requirements.py``
+checks it against what each module imports)."""
 
 
 def extra_of_module(module: str) -> str | None:

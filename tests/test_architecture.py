@@ -150,6 +150,9 @@ LONG_MODULES: Mapping[str, str] = {
     "tricky_treats.rules": "one concern: the reference rules, a handler per action, read "
     "side by side with the rulings they cite (the compact core is checked against it)",
     "tricky_treats.host": "one concern: Table is one state machine, its handlers share its state",
+    "tricky_treats.adapters.vector": "one concern: the vector env's games, simulators and the "
+    "arrays written from the core's lists are one object's state, which reset, step and the "
+    "writers share (its tables, input checks and Gymnasium calls are modules of their own)",
     "tricky_treats.simulator._core": "the compact core and the vector env's encoding of it: "
     "the encoder reads the core's packed ints natively in the same compiled module, which "
     "imports no package module (mypyc would see the rest as Any)",

@@ -3,6 +3,7 @@ find chromium where it is configured, and in CI (``CI=true``) they fail instead 
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -50,6 +51,67 @@ def test_modules_map_to_the_extra_that_brings_them() -> None:
     assert requirements.extra_of_module("starlette.testclient") == "webtest"
     assert requirements.extra_of_module("tricky_treats.scoring") is None
     assert requirements.extra_of_module("json") is None
+
+
+def _outside_imports(source: Path) -> dict[str, set[str]]:
+    """Per module of the engine, the packages from outside it (not attrs, cattrs, pluggy or
+    the standard library) that importing it imports, its own imports followed through."""
+    base = {"attrs", "attr", "cattrs", "pluggy", "tricky_treats", "__future__"}
+    direct: dict[str, tuple[set[str], set[str]]] = {}
+    for path in sorted(source.rglob("*.py")):
+        parts = path.relative_to(source.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        outside: set[str] = set()
+        own: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:  # top level only
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                stem = package.rsplit(".", node.level - 1)[0] if node.level else ""
+                module = ".".join(filter(None, [stem, node.module or ""]))
+                names = [module] + [f"{module}.{alias.name}" for alias in node.names]
+            for imported in names:
+                top = imported.partition(".")[0]
+                if top == "tricky_treats":
+                    own.add(imported)
+                elif top not in base and top not in sys.stdlib_module_names:
+                    outside.add(top)
+        direct[name] = (outside, own)
+    found: dict[str, set[str]] = {}
+    for name in direct:
+        needs: set[str] = set()
+        seen, waiting = {name}, [name]
+        while waiting:
+            outside, own = direct[waiting.pop()]
+            needs |= outside
+            for module in own:
+                for prefix in [".".join(module.split(".")[:i]) for i in range(1, 5)] + [module]:
+                    if prefix in direct and prefix not in seen:
+                        seen.add(prefix)
+                        waiting.append(prefix)
+        found[name] = needs
+    return found
+
+
+def test_every_module_that_needs_an_extra_maps_to_one_that_brings_it() -> None:
+    """A page's code or a test that imports such a module skips with that extra's pip line
+    when it is missing (the light path of issue 44): ``extra_of_module`` must know them all,
+    and name an extra that brings everything the module imports."""
+    needing = {
+        module: needs
+        for module, needs in _outside_imports(ROOT / "src" / "tricky_treats").items()
+        if needs and not any(part.startswith("_") for part in module.split("."))
+    }  # private modules are imported by no test or page
+    assert {"tricky_treats.adapters.policy", "tricky_treats.adapters.vector"} <= set(needing)
+    wrong = {
+        module: (needs, extra)
+        for module, needs in needing.items()
+        if (extra := requirements.extra_of_module(module)) is None
+        or not needs <= set(requirements.EXTRA_MODULES[extra])
+    }
+    assert wrong == {}
 
 
 def test_chromium_comes_from_the_variable_else_from_path(

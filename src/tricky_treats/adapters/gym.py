@@ -72,10 +72,10 @@ from tricky_treats.adapters._vector_api import (
 )
 from tricky_treats.adapters._vector_input import seeds_of
 from tricky_treats.adapters.policy import shipped_policy_codes
-from tricky_treats.adapters.vector import TrickyTreatsVectorEnv, _greedy_choices
+from tricky_treats.adapters.vector import TrickyTreatsVectorEnv
 from tricky_treats.components import ComponentData
 from tricky_treats.errors import ConfigurationError, InvalidActionError, brief
-from tricky_treats.simulator import Simulator
+from tricky_treats.simulator import Simulator, greedy_codes
 
 __all__ = [
     "ENV_ID",
@@ -107,11 +107,9 @@ def _greedy_codes(simulators: Sequence[Simulator], rng: np.random.Generator) -> 
     """``GreedyAgent``'s choice in each game: the ``"greedy"`` opponents.
 
     ``simulator.greedy_codes`` for the whole batch at once (one call into the compact core),
-    its ties broken by a ``random.Random`` seeded from ``rng``. Where the core plays every
-    game and no variant adds scoring lines, its ``greedy_batch`` chooses: the same codes and
-    draws as ``greedy_codes``, each take valued from the mover's points worked out once.
+    its ties broken by a ``random.Random`` seeded from ``rng``.
     """
-    return _greedy_choices(simulators, random.Random(int(rng.integers(1 << 63))))
+    return greedy_codes(simulators, random.Random(int(rng.integers(1 << 63))))
 
 
 ILLEGAL_ACTIONS = ("lose", "raise")

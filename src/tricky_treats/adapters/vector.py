@@ -64,7 +64,7 @@ core does not cover is encoded from its views instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -101,31 +101,11 @@ from tricky_treats.components import ComponentData
 from tricky_treats.dealing import _Dealer, _first_state
 from tricky_treats.errors import ConfigurationError, IllegalActionError, InvalidActionError
 from tricky_treats.model import GameState
-from tricky_treats.simulator import Simulator, _core, greedy_codes
+from tricky_treats.simulator import Simulator, _core
 from tricky_treats.simulator._simulator import dealt
 from tricky_treats.variants._base_deals import BaseDeals
 
 __all__ = ["MAX_ENVS", "OBSERVATION_VERSION", "TrickyTreatsVectorEnv"]
-
-
-def _greedy_choices(simulators: Sequence[Simulator], tie_breaker: random.Random) -> list[int]:
-    """``tricky_treats.simulator.greedy_codes(simulators, tie_breaker)``: the same codes and draws.
-
-    Where the compact core plays every game and no variant adds scoring lines, chosen by the
-    core's ``greedy_batch``, which values each take from the mover's points worked out once;
-    else by ``greedy_codes`` itself (which also says what is wrong with a batch).
-    """
-    cores: list[_core.Core] = []
-    scorings: list[_core.Scoring] = []
-    for sim in simulators:
-        core = sim._core
-        if core is None or sim._sheets or core.current < 0:
-            return greedy_codes(simulators, tie_breaker)
-        cores.append(core)
-        scorings.append(sim._scored())
-    if not cores:
-        return greedy_codes(simulators, tie_breaker)  # an empty batch: its error
-    return _core.greedy_batch(cores, scorings, tie_breaker.getrandbits)
 
 
 class TrickyTreatsVectorEnv(SharedCalls, VectorEnv[Observations, Actions, npt.NDArray[Any]]):

@@ -998,8 +998,9 @@ def greedy_choices(
     """Per core (each of a game that goes on), the code ``GreedyAgent`` would choose.
 
     One of the best codes (``greedy_best``), the tie broken by ``getrandbits`` (a
-    ``random.Random``'s); with a single legal code, that one, drawing nothing. Each core is
-    left as it was.
+    ``random.Random``'s); with a single legal code, that one, drawing nothing. The codes are
+    valued by ``greedy_take_values`` (``greedy_values``' floats, its takes valued quicker).
+    Each core is left as it was.
     """
     chosen: list[int] = []
     for i in range(len(cores)):
@@ -1008,7 +1009,7 @@ def greedy_choices(
         if len(codes) == 1:
             chosen.append(codes[0])
             continue
-        best = greedy_best(codes, greedy_values(core, scorings[i], codes))
+        best = greedy_best(codes, greedy_take_values(core, scorings[i], codes))
         chosen.append(best[random_below(getrandbits, len(best))])
     return chosen
 
@@ -1597,7 +1598,7 @@ def deck_counts(core: Core, deal: Deal, row: list[int]) -> None:
     row.append(len(core.discarded))
 
 
-# -- the greedy bot for a batch, its takes valued from the board's points once ------------------
+# -- the greedy bot's takes valued from the board's points once --------------------------------
 
 
 def potential_of(features: tuple[tuple[int, ...], ...], stack: int) -> float:
@@ -1662,23 +1663,3 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
             potential += promise if at == kid else promises[at]
         values.append(total + 0.5 * potential)
     return values
-
-
-def greedy_batch(
-    cores: list[Core], scorings: list[Scoring], getrandbits: Callable[[int], int]
-) -> list[int]:
-    """``greedy_choices(cores, scorings, getrandbits)``: the same codes, the same draws.
-
-    Each core's legal codes valued by ``greedy_take_values``; for the vector envs' greedy
-    opponents (``adapters.gym``).
-    """
-    chosen: list[int] = []
-    for i in range(len(cores)):
-        core = cores[i]
-        codes = core.legal_codes()
-        if len(codes) == 1:
-            chosen.append(codes[0])
-            continue
-        best = greedy_best(codes, greedy_take_values(core, scorings[i], codes))
-        chosen.append(best[random_below(getrandbits, len(best))])
-    return chosen
