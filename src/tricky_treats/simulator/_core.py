@@ -900,6 +900,73 @@ def greedy_value(
     return total + 0.5 * potential
 
 
+class Afterstates:
+    """Plays codes one at a time on ``core`` for the player to move, each undone by ``undo()``.
+
+    ``play(code)`` plays a legal code on a copy of the mover's board and of the market and
+    returns that board; ``undo()`` puts back the board, the market and every other field a
+    move changes, so that the core is left as it was.
+    """
+
+    __slots__ = (
+        "core",
+        "current",
+        "discarded",
+        "flipped",
+        "house_pumpkins",
+        "length",
+        "market",
+        "mean_pumpkins",
+        "passes",
+        "position",
+        "seat",
+        "trigger",
+        "turn",
+    )
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.current = core.current
+        self.seat = core.seats[self.current]
+        self.market = core.market
+        self.position = core.position
+        self.house_pumpkins = core.house_pumpkins
+        self.mean_pumpkins = core.mean_pumpkins
+        self.flipped = core.flipped
+        self.discarded = core.discarded
+        self.turn = core.turn
+        self.passes = core.passes
+        self.trigger = core.trigger
+        self.length = len(core.played)
+
+    def play(self, code: int) -> Seat:
+        """Play ``code`` (legal here) on copies; the mover's board afterwards."""
+        core = self.core
+        board = self.seat.copy()
+        core.seats[self.current] = board
+        core.market = self.market[:]
+        played_it = core.play(code)
+        assert played_it, "Afterstates plays legal codes only"
+        return board
+
+    def undo(self) -> None:
+        """Put the core back as it was before ``play``."""
+        core = self.core
+        current = self.current
+        core.seats[current] = self.seat
+        core.market = self.market
+        core.position = self.position
+        core.house_pumpkins = self.house_pumpkins
+        core.mean_pumpkins = self.mean_pumpkins
+        core.flipped = self.flipped
+        core.discarded = self.discarded
+        core.current = current
+        core.turn = self.turn
+        core.passes = self.passes
+        core.trigger = self.trigger
+        del core.played[self.length :]
+
+
 def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]:
     """Per code of ``codes`` (each legal here), what ``GreedyAgent`` values it at.
 
@@ -923,16 +990,7 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
     # A take changes one kid's stack, and ends the turn unless the mover plays alone.
     alone = t.players == 1
     market = core.market
-    position = core.position
-    house_pumpkins = core.house_pumpkins
-    mean_pumpkins = core.mean_pumpkins
-    flipped = core.flipped
-    discarded = core.discarded
-    turn = core.turn
-    passes = core.passes
-    trigger = core.trigger
-    played = core.played
-    length = len(played)
+    afterstates = Afterstates(core)
     take_count = t.take_count
     trick_end = t.trick_end
     values: list[float] = []
@@ -945,27 +1003,12 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
             worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
             values.append(greedy_value(features, scoring, current, seat, kid, worn))
             continue
-        board = seat.copy()
-        seats[current] = board
-        core.market = market[:]
-        played_it = core.play(code)
+        board = afterstates.play(code)
         value = greedy_value(features, scoring, current, board, -1, 0)
         if code < take_count and core.current == current:
             value -= 0.01  # same value: prefer ending the turn
         values.append(value)
-        seats[current] = seat
-        core.market = market
-        core.position = position
-        core.house_pumpkins = house_pumpkins
-        core.mean_pumpkins = mean_pumpkins
-        core.flipped = flipped
-        core.discarded = discarded
-        core.current = current
-        core.turn = turn
-        core.passes = passes
-        core.trigger = trigger
-        del played[length:]
-        assert played_it, "greedy_values values legal codes only"
+        afterstates.undo()
     return values
 
 

@@ -24,6 +24,7 @@ from tricky_treats.simulator._core import (
     COUNT_MASK,
     TREAT_BITS,
     TREAT_MASK,
+    Afterstates,
     Core,
     Scoring,
     Seat,
@@ -304,19 +305,9 @@ def afterstate_rows(core: Core, scoring: Scoring, codes: list[int]) -> list[list
     market on a copy, and the rest put back, so the core is left as it was.
     """
     current = core.current
-    seats = core.seats
-    seat = seats[current]
-    market = core.market
-    position = core.position
+    seat = core.seats[current]
     house_pumpkins = core.house_pumpkins
-    mean_pumpkins = core.mean_pumpkins
-    flipped = core.flipped
-    discarded = core.discarded
-    turn = core.turn
-    passes = core.passes
-    trigger = core.trigger
-    played = core.played
-    length = len(played)
+    afterstates = Afterstates(core)
     # A move changes the mover's board alone (and the market, the deck and the pumpkins):
     # the leader, and their features but for the pumpkins on the houses they reach, stay.
     leader = _leader(core, scoring, current)
@@ -325,23 +316,9 @@ def afterstate_rows(core: Core, scoring: Scoring, codes: list[int]) -> list[list
     own = tile_worth(scoring, current, seat, True)
     rows: list[list[float]] = []
     for code in codes:
-        seats[current] = seat.copy()
-        core.market = market[:]
-        played_it = core.play(code)
+        afterstates.play(code)
         rows.append(_features(core, scoring, current, own, leader, leaders, house_pumpkins))
-        seats[current] = seat
-        core.market = market
-        core.position = position
-        core.house_pumpkins = house_pumpkins
-        core.mean_pumpkins = mean_pumpkins
-        core.flipped = flipped
-        core.discarded = discarded
-        core.current = current
-        core.turn = turn
-        core.passes = passes
-        core.trigger = trigger
-        del played[length:]
-        assert played_it, "afterstate_rows plays legal codes only"
+        afterstates.undo()
     return rows
 
 
