@@ -118,6 +118,9 @@ class Tables:
         "streets_of_house",
         "take_codes",
         "take_count",
+        "take_mask",
+        "take_place",
+        "take_shift",
         "trick_codes",
         "trick_end",
         "visit_codes",
@@ -156,7 +159,9 @@ class Tables:
         actions: tuple[object, ...],
         cards: tuple[object, ...],
         make_trigger: Callable[[int, int, int], object],
+        shape: Tables | None = None,
     ) -> None:
+        """``shape``: tables of the same box and players, whose derived tables are reused."""
         self.players = players
         self.kids = kids
         self.market_size = market_size
@@ -193,7 +198,20 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
         self.refresh_code = self.trick_end
         self.pass_code = self.trick_end + 1
+        if shape is not None:  # another deal of the same box: a deal a game
+            self.next_seat = shape.next_seat
+            self.take_shift = shape.take_shift
+            self.take_mask = shape.take_mask
+            self.take_place = shape.take_place
+            return
         self.next_seat = (*range(1, players), 0)  # the seat after each seat
+        # card_free_shift and card_mask with one more entry, read for an empty slot (card
+        # -1): a shift past every type's kids and no feature, so that ``legal_codes`` needs
+        # no test for it.
+        self.take_shift = (*card_free_shift, TYPES * FREE_BITS)
+        self.take_mask = (*card_mask, 0)
+        # Per take code, its market slot and kid: one lookup in ``play``.
+        self.take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
@@ -261,6 +279,7 @@ class Tables:
             self.actions,
             cards,
             self.make_trigger,
+            self,
         )
 
 
@@ -456,21 +475,17 @@ class Core:
         t = self.tables
         seat = self.seats[current]
         codes: list[int] = []
-        take_codes = t.take_codes
-        free_shift = t.card_free_shift
-        card_mask = t.card_mask
+        free_shift = t.take_shift
+        card_mask = t.take_mask
         free = seat.free
         shared = -1
-        market = self.market
-        for slot in range(len(market)):
-            card = market[slot]
-            if card < 0:
-                shared = 0
-            else:
-                kids = free >> free_shift[card] & FREE_MASK
-                if kids:
-                    codes.extend(take_codes[slot][kids])
-                shared &= card_mask[card]
+        # An empty slot (-1) reads the tables' last entries: no kid, no shared feature. zip
+        # without strict=: mypyc compiles positional zip to a plain loop.
+        for card, slot_codes in zip(self.market, t.take_codes):  # noqa: B905
+            kids = free >> free_shift[card] & FREE_MASK
+            if kids:
+                codes.extend(slot_codes[kids])
+            shared &= card_mask[card]
         if seat.footprints:
             visitable = seat.qualified & ~seat.visited
             if visitable:
@@ -530,9 +545,7 @@ class Core:
             return False
         # A take (R2, R3), most moves: played here, without a call (a call a move is much
         # of a move's time in the pure build).
-        kids = t.kids
-        slot = code // kids
-        kid = code - slot * kids
+        slot, kid = t.take_place[code]
         market = self.market
         card = market[slot]
         if card < 0:
