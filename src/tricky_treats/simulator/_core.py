@@ -126,6 +126,12 @@ class Tables:
         "visit_codes",
         "visit_end",
     )
+    # Derived in __init__, or passed on from another deal's tables (``shape``): declared here,
+    # where mypy (and mypyc) finds their types before that second assignment reads them.
+    next_seat: tuple[int, ...]
+    take_shift: tuple[int, ...]
+    take_mask: tuple[int, ...]
+    take_place: tuple[tuple[int, int], ...]
 
     def __init__(
         self,
@@ -198,20 +204,24 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
         self.refresh_code = self.trick_end
         self.pass_code = self.trick_end + 1
-        if shape is not None:  # another deal of the same box: a deal a game
-            self.next_seat = shape.next_seat
-            self.take_shift = shape.take_shift
-            self.take_mask = shape.take_mask
-            self.take_place = shape.take_place
-            return
-        self.next_seat = (*range(1, players), 0)  # the seat after each seat
-        # card_free_shift and card_mask with one more entry, read for an empty slot (card
-        # -1): a shift past every type's kids and no feature, so that ``legal_codes`` needs
-        # no test for it.
-        self.take_shift = (*card_free_shift, TYPES * FREE_BITS)
-        self.take_mask = (*card_mask, 0)
-        # Per take code, its market slot and kid: one lookup in ``play``.
-        self.take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
+        if shape is None:
+            next_seat = (*range(1, players), 0)  # the seat after each seat
+            # card_free_shift and card_mask with one more entry, read for an empty slot
+            # (card -1): a shift past every type's kids and no feature, so that
+            # ``legal_codes`` needs no test for it.
+            take_shift = (*card_free_shift, TYPES * FREE_BITS)
+            take_mask = (*card_mask, 0)
+            # Per take code, its market slot and kid: one lookup in ``play``.
+            take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
+        else:  # another deal of the same box (a deal a game): its derived tables
+            next_seat = shape.next_seat
+            take_shift = shape.take_shift
+            take_mask = shape.take_mask
+            take_place = shape.take_place
+        self.next_seat = next_seat
+        self.take_shift = take_shift
+        self.take_mask = take_mask
+        self.take_place = take_place
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
