@@ -91,6 +91,7 @@ class Tables:
         "card_features",
         "card_free_shift",
         "card_icon",
+        "card_look",
         "card_mask",
         "card_type",
         "cards",
@@ -129,6 +130,7 @@ class Tables:
     # Derived in __init__, or passed on from another deal's tables (``shape``): declared here,
     # where mypy (and mypyc) finds their types before that second assignment reads them.
     next_seat: tuple[int, ...]
+    card_look: tuple[int, ...]
     take_shift: tuple[int, ...]
     take_mask: tuple[int, ...]
     take_place: tuple[tuple[int, int], ...]
@@ -213,12 +215,17 @@ class Tables:
             take_mask = (*card_mask, 0)
             # Per take code, its market slot and kid: one lookup in ``play``.
             take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
+            # Per card its colour and theme (indices into FEATURES, below 16 as a count's
+            # 4 bits hold them all) in one int: what a costume's points compare.
+            card_look = tuple([colour | theme << 4 for colour, theme, _ in card_features])
         else:  # another deal of the same box (a deal a game): its derived tables
             next_seat = shape.next_seat
             take_shift = shape.take_shift
             take_mask = shape.take_mask
             take_place = shape.take_place
+            card_look = shape.card_look
         self.next_seat = next_seat
+        self.card_look = card_look
         self.take_shift = take_shift
         self.take_mask = take_mask
         self.take_place = take_place
@@ -786,10 +793,10 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
     colour, else 2) and each trick tile the seat has access to (R14: its secret tile, and the
     tile of each mean house it tricked), which scores its points per complete set.
     """
-    features = core.tables.card_features
+    looks = core.tables.card_look
     found: list[int] = []
     for number, seat in enumerate(core.seats):
-        total, tiles, pumpkins, costumes = seat_points(features, scoring, number, seat)
+        total, tiles, pumpkins, costumes = seat_points(looks, scoring, number, seat)
         found.append(total)
         found.append(tiles)
         found.append(pumpkins)
@@ -798,11 +805,12 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
 
 
 def seat_points(
-    features: tuple[tuple[int, ...], ...], scoring: Scoring, number: int, seat: Seat
+    looks: tuple[int, ...], scoring: Scoring, number: int, seat: Seat
 ) -> tuple[int, int, int, int]:
     """Seat ``number``'s total, trick-tile, pumpkin and costume points (see ``totals``).
 
     They read its own board alone: its cards, treats, pumpkins, tricked houses and secret tile.
+    ``looks`` is ``Tables.card_look``.
     """
     needs = scoring.tile_needs
     points = scoring.tile_points
@@ -820,8 +828,12 @@ def seat_points(
         house += 1
     costumes = 0
     for stack in seat.stacks:
-        if stack >> 2 * CARD_BITS:  # complete (else no points): the call only then
-            costumes += costume_of(features, stack)
+        if stack >> 2 * CARD_BITS:  # complete (else no points): costume_of, without a call
+            top = looks[(stack & CARD_MASK) - 1]
+            middle = looks[(stack >> CARD_BITS & CARD_MASK) - 1]
+            costumes += _COSTUME_BY_DIFFERENCE[
+                (top ^ middle) | (top ^ looks[(stack >> 2 * CARD_BITS) - 1])
+            ]
     pumpkins = seat.pumpkins * scoring.pumpkin_points
     return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
@@ -856,6 +868,12 @@ def winners_of(flat: list[int]) -> tuple[int, ...]:
 _COSTUME_POINTS: Final = (2, 4, 6, 8)
 """A complete costume's points (R12) by its sameness: bit 0 one colour, bit 1 one theme."""
 
+_COSTUME_BY_DIFFERENCE: Final = tuple(
+    [_COSTUME_POINTS[(bits & 15 == 0) | (bits >> 4 == 0) << 1] for bits in range(256)]
+)
+"""A complete costume's points by the bits where its cards' looks (``Tables.card_look``)
+differ from the top card's: none in the low 4, one colour; none in the high 4, one theme."""
+
 
 def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
     """How many complete sets of a tile's treats ``needs`` the packed treat tracks hold."""
@@ -887,6 +905,7 @@ def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
 
 def greedy_value(
     features: tuple[tuple[int, ...], ...],
+    looks: tuple[int, ...],
     scoring: Scoring,
     number: int,
     seat: Seat,
@@ -902,7 +921,7 @@ def greedy_value(
     floating-point operations in the same order as ``evaluate``, so the values are equal, not
     merely close.
     """
-    total = seat_points(features, scoring, number, seat)[0]
+    total = seat_points(looks, scoring, number, seat)[0]
     potential = 0.0
     stacks = seat.stacks
     for at in range(len(stacks)):
@@ -1007,7 +1026,8 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
     current = core.current
     seats = core.seats
     seat = seats[current]
-    unchanged = greedy_value(features, scoring, current, seat, -1, 0)
+    looks = t.card_look
+    unchanged = greedy_value(features, looks, scoring, current, seat, -1, 0)
     kids = t.kids
     stacks = seat.stacks
     # A take changes one kid's stack, and ends the turn unless the mover plays alone.
@@ -1024,10 +1044,10 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
         if code < take_count and not alone:
             kid = code % kids
             worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
-            values.append(greedy_value(features, scoring, current, seat, kid, worn))
+            values.append(greedy_value(features, looks, scoring, current, seat, kid, worn))
             continue
         board = afterstates.play(code)
-        value = greedy_value(features, scoring, current, board, -1, 0)
+        value = greedy_value(features, looks, scoring, current, board, -1, 0)
         if code < take_count and core.current == current:
             value -= 0.01  # same value: prefer ending the turn
         values.append(value)
@@ -1706,7 +1726,7 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
     features = t.card_features
     current = core.current
     seat = core.seats[current]
-    points = seat_points(features, scoring, current, seat)[0]
+    points = seat_points(t.card_look, scoring, current, seat)[0]
     stacks = seat.stacks
     count = len(stacks)
     promises = [potential_of(features, stack) for stack in stacks]
