@@ -121,7 +121,7 @@ class Tables:
         "take_count",
         "take_mask",
         "take_place",
-        "take_shift",
+        "take_type",
         "trick_codes",
         "trick_end",
         "visit_codes",
@@ -131,7 +131,7 @@ class Tables:
     # where mypy (and mypyc) finds their types before that second assignment reads them.
     next_seat: tuple[int, ...]
     card_look: tuple[int, ...]
-    take_shift: tuple[int, ...]
+    take_type: tuple[int, ...]
     take_mask: tuple[int, ...]
     take_place: tuple[tuple[int, int], ...]
 
@@ -208,10 +208,10 @@ class Tables:
         self.pass_code = self.trick_end + 1
         if shape is None:
             next_seat = (*range(1, players), 0)  # the seat after each seat
-            # card_free_shift and card_mask with one more entry, read for an empty slot
-            # (card -1): a shift past every type's kids and no feature, so that
-            # ``legal_codes`` needs no test for it.
-            take_shift = (*card_free_shift, TYPES * FREE_BITS)
+            # card_type and card_mask with one more entry, read for an empty slot (card -1):
+            # no costume type (no kid may take it) and no feature, so that ``legal_codes``
+            # needs no test for it.
+            take_type = (*card_type, TYPES)
             take_mask = (*card_mask, 0)
             # Per take code, its market slot and kid: one lookup in ``play``.
             take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
@@ -220,14 +220,14 @@ class Tables:
             card_look = tuple([colour | theme << 4 for colour, theme, _ in card_features])
         else:  # another deal of the same box (a deal a game): its derived tables
             next_seat = shape.next_seat
-            take_shift = shape.take_shift
             take_mask = shape.take_mask
+            take_type = shape.take_type
             take_place = shape.take_place
             card_look = shape.card_look
         self.next_seat = next_seat
         self.card_look = card_look
-        self.take_shift = take_shift
         self.take_mask = take_mask
+        self.take_type = take_type
         self.take_place = take_place
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
@@ -492,14 +492,17 @@ class Core:
         t = self.tables
         seat = self.seats[current]
         codes: list[int] = []
-        free_shift = t.take_shift
+        card_type = t.take_type
         card_mask = t.take_mask
         free = seat.free
+        # The kids free per costume type, then none (an empty slot's): a tuple read per slot
+        # costs fewer steps than shifting and masking ``free`` per slot.
+        kids_of = (free & FREE_MASK, free >> FREE_BITS & FREE_MASK, free >> 2 * FREE_BITS, 0)
         shared = -1
         # An empty slot (-1) reads the tables' last entries: no kid, no shared feature. zip
         # without strict=: mypyc compiles positional zip to a plain loop.
         for card, slot_codes in zip(self.market, t.take_codes):  # noqa: B905
-            kids = free >> free_shift[card] & FREE_MASK
+            kids = kids_of[card_type[card]]
             if kids:
                 codes.extend(slot_codes[kids])
             shared &= card_mask[card]
