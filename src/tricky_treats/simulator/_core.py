@@ -91,8 +91,11 @@ class Tables:
         "card_features",
         "card_free_shift",
         "card_icon",
+        "card_icon_unit",
+        "card_kid_bit",
         "card_look",
         "card_mask",
+        "card_tiers",
         "card_type",
         "cards",
         "deck",
@@ -131,6 +134,9 @@ class Tables:
     # where mypy (and mypyc) finds their types before that second assignment reads them.
     next_seat: tuple[int, ...]
     card_look: tuple[int, ...]
+    card_icon_unit: tuple[int, ...]
+    card_kid_bit: tuple[tuple[int, ...], ...]
+    card_tiers: tuple[tuple[int, int, int, int, int, int], ...]
     take_type: tuple[int, ...]
     take_mask: tuple[int, ...]
     take_place: tuple[tuple[int, int], ...]
@@ -218,14 +224,41 @@ class Tables:
             # Per card its colour and theme (indices into FEATURES, below 16 as a count's
             # 4 bits hold them all) in one int: what a costume's points compare.
             card_look = tuple([colour | theme << 4 for colour, theme, _ in card_features])
+            # What a take reads per card, looked up rather than shifted (in the pure build a
+            # shift costs more than a lookup): its icon's unit in ``Seat.icons``, its bit in
+            # ``Seat.free`` per kid, and per feature where its entries start in
+            # ``qualifying`` and where its count sits in ``Seat.counts``.
+            card_icon_unit = tuple([1 << COUNT_BITS * icon for icon in card_icon])
+            card_kid_bit = tuple(
+                [tuple([1 << shift + kid for kid in range(kids)]) for shift in card_free_shift]
+            )
+            card_tiers = tuple(
+                [
+                    (
+                        c << COUNT_BITS,
+                        COUNT_BITS * c,
+                        h << COUNT_BITS,
+                        COUNT_BITS * h,
+                        k << COUNT_BITS,
+                        COUNT_BITS * k,
+                    )
+                    for c, h, k in card_features
+                ]
+            )
         else:  # another deal of the same box (a deal a game): its derived tables
             next_seat = shape.next_seat
             take_mask = shape.take_mask
             take_type = shape.take_type
             take_place = shape.take_place
             card_look = shape.card_look
+            card_icon_unit = shape.card_icon_unit
+            card_kid_bit = shape.card_kid_bit
+            card_tiers = shape.card_tiers
         self.next_seat = next_seat
         self.card_look = card_look
+        self.card_icon_unit = card_icon_unit
+        self.card_kid_bit = card_kid_bit
+        self.card_tiers = card_tiers
         self.take_mask = take_mask
         self.take_type = take_type
         self.take_place = take_place
@@ -572,27 +605,27 @@ class Core:
             return False
         seat = self.seats[current]
         free = seat.free
-        free_bit = 1 << t.card_free_shift[card] + kid
+        free_bit = t.card_kid_bit[card][kid]
         if not free & free_bit:
             return False
         counts = seat.counts + t.card_counts[card]
         qualifying = t.qualifying
         # Each of its three features (colour, theme, type) counts one card more.
-        colour, theme, kind = t.card_features[card]
+        colour, colour_at, theme, theme_at, kind, kind_at = t.card_tiers[card]
         qualified = (
             seat.qualified
-            | qualifying[colour << COUNT_BITS | counts >> COUNT_BITS * colour & COUNT_MASK]
-            | qualifying[theme << COUNT_BITS | counts >> COUNT_BITS * theme & COUNT_MASK]
-            | qualifying[kind << COUNT_BITS | counts >> COUNT_BITS * kind & COUNT_MASK]
+            | qualifying[colour + (counts >> colour_at & COUNT_MASK)]
+            | qualifying[theme + (counts >> theme_at & COUNT_MASK)]
+            | qualifying[kind + (counts >> kind_at & COUNT_MASK)]
         )
-        card_icon = t.card_icon
+        icon_unit = t.card_icon_unit
         stacks = seat.stacks
         stack = stacks[kid]
-        icons = seat.icons + (1 << COUNT_BITS * card_icon[card])
+        icons = seat.icons + icon_unit[card]
         if stack:
-            icons -= 1 << COUNT_BITS * card_icon[(stack & CARD_MASK) - 1]  # now covered (R3)
+            icons -= icon_unit[(stack & CARD_MASK) - 1]  # now covered (R3)
         stacks[kid] = stack << CARD_BITS | card + 1
-        free &= ~free_bit
+        free ^= free_bit  # set, as checked above: now clear
         seat.counts = counts
         seat.icons = icons
         seat.ready = READY[icons]
