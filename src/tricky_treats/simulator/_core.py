@@ -124,7 +124,7 @@ class Tables:
         "take_count",
         "take_mask",
         "take_place",
-        "take_type",
+        "take_shift",
         "trick_codes",
         "trick_end",
         "visit_codes",
@@ -137,7 +137,7 @@ class Tables:
     card_icon_unit: tuple[int, ...]
     card_kid_bit: tuple[tuple[int, ...], ...]
     card_tiers: tuple[tuple[int, int, int, int, int, int], ...]
-    take_type: tuple[int, ...]
+    take_shift: tuple[int, ...]
     take_mask: tuple[int, ...]
     take_place: tuple[tuple[int, int], ...]
 
@@ -214,10 +214,10 @@ class Tables:
         self.pass_code = self.trick_end + 1
         if shape is None:
             next_seat = (*range(1, players), 0)  # the seat after each seat
-            # card_type and card_mask with one more entry, read for an empty slot (card -1):
-            # no costume type (no kid may take it) and no feature, so that ``legal_codes``
-            # needs no test for it.
-            take_type = (*card_type, TYPES)
+            # card_free_shift and card_mask with one more entry, read for an empty slot
+            # (card -1): a shift past every type's kids and no feature, so that
+            # ``legal_codes`` needs no test for it.
+            take_shift = (*card_free_shift, TYPES * FREE_BITS)
             take_mask = (*card_mask, 0)
             # Per take code, its market slot and kid: one lookup in ``play``.
             take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
@@ -248,7 +248,7 @@ class Tables:
         else:  # another deal of the same box (a deal a game): its derived tables
             next_seat = shape.next_seat
             take_mask = shape.take_mask
-            take_type = shape.take_type
+            take_shift = shape.take_shift
             take_place = shape.take_place
             card_look = shape.card_look
             card_icon_unit = shape.card_icon_unit
@@ -260,7 +260,7 @@ class Tables:
         self.card_kid_bit = card_kid_bit
         self.card_tiers = card_tiers
         self.take_mask = take_mask
-        self.take_type = take_type
+        self.take_shift = take_shift
         self.take_place = take_place
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
@@ -525,17 +525,14 @@ class Core:
         t = self.tables
         seat = self.seats[current]
         codes: list[int] = []
-        card_type = t.take_type
+        free_shift = t.take_shift
         card_mask = t.take_mask
         free = seat.free
-        # The kids free per costume type, then none (an empty slot's): a tuple read per slot
-        # costs fewer steps than shifting and masking ``free`` per slot.
-        kids_of = (free & FREE_MASK, free >> FREE_BITS & FREE_MASK, free >> 2 * FREE_BITS, 0)
         shared = -1
         # An empty slot (-1) reads the tables' last entries: no kid, no shared feature. zip
         # without strict=: mypyc compiles positional zip to a plain loop.
         for card, slot_codes in zip(self.market, t.take_codes):  # noqa: B905
-            kids = kids_of[card_type[card]]
+            kids = free >> free_shift[card] & FREE_MASK
             if kids:
                 codes.extend(slot_codes[kids])
             shared &= card_mask[card]
