@@ -835,7 +835,11 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
     looks = core.tables.card_look
     found: list[int] = []
     for number, seat in enumerate(core.seats):
-        found.extend(seat_points(looks, scoring, number, seat))
+        total, tiles, pumpkins, costumes = seat_points(looks, scoring, number, seat)
+        found.append(total)
+        found.append(tiles)
+        found.append(pumpkins)
+        found.append(costumes)
     return found
 
 
