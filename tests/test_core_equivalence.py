@@ -266,6 +266,25 @@ def test_a_simulator_of_any_state_stands_at_it() -> None:
     assert tt.dumps(sim.state()) == tt.dumps(state)
 
 
+def test_a_deck_of_equal_copies_of_the_boxs_cards_plays_on_the_core_as_the_rules() -> None:
+    # Usually a deck is the box's own card objects; a state made of copies (as one built by
+    # hand or by another program) takes the core's other way to its cards, and still plays.
+    game = tt.new_game(2, seed=3)
+    copies = tuple(attrs.evolve(card) for card in game.setup.deck)
+    market = game.setup.rules.market_size
+    state = attrs.evolve(game, setup=attrs.evolve(game.setup, deck=copies), market=copies[:market])
+    sim = tt.Simulator(state)
+    assert sim.fast
+    rng = random.Random(5)
+    while not state.is_over:
+        assert sim.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        sim.play_action(action)
+        assert sim.state() == state
+    assert sim.scores() == tuple(sheet.total for sheet in state.scores())
+
+
 @pytest.mark.parametrize("code", [-1, 10**6, 1.0, True, "t0k0", None])
 def test_a_code_that_is_no_action_is_refused_and_changes_nothing(code: Any) -> None:
     sim = tt.Simulator(tt.new_game(2, seed=1))

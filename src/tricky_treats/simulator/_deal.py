@@ -12,8 +12,6 @@ standard library and the core only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tricky_treats.simulator._core import (
     COUNT_BITS,
     COUNT_MASK,
@@ -121,7 +119,7 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
 
 
 def qualifying_table(
-    feature_count: int, features: Sequence[int], minimums: Sequence[int]
+    feature_count: int, features: tuple[int, ...], minimums: list[int]
 ) -> tuple[int, ...]:
     """``Tables.qualifying`` of the grid's nice houses, wanting ``features`` from ``minimums``.
 
