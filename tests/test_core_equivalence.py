@@ -362,6 +362,37 @@ def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
     assert sim.scores() == tuple(sheet.total for sheet in made.scores())
 
 
+def _lists_for_tuples(game: tt.GameState, part: str) -> tt.GameState:
+    """``game`` with one of its tuples given as a list, as a program building states might."""
+    player = game.players[0]
+    wrong: dict[str, Any]  # deliberately not the model's types
+    if part in ("treats", "kids"):
+        wrong = {part: [list(item) if part == "kids" else item for item in getattr(player, part)]}
+        return attrs.evolve(game, players=(attrs.evolve(player, **wrong), *game.players[1:]))
+    if part == "market":
+        wrong = {"market": list(game.market)}
+        return attrs.evolve(game, **wrong)
+    wrong = {part: list(getattr(game.setup, part))}
+    return attrs.evolve(game, setup=attrs.evolve(game.setup, **wrong))
+
+
+@pytest.mark.parametrize("part", ["treats", "kids", "market", "deck", "street_tokens"])
+@pytest.mark.parametrize("moves", [0, 12])
+def test_a_state_made_by_hand_with_lists_for_tuples_still_makes_a_simulator(
+    part: str, moves: int
+) -> None:
+    # The compiled core reads the state's fields typed: a list where the model has a tuple
+    # must not stop it (nothing checks a state made by hand that far).
+    game = tt.new_game(2, seed=8)
+    rng = random.Random(8)
+    for _ in range(moves):
+        game = game.apply(rng.choice(game.legal_actions()))
+    made = _lists_for_tuples(game, part)
+    sim = tt.Simulator(made)
+    assert sim.legal_actions() == made.legal_actions()
+    assert sim.scores() == tuple(sheet.total for sheet in made.scores())
+
+
 def test_a_variant_scorer_counts_in_the_simulators_scores() -> None:
     """Scores go through the game's scorers, as ``GameState.scores()`` does."""
     game = tt.new_game(2, seed=9, variants=["open-objectives"])

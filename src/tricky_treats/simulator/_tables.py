@@ -11,7 +11,7 @@ does not cover the game. Not part of the public API; see ``tricky_treats.simulat
 from __future__ import annotations
 
 import functools
-import operator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tricky_treats.components import FEATURES, Treat, TrickIcon
@@ -87,9 +87,10 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
     template = template_of(setup)
     if template is None:
         return None
-    dealt = setup.deck
+    given = setup.deck  # a tuple, but a setup made by hand may hold a list
+    dealt: tuple[CostumeCard, ...] = given if type(given) is tuple else tuple(given)
     cards = template.cards
-    deck: tuple[Any, ...] = tuple(map(_ID, dealt))
+    deck: tuple[Any, ...] = tuple([card.id for card in dealt])
     if not _boxed(cards, deck, dealt):  # a loaded game's, or a plugin's deck of its own cards
         if any(type(card_id) is not int for card_id in deck):
             return None
@@ -141,7 +142,7 @@ _STREET_TABLES: dict[
 
 
 def _streets(
-    street_tokens: tuple[StreetBonusToken, ...],
+    street_tokens: Sequence[StreetBonusToken],
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The treats, fronts and backs of ``street_tokens``, in their order."""
     key = tuple([id(token) for token in street_tokens])
@@ -152,7 +153,7 @@ def _streets(
             token_infos.get(id(token)) or token_info(token) for token in street_tokens
         ]
         found = (
-            street_tokens,
+            tuple(street_tokens),  # held, so that no other token takes one of their ids
             tuple([token[1] for token in tokens]),
             tuple([token[2] for token in tokens]),
             tuple([token[3] for token in tokens]),
@@ -267,9 +268,6 @@ def _codes(
     return takes, visits, tricks
 
 
-_ID = operator.attrgetter("id")
-
-
 def _boxed(cards: tuple[object, ...], deck: tuple[Any, ...], dealt: tuple[object, ...]) -> bool:
     """Whether ``dealt`` (whose ids are ``deck``) is the box's own card objects, ``cards``.
 
@@ -356,11 +354,11 @@ def core_of(state: GameState) -> _core.Core | None:
     if found is None:
         return None
     cards = found.cards
-    market = state.market
+    market = _ids(cards, state.market)
     discarded = state.discarded
-    for card in (*market, *discarded) if discarded else market:
-        if card is not None and not _known(cards, card):
-            return None  # a card of another box, put there by hand
+    pile = _ids(cards, discarded) if discarded else []
+    if market is None or pile is None:
+        return None  # a card of another box, put there by hand
     seats: list[_core.Seat] = []
     if state.turn == 0 and state.log is None:  # a first state: nobody wears a card yet
         kids = found.kids
@@ -388,12 +386,12 @@ def core_of(state: GameState) -> _core.Core | None:
     return _core.Core(
         found,
         seats,
-        [-1 if card is None else card.id for card in market],
+        market,
         state.deck_position,
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
         _bits(state.street_flipped),
-        tuple([card.id for card in discarded]) if discarded else (),
+        tuple(pile),
         -1 if current is None else current,
         state.turn,
         state.passes_in_a_row,
@@ -418,17 +416,22 @@ def first_core(setup: Setup) -> _core.Core | None:
         return None  # _first_state refuses it
     rules = setup.rules
     market = setup.deck[: rules.market_size]
-    cards = found.cards
-    for card in market:
-        if not _known(cards, card):
-            return None
+    ids = _ids(found.cards, market)
+    if ids is None:
+        return None
     return _core.new_core(
         found,
         rules.footprints_per_player,
-        [card.id for card in market],
+        ids,
         rules.market_size,
         setup.config.first_player,
     )
+
+
+# Counted once: ``len()`` of an enum is a Python-level call.
+_TYPE_COUNT: int = TYPES
+_FEATURE_COUNT: int = len(FEATURES)
+_ICON_COUNT: int = len(TrickIcon)
 
 
 def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
@@ -437,27 +440,43 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     A card the core does not know, a kid wearing two cards of a type (more than a stack
     holds), a count past 4 bits or a treat track past 16 bits: a board made by hand.
     """
-    if max(player.treats) > _core.TREAT_MASK or len(player.kids) != tables.kids:
-        return None  # more than a treat track holds in play, or kids made by hand
+    # The locals are typed (a card's id, the counts): the compiled build sees ``Any`` in
+    # what the model's classes hold, and would make each step a generic call.
+    treats = 0
+    for treat, track in enumerate(player.treats):
+        count: int = track
+        if count > _core.TREAT_MASK:
+            return None  # more than a treat track holds in play: made by hand
+        treats |= count << _core.TREAT_BITS * treat
+    if len(player.kids) != tables.kids:
+        return None  # kids made by hand
     cards = tables.cards
     card_type = tables.card_type
     card_features = tables.card_features
     card_icon = tables.card_icon
-    free = [(1 << tables.kids) - 1] * TYPES
-    counts = [0] * len(FEATURES)
-    icons = [0] * len(TrickIcon)
+    free: list[int] = [(1 << tables.kids) - 1] * _TYPE_COUNT
+    counts: list[int] = [0] * _FEATURE_COUNT
+    icons: list[int] = [0] * _ICON_COUNT
     stacks: list[int] = []
     for kid, worn in enumerate(player.kids):
         stack = 0
+        top = -1
         for card in worn:
-            if not _known(cards, card) or not free[card_type[card.id]] >> kid & 1:
+            card_id: int = card.id
+            if not _is_known(cards, card_id, card):
                 return None
-            free[card_type[card.id]] &= ~(1 << kid)
-            stack = stack << _core.CARD_BITS | card.id + 1
-            for feature in card_features[card.id]:
-                counts[feature] += 1
-        if worn:
-            icons[card_icon[worn[-1].id]] += 1
+            kind = card_type[card_id]
+            if not free[kind] >> kid & 1:
+                return None
+            # Written out, not ``+=``: the compiled build makes an augmented assignment to
+            # a list's item a generic call.
+            free[kind] = free[kind] & ~(1 << kid)
+            stack = stack << _core.CARD_BITS | card_id + 1
+            for feature in card_features[card_id]:
+                counts[feature] = counts[feature] + 1
+            top = card_id
+        if top >= 0:
+            icons[card_icon[top]] = icons[card_icon[top]] + 1
         stacks.append(stack)
     packed_free = 0
     for kind, kids in enumerate(free):
@@ -470,9 +489,6 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     packed_icons = 0
     for icon, n in enumerate(icons):
         packed_icons |= n << _core.COUNT_BITS * icon
-    treats = 0
-    for treat, count in enumerate(player.treats):
-        treats |= count << _core.TREAT_BITS * treat
     return _core.Seat(
         packed_counts,
         packed_icons,
@@ -487,14 +503,25 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     )
 
 
-def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
-    """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
-    if card.id < 0:
+def _ids(cards: tuple[object, ...], pile: Sequence[CostumeCard | None]) -> list[int] | None:
+    """The ids of ``pile``'s cards, -1 for an empty slot; None if the core does not know one."""
+    ids: list[int] = []
+    for card in pile:
+        if card is None:
+            ids.append(-1)
+            continue
+        card_id: int = card.id
+        if not _is_known(cards, card_id, card):
+            return None
+        ids.append(card_id)
+    return ids
+
+
+def _is_known(cards: tuple[object, ...], card_id: int, card: object) -> bool:
+    """Whether ``card``, of id ``card_id``, is the core's card of that id (or an equal one)."""
+    if not 0 <= card_id < len(cards):
         return False
-    try:
-        known = cards[card.id]
-    except IndexError:
-        return False
+    known = cards[card_id]
     return known is card or known == card
 
 
