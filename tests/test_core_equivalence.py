@@ -307,6 +307,25 @@ def test_empty_market_slots_offer_no_take_and_no_refresh() -> None:
     ]
 
 
+def test_a_deck_of_equal_copies_of_the_boxs_cards_plays_on_the_core_as_the_rules() -> None:
+    # Usually a deck is the box's own card objects; a state made of copies (as one built by
+    # hand or by another program) takes the core's other way to its cards, and still plays.
+    game = tt.new_game(2, seed=3)
+    copies = tuple(attrs.evolve(card) for card in game.setup.deck)
+    market = game.setup.rules.market_size
+    state = attrs.evolve(game, setup=attrs.evolve(game.setup, deck=copies), market=copies[:market])
+    sim = tt.Simulator(state)
+    assert sim.fast
+    rng = random.Random(5)
+    while not state.is_over:
+        assert sim.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        sim.play_action(action)
+        assert sim.state() == state
+    assert sim.scores() == tuple(sheet.total for sheet in state.scores())
+
+
 @pytest.mark.parametrize("code", [-1, 10**6, 1.0, True, "t0k0", None])
 def test_a_code_that_is_no_action_is_refused_and_changes_nothing(code: Any) -> None:
     sim = tt.Simulator(tt.new_game(2, seed=1))
@@ -380,6 +399,37 @@ def test_boards_made_by_hand_beyond_the_core_play_by_the_rules() -> None:
     made = attrs.evolve(game, players=(big, game.players[1]))
     sim = tt.Simulator(made)
     assert not sim.fast
+    assert sim.legal_actions() == made.legal_actions()
+    assert sim.scores() == tuple(sheet.total for sheet in made.scores())
+
+
+def _lists_for_tuples(game: tt.GameState, part: str) -> tt.GameState:
+    """``game`` with one of its tuples given as a list, as a program building states might."""
+    player = game.players[0]
+    wrong: dict[str, Any]  # deliberately not the model's types
+    if part in ("treats", "kids"):
+        wrong = {part: [list(item) if part == "kids" else item for item in getattr(player, part)]}
+        return attrs.evolve(game, players=(attrs.evolve(player, **wrong), *game.players[1:]))
+    if part == "market":
+        wrong = {"market": list(game.market)}
+        return attrs.evolve(game, **wrong)
+    wrong = {part: list(getattr(game.setup, part))}
+    return attrs.evolve(game, setup=attrs.evolve(game.setup, **wrong))
+
+
+@pytest.mark.parametrize("part", ["treats", "kids", "market", "deck", "street_tokens"])
+@pytest.mark.parametrize("moves", [0, 12])
+def test_a_state_made_by_hand_with_lists_for_tuples_still_makes_a_simulator(
+    part: str, moves: int
+) -> None:
+    # The compiled core reads the state's fields typed: a list where the model has a tuple
+    # must not stop it (nothing checks a state made by hand that far).
+    game = tt.new_game(2, seed=8)
+    rng = random.Random(8)
+    for _ in range(moves):
+        game = game.apply(rng.choice(game.legal_actions()))
+    made = _lists_for_tuples(game, part)
+    sim = tt.Simulator(made)
     assert sim.legal_actions() == made.legal_actions()
     assert sim.scores() == tuple(sheet.total for sheet in made.scores())
 

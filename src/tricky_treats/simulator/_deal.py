@@ -12,7 +12,6 @@ standard library and the core only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from operator import itemgetter
 
 from tricky_treats.simulator._core import (
@@ -93,7 +92,7 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
     template = box.template
     tables = template.with_deal(
         tuple(deck),
-        qualifying_table(box.features, features, of_houses(box.house_minimum)),
+        qualifying_table(box.features, features, list(of_houses(box.house_minimum))),
         features,
         of_houses(box.house_treat),
         of_houses(box.house_gains),
@@ -118,7 +117,7 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
 
 
 def qualifying_table(
-    feature_count: int, features: Sequence[int], minimums: Sequence[int]
+    feature_count: int, features: tuple[int, ...], minimums: list[int]
 ) -> tuple[int, ...]:
     """``Tables.qualifying`` of the grid's nice houses, wanting ``features`` from ``minimums``.
 

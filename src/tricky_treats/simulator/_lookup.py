@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from tricky_treats.components import FEATURES, ComponentData, CostumeType, Treat, TrickIcon
 from tricky_treats.simulator import _core
-from tricky_treats.simulator._deal import qualifying_table
 
 if TYPE_CHECKING:
     from tricky_treats.components import StreetBonusToken, TrickTile
@@ -84,11 +83,6 @@ def token_info(token: StreetBonusToken) -> tuple[StreetBonusToken, int, int, int
         _TOKEN_INFO.clear()
     _TOKEN_INFO[id(token)] = entry
     return entry
-
-
-def qualifying(features: tuple[int, ...], minimums: tuple[int, ...]) -> tuple[int, ...]:
-    """``_core.Tables.qualifying`` of nice houses wanting ``features`` from ``minimums`` cards."""
-    return qualifying_table(len(FEATURES), features, minimums)
 
 
 # Per trick tile, by id (the entry holds it): the tile, and how many of each treat one set

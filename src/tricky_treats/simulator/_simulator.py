@@ -79,6 +79,7 @@ class Simulator:
     # Who dealt a game dealt into the core, and its seed: what makes its setup.
     _deals: BaseDeals | None
     _seed: int
+    # The last boards built by state() (see ``Boards``); None until state() is first read.
     _boards: Boards | None
     _scoring: Scoring | None
     # Whether scores come from the state's score sheets: by the rules, or a variant's lines.
@@ -101,7 +102,7 @@ class Simulator:
         self._made_setup = setup
         self._deals = None
         self._seed = 0
-        self._boards = Boards(len(state.players)) if core is not None else None
+        self._boards = None
         self._scoring = None
         self._sheets = core is None or bool(setup.scorers)
         self._final = None
@@ -228,7 +229,8 @@ class Simulator:
         core = self._core
         if core is not None:
             boards = self._boards
-            assert boards is not None
+            if boards is None:  # made on the first state(): many simulators never build one
+                boards = self._boards = Boards(core.tables.players)
             return state_of(self._setup, core, boards)
         state = self._state
         assert state is not None
@@ -517,7 +519,7 @@ def _of_setup(setup: Setup, core: Core) -> Simulator:
     sim._made_setup = setup
     sim._deals = None
     sim._seed = 0
-    sim._boards = Boards(core.tables.players)
+    sim._boards = None
     sim._scoring = None
     sim._sheets = bool(setup.scorers)
     sim._final = None
@@ -536,7 +538,7 @@ def dealt(deals: BaseDeals, seed: int, core: Core, scoring: Scoring, sheets: boo
     sim._made_setup = None
     sim._deals = deals
     sim._seed = seed
-    sim._boards = Boards(core.tables.players)
+    sim._boards = None
     sim._scoring = scoring
     sim._sheets = sheets
     sim._final = None

@@ -11,7 +11,7 @@ does not cover the game. Not part of the public API; see ``tricky_treats.simulat
 from __future__ import annotations
 
 import functools
-import operator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tricky_treats.components import FEATURES, Treat, TrickIcon
@@ -31,7 +31,7 @@ from tricky_treats.simulator._lookup import (
 )
 
 if TYPE_CHECKING:
-    from tricky_treats.components import CostumeCard
+    from tricky_treats.components import CostumeCard, StreetBonusToken
     from tricky_treats.model import PlayerState, Setup
 
 __all__: list[str] = []
@@ -69,6 +69,14 @@ def tables(setup: Setup) -> _core.Tables | None:
     return found or None
 
 
+# ``_lookup``'s entries: a nice house, its feature, lowest tier, treat and gains; a street
+# bonus token, its treat, front and back. Typed as tuples of any length, which the compiled
+# build keeps as objects (it unpacks a fixed-length tuple on every read and packs it again
+# on every store).
+HouseInfo = tuple[Any, ...]
+TokenInfo = tuple[Any, ...]
+
+
 def _build_tables(setup: Setup) -> _core.Tables | None:
     if (
         len(setup.grid) != 9
@@ -76,22 +84,16 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
         or len(setup.mean_houses) > _core.MAX_MEAN_HOUSES
     ):
         return None
-    shape = template_of(setup)
-    if shape is None:
+    template = template_of(setup)
+    if template is None:
         return None
-    template, positions = shape
-    dealt = setup.deck
+    given = setup.deck  # a tuple, but a setup made by hand may hold a list
+    dealt: tuple[CostumeCard, ...] = given if type(given) is tuple else tuple(given)
     cards = template.cards
-    ids: list[int] = []
-    for card in dealt:  # usually the deck is the box's own cards (by identity): their ids
-        position = positions.get(id(card))
-        if position is None:
-            break
-        ids.append(position)
-    if len(ids) == len(dealt):
-        deck = tuple(ids)
-    else:  # a loaded game's, or a deck dealt by a plugin, of cards of its own
-        deck = tuple(map(_ID, dealt))
+    deck: tuple[Any, ...] = tuple([card.id for card in dealt])
+    if not _boxed(cards, deck, dealt):  # a loaded game's, or a plugin's deck of its own cards
+        if any(type(card_id) is not int for card_id in deck):
+            return None
         if max(deck, default=0) > _core.MAX_CARD_ID or min(deck, default=0) < 0:
             return None
         known = list(cards) + [None] * (max(deck, default=0) + 1 - len(cards))
@@ -99,42 +101,74 @@ def _build_tables(setup: Setup) -> _core.Tables | None:
             known[card_id] = card
         cards = tuple(known)
     # The index tables of each house and token (``_lookup``), read here without a call.
-    house_infos = _HOUSE_INFO
-    houses = [house_infos.get(id(house)) or house_info(house) for house in setup.grid]
+    # Typed here: ``_lookup`` is not compiled, so the compiled build would see Any and make
+    # every read a generic call.
+    house_infos: dict[int, HouseInfo] = _HOUSE_INFO
+    houses: list[HouseInfo] = [
+        house_infos.get(id(house)) or house_info(house) for house in setup.grid
+    ]
     features = tuple([house[1] for house in houses])
-    token_infos = _TOKEN_INFO
-    tokens = [token_infos.get(id(token)) or token_info(token) for token in setup.street_tokens]
+    street_treat, street_front, street_back = _streets(setup.street_tokens)
     icons = [house.neighbour.icon for house in setup.mean_houses]
-    mean_icon = tuple([_ICON_BY_ID.get(id(icon), -1) for icon in icons])
+    icons_by_id: dict[int, int] = _ICON_BY_ID
+    mean_icon = tuple([icons_by_id.get(id(icon), -1) for icon in icons])
     if -1 in mean_icon:  # an icon equal to a TrickIcon, or none: the index of its value
         try:
             mean_icon = tuple([icon_index(icon) for icon in icons])
         except KeyError:
             return None  # not a trick icon: the rules say what is wrong with it
+    mean_icon, ready = mean_ready_of(mean_icon, template.any_mean_house)
     return template.with_deal(
         deck,
         qualifying_table(len(FEATURES), features, [house[2] for house in houses]),
         features,
         tuple([house[3] for house in houses]),
         tuple([house[4] for house in houses]),
-        tuple([token[1] for token in tokens]),
-        tuple([token[2] for token in tokens]),
-        tuple([token[3] for token in tokens]),
+        street_treat,
+        street_front,
+        street_back,
         mean_icon,
-        mean_ready(mean_icon, template.any_mean_house),
+        ready,
         cards,
     )
 
 
-Shape = tuple[_core.Tables, dict[int, int]]
+# Per order of street bonus tokens, by their ids (the entry holds the tokens): the tokens,
+# their treats, fronts and backs. Shared by the games dealt that order, as ``_MEAN_READY``'s
+# tuples are: each tuple a game keeps alive of its own adds to the garbage collector's work.
+_STREET_TABLES: dict[
+    tuple[int, ...], tuple[object, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+] = {}
 
 
-def template_of(setup: Setup) -> Shape | None:
+def _streets(
+    street_tokens: Sequence[StreetBonusToken],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The treats, fronts and backs of ``street_tokens``, in their order."""
+    key = tuple([id(token) for token in street_tokens])
+    found = _STREET_TABLES.get(key)
+    if found is None:
+        token_infos: dict[int, TokenInfo] = _TOKEN_INFO
+        tokens: list[TokenInfo] = [
+            token_infos.get(id(token)) or token_info(token) for token in street_tokens
+        ]
+        found = (
+            tuple(street_tokens),  # held, so that no other token takes one of their ids
+            tuple([token[1] for token in tokens]),
+            tuple([token[2] for token in tokens]),
+            tuple([token[3] for token in tokens]),
+        )
+        if len(_STREET_TABLES) >= 4096:
+            _STREET_TABLES.clear()
+        _STREET_TABLES[key] = found
+    return found[1], found[2], found[3]
+
+
+def template_of(setup: Setup) -> _core.Tables | None:
     """What every game of ``setup``'s shape shares; None if the core does not cover it.
 
     Tables whose deal's parts (deck, grid, street tokens, mean houses) are empty, with the
-    box's cards, the players, the rules and the action space; and each card's position
-    (its id) by the card object's id. Kept per shape.
+    box's cards, the players, the rules and the action space. Kept per shape.
     """
     components = setup.components
     rules = setup.rules
@@ -154,10 +188,10 @@ def template_of(setup: Setup) -> Shape | None:
 
 # Per shape of game, by the ids of its components, rules and action space (the entry holds
 # them): the shape, or None where the core does not cover it.
-_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, Shape | None]] = {}
+_TEMPLATES: dict[tuple[int, int, int, int, int], tuple[object, _core.Tables | None]] = {}
 
 
-def _template(setup: Setup) -> Shape | None:
+def _template(setup: Setup) -> _core.Tables | None:
     components = setup.components
     rules = setup.rules
     cards: tuple[Any, ...] = components.cards  # card ids are their positions (checked there)
@@ -168,7 +202,6 @@ def _template(setup: Setup) -> Shape | None:
     take_codes, visit_codes, trick_codes = _codes(
         space.market_size, space.kids, space.nice_houses, space.mean_houses
     )
-    positions = {id(card): i for i, card in enumerate(cards)}
     return _core.Tables(
         len(setup.config.players),
         rules.kids_per_player,
@@ -200,7 +233,7 @@ def _template(setup: Setup) -> Shape | None:
         space.actions,
         cards,
         make_trigger,
-    ), positions
+    )
 
 
 @functools.cache
@@ -235,16 +268,34 @@ def _codes(
     return takes, visits, tricks
 
 
-_ID = operator.attrgetter("id")
+def _boxed(cards: tuple[object, ...], deck: tuple[Any, ...], dealt: tuple[object, ...]) -> bool:
+    """Whether ``dealt`` (whose ids are ``deck``) is the box's own card objects, ``cards``.
+
+    Usually it is (a deal shuffles the box's cards): then the ids need no other check.
+    """
+    count = len(cards)
+    for i in range(len(deck)):
+        card_id = deck[i]
+        if type(card_id) is not int or not 0 <= card_id < count or cards[card_id] is not dealt[i]:
+            return False
+    return True
+
+
 _STREET_HOUSES = tuple(sum(1 << house for house in street) for street in STREETS)
 _STREETS_OF_HOUSE = tuple(
     tuple(s for s, street in enumerate(STREETS) if house in street) for house in range(9)
 )
-_MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
+_MEAN_READY: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, ...]:
-    """Per bit mask of the icons shown on 3 kids, the mean houses they may trick (R3, R4)."""
+def mean_ready_of(
+    mean_icon: tuple[int, ...], any_mean_house: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``mean_icon`` as kept for every game with those icons, and ``Tables.mean_ready``.
+
+    ``mean_ready``: per bit mask of the icons shown on 3 kids, the mean houses they may
+    trick (R3, R4).
+    """
     found = _MEAN_READY.get((mean_icon, any_mean_house))
     if found is not None:
         return found
@@ -257,8 +308,8 @@ def mean_ready(mean_icon: tuple[int, ...], any_mean_house: bool) -> tuple[int, .
     )
     if len(_MEAN_READY) >= 4096:
         _MEAN_READY.clear()
-    _MEAN_READY[mean_icon, any_mean_house] = ready
-    return ready
+    found = _MEAN_READY[mean_icon, any_mean_house] = (mean_icon, ready)
+    return found
 
 
 def mask(houses: frozenset[int]) -> int:
@@ -303,11 +354,11 @@ def core_of(state: GameState) -> _core.Core | None:
     if found is None:
         return None
     cards = found.cards
-    market = state.market
+    market = _ids(cards, state.market)
     discarded = state.discarded
-    for card in (*market, *discarded) if discarded else market:
-        if card is not None and not _known(cards, card):
-            return None  # a card of another box, put there by hand
+    pile = _ids(cards, discarded) if discarded else []
+    if market is None or pile is None:
+        return None  # a card of another box, put there by hand
     seats: list[_core.Seat] = []
     if state.turn == 0 and state.log is None:  # a first state: nobody wears a card yet
         kids = found.kids
@@ -335,12 +386,12 @@ def core_of(state: GameState) -> _core.Core | None:
     return _core.Core(
         found,
         seats,
-        [-1 if card is None else card.id for card in market],
+        market,
         state.deck_position,
         _bits(state.pumpkin_on_house),
         _bits(state.pumpkin_on_mean_house),
         _bits(state.street_flipped),
-        tuple([card.id for card in discarded]) if discarded else (),
+        tuple(pile),
         -1 if current is None else current,
         state.turn,
         state.passes_in_a_row,
@@ -365,17 +416,22 @@ def first_core(setup: Setup) -> _core.Core | None:
         return None  # _first_state refuses it
     rules = setup.rules
     market = setup.deck[: rules.market_size]
-    cards = found.cards
-    for card in market:
-        if not _known(cards, card):
-            return None
+    ids = _ids(found.cards, market)
+    if ids is None:
+        return None
     return _core.new_core(
         found,
         rules.footprints_per_player,
-        [card.id for card in market],
+        ids,
         rules.market_size,
         setup.config.first_player,
     )
+
+
+# Counted once: ``len()`` of an enum is a Python-level call.
+_TYPE_COUNT: int = TYPES
+_FEATURE_COUNT: int = len(FEATURES)
+_ICON_COUNT: int = len(TrickIcon)
 
 
 def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
@@ -384,27 +440,43 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     A card the core does not know, a kid wearing two cards of a type (more than a stack
     holds), a count past 4 bits or a treat track past 16 bits: a board made by hand.
     """
-    if max(player.treats) > _core.TREAT_MASK or len(player.kids) != tables.kids:
-        return None  # more than a treat track holds in play, or kids made by hand
+    # The locals are typed (a card's id, the counts): the compiled build sees ``Any`` in
+    # what the model's classes hold, and would make each step a generic call.
+    treats = 0
+    for treat, track in enumerate(player.treats):
+        count: int = track
+        if count > _core.TREAT_MASK:
+            return None  # more than a treat track holds in play: made by hand
+        treats |= count << _core.TREAT_BITS * treat
+    if len(player.kids) != tables.kids:
+        return None  # kids made by hand
     cards = tables.cards
     card_type = tables.card_type
     card_features = tables.card_features
     card_icon = tables.card_icon
-    free = [(1 << tables.kids) - 1] * TYPES
-    counts = [0] * len(FEATURES)
-    icons = [0] * len(TrickIcon)
+    free: list[int] = [(1 << tables.kids) - 1] * _TYPE_COUNT
+    counts: list[int] = [0] * _FEATURE_COUNT
+    icons: list[int] = [0] * _ICON_COUNT
     stacks: list[int] = []
     for kid, worn in enumerate(player.kids):
         stack = 0
+        top = -1
         for card in worn:
-            if not _known(cards, card) or not free[card_type[card.id]] >> kid & 1:
+            card_id: int = card.id
+            if not _is_known(cards, card_id, card):
                 return None
-            free[card_type[card.id]] &= ~(1 << kid)
-            stack = stack << _core.CARD_BITS | card.id + 1
-            for feature in card_features[card.id]:
-                counts[feature] += 1
-        if worn:
-            icons[card_icon[worn[-1].id]] += 1
+            kind = card_type[card_id]
+            if not free[kind] >> kid & 1:
+                return None
+            # Written out, not ``+=``: the compiled build makes an augmented assignment to
+            # a list's item a generic call.
+            free[kind] = free[kind] & ~(1 << kid)
+            stack = stack << _core.CARD_BITS | card_id + 1
+            for feature in card_features[card_id]:
+                counts[feature] = counts[feature] + 1
+            top = card_id
+        if top >= 0:
+            icons[card_icon[top]] = icons[card_icon[top]] + 1
         stacks.append(stack)
     packed_free = 0
     for kind, kids in enumerate(free):
@@ -417,9 +489,6 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     packed_icons = 0
     for icon, n in enumerate(icons):
         packed_icons |= n << _core.COUNT_BITS * icon
-    treats = 0
-    for treat, count in enumerate(player.treats):
-        treats |= count << _core.TREAT_BITS * treat
     return _core.Seat(
         packed_counts,
         packed_icons,
@@ -434,14 +503,25 @@ def _seat(player: PlayerState, tables: _core.Tables) -> _core.Seat | None:
     )
 
 
-def _known(cards: tuple[object, ...], card: CostumeCard) -> bool:
-    """Whether ``card`` is the core's card of its id (the same object, or an equal one)."""
-    if card.id < 0:
+def _ids(cards: tuple[object, ...], pile: Sequence[CostumeCard | None]) -> list[int] | None:
+    """The ids of ``pile``'s cards, -1 for an empty slot; None if the core does not know one."""
+    ids: list[int] = []
+    for card in pile:
+        if card is None:
+            ids.append(-1)
+            continue
+        card_id: int = card.id
+        if not _is_known(cards, card_id, card):
+            return None
+        ids.append(card_id)
+    return ids
+
+
+def _is_known(cards: tuple[object, ...], card_id: int, card: object) -> bool:
+    """Whether ``card``, of id ``card_id``, is the core's card of that id (or an equal one)."""
+    if not 0 <= card_id < len(cards):
         return False
-    try:
-        known = cards[card.id]
-    except IndexError:
-        return False
+    known = cards[card_id]
     return known is card or known == card
 
 
