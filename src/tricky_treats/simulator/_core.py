@@ -223,8 +223,9 @@ class Tables:
             take_mask = (*card_mask, 0)
             # Per take code, its market slot and kid: one lookup in ``play``.
             take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
-            # Per card its colour and theme (indices into FEATURES, below 16 as a count's
-            # 4 bits hold them all) in one int: what a costume's points compare.
+            # Per card its colour and theme in one int, 4 bits each (indices into FEATURES,
+            # below 16: a 63-bit ``Seat.counts`` packs 4 bits for each feature): what a
+            # costume's points compare.
             card_look = tuple([colour | theme << 4 for colour, theme, _ in card_features])
             # What a take reads per card, looked up rather than shifted (in the pure build a
             # shift costs more than a lookup): its icon's unit in ``Seat.icons``, its bit in
