@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import tricky_treats as tt
 from tests import core_equivalence
+from tests.boards import with_market, with_player
 from tricky_treats.errors import TrickyTreatsError
 
 FIELDS = tuple(field.name for field in attrs.fields(tt.GameState))
@@ -264,6 +265,46 @@ def test_a_simulator_of_any_state_stands_at_it() -> None:
     sim = tt.Simulator(loaded)
     assert sim.state() == state
     assert tt.dumps(sim.state()) == tt.dumps(state)
+
+
+def test_the_core_scores_every_complete_costume_of_the_box_as_the_rules_do() -> None:
+    """R12 on the core (which compares the cards' looks, a colour and a theme in one int):
+    all 24 x 24 x 24 complete costumes, five kids a board, in two stacking orders."""
+    cards = tt.base_components().cards
+    by_type = [[c for c in cards if c.type is kind] for kind in tt.CostumeType]
+    costumes = [
+        [head, body, legs] for head in by_type[0] for body in by_type[1] for legs in by_type[2]
+    ]
+    game = tt.new_game(2, seed=5)
+    for start in range(0, len(costumes), CORE_MOST_KIDS):
+        kids = costumes[start : start + CORE_MOST_KIDS]
+        kids += [[]] * (CORE_MOST_KIDS - len(kids))  # 13,824 is no multiple of 5
+        state = with_player(game, 0, kids=kids)
+        state = with_player(state, 1, kids=[kid[::-1] for kid in kids])
+        sim = tt.Simulator(state)
+        assert sim.fast
+        assert sim.scores() == tuple(sheet.total for sheet in state.scores())
+
+
+def test_empty_market_slots_offer_no_take_and_no_refresh() -> None:
+    """R19: a slot the deck could not refill lists no take, and breaks a refresh (R18)."""
+    game = tt.new_game(2, seed=4)
+    for empty in ([0], [4], [1, 3], [0, 1, 2, 3]):
+        market = [None if slot in empty else c for slot, c in enumerate(game.market)]
+        state = with_market(game, market)
+        sim = tt.Simulator(state)
+        assert sim.fast
+        encode = state.action_space.encode
+        assert sim.legal_codes() == [encode(action) for action in state.legal_actions()]
+    same = [c for c in tt.base_components().cards if c.type is tt.CostumeType.HEAD][:5]
+    state = with_market(game, same)  # five heads: a refresh is legal (R18)
+    refresh = state.action_space.encode(tt.RefreshMarket())
+    assert refresh in tt.Simulator(state).legal_codes()
+    state = with_market(game, [*same[:4], None])
+    assert refresh not in tt.Simulator(state).legal_codes()
+    assert tt.Simulator(state).legal_codes() == [
+        state.action_space.encode(action) for action in state.legal_actions()
+    ]
 
 
 def test_a_deck_of_equal_copies_of_the_boxs_cards_plays_on_the_core_as_the_rules() -> None:

@@ -56,6 +56,8 @@ FREE_BITS: Final = 8
 FREE_MASK: Final = 255
 CARD_BITS: Final = 10
 CARD_MASK: Final = 1023
+CARD_SPAN: Final = 1024
+"""``1 << CARD_BITS``: a stack times it leaves room for one more card."""
 TREAT_BITS: Final = 16
 TREAT_MASK: Final = 65535
 TYPES: Final = 3
@@ -91,7 +93,11 @@ class Tables:
         "card_features",
         "card_free_shift",
         "card_icon",
+        "card_icon_unit",
+        "card_kid_bit",
+        "card_look",
         "card_mask",
+        "card_tiers",
         "card_type",
         "cards",
         "deck",
@@ -118,11 +124,24 @@ class Tables:
         "streets_of_house",
         "take_codes",
         "take_count",
+        "take_mask",
+        "take_place",
+        "take_shift",
         "trick_codes",
         "trick_end",
         "visit_codes",
         "visit_end",
     )
+    # Derived in __init__, or passed on from another deal's tables (``shape``): declared here,
+    # where mypy (and mypyc) finds their types before that second assignment reads them.
+    next_seat: tuple[int, ...]
+    card_look: tuple[int, ...]
+    card_icon_unit: tuple[int, ...]
+    card_kid_bit: tuple[tuple[int, ...], ...]
+    card_tiers: tuple[tuple[int, int, int, int, int, int], ...]
+    take_shift: tuple[int, ...]
+    take_mask: tuple[int, ...]
+    take_place: tuple[tuple[int, int], ...]
 
     def __init__(
         self,
@@ -156,7 +175,9 @@ class Tables:
         actions: tuple[object, ...],
         cards: tuple[object, ...],
         make_trigger: Callable[[int, int, int], object],
+        shape: Tables | None = None,
     ) -> None:
+        """``shape``: tables of the same box and players, whose derived tables are reused."""
         self.players = players
         self.kids = kids
         self.market_size = market_size
@@ -193,7 +214,57 @@ class Tables:
         self.trick_end = self.visit_end + len(mean_icon)
         self.refresh_code = self.trick_end
         self.pass_code = self.trick_end + 1
-        self.next_seat = (*range(1, players), 0)  # the seat after each seat
+        if shape is None:
+            next_seat = (*range(1, players), 0)  # the seat after each seat
+            # card_free_shift and card_mask with one more entry, read for an empty slot
+            # (card -1): a shift past every type's kids and no feature, so that
+            # ``legal_codes`` needs no test for it.
+            take_shift = (*card_free_shift, TYPES * FREE_BITS)
+            take_mask = (*card_mask, 0)
+            # Per take code, its market slot and kid: one lookup in ``play``.
+            take_place = tuple([(code // kids, code % kids) for code in range(self.take_count)])
+            # Per card its colour and theme in one int, 4 bits each (indices into FEATURES,
+            # below 16: a 63-bit ``Seat.counts`` packs 4 bits for each feature): what a
+            # costume's points compare.
+            card_look = tuple([colour | theme << 4 for colour, theme, _ in card_features])
+            # What a take reads per card, looked up rather than shifted (in the pure build a
+            # shift costs more than a lookup): its icon's unit in ``Seat.icons``, its bit in
+            # ``Seat.free`` per kid, and per feature where its entries start in
+            # ``qualifying`` and where its count sits in ``Seat.counts``.
+            card_icon_unit = tuple([1 << COUNT_BITS * icon for icon in card_icon])
+            card_kid_bit = tuple(
+                [tuple([1 << shift + kid for kid in range(kids)]) for shift in card_free_shift]
+            )
+            card_tiers = tuple(
+                [
+                    (
+                        c << COUNT_BITS,
+                        COUNT_BITS * c,
+                        h << COUNT_BITS,
+                        COUNT_BITS * h,
+                        k << COUNT_BITS,
+                        COUNT_BITS * k,
+                    )
+                    for c, h, k in card_features
+                ]
+            )
+        else:  # another deal of the same box (a deal a game): its derived tables
+            next_seat = shape.next_seat
+            take_mask = shape.take_mask
+            take_shift = shape.take_shift
+            take_place = shape.take_place
+            card_look = shape.card_look
+            card_icon_unit = shape.card_icon_unit
+            card_kid_bit = shape.card_kid_bit
+            card_tiers = shape.card_tiers
+        self.next_seat = next_seat
+        self.card_look = card_look
+        self.card_icon_unit = card_icon_unit
+        self.card_kid_bit = card_kid_bit
+        self.card_tiers = card_tiers
+        self.take_mask = take_mask
+        self.take_shift = take_shift
+        self.take_place = take_place
 
     def with_deck(self, deck: tuple[int, ...]) -> Tables:
         """The same tables for a deck in another order (a determinized game's)."""
@@ -261,6 +332,7 @@ class Tables:
             self.actions,
             cards,
             self.make_trigger,
+            self,
         )
 
 
@@ -456,21 +528,17 @@ class Core:
         t = self.tables
         seat = self.seats[current]
         codes: list[int] = []
-        take_codes = t.take_codes
-        free_shift = t.card_free_shift
-        card_mask = t.card_mask
+        free_shift = t.take_shift
+        card_mask = t.take_mask
         free = seat.free
         shared = -1
-        market = self.market
-        for slot in range(len(market)):
-            card = market[slot]
-            if card < 0:
-                shared = 0
-            else:
-                kids = free >> free_shift[card] & FREE_MASK
-                if kids:
-                    codes.extend(take_codes[slot][kids])
-                shared &= card_mask[card]
+        # An empty slot (-1) reads the tables' last entries: no kid, no shared feature. zip
+        # without strict=: mypyc compiles positional zip to a plain loop.
+        for card, slot_codes in zip(self.market, t.take_codes):  # noqa: B905
+            kids = free >> free_shift[card] & FREE_MASK
+            if kids:
+                codes.extend(slot_codes[kids])
+            shared &= card_mask[card]
         if seat.footprints:
             visitable = seat.qualified & ~seat.visited
             if visitable:
@@ -530,36 +598,38 @@ class Core:
             return False
         # A take (R2, R3), most moves: played here, without a call (a call a move is much
         # of a move's time in the pure build).
-        kids = t.kids
-        slot = code // kids
-        kid = code - slot * kids
+        slot, kid = t.take_place[code]
         market = self.market
         card = market[slot]
         if card < 0:
             return False
         seat = self.seats[current]
         free = seat.free
-        free_bit = 1 << t.card_free_shift[card] + kid
+        free_bit = t.card_kid_bit[card][kid]
         if not free & free_bit:
             return False
         counts = seat.counts + t.card_counts[card]
         qualifying = t.qualifying
-        # Each of its three features (colour, theme, type) counts one card more.
-        colour, theme, kind = t.card_features[card]
+        # Each of its three features (colour, theme, type) counts one card more. The houses
+        # whose lowest tier that count reaches just now were not qualified, and each wants
+        # one feature: the masks share no bit, so adding them is or-ing them (and in the
+        # pure build an addition costs fewer steps than an or, a subtraction than an xor, a
+        # multiplication than a shift).
+        colour, colour_at, theme, theme_at, kind, kind_at = t.card_tiers[card]
         qualified = (
             seat.qualified
-            | qualifying[colour << COUNT_BITS | counts >> COUNT_BITS * colour & COUNT_MASK]
-            | qualifying[theme << COUNT_BITS | counts >> COUNT_BITS * theme & COUNT_MASK]
-            | qualifying[kind << COUNT_BITS | counts >> COUNT_BITS * kind & COUNT_MASK]
+            + qualifying[colour + (counts >> colour_at & COUNT_MASK)]
+            + qualifying[theme + (counts >> theme_at & COUNT_MASK)]
+            + qualifying[kind + (counts >> kind_at & COUNT_MASK)]
         )
-        card_icon = t.card_icon
+        icon_unit = t.card_icon_unit
         stacks = seat.stacks
         stack = stacks[kid]
-        icons = seat.icons + (1 << COUNT_BITS * card_icon[card])
+        icons = seat.icons + icon_unit[card]
         if stack:
-            icons -= 1 << COUNT_BITS * card_icon[(stack & CARD_MASK) - 1]  # now covered (R3)
-        stacks[kid] = stack << CARD_BITS | card + 1
-        free &= ~free_bit
+            icons -= icon_unit[(stack & CARD_MASK) - 1]  # now covered (R3)
+        stacks[kid] = stack * CARD_SPAN + card + 1  # stack << CARD_BITS | card + 1
+        free -= free_bit  # set, as checked above: now clear
         seat.counts = counts
         seat.icons = icons
         seat.ready = READY[icons]
@@ -763,10 +833,10 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
     colour, else 2) and each trick tile the seat has access to (R14: its secret tile, and the
     tile of each mean house it tricked), which scores its points per complete set.
     """
-    features = core.tables.card_features
+    looks = core.tables.card_look
     found: list[int] = []
     for number, seat in enumerate(core.seats):
-        total, tiles, pumpkins, costumes = seat_points(features, scoring, number, seat)
+        total, tiles, pumpkins, costumes = seat_points(looks, scoring, number, seat)
         found.append(total)
         found.append(tiles)
         found.append(pumpkins)
@@ -775,11 +845,12 @@ def totals(core: Core, scoring: Scoring) -> list[int]:
 
 
 def seat_points(
-    features: tuple[tuple[int, ...], ...], scoring: Scoring, number: int, seat: Seat
+    looks: tuple[int, ...], scoring: Scoring, number: int, seat: Seat
 ) -> tuple[int, int, int, int]:
     """Seat ``number``'s total, trick-tile, pumpkin and costume points (see ``totals``).
 
     They read its own board alone: its cards, treats, pumpkins, tricked houses and secret tile.
+    ``looks`` is ``Tables.card_look``.
     """
     needs = scoring.tile_needs
     points = scoring.tile_points
@@ -797,8 +868,12 @@ def seat_points(
         house += 1
     costumes = 0
     for stack in seat.stacks:
-        if stack >> 2 * CARD_BITS:  # complete (else no points): the call only then
-            costumes += costume_of(features, stack)
+        if stack >> 2 * CARD_BITS:  # complete (else no points): costume_of, without a call
+            top = looks[(stack & CARD_MASK) - 1]
+            middle = looks[(stack >> CARD_BITS & CARD_MASK) - 1]
+            costumes += _COSTUME_BY_DIFFERENCE[
+                (top ^ middle) | (top ^ looks[(stack >> 2 * CARD_BITS) - 1])
+            ]
     pumpkins = seat.pumpkins * scoring.pumpkin_points
     return pumpkins + costumes + tiles, tiles, pumpkins, costumes
 
@@ -833,6 +908,12 @@ def winners_of(flat: list[int]) -> tuple[int, ...]:
 _COSTUME_POINTS: Final = (2, 4, 6, 8)
 """A complete costume's points (R12) by its sameness: bit 0 one colour, bit 1 one theme."""
 
+_COSTUME_BY_DIFFERENCE: Final = tuple(
+    [_COSTUME_POINTS[(bits & 15 == 0) | (bits >> 4 == 0) << 1] for bits in range(256)]
+)
+"""A complete costume's points by the bits where its cards' looks (``Tables.card_look``)
+differ from the top card's: none in the low 4, one colour; none in the high 4, one theme."""
+
 
 def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
     """How many complete sets of a tile's treats ``needs`` the packed treat tracks hold."""
@@ -864,6 +945,7 @@ def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
 
 def greedy_value(
     features: tuple[tuple[int, ...], ...],
+    looks: tuple[int, ...],
     scoring: Scoring,
     number: int,
     seat: Seat,
@@ -879,7 +961,7 @@ def greedy_value(
     floating-point operations in the same order as ``evaluate``, so the values are equal, not
     merely close.
     """
-    total = seat_points(features, scoring, number, seat)[0]
+    total = seat_points(looks, scoring, number, seat)[0]
     potential = 0.0
     stacks = seat.stacks
     for at in range(len(stacks)):
@@ -984,7 +1066,8 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
     current = core.current
     seats = core.seats
     seat = seats[current]
-    unchanged = greedy_value(features, scoring, current, seat, -1, 0)
+    looks = t.card_look
+    unchanged = greedy_value(features, looks, scoring, current, seat, -1, 0)
     kids = t.kids
     stacks = seat.stacks
     # A take changes one kid's stack, and ends the turn unless the mover plays alone.
@@ -1001,10 +1084,10 @@ def greedy_values(core: Core, scoring: Scoring, codes: list[int]) -> list[float]
         if code < take_count and not alone:
             kid = code % kids
             worn = stacks[kid] << CARD_BITS | market[code // kids] + 1
-            values.append(greedy_value(features, scoring, current, seat, kid, worn))
+            values.append(greedy_value(features, looks, scoring, current, seat, kid, worn))
             continue
         board = afterstates.play(code)
-        value = greedy_value(features, scoring, current, board, -1, 0)
+        value = greedy_value(features, looks, scoring, current, board, -1, 0)
         if code < take_count and core.current == current:
             value -= 0.01  # same value: prefer ending the turn
         values.append(value)
@@ -1683,7 +1766,7 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
     features = t.card_features
     current = core.current
     seat = core.seats[current]
-    points = seat_points(features, scoring, current, seat)[0]
+    points = seat_points(t.card_look, scoring, current, seat)[0]
     stacks = seat.stacks
     count = len(stacks)
     promises = [potential_of(features, stack) for stack in stacks]

@@ -12,6 +12,8 @@ standard library and the core only.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from tricky_treats.simulator._core import (
     COUNT_BITS,
     COUNT_MASK,
@@ -80,27 +82,23 @@ def deal(box: Box, shuffled: list[list[int]], grid_houses: int) -> tuple[Core, S
     form the grid.
     """
     neighbours, tokens, streets, tiles, deck = shuffled
-    # Comprehensions rather than a loop of appends: fewer steps in the pure build.
     houses = [neighbours[h] + tokens[h] for h in range(grid_houses)]
-    house_feature = box.house_feature
-    features = tuple([house_feature[house] for house in houses])
-    house_minimum = box.house_minimum
-    minimums = [house_minimum[house] for house in houses]
-    house_treat = box.house_treat
-    house_gains = box.house_gains
-    street_treat = box.street_treat
-    street_front = box.street_front
-    street_back = box.street_back
+    # One itemgetter for each of the grid's and streets' tables: a C loop each, fewer steps
+    # in the pure build than a comprehension. The grid has 9 houses and 6 streets (what the
+    # core covers), so each call gives a tuple (an itemgetter of one index gives the item).
+    of_houses = itemgetter(*houses)
+    of_streets = itemgetter(*streets)
+    features: tuple[int, ...] = of_houses(box.house_feature)
     template = box.template
     tables = template.with_deal(
         tuple(deck),
-        qualifying_table(box.features, features, minimums),
+        qualifying_table(box.features, features, list(of_houses(box.house_minimum))),
         features,
-        tuple([house_treat[house] for house in houses]),
-        tuple([house_gains[house] for house in houses]),
-        tuple([street_treat[s] for s in streets]),
-        tuple([street_front[s] for s in streets]),
-        tuple([street_back[s] for s in streets]),
+        of_houses(box.house_treat),
+        of_houses(box.house_gains),
+        of_streets(box.street_treat),
+        of_streets(box.street_front),
+        of_streets(box.street_back),
         template.mean_icon,
         template.mean_ready,
         template.cards,
