@@ -572,9 +572,16 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     _axe(page, "the board on a phone")
     page.screenshot(path=str(screenshots / "phone-2-first-turn.png"), full_page=True)
     # A card, then a kid that already wears that type: refused, in words.
+    before = _updates(page)
     page.tap(".market .card.playable")
     page.tap(".kid.playable")
-    page.wait_for_selector(".status.yours")
+    # The take's update (and any reply to it) shown, and our turn again: the status alone
+    # is still "yours" from before the take until its update arrives, which on a loaded
+    # machine came after the count below was read.
+    page.wait_for_function(
+        f"Number(document.getElementById('app').dataset.updates || 0) > {before}"
+        " && document.querySelector('.status.yours') !== null"
+    )
     game_id = _game_id(lobby, 390)
     table = lobby.rooms[game_id].table
     worn = {c.type.value: k for k, kid in enumerate(table.game.players[0].kids) for c in kid}
