@@ -930,17 +930,17 @@ def _complete_sets(needs: tuple[int, ...], packed: int) -> int:
 # -- the greedy bot's valuation ----------------------------------------------------------------
 
 
-def costume_of(features: tuple[tuple[int, ...], ...], stack: int) -> int:
-    """The points of the costume of a kid wearing ``stack`` (R12; 0 until it is complete)."""
+def costume_of(looks: tuple[int, ...], stack: int) -> int:
+    """The points of the costume of a kid wearing ``stack`` (R12; 0 until it is complete).
+
+    ``looks`` is ``Tables.card_look``. ``seat_points`` writes the same lookup out.
+    """
     if not stack >> 2 * CARD_BITS:
         return 0
     # Three cards, one of each type: complete.
-    top = features[(stack & CARD_MASK) - 1]
-    middle = features[(stack >> CARD_BITS & CARD_MASK) - 1]
-    bottom = features[(stack >> 2 * CARD_BITS & CARD_MASK) - 1]
-    colour = top[0] == middle[0] == bottom[0]
-    theme = top[1] == middle[1] == bottom[1]
-    return _COSTUME_POINTS[colour | theme << 1]
+    top = looks[(stack & CARD_MASK) - 1]
+    middle = looks[(stack >> CARD_BITS & CARD_MASK) - 1]
+    return _COSTUME_BY_DIFFERENCE[(top ^ middle) | (top ^ looks[(stack >> 2 * CARD_BITS) - 1])]
 
 
 def greedy_value(
@@ -967,7 +967,7 @@ def greedy_value(
     for at in range(len(stacks)):
         stack = stacks[at]
         if at == kid:
-            total += costume_of(features, worn) - costume_of(features, stack)
+            total += costume_of(looks, worn) - costume_of(looks, stack)
             stack = worn
         if stack and not stack >> 2 * CARD_BITS:
             top = features[(stack & CARD_MASK) - 1]
@@ -1766,7 +1766,8 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
     features = t.card_features
     current = core.current
     seat = core.seats[current]
-    points = seat_points(t.card_look, scoring, current, seat)[0]
+    looks = t.card_look
+    points = seat_points(looks, scoring, current, seat)[0]
     stacks = seat.stacks
     count = len(stacks)
     promises = [potential_of(features, stack) for stack in stacks]
@@ -1782,7 +1783,7 @@ def greedy_take_values(core: Core, scoring: Scoring, codes: list[int]) -> list[f
         kid = code % kids
         stack = stacks[kid]
         worn = stack << CARD_BITS | market[code // kids] + 1
-        total = points + costume_of(features, worn) - costume_of(features, stack)
+        total = points + costume_of(looks, worn) - costume_of(looks, stack)
         promise = potential_of(features, worn)
         potential = 0.0
         for at in range(count):

@@ -84,9 +84,9 @@ def _visible_total(core: Core, scoring: Scoring, number: int, secret: bool) -> i
             total += _tile_points(scoring, scoring.mean[house], packed)[1]
         tricked >>= 1
         house += 1
-    features = core.tables.card_features
+    looks = core.tables.card_look
     for stack in seat.stacks:
-        total += costume_of(features, stack)
+        total += costume_of(looks, stack)
     return total
 
 
@@ -191,11 +191,12 @@ def _seat_features(
         part = tile_worth(scoring, number, seat, secret)
     worth = part.worth
     features = t.card_features
+    looks = t.card_look
     costumes = 0
     potential = 0.0
     complete = 0
     for stack in seat.stacks:
-        costumes += costume_of(features, stack)
+        costumes += costume_of(looks, stack)
         if stack >> 2 * CARD_BITS:
             complete += 1
         elif stack:
