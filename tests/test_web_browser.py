@@ -156,6 +156,19 @@ def _wait_for_update(page: Page, seen: int, timeout: float = 30_000) -> None:
         raise
 
 
+def _wait_for_our_turn(page: Page, seen: int) -> None:
+    """Wait until an update has arrived since ``seen`` updates and it is our turn again.
+
+    The status alone still reads "yours" from before a move until the move's update arrives,
+    and the bot's reply may come in an update of its own: on a loaded machine both came after
+    a test had read the page (two CI failures).
+    """
+    page.wait_for_function(
+        f"Number(document.getElementById('app').dataset.updates || 0) > {seen}"
+        " && document.querySelector('.status.yours') !== null"
+    )
+
+
 def _press(target: Any, how: str) -> None:
     """Press an element as a mouse (``click``) or a finger (``tap``) does."""
     if how == "tap":
@@ -575,13 +588,7 @@ def test_a_whole_game_by_taps_at_390x844_never_scrolls_sideways(
     before = _updates(page)
     page.tap(".market .card.playable")
     page.tap(".kid.playable")
-    # The take's update (and any reply to it) shown, and our turn again: the status alone
-    # is still "yours" from before the take until its update arrives, which on a loaded
-    # machine came after the count below was read.
-    page.wait_for_function(
-        f"Number(document.getElementById('app').dataset.updates || 0) > {before}"
-        " && document.querySelector('.status.yours') !== null"
-    )
+    _wait_for_our_turn(page, before)
     game_id = _game_id(lobby, 390)
     table = lobby.rooms[game_id].table
     worn = {c.type.value: k for k, kid in enumerate(table.game.players[0].kids) for c in kid}
@@ -718,23 +725,36 @@ def test_a_stale_move_is_explained_and_the_current_position_shown(
     link = base + answer["seats"][0]["link"]
     one, two = _Watched(browser), _Watched(browser)
     tab, late = one.page(), two.page()
-    held = {"on": False}
+    sockets: list[WebSocketRoute] = []
+    hold = {"after": MAX_MOVES}  # the late tab's first socket drops updates past this move
 
     def hold_updates(ws: WebSocketRoute) -> None:
+        # By content, not by time: the server's update to this socket may reach the route
+        # after the other tab has shown it (CI failed once on a flag switched by time).
+        first = not sockets
+        sockets.append(ws)
         server_side = ws.connect_to_server()
-        server_side.on_message(lambda m: None if held["on"] else ws.send(m))
+
+        def forward(message: str | bytes) -> None:
+            news = json.loads(message)
+            if first and news.get("type") == "update" and news["moves_played"] > hold["after"]:
+                return
+            ws.send(message)
+
+        server_side.on_message(forward)
 
     late.route_web_socket(re.compile(r".*/ws/.*"), hold_updates)
     tab.goto(link)
     late.goto(link)
     for page in (tab, late):
         page.wait_for_selector(".status.yours")
-    held["on"] = True  # the second tab hears nothing of the first tab's move
-    seen = _updates(tab)
+    hold["after"] = len(table.game.history)  # the late tab hears nothing of the next move
+    seen, seen_late = _updates(tab), _updates(late)
     _play_a_move(tab)
-    _wait_for_update(tab, seen)
-    held["on"] = False
+    _wait_for_our_turn(tab, seen)  # the move and the bot's reply
     played = len(table.game.history)
+    assert played > hold["after"]
+    assert _updates(late) == seen_late
     _play_a_move(late)
     notice = late.wait_for_selector("[data-testid=notice]")
     assert notice is not None
