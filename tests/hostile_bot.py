@@ -149,10 +149,11 @@ def main() -> None:
                 send("action pass")  # never legal at the start of a game
             elif mode == "nonsense":
                 send("action jump")
+            elif mode == "double":
+                # Both answers in one write: the second is in the pipe when the first is read.
+                send("action " + legal[0] + "\naction " + legal[-1])
             else:
                 send("action " + legal[0])
-                if mode == "double":
-                    send("action " + legal[-1])
                 if mode == "deaf":  # it reads no more input
                     time.sleep(3600)
         elif command == "quit":

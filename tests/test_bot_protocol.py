@@ -431,8 +431,7 @@ def test_a_bot_that_ignores_quit_is_ended_all_the_same(bot_marker: str) -> None:
 
 def test_lines_sent_out_of_turn_are_noted_and_ignored(bot_marker: str) -> None:
     bot = BotProcess(hostile("double", bot_marker))
-    game = _first_move(bot)
-    time.sleep(0.2)  # its second answer arrives
+    game = _first_move(bot)  # its second answer came in the same write as the first
     answer = bot.ask(tt.dumps(game, player=0), game.legal_actions(), 2.0)
     bot.finish()
     assert answer.failure is None
