@@ -159,9 +159,9 @@ def _wait_for_update(page: Page, seen: int, timeout: float = 30_000) -> None:
 def _wait_for_our_turn(page: Page, seen: int) -> None:
     """Wait until an update has arrived since ``seen`` updates and it is our turn again.
 
-    The status alone still reads "yours" from before a move until the move's update arrives,
-    and the bot's reply may come in an update of its own: on a loaded machine both came after
-    a test had read the page (two CI failures).
+    The status alone still reads "yours" from before a move until the move's update arrives
+    (with the bot's reply in it): on a loaded machine that update came after a test had read
+    the page.
     """
     page.wait_for_function(
         f"Number(document.getElementById('app').dataset.updates || 0) > {seen}"
